@@ -1,0 +1,73 @@
+// The shapes every feed adapter and the geography builder hand to the compiler.
+// Identity of an authority is (state, level, code); names are metadata only (pitfall P37).
+import { z } from 'zod'
+
+export const LEVELS = ['state', 'county', 'city', 'district'] as const
+export type Level = (typeof LEVELS)[number]
+
+export const StateCode = z.string().regex(/^[A-Z]{2}$/, 'a 2-letter upper-case state code')
+export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an ISO date YYYY-MM-DD')
+export const Zip5 = z.string().regex(/^\d{5}$/, 'a 5-digit ZIP')
+
+/** One rate of one authority over one effective window (null bound = open). */
+export const JurisdictionRate = z.object({
+  state: StateCode,
+  level: z.enum(LEVELS),
+  code: z.string().min(1),
+  name: z.string(),
+  /** integer, units of 1e-5 */
+  rate: z.number().int().nonnegative(),
+  from: IsoDate.nullable(),
+  to: IsoDate.nullable(),
+  /** file name (or statute label) the row came from */
+  source: z.string(),
+})
+export type JurisdictionRate = z.infer<typeof JurisdictionRate>
+
+export const JurisdictionRef = z.object({ level: z.enum(LEVELS), code: z.string().min(1) })
+export type JurisdictionRef = z.infer<typeof JurisdictionRef>
+
+/**
+ * One way a ZIP can resolve: a county/place combination with its share of the ZIP's
+ * addresses and the authorities stacked on it. A ZIP has one candidate unless it spans
+ * several counties or places.
+ */
+export const ZipCandidate = z.object({
+  zip: Zip5,
+  state: StateCode,
+  countyFips: z.string().regex(/^\d{5}$/).nullable(),
+  countyName: z.string(),
+  placeFips: z.string().nullable(),
+  placeName: z.string(),
+  /** share of the ZIP's addresses, 0..1 */
+  weight: z.number().min(0).max(1),
+  stack: z.array(JurisdictionRef),
+})
+export type ZipCandidate = z.infer<typeof ZipCandidate>
+
+/** An authority whose rate is known but which could not be bound to any ZIP. */
+export type UnplacedJurisdiction = {
+  level: Level
+  code: string
+  name: string
+  rate: number
+  reason: string
+}
+
+export type RawFile = { url: string; name: string; sha256: string; size: number; member?: string }
+
+export type FeedResult = {
+  jurisdictions: JurisdictionRate[]
+  candidates: ZipCandidate[]
+  unplaced: UnplacedJurisdiction[]
+  /** edition label of the source, e.g. `2026Q2FEB19`, `202512`, `2026-01-01` */
+  edition: string
+  /** newest effective date the data reflects */
+  effectiveThrough: string
+  /** how effective_date is known for rows of this feed */
+  effectiveDateBasis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
+  rowsRead: number
+  rowsParsed: number
+  files: RawFile[]
+  notes: string[]
+}
