@@ -1,0 +1,298 @@
+// California: CDTFA "Effective Sales and Use Tax Rates" workbook (SalesTaxRates<M>-<D>-<YY>.xlsx).
+//
+// Model. CDTFA publishes one combined rate per city and per county's unincorporated area. The
+// statewide 7.25% (6% state + the uniform 1.25% Bradley-Burns local share, which applies at every
+// address) is the state level. Everything above it is California "district tax" (voter-approved
+// transactions and use taxes): each city row becomes one district jurisdiction `city:<NAME>` with
+// rate = city combined − 7.25%, and each county's unincorporated rate becomes `county:<NAME>` with
+// rate = unincorporated combined − 7.25%. The individual districts inside those sums (CDTFA-105)
+// are not split out — we transcribe the combined rate the publisher prints (pitfall P40).
+// County and city jurisdictions themselves carry rate 0 so names resolve (pitfall P29).
+import readXlsxFile from 'read-excel-file/node'
+import type { Geography } from '../geography/model.ts'
+import { normalizePlaceName, placeMatchKey, placeMatchKeys } from '../geography/place-names.ts'
+import type { FeedResult, JurisdictionRef, RawFile, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
+import { formatRate, rateUnitsFromSpreadsheetNumber } from '../rate-units.ts'
+import { JurisdictionTable, candidatesByCounty, countyCode, placeCode, zipsInState } from './candidate-weights.ts'
+
+export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'
+
+export type CdtfaRow = {
+  location: string
+  /** null only on the county rows that defer to a separate "… County Unincorporated Area" row */
+  rateUnits: number | null
+  county: string
+  type: CdtfaRowType
+  notes: string
+}
+
+export type CdtfaWorkbook = { fileName: string; editionDate: string; rows: CdtfaRow[] }
+
+const STATE = 'CA'
+const HEADER = ['Location', 'Rate', 'County', 'Type', 'Notes'] as const
+const HEADER_SEARCH_ROWS = 20
+const UNINCORPORATED = / County Unincorporated Area$/i
+
+/** `SalesTaxRates1-1-26.xlsx` → `2026-01-01`. */
+export function cdtfaEditionDate(fileName: string): string {
+  const match = /^SalesTaxRates(\d{1,2})-(\d{1,2})-(\d{2})\.xlsx$/i.exec(fileName.split(/[\\/]/).pop() ?? '')
+  if (!match) throw new Error(`${fileName}: not a CDTFA workbook name (expected SalesTaxRates<M>-<D>-<YY>.xlsx)`)
+  const [, month, day, year] = match
+  const iso = `20${year}-${month!.padStart(2, '0')}-${day!.padStart(2, '0')}`
+  if (Number.isNaN(Date.parse(iso))) throw new Error(`${fileName}: file name holds an invalid date ${iso}`)
+  return iso
+}
+
+type Cell = string | number | boolean | object | null
+
+const cellText = (cell: Cell | undefined): string => (cell === null || cell === undefined ? '' : String(cell).trim())
+
+function findHeader(data: Cell[][], fileName: string): { at: number; columns: number[] } {
+  const wanted = HEADER.map((name) => name.toLowerCase())
+  for (let at = 0; at < Math.min(data.length, HEADER_SEARCH_ROWS); at++) {
+    const names = data[at]!.map((cell) => cellText(cell).toLowerCase())
+    const columns = wanted.map((name) => names.indexOf(name))
+    if (columns.every((column) => column >= 0)) return { at, columns }
+  }
+  const found = data
+    .slice(0, HEADER_SEARCH_ROWS)
+    .filter((row) => row.filter((cell) => cellText(cell) !== '').length >= 2)
+    .slice(0, 2)
+    .map((row) => row.map(cellText).join(', '))
+  throw new Error(
+    `${fileName}: changed column layout: expected a header row "${HEADER.join(', ')}", found ${
+      found.length ? found.map((row) => `"${row}"`).join(' / ') : 'no header-like row'
+    }`,
+  )
+}
+
+function parseRow(cells: Cell[], columns: number[], where: string): CdtfaRow {
+  const [location, rate, county, type, notes] = columns.map((column) => cells[column] ?? null)
+  const name = cellText(location)
+  const countyName = cellText(county)
+  const published = cellText(type)
+  if (!name || !countyName) throw new Error(`${where}: blank Location or County`)
+  if (published !== 'City' && published !== 'County') throw new Error(`${where}: unknown Type ${JSON.stringify(published)}`)
+  const rowType: CdtfaRowType = published === 'County' && UNINCORPORATED.test(name) ? 'Unincorporated' : published
+  let rateUnits: number | null = null
+  if (rate !== null && cellText(rate) !== '') {
+    if (typeof rate !== 'number') throw new Error(`${where}: Rate ${JSON.stringify(rate)} is not a number`)
+    const parsed = rateUnitsFromSpreadsheetNumber(rate)
+    if (!parsed.ok) throw new Error(`${where}: ${parsed.reason}`)
+    rateUnits = parsed.units
+  }
+  if (rateUnits === null && rowType !== 'County') throw new Error(`${where}: ${name} has no rate`)
+  return { location: name, rateUnits, county: countyName, type: rowType, notes: cellText(notes) }
+}
+
+/** Checks the five-county quirk: a rate-less county row must be backed by an unincorporated-area row. */
+function checkCounties(rows: CdtfaRow[], fileName: string): void {
+  const seen = new Set<string>()
+  for (const row of rows.filter((r) => r.type === 'County')) {
+    if (seen.has(row.county)) throw new Error(`${fileName}: county ${row.county} listed twice`)
+    seen.add(row.county)
+    const unincorporated = rows.filter((r) => r.type === 'Unincorporated' && r.county === row.county)
+    if (unincorporated.length > 1) throw new Error(`${fileName}: ${row.county} has several unincorporated-area rows`)
+    if (row.rateUnits === null && unincorporated.length === 0) {
+      throw new Error(`${fileName}: ${row.location} has no rate and no "Unincorporated Area" row`)
+    }
+    if (row.rateUnits !== null && unincorporated[0] && unincorporated[0].rateUnits !== row.rateUnits) {
+      throw new Error(`${fileName}: ${row.location} and its unincorporated-area row disagree`)
+    }
+  }
+  for (const row of rows.filter((r) => r.type === 'Unincorporated')) {
+    if (!seen.has(row.county)) throw new Error(`${fileName}: ${row.location} has no county row`)
+  }
+}
+
+export async function parseCdtfaWorkbook(bytes: Buffer, fileName: string): Promise<CdtfaWorkbook> {
+  const editionDate = cdtfaEditionDate(fileName)
+  const sheets = await readXlsxFile(bytes)
+  if (sheets.length !== 1) throw new Error(`${fileName}: expected one sheet, found ${sheets.length}`)
+  const data = sheets[0]!.data as Cell[][]
+  const { at, columns } = findHeader(data, fileName)
+  const rows: CdtfaRow[] = []
+  data.forEach((cells, index) => {
+    if (index <= at || cells.every((cell) => cellText(cell) === '')) return
+    rows.push(parseRow(cells, columns, `${fileName} row ${index + 1}`))
+  })
+  if (rows.length === 0) throw new Error(`${fileName}: no rows below the header`)
+  checkCounties(rows, fileName)
+  return { fileName, editionDate, rows }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compile
+
+/** Census legal names CDTFA does not use; keys are placeMatchKey forms. */
+const CDTFA_NAME_ALIASES: Record<string, string> = {
+  // Census: "Angels city" (its legal name is the City of Angels).
+  ANGELSCAMP: 'ANGELS',
+}
+
+/** City name key: "City of Industry" → "INDUSTRY", "St. Helena" → "SAINTHELENA". */
+function cityKey(location: string): string {
+  const key = placeMatchKey(location.replace(/^city of\s+/i, ''))
+  return CDTFA_NAME_ALIASES[key] ?? key
+}
+
+/** Readable code part: "City of Industry" → "INDUSTRY", "St. Helena" → "SAINT HELENA". */
+const displayKey = (name: string): string => normalizePlaceName(name.replace(/^city of\s+/i, ''))
+
+const cityDistrictCode = (location: string) => `city:${displayKey(location)}`
+const countyDistrictCode = (county: string) => `county:${displayKey(county)}`
+
+const countyKey = (name: string) => placeMatchKey(name.replace(/\s+county$/i, ''))
+
+/** Keys a geography place answers to, adding both halves of "San Buenaventura (Ventura)". */
+function geoPlaceKeys(fullName: string, name: string): string[] {
+  const keys = new Set(placeMatchKeys(fullName))
+  const alias = /^(.*?)\s*\((.+)\)$/.exec(name)
+  if (alias) for (const part of [alias[1]!, alias[2]!]) keys.add(placeMatchKey(part))
+  return [...keys]
+}
+
+export type CompileCdtfaInput = {
+  workbook: CdtfaWorkbook
+  /** the name the workbook was fetched under; its edition date must match the workbook's */
+  fileName: string
+  /** statewide base rate in 1e-5 units (CA 7.25% = 7250, from the rules table) */
+  statewideRate: number
+  geography: Geography
+  /** downloaded files as recorded by the fetcher */
+  files?: RawFile[]
+}
+
+type CdtfaCity = { row: CdtfaRow; district: number; geoid: string | null; countyFips: string | null }
+
+export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
+  const { workbook, fileName, statewideRate, geography } = input
+  const { rows, editionDate } = workbook
+  if (cdtfaEditionDate(fileName) !== editionDate) throw new Error(`${fileName}: workbook parsed from ${workbook.fileName}`)
+  const table = new JurisdictionTable({ state: STATE, from: editionDate, to: null, source: fileName })
+  const unplaced: UnplacedJurisdiction[] = []
+  const notes: string[] = [
+    `CA model: state level = statewide rate ${formatRate(statewideRate)} (includes the uniform 1.25% Bradley-Burns local share); ` +
+      'each city and each county unincorporated area carries one district jurisdiction = its CDTFA combined rate minus the statewide rate',
+  ]
+  const districtRate = (row: CdtfaRow, combined: number): number => {
+    if (combined < statewideRate) throw new Error(`${fileName}: ${row.location} rate ${combined} is below the statewide ${statewideRate}`)
+    return combined - statewideRate
+  }
+
+  const stateRef = table.add('state', STATE, 'California', statewideRate)
+
+  // Counties: CDTFA county name → geography FIPS; every geography county is kept at rate 0.
+  const caCounties = [...geography.counties.values()].filter((county) => county.state === STATE)
+  const fipsByCountyKey = new Map(caCounties.map((county) => [countyKey(county.name), county.fips]))
+  for (const county of caCounties) table.add('county', countyCode(county.fips), county.name, 0)
+
+  const countyDistrict = new Map<string, { ref: JurisdictionRef; name: string; rate: number }>()
+  const countyDistrictUsed = new Set<string>()
+  const countyRows = rows.filter((row) => row.type === 'County')
+  for (const row of countyRows) {
+    const combined = rows.find((r) => r.type === 'Unincorporated' && r.county === row.county)?.rateUnits ?? row.rateUnits!
+    const code = countyDistrictCode(row.county)
+    const name = `${row.county} County unincorporated area district taxes`
+    const rate = districtRate(row, combined)
+    const ref = table.add('district', code, name, rate)
+    const fips = fipsByCountyKey.get(countyKey(row.county))
+    if (fips) countyDistrict.set(fips, { ref, name, rate })
+    else unplaced.push({ level: 'district', code, name, rate, reason: `no geography county named ${row.county} in CA` })
+  }
+
+  // Cities: matched to geography places by name inside their CDTFA county.
+  const cities = new Map<string, CdtfaCity>()
+  const placesByKey = new Map<string, { geoid: string; kind: string; counties: string[] }[]>()
+  for (const place of geography.places.values()) {
+    if (place.state !== STATE) continue
+    for (const key of geoPlaceKeys(place.fullName, place.name)) {
+      const list = placesByKey.get(key) ?? []
+      list.push({ geoid: place.geoid, kind: place.kind, counties: place.counties.map((c) => c.fips) })
+      placesByKey.set(key, list)
+    }
+  }
+  for (const row of rows.filter((r) => r.type === 'City')) {
+    const countyFips = fipsByCountyKey.get(countyKey(row.county)) ?? null
+    const inCounty = (placesByKey.get(cityKey(row.location)) ?? []).filter(
+      (place) => countyFips === null || place.counties.includes(countyFips),
+    )
+    // A city incorporated after the 2020 Census (Mountain House, 2024) is still a CDP there.
+    const match = inCounty.find((place) => place.kind === 'incorporated') ?? inCounty[0]
+    const city: CdtfaCity = { row, district: districtRate(row, row.rateUnits!), geoid: match?.geoid ?? null, countyFips }
+    table.add('city', match ? placeCode(match.geoid) : displayKey(row.location), row.location, 0)
+    table.add('district', cityDistrictCode(row.location), `${row.location} district taxes`, city.district)
+    if (match) cities.set(match.geoid, city)
+    else {
+      unplaced.push({
+        level: 'district',
+        code: cityDistrictCode(row.location),
+        name: `${row.location} district taxes`,
+        rate: city.district,
+        reason: `no geography place named ${row.location} in ${row.county} County`,
+      })
+    }
+  }
+
+  let noCounty = 0
+  let unmatchedPlace = 0
+  const usedCities = new Set<string>()
+  const candidates: ZipCandidate[] = zipsInState(geography, STATE).flatMap((zip) =>
+    candidatesByCounty(geography, zip, STATE, (fips) => {
+      if (fips === null) {
+        noCounty++
+        return [{ placeFips: null, placeName: '', stack: [stateRef] }]
+      }
+      const countyRef = { level: 'county' as const, code: countyCode(fips) }
+      const bound = zip.places.filter((place) => place.countyFips === fips)
+      const matched = bound.filter((place) => cities.has(place.geoid))
+      if (matched.length) {
+        return matched.map((place) => {
+          const city = cities.get(place.geoid)!
+          usedCities.add(place.geoid)
+          return {
+            placeFips: place.geoid,
+            placeName: city.row.location,
+            stack: [stateRef, countyRef, { level: 'city' as const, code: placeCode(place.geoid) }, { level: 'district' as const, code: cityDistrictCode(city.row.location) }],
+          }
+        })
+      }
+      if (bound.length) unmatchedPlace++
+      const district = countyDistrict.get(fips)
+      if (district) countyDistrictUsed.add(fips)
+      return [{ placeFips: null, placeName: '', stack: district ? [stateRef, countyRef, district.ref] : [stateRef, countyRef] }]
+    }),
+  )
+
+  for (const [geoid, city] of cities) {
+    if (usedCities.has(geoid)) continue
+    unplaced.push({
+      level: 'district',
+      code: cityDistrictCode(city.row.location),
+      name: `${city.row.location} district taxes`,
+      rate: city.district,
+      reason: `matched geography place ${geoid}, but no ZIP is bound to it`,
+    })
+  }
+  for (const [fips, { ref, name, rate }] of countyDistrict) {
+    if (countyDistrictUsed.has(fips)) continue
+    unplaced.push({ ...ref, name, rate, reason: `no ZIP of county ${fips} lies outside an incorporated city in geography` })
+  }
+
+  if (noCounty) notes.push(`${noCounty} ZIP candidates have no CA county in geography: state rate only`)
+  if (unmatchedPlace) notes.push(`${unmatchedPlace} ZIP-county parts are bound to a place CDTFA does not list: county unincorporated rate used`)
+  notes.push('CDTFA publishes no row dates: every rate is dated from the edition date in the file name')
+
+  return {
+    jurisdictions: table.list(),
+    candidates,
+    unplaced,
+    edition: editionDate,
+    effectiveThrough: editionDate,
+    effectiveDateBasis: 'edition_only',
+    rowsRead: rows.length,
+    rowsParsed: rows.length,
+    files: input.files ?? [],
+    notes,
+  }
+}

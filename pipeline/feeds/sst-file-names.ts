@@ -1,0 +1,92 @@
+// SST file names `<ST><R|B><YYYY>Q<q><MON><D>.csv|zip`: parsed case-insensitively and discovered
+// from a listing, never constructed (pitfall P2).
+
+export type SstFileKind = 'rate' | 'boundary'
+
+export type SstFileName = {
+  /** the name as listed, e.g. `WYR2026Q2APR1.csv` */
+  name: string
+  state: string
+  kind: SstFileKind
+  /** year and quarter the file takes effect */
+  year: number
+  quarter: 1 | 2 | 3 | 4
+  /** posting date, ISO */
+  posted: string
+  ext: 'csv' | 'zip'
+  /** e.g. `2026Q2FEB19` */
+  edition: string
+}
+
+const NAME = /^([A-Z]{2})([RB])(\d{4})Q([1-4])([A-Z]{3})(\d{1,2})\.(csv|zip)$/i
+const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC']
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0')
+
+/** Last path segment of a name, path or URL, without query or fragment. */
+function lastSegment(nameOrHref: string): string {
+  const path = nameOrHref.split(/[?#]/)[0]
+  const segment = path.slice(path.lastIndexOf('/') + 1)
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** Parses an SST file name (or a path/URL ending in one); null when it is not one. */
+export function parseSstFileName(nameOrHref: string): SstFileName | null {
+  const name = lastSegment(nameOrHref.trim())
+  const match = NAME.exec(name)
+  if (!match) return null
+  const [, state, kindLetter, yearText, quarterText, monthText, dayText, ext] = match
+  const month = MONTHS.indexOf(monthText.toUpperCase()) + 1
+  if (month === 0) return null
+  const year = Number(yearText)
+  const quarter = Number(quarterText) as 1 | 2 | 3 | 4
+  // Files are posted before or during their quarter, so a month after the quarter's last
+  // month can only be the previous year (e.g. 2026Q1 posted in DEC 2025).
+  const postedYear = month > quarter * 3 ? year - 1 : year
+  const day = Number(dayText)
+  const date = new Date(Date.UTC(postedYear, month - 1, day))
+  if (day < 1 || date.getUTCMonth() !== month - 1) return null
+  return {
+    name,
+    state: state.toUpperCase(),
+    kind: kindLetter.toUpperCase() === 'R' ? 'rate' : 'boundary',
+    year,
+    quarter,
+    posted: `${pad(postedYear, 4)}-${pad(month, 2)}-${pad(day, 2)}`,
+    ext: ext.toLowerCase() as 'csv' | 'zip',
+    edition: `${yearText}Q${quarter}${monthText.toUpperCase()}${dayText}`,
+  }
+}
+
+/**
+ * The newest file for `state` and `kind` in a listing, by effective quarter then posting date.
+ * Null when the listing has none; an error when two files tie (e.g. the same edition as .csv and .zip).
+ */
+export function pickLatest(names: string[], state: string, kind: SstFileKind): SstFileName | null {
+  const wanted = state.toUpperCase()
+  const files = names
+    .map(parseSstFileName)
+    .filter((file): file is SstFileName => file !== null && file.state === wanted && file.kind === kind)
+  if (files.length === 0) return null
+  const sortKey = (file: SstFileName) => `${pad(file.year, 4)}Q${file.quarter} ${file.posted}`
+  files.sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : sortKey(a) > sortKey(b) ? -1 : 0))
+  const [newest, next] = files
+  if (next && sortKey(next) === sortKey(newest)) {
+    throw new Error(`ambiguous latest SST ${kind} file for ${wanted}: ${newest.name} and ${next.name}`)
+  }
+  return newest
+}
+
+/** File names linked from an HTML index page (`href="…/NAME"`), in page order, without duplicates. */
+export function parseListing(html: string): string[] {
+  const names = new Set<string>()
+  for (const match of html.matchAll(/href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
+    const name = lastSegment(match[1] ?? match[2] ?? match[3] ?? '')
+    if (name) names.add(name)
+  }
+  return [...names]
+}

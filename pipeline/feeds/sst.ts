@@ -1,0 +1,375 @@
+// The SST feed for one state: rate file (+ optional boundary file) + geography → FeedResult.
+// Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
+import type { Geography, GeoZip } from '../geography/model.ts'
+import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
+import { candidatesByCounty, countyCode, countyName, placeCode, zipsInState } from './candidate-weights.ts'
+import {
+  assertBoundaryFileHealthy,
+  expandZipRange,
+  plus4RangeWithin,
+  readBoundaryFile,
+  readBoundaryLines,
+  type BoundaryFileStats,
+  type BoundaryRow,
+  type Triplet,
+} from './sst-boundary-file.ts'
+import { parseSstFileName, type SstFileName } from './sst-file-names.ts'
+import { assertRateFileHealthy, parseRateFile, type SstRateRow } from './sst-rate-file.ts'
+
+/** Jurisdiction type code (2 digits) → level. Codes differ by state (pitfall P13). */
+export type SstTypeCodeMap = Record<string, Level>
+
+export const DEFAULT_SST_TYPE_CODES: SstTypeCodeMap = { '45': 'state', '00': 'county', '01': 'city', '63': 'district' }
+
+export type SstStateInput<Lines = string | Iterable<string>> = {
+  /** e.g. `GA` */
+  state: string
+  stateName: string
+  rateFile: { name: string; text: string }
+  /** whole text or its lines */
+  boundaryFile?: { name: string; lines: Lines }
+  geography: Geography
+  codeMap?: SstTypeCodeMap
+}
+
+/** Whole-state `Z` rows exist (IN, KY, MI, NJ, RI); the state gate, not a width cap, keeps them safe. */
+const ZIP_SPACE = 100_000
+const PLUS4_SPACE = 10_000
+const NOTES_LISTED = 5
+
+/** One binding of a boundary row: 3-digit county, 5-digit place, district codes. */
+type Combo = { countyFips: string | null; placeFips: string | null; districts: string[] }
+type ZipBindings = { z: Map<string, Combo>; four: Map<string, { combo: Combo; width: number }>; plus4Ranges: [number, number][] }
+type RateEntry = { level: Level; code: string; rows: SstRateRow[] }
+
+type Prepared = {
+  input: SstStateInput<unknown>
+  fileName: SstFileName
+  stateFips: string
+  quarterStart: string
+  jurisdictions: JurisdictionRate[]
+  rowsByRef: Map<string, RateEntry>
+  zipsOfState: GeoZip[]
+  rowsRead: number
+  rowsParsed: number
+  latestFrom: string
+  notes: string[]
+}
+
+type Bound = { byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string }
+
+const refKey = (level: Level, code: string) => `${level}:${code}`
+
+/** Compiles one SST state; the boundary file, if any, is given as text or sync lines. */
+export function compileSstState(input: SstStateInput): FeedResult {
+  const prepared = prepare(input)
+  if (!input.boundaryFile) return assemble(prepared, null)
+  const binder = new BoundaryBinder(prepared, input.boundaryFile.name)
+  const stats = readBoundaryLines(input.boundaryFile.lines, (row) => binder.add(row))
+  return assemble(prepared, binder.finish(stats))
+}
+
+/** Same as `compileSstState`, streaming the boundary file (e.g. a `readline` interface over a 380 MB file). */
+export async function compileSstStateStreaming(
+  input: SstStateInput<string | Iterable<string> | AsyncIterable<string>>,
+): Promise<FeedResult> {
+  const prepared = prepare(input)
+  if (!input.boundaryFile) return assemble(prepared, null)
+  const binder = new BoundaryBinder(prepared, input.boundaryFile.name)
+  const stats = await readBoundaryFile(input.boundaryFile.lines, (row) => binder.add(row))
+  return assemble(prepared, binder.finish(stats))
+}
+
+/** Rate file → jurisdictions. Throws on an unhealthy file, a file for another state, or unknown type codes. */
+function prepare(input: SstStateInput<unknown>): Prepared {
+  const { state, rateFile } = input
+  const codeMap = input.codeMap ?? DEFAULT_SST_TYPE_CODES
+  const fileName = parseSstFileName(rateFile.name)
+  if (!fileName || fileName.kind !== 'rate' || fileName.state !== state) {
+    throw new Error(`${rateFile.name} is not an SST rate file name for ${state}`)
+  }
+  const rates = parseRateFile(rateFile.text)
+  assertRateFileHealthy(rates, rateFile.name)
+
+  const unknown = rates.rows.filter((row) => !codeMap[row.typeCode])
+  if (unknown.length > 0) {
+    const lines = unknown.slice(0, NOTES_LISTED).map((row) => row.line).join(', ')
+    throw new Error(`${rateFile.name}: unknown jurisdiction type codes ${summarise(unknown.map((row) => row.typeCode))} (lines ${lines}); add them to the state's code map (pitfall P13)`)
+  }
+  const stateFips = rates.rows[0].stateFips
+  const foreign = rates.rows.find((row) => row.stateFips !== stateFips)
+  if (foreign) throw new Error(`${rateFile.name} line ${foreign.line}: state FIPS ${foreign.stateFips}, file is for ${stateFips}`)
+  const geographyCounty = [...input.geography.counties.values()].find((county) => county.state === state)
+  if (geographyCounty && !geographyCounty.fips.startsWith(stateFips)) {
+    throw new Error(`${rateFile.name}: state FIPS ${stateFips} but ${state} counties in geography start ${geographyCounty.fips.slice(0, 2)}`)
+  }
+
+  const rowsByRef = new Map<string, RateEntry>()
+  const jurisdictions = rates.rows.map((row): JurisdictionRate => {
+    const level = codeMap[row.typeCode]
+    const code = level === 'state' ? row.stateFips : row.code
+    const entry = rowsByRef.get(refKey(level, code)) ?? { level, code, rows: [] }
+    entry.rows.push(row)
+    rowsByRef.set(refKey(level, code), entry)
+    // The general intrastate rate (field 4) is the rate a ZIP answer carries.
+    const name = jurisdictionName(level, code, stateFips, input)
+    return { state, level, code, name, rate: row.generalIntra, from: row.from, to: row.to, source: rateFile.name }
+  })
+
+  const notes = [
+    `${rateFile.name}: ${rates.rows.length} of ${rates.rowsRead} rate rows parsed`,
+    `${rateFile.name}: type codes seen ${summarise(rates.rows.map((row) => row.typeCode))}`,
+    ...rates.rejected.slice(0, NOTES_LISTED).map((r) => `${rateFile.name} line ${r.line} rejected: ${r.reason}`),
+  ]
+  if (!rowsByRef.has(refKey('state', stateFips))) notes.push(`${rateFile.name}: no state row; stacks carry local levels only`)
+  return {
+    input,
+    fileName,
+    stateFips,
+    quarterStart: `${fileName.year}-${String(fileName.quarter * 3 - 2).padStart(2, '0')}-01`,
+    jurisdictions,
+    rowsByRef,
+    zipsOfState: zipsInState(input.geography, state),
+    rowsRead: rates.rowsRead,
+    rowsParsed: rates.rows.length,
+    latestFrom: rates.rows.reduce((latest, row) => (row.from > latest ? row.from : latest), ''),
+    notes,
+  }
+}
+
+function jurisdictionName(level: Level, code: string, stateFips: string, input: SstStateInput<unknown>): string {
+  if (level === 'state') return input.stateName
+  if (level === 'county') return input.geography.counties.get(stateFips + code)?.name ?? ''
+  if (level === 'city') return input.geography.places.get(stateFips + code)?.name ?? ''
+  // Names only from authoritative tables (pitfall P36); the rate file has none for districts.
+  return `District ${code}`
+}
+
+/**
+ * Collects, per in-state ZIP, the county/place/district combinations of boundary `Z` and `4`
+ * rows that are current or future at the rate file's quarter start (pitfall P12).
+ */
+class BoundaryBinder {
+  private readonly byZip = new Map<string, ZipBindings>()
+  private readonly districtCodes = new Set<string>()
+  private readonly foreignZips = new Set<string>()
+  private readonly inStateZips: Set<string>
+  private readonly codeMap: SstTypeCodeMap
+  private readonly skipped = { expired: 0, address: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0 }
+  private latestFrom = ''
+
+  constructor(
+    private readonly prepared: Prepared,
+    private readonly fileName: string,
+  ) {
+    this.inStateZips = new Set(prepared.zipsOfState.map((zip) => zip.zip))
+    this.codeMap = prepared.input.codeMap ?? DEFAULT_SST_TYPE_CODES
+  }
+
+  add(row: BoundaryRow): void {
+    const { skipped } = this
+    if (row.to !== null && row.to < this.prepared.quarterStart) return void skipped.expired++
+    if (row.stateFips !== this.prepared.stateFips) return void skipped.otherState++
+    // Address rows need an address lookup, not a ZIP answer (pitfall P6): counted, not compiled here.
+    if (row.type === 'A') return void skipped.address++
+    if (row.from > this.latestFrom) this.latestFrom = row.from
+    if (row.locationCodes.length > 0) skipped.locationCodeRows++
+    const combo: Combo = { countyFips: row.countyFips, placeFips: row.placeFips, districts: this.districtsOf(row.districts, row.line) }
+    const key = [combo.countyFips ?? '', combo.placeFips ?? '', [...combo.districts].sort().join(',')].join('|')
+    const { zips } = expandZipRange(row, (zip) => this.isInState(zip), ZIP_SPACE)
+    for (const zip of zips) {
+      const bindings = this.bindingsOf(zip)
+      if (row.type === 'Z') {
+        bindings.z.set(key, combo)
+        continue
+      }
+      const { low, high } = plus4RangeWithin(row, zip)
+      const entry = bindings.four.get(key) ?? { combo, width: 0 }
+      entry.width += high - low + 1
+      bindings.four.set(key, entry)
+      bindings.plus4Ranges.push([low, high])
+    }
+  }
+
+  finish(stats: BoundaryFileStats): Bound {
+    assertBoundaryFileHealthy(stats, this.fileName)
+    const { skipped, fileName, prepared } = this
+    prepared.notes.push(
+      `${fileName}: ${stats.rowsParsed} of ${stats.rowsRead} boundary rows parsed (Z ${stats.byType.Z}, 4 ${stats.byType['4']}, A ${stats.byType.A}; unknown types ${JSON.stringify(stats.unknownTypes)})`,
+      `${fileName}: ${skipped.expired} rows ended before ${prepared.quarterStart}, ${skipped.address} address rows not compiled into ZIP answers, ${skipped.otherState} rows for another state`,
+    )
+    if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (pitfall P8)`)
+    if (skipped.nonDistrictTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.nonDistrictTriplets} triplets typed as a non-district level were ignored`)
+    if (this.foreignZips.size > 0) {
+      prepared.notes.push(`${fileName}: ranges reach ${this.foreignZips.size} ZIPs of other states, not bound (e.g. ${[...this.foreignZips].slice(0, NOTES_LISTED).join(', ')})`)
+    }
+    return { byZip: this.byZip, districtCodes: this.districtCodes, stats, latestFrom: this.latestFrom }
+  }
+
+  private isInState(zip: string): boolean {
+    if (this.inStateZips.has(zip)) return true
+    const known = this.prepared.input.geography.zips.get(zip)
+    if (known && known.state !== this.prepared.input.state) this.foreignZips.add(zip)
+    return false
+  }
+
+  private districtsOf(triplets: Triplet[], line: number): string[] {
+    return triplets.flatMap((triplet) => {
+      const level = this.codeMap[triplet.type]
+      if (!level) throw new Error(`${this.fileName} line ${line}: unknown district triplet type ${triplet.type} (pitfall P13)`)
+      if (level !== 'district') {
+        this.skipped.nonDistrictTriplets++
+        return []
+      }
+      this.districtCodes.add(triplet.code)
+      return [triplet.code]
+    })
+  }
+
+  private bindingsOf(zip: string): ZipBindings {
+    let bindings = this.byZip.get(zip)
+    if (!bindings) this.byZip.set(zip, (bindings = { z: new Map(), four: new Map(), plus4Ranges: [] }))
+    return bindings
+  }
+}
+
+/** Candidates for every in-state ZIP, the unplaced jurisdictions, and the FeedResult. */
+function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
+  const { input, stateFips, rowsByRef, zipsOfState, notes } = prepared
+  const { state, geography } = input
+  const has = (level: Level, code: string) => rowsByRef.has(refKey(level, code))
+  const stateRef: JurisdictionRef[] = has('state', stateFips) ? [{ level: 'state', code: stateFips }] : []
+  const countyRef = (code: string | null): JurisdictionRef[] => (code && has('county', code) ? [{ level: 'county', code }] : [])
+  const cityRef = (code: string | null): JurisdictionRef[] => (code && has('city', code) ? [{ level: 'city', code }] : [])
+
+  const fromGeography = (zip: GeoZip): ZipCandidate[] =>
+    candidatesByCounty(geography, zip, state, (countyFips) => {
+      const county = countyRef(countyFips && countyCode(countyFips))
+      const places = countyFips ? zip.places.filter((place) => place.countyFips === countyFips) : []
+      if (places.length === 0) return [{ placeFips: null, placeName: '', stack: [...stateRef, ...county] }]
+      return places.map((place) => ({
+        placeFips: place.geoid,
+        placeName: place.name,
+        stack: [...stateRef, ...county, ...cityRef(placeCode(place.geoid))],
+      }))
+    })
+
+  const fromBoundary = (zip: GeoZip, bindings: ZipBindings): ZipCandidate[] =>
+    weighBindings(bindings).map(({ combo, weight }) => {
+      const countyFips = combo.countyFips && stateFips + combo.countyFips
+      const placeGeoid = combo.placeFips && stateFips + combo.placeFips
+      const districts = combo.districts.filter((code) => has('district', code)).map((code) => ({ level: 'district' as const, code }))
+      return {
+        zip: zip.zip,
+        state,
+        countyFips,
+        countyName: countyName(geography, countyFips),
+        placeFips: placeGeoid,
+        placeName: placeGeoid ? (geography.places.get(placeGeoid)?.name ?? '') : '',
+        weight,
+        stack: [...stateRef, ...countyRef(combo.countyFips), ...cityRef(combo.placeFips), ...districts],
+      }
+    })
+
+  const candidates = zipsOfState.flatMap((zip) => {
+    const bindings = bound?.byZip.get(zip.zip)
+    return bindings ? fromBoundary(zip, bindings) : fromGeography(zip)
+  })
+
+  if (bound) {
+    const uncovered = zipsOfState.filter((zip) => !bound.byZip.has(zip.zip)).map((zip) => zip.zip)
+    if (uncovered.length > 0) {
+      notes.push(`${uncovered.length} in-state ZIPs have no current boundary row; candidates from geography, without districts (e.g. ${uncovered.slice(0, NOTES_LISTED).join(', ')})`)
+    }
+    const missing = [...bound.districtCodes].filter((code) => !has('district', code))
+    if (missing.length > 0) notes.push(`${missing.length} district codes in the boundary file have no rate row: ${missing.slice(0, NOTES_LISTED).join(', ')}`)
+  }
+
+  const unplaced = findUnplaced(prepared, candidates)
+  for (const [level, count] of Object.entries(countBy(unplaced.map((u) => u.level)))) notes.push(`${count} ${level} jurisdictions unplaced`)
+
+  const latestFrom = bound && bound.latestFrom > prepared.latestFrom ? bound.latestFrom : prepared.latestFrom
+  return {
+    jurisdictions: prepared.jurisdictions,
+    candidates,
+    unplaced,
+    edition: prepared.fileName.edition,
+    effectiveThrough: latestFrom,
+    effectiveDateBasis: 'publisher_effective_date',
+    rowsRead: prepared.rowsRead + (bound?.stats.rowsRead ?? 0),
+    rowsParsed: prepared.rowsParsed + (bound?.stats.rowsParsed ?? 0),
+    files: [],
+    notes,
+  }
+}
+
+/** Union width of plus-4 intervals, so overlapping rows (current and future windows) count once. */
+function unionWidth(ranges: [number, number][]): number {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0])
+  let width = 0
+  let end = -1
+  for (const [low, high] of sorted) {
+    if (high <= end) continue
+    width += high - Math.max(low, end + 1) + 1
+    end = high
+  }
+  return width
+}
+
+/**
+ * Shares of one ZIP's combinations. `4` rows weigh by plus-4 width; `Z` rows are the default for
+ * the plus-4s no `4` row lists, so they split the uncovered width equally (SST lookup order 4 > Z).
+ */
+function weighBindings(bindings: ZipBindings): { combo: Combo; weight: number }[] {
+  const covered = Math.min(PLUS4_SPACE, unionWidth(bindings.plus4Ranges))
+  const zShare = bindings.z.size > 0 ? (PLUS4_SPACE - covered) / bindings.z.size : 0
+  const weights = new Map<string, { combo: Combo; weight: number }>()
+  for (const [key, { combo, width }] of bindings.four) weights.set(key, { combo, weight: width })
+  for (const [key, combo] of bindings.z) {
+    const entry = weights.get(key) ?? { combo, weight: 0 }
+    entry.weight += zShare
+    weights.set(key, entry)
+  }
+  const kept = [...weights.values()].filter((entry) => entry.weight > 0)
+  const total = kept.reduce((sum, entry) => sum + entry.weight, 0)
+  return kept.map((entry) => ({ combo: entry.combo, weight: entry.weight / total }))
+}
+
+function findUnplaced(prepared: Prepared, candidates: ZipCandidate[]): UnplacedJurisdiction[] {
+  const { input, stateFips } = prepared
+  const placed = new Set(candidates.flatMap((candidate) => candidate.stack.map((ref) => refKey(ref.level, ref.code))))
+  const unplaced: UnplacedJurisdiction[] = []
+  for (const [key, { level, code, rows }] of prepared.rowsByRef) {
+    if (level === 'state' || placed.has(key)) continue
+    const latest = rows.reduce((a, b) => (b.from > a.from ? b : a))
+    unplaced.push({
+      level,
+      code,
+      name: jurisdictionName(level, code, stateFips, input),
+      rate: latest.generalIntra,
+      reason: unplacedReason(level, code, prepared),
+    })
+  }
+  return unplaced
+}
+
+function unplacedReason(level: Level, code: string, { input, stateFips }: Prepared): string {
+  if (level === 'county' && !input.geography.counties.has(stateFips + code)) return `county code ${code} has no county in geography`
+  if (level === 'city' && !input.geography.places.has(stateFips + code)) return `place code ${code} has no place in geography`
+  if (!input.boundaryFile) {
+    return level === 'district' ? 'no boundary file: district cannot be bound to ZIPs' : 'no ZIP in geography is bound to it'
+  }
+  return `not bound to any in-state ZIP by ${input.boundaryFile.name}`
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1
+  return counts
+}
+
+const summarise = (values: string[]) =>
+  Object.entries(countBy(values))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([value, count]) => `${value}×${count}`)
+    .join(', ')

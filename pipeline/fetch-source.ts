@@ -1,0 +1,96 @@
+// Downloads one published file (official URL, a mirror URL, or a mirror directory), keeps the raw
+// bytes under build/raw/<feed>/<sha256 prefix>/<file name>, and remembers the validators so the
+// next run can ask the server with a conditional request.
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import got from 'got'
+import type { RawFile } from './model.ts'
+import type { PipelineSettings } from './settings.ts'
+
+export type SourceRequest = {
+  /** feed folder in a mirror: `sst`, `cdtfa` */
+  feed: string
+  fileName: string
+  officialUrl: string
+}
+
+export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-modified' | 'mirror-dir' }
+
+type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
+
+export class FetchError extends Error {}
+
+export async function fetchSource(request: SourceRequest, settings: PipelineSettings): Promise<FetchedSource> {
+  const { mirror } = settings
+  if (mirror.kind === 'dir') {
+    const file = path.join(mirror.root, request.feed, request.fileName)
+    const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+      throw new FetchError(`${request.fileName}: cannot read ${file} (${error.code ?? error.message})`)
+    })
+    const stored = await keepRaw(request, bytes, settings, `file://${file}`)
+    return { ...stored, bytes, cache: 'mirror-dir' }
+  }
+  const url = mirror.kind === 'url' ? `${mirror.base}/${request.feed}/${encodeURIComponent(request.fileName)}` : request.officialUrl
+  const recordPath = path.join(settings.buildDir, 'raw', request.feed, `${request.fileName}.json`)
+  const record = await readFile(recordPath, 'utf8').then((text) => JSON.parse(text) as CacheRecord).catch(() => null)
+  const cached = record?.url === url ? await readFile(rawPath(settings, request, record.sha256)).catch(() => null) : null
+  const conditional: Record<string, string> = {}
+  if (cached && record?.etag) conditional['if-none-match'] = record.etag
+  if (cached && record?.lastModified) conditional['if-modified-since'] = record.lastModified
+
+  let response
+  try {
+    response = await got(url, {
+      headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...conditional },
+      responseType: 'buffer',
+      timeout: { request: settings.fetchTimeoutMs },
+      retry: {
+        limit: settings.fetchRetries,
+        methods: ['GET'],
+        statusCodes: [408, 429, 500, 502, 503, 504],
+        backoffLimit: 10_000,
+      },
+      throwHttpErrors: true,
+      decompress: true,
+    })
+  } catch (error) {
+    throw new FetchError(`${request.fileName}: GET ${url} failed: ${(error as Error).message}`)
+  }
+  if (response.statusCode === 304 && cached && record) {
+    return { url, name: request.fileName, sha256: record.sha256, size: cached.length, bytes: cached, cache: 'not-modified' }
+  }
+  const bytes = response.rawBody
+  const declared = Number(response.headers['content-length'])
+  if (Number.isFinite(declared) && !response.headers['content-encoding'] && declared !== bytes.length) {
+    throw new FetchError(`${request.fileName}: received ${bytes.length} bytes of the ${declared} announced (truncated)`)
+  }
+  const stored = await keepRaw(request, bytes, settings, url)
+  const next: CacheRecord = {
+    url,
+    sha256: stored.sha256,
+    etag: response.headers.etag,
+    lastModified: response.headers['last-modified'],
+  }
+  await writeAtomically(recordPath, JSON.stringify(next, null, 2))
+  return { ...stored, bytes, cache: 'fresh' }
+}
+
+const rawPath = (settings: PipelineSettings, request: SourceRequest, sha256: string) =>
+  path.join(settings.buildDir, 'raw', request.feed, sha256.slice(0, 12), request.fileName)
+
+async function keepRaw(request: SourceRequest, bytes: Buffer, settings: PipelineSettings, url: string): Promise<RawFile> {
+  const sha256 = sha256Hex(bytes)
+  await writeAtomically(rawPath(settings, request, sha256), bytes)
+  return { url, name: request.fileName, sha256, size: bytes.length }
+}
+
+export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+/** Writes `<file>.tmp-<pid>` and renames it over the target, so no reader sees half a file. */
+export async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true })
+  const temporary = `${file}.tmp-${process.pid}`
+  await writeFile(temporary, data)
+  await rename(temporary, file)
+}

@@ -1,0 +1,66 @@
+// HUD USPS ZIP→county crosswalk: one row per ZIP × county, weights are shares of USPS addresses.
+import Papa from 'papaparse'
+import type { GeoZipCounty } from './model.ts'
+
+/** HUD's code for addresses it could not place in a county. */
+export const UNASSIGNED_COUNTY = '99999'
+
+export type HudZip = {
+  zip: string
+  /** USPS preferred state */
+  state: string
+  /** USPS preferred city, upper case */
+  city: string
+  /** largest weight first, unassigned (99999) rows removed */
+  counties: GeoZipCounty[]
+}
+
+type HudRow = {
+  ZIP: string
+  COUNTY: string
+  USPS_ZIP_PREF_CITY: string
+  USPS_ZIP_PREF_STATE: string
+  RES_RATIO: string
+  TOT_RATIO: string
+}
+
+const REQUIRED_COLUMNS = ['ZIP', 'COUNTY', 'USPS_ZIP_PREF_CITY', 'USPS_ZIP_PREF_STATE', 'RES_RATIO', 'TOT_RATIO']
+
+export function parseHudCrosswalk(csvText: string): Map<string, HudZip> {
+  const parsed = Papa.parse<HudRow>(csvText, { header: true, skipEmptyLines: true })
+  const missing = REQUIRED_COLUMNS.filter((c) => !parsed.meta.fields?.includes(c))
+  if (missing.length) throw new Error(`HUD crosswalk lacks columns: ${missing.join(', ')}`)
+
+  const zips = new Map<string, HudZip>()
+  for (const row of parsed.data) {
+    const zip = row.ZIP.trim().padStart(5, '0')
+    const county = row.COUNTY.trim().padStart(5, '0')
+    if (!/^\d{5}$/.test(zip) || !/^\d{5}$/.test(county)) throw new Error(`bad HUD row: ${JSON.stringify(row)}`)
+    let entry = zips.get(zip)
+    if (!entry) {
+      entry = { zip, state: row.USPS_ZIP_PREF_STATE.trim(), city: row.USPS_ZIP_PREF_CITY.trim().toUpperCase(), counties: [] }
+      zips.set(zip, entry)
+    }
+    if (county === UNASSIGNED_COUNTY) continue
+    entry.counties.push({ fips: county, weight: ratio(row.TOT_RATIO), residentialWeight: ratio(row.RES_RATIO) })
+  }
+  for (const entry of zips.values()) {
+    entry.counties.sort((a, b) => b.weight - a.weight || b.residentialWeight - a.residentialWeight || a.fips.localeCompare(b.fips))
+  }
+  return zips
+}
+
+function ratio(text: string): number {
+  const value = Number(text)
+  if (!Number.isFinite(value) || value < 0 || value > 1.000001) throw new Error(`bad HUD ratio: ${text}`)
+  return value
+}
+
+/** HUD names files ZIP_COUNTY_MMYYYY; returns the newest vintage among the given names, or undefined. */
+export function newestHudCrosswalkName(fileNames: string[]): string | undefined {
+  const vintage = (name: string) => {
+    const m = /^ZIP_COUNTY_(\d{2})(\d{4})\.csv$/i.exec(name)
+    return m ? Number(m[2]) * 100 + Number(m[1]) : -1
+  }
+  return fileNames.filter((n) => vintage(n) >= 0).sort((a, b) => vintage(b) - vintage(a))[0]
+}

@@ -1,0 +1,96 @@
+// Loads one state from the feed its descriptor names: fetch or read the file, parse, compile.
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import type { StateDescriptor } from '../sources/descriptor.ts'
+import { extractMember } from './archive.ts'
+import { compileAvalara, parseAvalaraZip5, pickNewestDrop } from './feeds/avalara-zip5.ts'
+import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
+import { compileSstState } from './feeds/sst.ts'
+import { compileStatutory } from './feeds/statutory.ts'
+import { fetchSource, sha256Hex, type FetchedSource } from './fetch-source.ts'
+import type { Geography } from './geography/model.ts'
+import type { FeedResult, RawFile } from './model.ts'
+import type { PipelineSettings } from './settings.ts'
+import { decodeText } from './text-decoding.ts'
+import { readFile } from 'node:fs/promises'
+
+export type LoadContext = { settings: PipelineSettings; geography: Geography }
+
+export async function loadState(descriptor: StateDescriptor, context: LoadContext): Promise<FeedResult> {
+  const { feed } = descriptor
+  switch (feed.kind) {
+    case 'sst': {
+      const fetched = await fetchSource(
+        { feed: 'sst', fileName: feed.rateFile, officialUrl: new URL(feed.rateFile, feed.ratesUrl).href },
+        context.settings,
+      )
+      const { text, member } = fileText(fetched)
+      const result = await compileSstState({
+        state: descriptor.code,
+        stateName: descriptor.name,
+        rateFile: { name: member ?? fetched.name, text },
+        geography: context.geography,
+      })
+      return withFiles(result, [{ ...rawFile(fetched), ...(member ? { member } : {}) }])
+    }
+    case 'cdtfa': {
+      const fileName = decodeURIComponent(path.posix.basename(new URL(feed.url).pathname))
+      const fetched = await fetchSource({ feed: 'cdtfa', fileName, officialUrl: feed.url }, context.settings)
+      const workbook = await parseCdtfaWorkbook(fetched.bytes, fetched.name)
+      const result = compileCdtfa({
+        workbook,
+        fileName: fetched.name,
+        statewideRate: descriptor.stateRate,
+        geography: context.geography,
+      })
+      return withFiles(result, [rawFile(fetched)])
+    }
+    case 'avalara-zip5': {
+      const names = await listFiles(context.settings.dropsDir)
+      const chosen = pickNewestDrop(names, descriptor.code)
+      if (!chosen) throw new Error(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
+      const file = path.join(context.settings.dropsDir, chosen.path)
+      const bytes = await readFile(file)
+      const fileName = path.basename(file)
+      const parsed = parseAvalaraZip5(decodeText(bytes, fileName), fileName)
+      const result = compileAvalara({
+        state: descriptor.code,
+        rows: parsed.rows,
+        fileName,
+        edition: parsed.edition,
+        geography: context.geography,
+      })
+      const raw: RawFile = { url: `file://${file}`, name: fileName, sha256: sha256Hex(bytes), size: bytes.length }
+      return withFiles({ ...result, notes: [...parsed.notes, ...result.notes] }, [raw])
+    }
+    case 'statutory':
+      return compileStatutory({
+        state: descriptor.code,
+        stateName: descriptor.name,
+        rate: descriptor.stateRate,
+        label: feed.citation,
+        effectiveFrom: null,
+        geography: context.geography,
+      })
+  }
+}
+
+function fileText(fetched: FetchedSource): { text: string; member?: string } {
+  if (/\.zip$/i.test(fetched.name)) {
+    const { member, bytes } = extractMember(fetched.bytes, fetched.name)
+    return { text: decodeText(bytes, `${fetched.name}:${member}`), member }
+  }
+  return { text: decodeText(fetched.bytes, fetched.name) }
+}
+
+const rawFile = ({ url, name, sha256, size }: FetchedSource): RawFile => ({ url, name, sha256, size })
+
+const withFiles = (result: FeedResult, files: RawFile[]): FeedResult => ({ ...result, files })
+
+/** Every file below a directory, as paths relative to it. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? (entry as { path: string }).path, entry.name)))
+}

@@ -1,0 +1,116 @@
+// manifest.json and the freshness envelope (spec 2.5): one schema, read by the pipeline for the
+// previous snapshot and by the server for the one it serves.
+import { z } from 'zod'
+
+export const FRESHNESS_STATUSES = [
+  'ok',
+  'changed',
+  'stale',
+  'failed',
+  'manual',
+  'unknown',
+  'anchor_regression',
+  'static',
+  'maintenance',
+] as const
+export const FreshnessStatus = z.enum(FRESHNESS_STATUSES)
+export type FreshnessStatus = z.infer<typeof FreshnessStatus>
+
+export const Klass = z.enum(['auto', 'reload', 'static'])
+
+export const FreshnessRecord = z.object({
+  code: z.string().regex(/^[a-z]{2}$/),
+  name: z.string(),
+  klass: Klass,
+  status: FreshnessStatus,
+  last_refreshed_at: z.string().nullable(),
+  effective_through: z.string().nullable(),
+  last_fetch: z.string().nullable(),
+  source_period: z.string().nullable(),
+  rows: z.number().int().nonnegative(),
+})
+export type FreshnessRecord = z.infer<typeof FreshnessRecord>
+
+export const FreshnessEnvelope = z.object({
+  generated_at: z.string(),
+  states: z.array(FreshnessRecord),
+})
+export type FreshnessEnvelope = z.infer<typeof FreshnessEnvelope>
+
+export const ManifestFile = z.object({ name: z.string(), size: z.number().int(), sha256: z.string().length(64) })
+
+export const SourceFileRecord = z.object({
+  url: z.string(),
+  name: z.string(),
+  member: z.string().optional(),
+  sha256: z.string(),
+  size: z.number().int(),
+})
+
+export const AnchorResult = z.object({
+  zip: z.string(),
+  asOf: z.string(),
+  edition: z.string(),
+  expected: z.string(),
+  actual: z.string().nullable(),
+  outcome: z.enum(['held', 'diverged', 'not_applicable']),
+})
+export type AnchorResult = z.infer<typeof AnchorResult>
+
+export const StateRecord = z.object({
+  code: z.string(),
+  name: z.string(),
+  klass: Klass,
+  feed: z.string(),
+  status: FreshnessStatus,
+  /** the edition of the data in service (may be an earlier run's when this run failed) */
+  edition: z.string().nullable(),
+  effective_through: z.string().nullable(),
+  effective_date_basis: z.enum(['publisher_effective_date', 'edition_only', 'no_published_date']).nullable(),
+  last_refreshed_at: z.string().nullable(),
+  last_fetch: z.string().nullable(),
+  rows: z.number().int().nonnegative(),
+  zips: z.number().int().nonnegative(),
+  sources: z.array(SourceFileRecord),
+  /** why the status is what it is, and what the loader noticed */
+  notes: z.array(z.string()),
+  unplaced: z.array(z.object({ level: z.string(), code: z.string(), name: z.string(), rate: z.string(), reason: z.string() })),
+  anchors: z.array(AnchorResult),
+  /** when the data in service was produced (differs from last_refreshed_at after a failure) */
+  data_from_snapshot: z.string().nullable(),
+})
+export type StateRecord = z.infer<typeof StateRecord>
+
+export const Manifest = z.object({
+  snapshot: z.string(),
+  format_version: z.number().int(),
+  generated_at: z.string(),
+  files: z.array(ManifestFile),
+  states: z.array(StateRecord),
+  geography: z.object({ inputs: z.record(z.string(), z.string()), straddlers: z.number().int() }),
+})
+export type Manifest = z.infer<typeof Manifest>
+
+/** `2026-04-01` → `2026Q2` */
+export function quarterLabel(isoDate: string | null): string | null {
+  if (!isoDate) return null
+  const month = Number(isoDate.slice(5, 7))
+  return `${isoDate.slice(0, 4)}Q${Math.floor((month - 1) / 3) + 1}`
+}
+
+export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
+  return {
+    generated_at: manifest.generated_at,
+    states: manifest.states.map((state) => ({
+      code: state.code.toLowerCase(),
+      name: state.name,
+      klass: state.klass,
+      status: state.status,
+      last_refreshed_at: state.last_refreshed_at,
+      effective_through: state.effective_through,
+      last_fetch: state.last_fetch,
+      source_period: quarterLabel(state.effective_through),
+      rows: state.rows,
+    })),
+  }
+}

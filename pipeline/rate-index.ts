@@ -1,0 +1,362 @@
+// rates.bin: authorities with their rate windows, and ZIP → candidate stacks, for every served
+// state. Writer and reader live together so no section name or encoding is typed twice.
+//
+// Sections (all row-aligned columns):
+//   st.code      strings  state codes, index = state number used below
+//   k.state u8 · k.level u8 · k.code strings · k.name strings · k.v0 u32 · k.vn u16
+//                          one row per authority (state, level, code); its versions are
+//                          v[k.v0 … k.v0 + k.vn), ordered by window start
+//   v.rate u32 · v.from i32 · v.to i32 · v.src u16
+//                          rate in 1e-5 units, window in day numbers (inclusive), source index
+//   src          strings  source file names
+//   z.zip u32 · z.state u8 · z.flags u8 · z.c0 u32 · z.cn u16
+//                          ZIP entries sorted by (zip, state); candidates c[z.c0 … z.c0 + z.cn)
+//   z.city strings · z.lat f64 · z.lng f64   USPS preferred city and centroid (NaN = none)
+//   c.cty u32 · c.plc u32 · c.w u16 · c.s0 u32 · c.sn u8
+//                          county and place (index into geo names, NONE = none), weight in
+//                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices
+//   s.key u32
+//   g.id strings · g.name strings   county FIPS / place GEOID and display name
+import type { FeedResult, Level } from './model.ts'
+import { LEVELS } from './model.ts'
+import {
+  ContainerReader,
+  ContainerWriter,
+  OPEN_FROM,
+  OPEN_TO,
+  dayNumber,
+  isoFromDayNumber,
+  type StringColumn,
+} from './format.ts'
+
+export const NONE = 0xffffffff
+export const WEIGHT_SCALE = 10_000
+
+export const ZIP_FLAG = { straddles: 1, notZcta: 2, ambiguous: 4 } as const
+
+export type ZipMeta = { city: string; lat: number | null; lng: number | null; zcta: boolean; straddles: boolean }
+
+export type RateIndexInput = {
+  states: { code: string; result: FeedResult }[]
+  zipMeta: (zip: string) => ZipMeta | undefined
+}
+
+export function writeRateIndex(input: RateIndexInput): Buffer {
+  const states = [...input.states].sort((a, b) => a.code.localeCompare(b.code))
+  const stateIndex = new Map(states.map((s, i) => [s.code, i]))
+
+  const sources: string[] = []
+  const sourceIndex = (name: string) => {
+    let i = sources.indexOf(name)
+    if (i < 0) i = sources.push(name) - 1
+    return i
+  }
+
+  // Authorities: (state, level, code) with their versions ordered by start date.
+  type Key = { state: number; level: number; code: string; name: string; versions: { rate: number; from: number; to: number; src: number }[] }
+  const keys = new Map<string, Key>()
+  const keyId = (state: string, level: Level, code: string) => `${state}|${level}|${code}`
+  for (const { code: state, result } of states) {
+    for (const j of result.jurisdictions) {
+      const id = keyId(state, j.level, j.code)
+      let key = keys.get(id)
+      if (!key) {
+        key = { state: stateIndex.get(state)!, level: LEVELS.indexOf(j.level), code: j.code, name: j.name, versions: [] }
+        keys.set(id, key)
+      }
+      key.versions.push({
+        rate: j.rate,
+        from: j.from ? dayNumber(j.from) : OPEN_FROM,
+        to: j.to ? dayNumber(j.to) : OPEN_TO,
+        src: sourceIndex(j.source),
+      })
+    }
+  }
+  const orderedKeys = [...keys.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const keyPosition = new Map(orderedKeys.map(([id], i) => [id, i]))
+  const versions = orderedKeys.flatMap(([, key]) =>
+    key.versions.sort((a, b) => a.from - b.from || a.to - b.to || a.rate - b.rate),
+  )
+
+  // Geography names (counties and places) referenced by candidates.
+  const geoIds: string[] = []
+  const geoNames: string[] = []
+  const geoPosition = new Map<string, number>()
+  const geoIndex = (id: string | null, name: string) => {
+    if (!id && !name) return NONE
+    const token = `${id ?? ''}|${name}`
+    let i = geoPosition.get(token)
+    if (i === undefined) {
+      i = geoIds.push(id ?? '') - 1
+      geoNames.push(name)
+      geoPosition.set(token, i)
+    }
+    return i
+  }
+
+  const entries = states
+    .flatMap(({ code, result }) => {
+      const byZip = new Map<string, typeof result.candidates>()
+      for (const candidate of result.candidates) {
+        const list = byZip.get(candidate.zip)
+        if (list) list.push(candidate)
+        else byZip.set(candidate.zip, [candidate])
+      }
+      return [...byZip.entries()].map(([zip, candidates]) => ({ zip, state: code, candidates }))
+    })
+    .sort((a, b) => a.zip.localeCompare(b.zip) || a.state.localeCompare(b.state))
+
+  const z = { zip: [] as number[], state: [] as number[], flags: [] as number[], c0: [] as number[], cn: [] as number[], city: [] as string[], lat: [] as number[], lng: [] as number[] }
+  const c = { cty: [] as number[], plc: [] as number[], w: [] as number[], s0: [] as number[], sn: [] as number[] }
+  const stackKeys: number[] = []
+  for (const entry of entries) {
+    const meta = input.zipMeta(entry.zip)
+    const ordered = [...entry.candidates].sort(
+      (a, b) => b.weight - a.weight || (a.countyFips ?? '').localeCompare(b.countyFips ?? '') || (a.placeFips ?? '').localeCompare(b.placeFips ?? ''),
+    )
+    let flags = 0
+    if (meta?.straddles) flags |= ZIP_FLAG.straddles
+    if (meta && !meta.zcta) flags |= ZIP_FLAG.notZcta
+    if (ordered.length > 1) flags |= ZIP_FLAG.ambiguous
+    z.zip.push(Number(entry.zip))
+    z.state.push(stateIndex.get(entry.state)!)
+    z.flags.push(flags)
+    z.c0.push(c.cty.length)
+    z.cn.push(ordered.length)
+    z.city.push(meta?.city ?? '')
+    z.lat.push(meta?.lat ?? NaN)
+    z.lng.push(meta?.lng ?? NaN)
+    for (const candidate of ordered) {
+      c.cty.push(geoIndex(candidate.countyFips, candidate.countyName))
+      c.plc.push(candidate.placeFips || candidate.placeName ? geoIndex(candidate.placeFips, candidate.placeName) : NONE)
+      c.w.push(Math.round(candidate.weight * WEIGHT_SCALE))
+      c.s0.push(stackKeys.length)
+      const stack = candidate.stack
+        .map((ref) => {
+          const position = keyPosition.get(keyId(entry.state, ref.level, ref.code))
+          if (position === undefined) {
+            throw new Error(`${entry.state} ${entry.zip}: stack names ${ref.level} ${ref.code}, which has no rate`)
+          }
+          return position
+        })
+        .sort((a, b) => a - b)
+      c.sn.push(stack.length)
+      stackKeys.push(...stack)
+    }
+  }
+
+  const writer = new ContainerWriter('rates')
+    .strings('st.code', states.map((s) => s.code))
+    .column('k.state', 'u8', orderedKeys.map(([, k]) => k.state))
+    .column('k.level', 'u8', orderedKeys.map(([, k]) => k.level))
+    .strings('k.code', orderedKeys.map(([, k]) => k.code))
+    .strings('k.name', orderedKeys.map(([, k]) => k.name))
+  let first = 0
+  const v0: number[] = []
+  const vn: number[] = []
+  for (const [, key] of orderedKeys) {
+    v0.push(first)
+    vn.push(key.versions.length)
+    first += key.versions.length
+  }
+  return writer
+    .column('k.v0', 'u32', v0)
+    .column('k.vn', 'u16', vn)
+    .column('v.rate', 'u32', versions.map((v) => v.rate))
+    .column('v.from', 'i32', versions.map((v) => v.from))
+    .column('v.to', 'i32', versions.map((v) => v.to))
+    .column('v.src', 'u16', versions.map((v) => v.src))
+    .strings('src', sources)
+    .column('z.zip', 'u32', z.zip)
+    .column('z.state', 'u8', z.state)
+    .column('z.flags', 'u8', z.flags)
+    .column('z.c0', 'u32', z.c0)
+    .column('z.cn', 'u16', z.cn)
+    .strings('z.city', z.city)
+    .column('z.lat', 'f64', z.lat)
+    .column('z.lng', 'f64', z.lng)
+    .column('c.cty', 'u32', c.cty)
+    .column('c.plc', 'u32', c.plc)
+    .column('c.w', 'u16', c.w)
+    .column('c.s0', 'u32', c.s0)
+    .column('c.sn', 'u8', c.sn)
+    .column('s.key', 'u32', stackKeys)
+    .strings('g.id', geoIds)
+    .strings('g.name', geoNames)
+    .toBuffer()
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export type Authority = {
+  level: Level
+  code: string
+  name: string
+  rate: number
+  from: string | null
+  to: string | null
+  source: string
+}
+
+export type Candidate = {
+  county: { fips: string; name: string } | null
+  place: { geoid: string; name: string } | null
+  weight: number
+  /** authority indices; resolve with `authoritiesOn` */
+  stack: number[]
+}
+
+export type ZipEntry = {
+  zip: string
+  state: string
+  city: string
+  lat: number | null
+  lng: number | null
+  straddles: boolean
+  zcta: boolean
+  candidates: Candidate[]
+}
+
+export class RateIndex {
+  readonly states: string[]
+  readonly #k: { state: Uint8Array; level: Uint8Array; code: StringColumn; name: StringColumn; v0: Uint32Array; vn: Uint16Array }
+  readonly #v: { rate: Uint32Array; from: Int32Array; to: Int32Array; src: Uint16Array }
+  readonly #src: StringColumn
+  readonly #z: { zip: Uint32Array; state: Uint8Array; flags: Uint8Array; c0: Uint32Array; cn: Uint16Array; city: StringColumn; lat: Float64Array; lng: Float64Array }
+  readonly #c: { cty: Uint32Array; plc: Uint32Array; w: Uint16Array; s0: Uint32Array; sn: Uint8Array }
+  readonly #stack: Uint32Array
+  readonly #g: { id: StringColumn; name: StringColumn }
+
+  constructor(bytes: Uint8Array, label = 'rates.bin') {
+    const r = new ContainerReader(bytes, 'rates', label)
+    const codes = r.strings('st.code')
+    this.states = Array.from({ length: codes.length }, (_, i) => codes.get(i))
+    this.#k = { state: r.column('k.state', 'u8'), level: r.column('k.level', 'u8'), code: r.strings('k.code'), name: r.strings('k.name'), v0: r.column('k.v0', 'u32'), vn: r.column('k.vn', 'u16') }
+    this.#v = { rate: r.column('v.rate', 'u32'), from: r.column('v.from', 'i32'), to: r.column('v.to', 'i32'), src: r.column('v.src', 'u16') }
+    this.#src = r.strings('src')
+    this.#z = { zip: r.column('z.zip', 'u32'), state: r.column('z.state', 'u8'), flags: r.column('z.flags', 'u8'), c0: r.column('z.c0', 'u32'), cn: r.column('z.cn', 'u16'), city: r.strings('z.city'), lat: r.column('z.lat', 'f64'), lng: r.column('z.lng', 'f64') }
+    this.#c = { cty: r.column('c.cty', 'u32'), plc: r.column('c.plc', 'u32'), w: r.column('c.w', 'u16'), s0: r.column('c.s0', 'u32'), sn: r.column('c.sn', 'u8') }
+    this.#stack = r.column('s.key', 'u32')
+    this.#g = { id: r.strings('g.id'), name: r.strings('g.name') }
+  }
+
+  get zipEntryCount(): number {
+    return this.#z.zip.length
+  }
+
+  /** Every entry for a ZIP: one per state holding it (two for a straddling ZIP served by both). */
+  lookupZip(zip: string): ZipEntry[] {
+    const target = Number(zip)
+    const zips = this.#z.zip
+    let lo = 0
+    let hi = zips.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (zips[mid] < target) lo = mid + 1
+      else hi = mid
+    }
+    const found: ZipEntry[] = []
+    for (let i = lo; i < zips.length && zips[i] === target; i++) found.push(this.entryAt(i))
+    return found
+  }
+
+  entryAt(i: number): ZipEntry {
+    const z = this.#z
+    const candidates: Candidate[] = []
+    for (let j = z.c0[i]; j < z.c0[i] + z.cn[i]; j++) candidates.push(this.#candidateAt(j))
+    return {
+      zip: String(z.zip[i]).padStart(5, '0'),
+      state: this.states[z.state[i]],
+      city: z.city.get(i),
+      lat: Number.isNaN(z.lat[i]) ? null : z.lat[i],
+      lng: Number.isNaN(z.lng[i]) ? null : z.lng[i],
+      straddles: (z.flags[i] & ZIP_FLAG.straddles) !== 0,
+      zcta: (z.flags[i] & ZIP_FLAG.notZcta) === 0,
+      candidates,
+    }
+  }
+
+  /** Indices of ZIP entries of one state, in ZIP order. */
+  *entriesOfState(state: string): Generator<number> {
+    const s = this.states.indexOf(state)
+    for (let i = 0; i < this.#z.zip.length; i++) if (this.#z.state[i] === s) yield i
+  }
+
+  /** Every version of every authority of one state. */
+  authoritiesOfState(state: string): Authority[] {
+    const s = this.states.indexOf(state)
+    const list: Authority[] = []
+    for (let key = 0; key < this.#k.state.length; key++) {
+      if (this.#k.state[key] !== s) continue
+      for (let v = this.#k.v0[key]; v < this.#k.v0[key] + this.#k.vn[key]; v++) list.push(this.#authority(key, v))
+    }
+    return list
+  }
+
+  #candidateAt(j: number): Candidate {
+    const c = this.#c
+    const geo = (index: number) => (index === NONE ? null : { id: this.#g.id.get(index), name: this.#g.name.get(index) })
+    const county = geo(c.cty[j])
+    const place = geo(c.plc[j])
+    return {
+      county: county && { fips: county.id, name: county.name },
+      place: place && { geoid: place.id, name: place.name },
+      weight: c.w[j] / WEIGHT_SCALE,
+      stack: Array.from(this.#stack.subarray(c.s0[j], c.s0[j] + c.sn[j])),
+    }
+  }
+
+  /** The version of each stacked authority in force on `isoDate`; authorities with no version then are left out. */
+  authoritiesOn(stack: number[], isoDate: string): Authority[] {
+    const day = dayNumber(isoDate)
+    const out: Authority[] = []
+    for (const key of stack) {
+      const v = this.#versionOn(key, day)
+      if (v >= 0) out.push(this.#authority(key, v))
+    }
+    return out
+  }
+
+  /** Every version of every stacked authority (history). */
+  authorityHistory(stack: number[]): Authority[] {
+    return stack.flatMap((key) => {
+      const list: Authority[] = []
+      for (let v = this.#k.v0[key]; v < this.#k.v0[key] + this.#k.vn[key]; v++) list.push(this.#authority(key, v))
+      return list
+    })
+  }
+
+  /** Sum of the rates in force on `isoDate` (integer units). */
+  combinedRate(stack: number[], isoDate: string): number {
+    const day = dayNumber(isoDate)
+    let total = 0
+    for (const key of stack) {
+      const v = this.#versionOn(key, day)
+      if (v >= 0) total += this.#v.rate[v]
+    }
+    return total
+  }
+
+  #versionOn(key: number, day: number): number {
+    const { v0, vn } = this.#k
+    // A later start wins when windows overlap (a correction posted as a new row).
+    for (let v = v0[key] + vn[key] - 1; v >= v0[key]; v--) {
+      if (this.#v.from[v] <= day && day <= this.#v.to[v]) return v
+    }
+    return -1
+  }
+
+  #authority(key: number, v: number): Authority {
+    const from = this.#v.from[v]
+    const to = this.#v.to[v]
+    return {
+      level: LEVELS[this.#k.level[key]],
+      code: this.#k.code.get(key),
+      name: this.#k.name.get(key),
+      rate: this.#v.rate[v],
+      from: from === OPEN_FROM ? null : isoFromDayNumber(from),
+      to: to === OPEN_TO ? null : isoFromDayNumber(to),
+      source: this.#src.get(this.#v.src[v]),
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// Pipeline settings, read from the environment once and validated before any work starts.
+import path from 'node:path'
+import { z } from 'zod'
+
+const PipelineEnv = z.object({
+  TAXATLAS_MIRROR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('base URL or directory laid out as <feed>/<file name>; unset = official URLs'),
+  TAXATLAS_DROPS: z.string().min(1).default('drops').describe('manual-drop directory'),
+  TAXATLAS_GEO: z.string().min(1).default('geo').describe('geography inputs directory'),
+  TAXATLAS_ARTIFACTS: z.string().min(1).default('artifacts').describe('published snapshots'),
+  TAXATLAS_BUILD: z.string().min(1).default('build').describe('raw downloads and staging'),
+  TAXATLAS_STATES: z
+    .string()
+    .regex(/^[a-zA-Z]{2}(,[a-zA-Z]{2})*$/, 'a comma-separated list of 2-letter state codes')
+    .optional()
+    .describe('refresh only these states; the others keep their previous data'),
+  TAXATLAS_NOW: z.iso.datetime().optional().describe('clock override for reproducible runs'),
+  TAXATLAS_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000).describe('per-request timeout'),
+  TAXATLAS_FETCH_RETRIES: z.coerce.number().int().nonnegative().default(3).describe('retries after a failed request'),
+})
+
+export type PipelineSettings = {
+  mirror: { kind: 'official' } | { kind: 'url'; base: string } | { kind: 'dir'; root: string }
+  dropsDir: string
+  geoDir: string
+  artifactsDir: string
+  buildDir: string
+  states: string[] | null
+  now: Date
+  fetchTimeoutMs: number
+  fetchRetries: number
+}
+
+export class SettingsError extends Error {}
+
+export function readPipelineSettings(env: NodeJS.ProcessEnv = process.env): PipelineSettings {
+  const parsed = PipelineEnv.safeParse(env)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    throw new SettingsError(`invalid settings:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  return {
+    mirror: mirrorSetting(e.TAXATLAS_MIRROR),
+    dropsDir: path.resolve(e.TAXATLAS_DROPS),
+    geoDir: path.resolve(e.TAXATLAS_GEO),
+    artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
+    buildDir: path.resolve(e.TAXATLAS_BUILD),
+    states: e.TAXATLAS_STATES ? e.TAXATLAS_STATES.toUpperCase().split(',') : null,
+    now: e.TAXATLAS_NOW ? new Date(e.TAXATLAS_NOW) : new Date(),
+    fetchTimeoutMs: e.TAXATLAS_FETCH_TIMEOUT_MS,
+    fetchRetries: e.TAXATLAS_FETCH_RETRIES,
+  }
+}
+
+function mirrorSetting(value: string | undefined): PipelineSettings['mirror'] {
+  if (!value) return { kind: 'official' }
+  if (/^https?:\/\//i.test(value)) return { kind: 'url', base: value.replace(/\/+$/, '') }
+  return { kind: 'dir', root: path.resolve(value) }
+}

@@ -1,0 +1,123 @@
+// Published snapshots on disk:
+//   <artifacts>/snapshots/<id>/{rates.bin, places.bin, shapes.bin, manifest.json, freshness.json}
+//   <artifacts>/CURRENT          the id of the snapshot in service (replaced atomically)
+// A snapshot directory is written under a temporary name and renamed into place whole; the
+// pointer moves only after that, so a reader never sees a half-published snapshot.
+import { existsSync } from 'node:fs'
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { sha256Hex, writeAtomically } from './fetch-source.ts'
+import { FORMAT_VERSION } from './format.ts'
+import { Manifest, freshnessEnvelope } from './manifest.ts'
+
+export const INDEX_FILES = ['rates.bin', 'places.bin', 'shapes.bin'] as const
+export type IndexFile = (typeof INDEX_FILES)[number]
+
+export const snapshotsDir = (artifactsDir: string) => path.join(artifactsDir, 'snapshots')
+export const snapshotDir = (artifactsDir: string, id: string) => path.join(snapshotsDir(artifactsDir), id)
+export const pointerPath = (artifactsDir: string) => path.join(artifactsDir, 'CURRENT')
+
+export class SnapshotError extends Error {}
+
+export async function readCurrentId(artifactsDir: string): Promise<string | null> {
+  const text = await readFile(pointerPath(artifactsDir), 'utf8').catch(() => null)
+  const id = text?.trim()
+  return id ? id : null
+}
+
+export async function listSnapshotIds(artifactsDir: string): Promise<string[]> {
+  const names = await readdir(snapshotsDir(artifactsDir)).catch(() => [] as string[])
+  return names.filter((name) => !name.includes('.tmp-')).sort()
+}
+
+export type LoadedSnapshot = {
+  id: string
+  manifest: Manifest
+  files: Record<IndexFile, Buffer>
+}
+
+/** Reads a snapshot and checks every index file's size and sha256 against its manifest. */
+export async function loadSnapshot(artifactsDir: string, id: string): Promise<LoadedSnapshot> {
+  const dir = snapshotDir(artifactsDir, id)
+  const manifestText = await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => {
+    throw new SnapshotError(`snapshot ${id}: manifest.json is missing`)
+  })
+  const parsed = Manifest.safeParse(JSON.parse(manifestText))
+  if (!parsed.success) throw new SnapshotError(`snapshot ${id}: manifest.json is invalid: ${parsed.error.message}`)
+  const manifest = parsed.data
+  if (manifest.format_version !== FORMAT_VERSION) {
+    throw new SnapshotError(`snapshot ${id}: format version ${manifest.format_version}, this build reads ${FORMAT_VERSION}`)
+  }
+  const files = {} as Record<IndexFile, Buffer>
+  for (const name of INDEX_FILES) {
+    const expected = manifest.files.find((file) => file.name === name)
+    if (!expected) throw new SnapshotError(`snapshot ${id}: manifest does not list ${name}`)
+    const bytes = await readFile(path.join(dir, name)).catch(() => {
+      throw new SnapshotError(`snapshot ${id}: ${name} is missing`)
+    })
+    if (bytes.length !== expected.size) {
+      throw new SnapshotError(`snapshot ${id}: ${name} is ${bytes.length} bytes, manifest says ${expected.size}`)
+    }
+    const digest = sha256Hex(bytes)
+    if (digest !== expected.sha256) {
+      throw new SnapshotError(`snapshot ${id}: ${name} sha256 ${digest} does not match the manifest`)
+    }
+    files[name] = bytes
+  }
+  return { id, manifest, files }
+}
+
+export async function loadCurrentSnapshot(artifactsDir: string): Promise<LoadedSnapshot | null> {
+  const id = await readCurrentId(artifactsDir)
+  return id ? loadSnapshot(artifactsDir, id) : null
+}
+
+/** Writes the index files and manifest into a new snapshot directory, then moves the pointer. */
+export async function publishSnapshot(
+  artifactsDir: string,
+  manifest: Omit<Manifest, 'files'>,
+  files: Record<IndexFile, Buffer>,
+): Promise<Manifest> {
+  const finalDir = snapshotDir(artifactsDir, manifest.snapshot)
+  if (existsSync(finalDir)) throw new SnapshotError(`snapshot ${manifest.snapshot} already exists`)
+  const temporary = `${finalDir}.tmp-${process.pid}`
+  await rm(temporary, { recursive: true, force: true })
+  await mkdir(temporary, { recursive: true })
+  const complete: Manifest = {
+    ...manifest,
+    files: INDEX_FILES.map((name) => ({ name, size: files[name].length, sha256: sha256Hex(files[name]) })),
+  }
+  for (const name of INDEX_FILES) await writeDurably(path.join(temporary, name), files[name])
+  await writeDurably(path.join(temporary, 'manifest.json'), `${JSON.stringify(complete, null, 2)}\n`)
+  await writeDurably(path.join(temporary, 'freshness.json'), `${JSON.stringify(freshnessEnvelope(complete), null, 2)}\n`)
+  await rename(temporary, finalDir)
+  await writeAtomically(pointerPath(artifactsDir), `${manifest.snapshot}\n`)
+  return complete
+}
+
+async function writeDurably(file: string, data: string | Uint8Array) {
+  await writeFile(file, data)
+  const handle = await open(file, 'r')
+  await handle.sync().finally(() => handle.close())
+}
+
+/** Removes snapshot directories left half-written by a run that was killed. */
+export async function removeAbandonedSnapshots(artifactsDir: string): Promise<string[]> {
+  const names = await readdir(snapshotsDir(artifactsDir)).catch(() => [] as string[])
+  const abandoned = names.filter((name) => {
+    const pid = Number(/\.tmp-(\d+)$/.exec(name)?.[1])
+    return Number.isInteger(pid) && !isRunning(pid)
+  })
+  for (const name of abandoned) await rm(path.join(snapshotsDir(artifactsDir), name), { recursive: true, force: true })
+  return abandoned
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

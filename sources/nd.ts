@@ -1,0 +1,29 @@
+// North Dakota: Unchanged.
+// Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: N.D.C.C. 57-39.2-02.2; STI ND page; SOVOS ND blog
+import { defineState } from './descriptor.ts'
+
+export default defineState({
+  code: "ND",
+  name: "North Dakota",
+  fips: "38",
+  klass: "reload",
+  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_ND*.csv" },
+  stateRate: 5000,
+  combinedBounds: [0, 14000],
+  hasSalesTax: true,
+  localTaxes: "yes",
+  nexus: {
+    dollarThreshold: 100000,
+    transactionThreshold: null,
+    combine: "sales_only",
+    measurementPeriod: "previous or current calendar year",
+    salesCounted: "taxable sales",
+    marketplaceSalesCounted: "excluded",
+  },
+  sourcing: "destination",
+  freight: "taxable_if_item_taxable",
+  freightTaxable: true,
+  sstStatus: "full_member",
+  rulesSource: "state-rules.csv (high confidence): N.D.C.C. 57-39.2-02.2; STI ND page; SOVOS ND blog",
+  anchors: [],
+})

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { ContainerReader, ContainerWriter, FORMAT_VERSION, FormatError, HEADER_SIZE } from '../pipeline/format.ts'
+
+const sample = () =>
+  new ContainerWriter('rates')
+    .column('a', 'u32', [1, 2, 0xffffffff])
+    .column('b', 'i32', [-5, 7])
+    .column('c', 'f64', [0.5, Number.NaN])
+    .strings('names', ['Fulton', '', 'Añasco'])
+    .toBuffer()
+
+describe('index container format', () => {
+  it('round-trips columns and strings through typed-array views', () => {
+    const bytes = sample()
+    const reader = new ContainerReader(bytes, 'rates')
+    expect(Array.from(reader.column('a', 'u32'))).toEqual([1, 2, 0xffffffff])
+    expect(Array.from(reader.column('b', 'i32'))).toEqual([-5, 7])
+    expect(reader.column('c', 'f64')[0]).toBe(0.5)
+    const names = reader.strings('names')
+    expect([names.get(0), names.get(1), names.get(2)]).toEqual(['Fulton', '', 'Añasco'])
+    // a view, not a copy: the column shares the file's memory
+    expect(reader.column('a', 'u32').buffer).toBe(bytes.buffer)
+  })
+
+  it('writes the same bytes for the same input', () => {
+    expect(sample().equals(sample())).toBe(true)
+  })
+
+  it('aligns every section to 8 bytes', () => {
+    const bytes = sample()
+    const count = bytes.readUInt32LE(12)
+    for (let i = 0; i < count; i++) expect(bytes.readUInt32LE(HEADER_SIZE + i * 32 + 24) % 8).toBe(0)
+  })
+
+  it('refuses an empty file, a wrong magic, a newer version, a wrong kind and a truncated file, each with its own message', () => {
+    const good = sample()
+    expect(() => new ContainerReader(Buffer.alloc(0), 'rates')).toThrow(/shorter than the 32-byte header/)
+    const magic = Buffer.from(good)
+    magic.write('PMTILES', 0, 'latin1')
+    expect(() => new ContainerReader(magic, 'rates')).toThrow(/magic/)
+    const future = Buffer.from(good)
+    future.writeUInt8(FORMAT_VERSION + 1, 8)
+    expect(() => new ContainerReader(future, 'rates')).toThrow(new RegExp(`format version ${FORMAT_VERSION + 1}`))
+    expect(() => new ContainerReader(good, 'places')).toThrow(/kind rates, expected places/)
+    const truncated = Buffer.from(good.subarray(0, good.length - 8))
+    expect(() => new ContainerReader(truncated, 'rates')).toThrow(FormatError)
+  })
+})

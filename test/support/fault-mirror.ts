@@ -1,0 +1,75 @@
+// A mirror server for fault tests: serves the real files of ../shared/mirror over HTTP, except
+// where a fault is set for a path (status code, hang, truncation, or different bytes).
+import { readFile } from 'node:fs/promises'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { sharedPath } from './shared.ts'
+
+export type Fault =
+  | { kind: 'status'; status: number; times?: number }
+  | { kind: 'hang' }
+  | { kind: 'truncate' }
+  | { kind: 'bytes'; bytes: Buffer }
+
+export type FaultMirror = {
+  url: string
+  faults: Map<string, Fault>
+  /** requests seen per path, with the conditional headers they carried */
+  requests: { path: string; ifNoneMatch?: string; ifModifiedSince?: string }[]
+  close(): Promise<void>
+}
+
+export async function startFaultMirror(root = sharedPath('mirror')): Promise<FaultMirror> {
+  const faults = new Map<string, Fault>()
+  const requests: FaultMirror['requests'] = []
+  const hanging = new Set<http.ServerResponse>()
+  const server = http.createServer(async (req, res) => {
+    const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+    requests.push({
+      path: urlPath,
+      ifNoneMatch: req.headers['if-none-match'],
+      ifModifiedSince: req.headers['if-modified-since'],
+    })
+    const fault = faults.get(urlPath)
+    if (fault?.kind === 'status' && (fault.times === undefined || fault.times-- > 0)) {
+      res.writeHead(fault.status).end('fault')
+      return
+    }
+    if (fault?.kind === 'hang') {
+      hanging.add(res)
+      return
+    }
+    const file = path.join(root, path.normalize(urlPath).replace(/^(\.\.[/\\])+/, ''))
+    const bytes = fault?.kind === 'bytes' ? fault.bytes : await readFile(file).catch(() => null)
+    if (!bytes) {
+      res.writeHead(404).end()
+      return
+    }
+    const etag = `"${bytes.length}-${bytes.subarray(0, 64).toString('hex').slice(0, 16)}"`
+    if (fault?.kind !== 'truncate' && req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { etag }).end()
+      return
+    }
+    res.writeHead(200, { 'content-length': bytes.length, etag })
+    if (fault?.kind === 'truncate') {
+      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)))
+      res.destroy()
+      return
+    }
+    res.end(bytes)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    faults,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
