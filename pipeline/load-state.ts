@@ -52,14 +52,8 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
       const file = path.join(context.settings.dropsDir, chosen.path)
       const bytes = await readFile(file)
       const fileName = path.basename(file)
-      const parsed = parseAvalaraZip5(decodeText(bytes, fileName), fileName)
-      const result = compileAvalara({
-        state: descriptor.code,
-        rows: parsed.rows,
-        fileName,
-        edition: parsed.edition,
-        geography: context.geography,
-      })
+      const parsed = parseAvalaraZip5(decodeText(bytes, fileName, { rowsCheckDamage: true }), fileName)
+      const result = compileAvalara({ ...parsed, state: descriptor.code, geography: context.geography })
       const raw: RawFile = { url: `file://${file}`, name: fileName, sha256: sha256Hex(bytes), size: bytes.length }
       return withFiles({ ...result, notes: [...parsed.notes, ...result.notes] }, [raw])
     }

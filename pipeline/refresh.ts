@@ -72,6 +72,7 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     )
     reporter.finish()
 
+    keepOneStatePerZip(outcomes, geography)
     const served = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
     if (served.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
     const rates = writeRateIndex({
@@ -131,10 +132,8 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   let result: FeedResult
   let index: RateIndex
   try {
-    result = await loadState(descriptor, { settings: context.settings, geography: context.geography })
-    index = new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta: context.zipMeta }))
-    const problems = checkInvariants(index, descriptor, today)
-    if (problems.length) throw new Error(`invariants violated: ${problems.join('; ')}`)
+    const loaded = await loadState(descriptor, { settings: context.settings, geography: context.geography })
+    ;({ result, index } = withholdViolations(loaded, descriptor, today, context.zipMeta))
   } catch (error) {
     return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
   }
@@ -174,6 +173,36 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   return { descriptor, record, data: result }
 }
 
+// A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
+// are withheld and listed; more than that, or any structural violation, fails the state.
+export const MAX_WITHHELD_SHARE = 0.05
+
+function withholdViolations(
+  loaded: FeedResult,
+  descriptor: StateDescriptor,
+  today: string,
+  zipMeta: (zip: string) => ZipMeta | undefined,
+): { result: FeedResult; index: RateIndex } {
+  const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
+  const index = build(loaded)
+  const violations = checkInvariants(index, descriptor, today)
+  if (violations.length === 0) return { result: loaded, index }
+  const sample = violations.slice(0, 5).map((v) => `${v.zip}: ${v.message}`).join('; ')
+  const structural = violations.filter((v) => v.structural)
+  if (structural.length) throw new Error(`invariants violated: ${sample}`)
+  const zips = new Set(violations.map((v) => v.zip))
+  const total = new Set(loaded.candidates.map((c) => c.zip)).size
+  if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
+    throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
+  }
+  const result: FeedResult = {
+    ...loaded,
+    candidates: loaded.candidates.filter((c) => !zips.has(c.zip)),
+    notes: [...loaded.notes, ...violations.map((v) => `ZIP ${v.zip} withheld (answered as unresolved): ${v.message}`)],
+  }
+  return { result, index: build(result) }
+}
+
 function statusAfterLoad(descriptor: StateDescriptor, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
   if (descriptor.operatorFlag === 'manual') return 'manual'
   if (descriptor.klass === 'static') return 'static'
@@ -187,7 +216,9 @@ const editionDate = (result: FeedResult) => result.effectiveThrough
 
 async function ratesMoved(staging: Staging, before: RateIndex, after: RateIndex, state: string, today: string) {
   const only = new Set([state])
-  const changes = await diffZipRates(staging.connection, defaultZipRates(before, today, only), defaultZipRates(after, today, only))
+  const changes = await staging.exclusive(() =>
+    diffZipRates(staging.connection, defaultZipRates(before, today, only), defaultZipRates(after, today, only)),
+  )
   return changes.length > 0
 }
 
@@ -239,6 +270,27 @@ const emptyResult = (): FeedResult => ({
   files: [],
   notes: [],
 })
+
+/**
+ * Invariant across states: a ZIP is answered by one state unless the geography says it straddles a
+ * state line. Any other duplicate stays only with the state HUD assigns it, and the others say so.
+ */
+function keepOneStatePerZip(outcomes: Outcome[], geography: Geography) {
+  const straddling = new Set(geography.straddlers.map((s) => s.zip))
+  const owners = new Map<string, string[]>()
+  for (const o of outcomes) {
+    for (const zip of new Set(o.data?.candidates.map((c) => c.zip))) owners.set(zip, [...(owners.get(zip) ?? []), o.descriptor.code])
+  }
+  for (const [zip, states] of owners) {
+    if (states.length < 2 || straddling.has(zip)) continue
+    const keeper = geography.zips.get(zip)?.state ?? [...states].sort()[0]
+    for (const o of outcomes) {
+      if (o.descriptor.code === keeper || !states.includes(o.descriptor.code) || !o.data) continue
+      o.data = { ...o.data, candidates: o.data.candidates.filter((c) => c.zip !== zip) }
+      o.record = { ...o.record, notes: [...o.record.notes, `ZIP ${zip} also in ${keeper}'s data and not a straddler: left to ${keeper}`] }
+    }
+  }
+}
 
 function zipMetaFrom(geography: Geography): (zip: string) => ZipMeta | undefined {
   const straddling = new Set(geography.straddlers.map((s) => s.zip))

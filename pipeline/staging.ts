@@ -3,9 +3,11 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
+import pLimit from 'p-limit'
 import type { FeedResult } from './model.ts'
 
-export type Staging = { connection: DuckDBConnection; close: () => void }
+// One connection serves the whole run; appenders on it must not interleave.
+export type Staging = { connection: DuckDBConnection; exclusive: ReturnType<typeof pLimit>; close: () => void }
 
 export async function openStaging(buildDir: string | null): Promise<Staging> {
   let file = ':memory:'
@@ -23,6 +25,7 @@ export async function openStaging(buildDir: string | null): Promise<Staging> {
     weight DOUBLE, stack VARCHAR)`)
   return {
     connection,
+    exclusive: pLimit(1),
     close: () => {
       connection.closeSync()
       instance.closeSync()
@@ -30,8 +33,11 @@ export async function openStaging(buildDir: string | null): Promise<Staging> {
   }
 }
 
-export async function stageState(staging: Staging, runId: string, state: string, result: FeedResult): Promise<void> {
-  const { connection } = staging
+export function stageState(staging: Staging, runId: string, state: string, result: FeedResult): Promise<void> {
+  return staging.exclusive(() => appendState(staging.connection, runId, state, result))
+}
+
+async function appendState(connection: DuckDBConnection, runId: string, state: string, result: FeedResult): Promise<void> {
   await connection.run('DELETE FROM staged_jurisdictions WHERE state = $1', [state])
   await connection.run('DELETE FROM staged_candidates WHERE state = $1', [state])
   const jurisdictions = await connection.createAppender('staged_jurisdictions')

@@ -7,8 +7,12 @@ function startsWith(bytes: Uint8Array, prefix: number[]): boolean {
   return prefix.every((byte, i) => bytes[i] === byte)
 }
 
-/** Decodes a whole source file, stripping a UTF-8 BOM; throws naming the file when it cannot be decoded cleanly. */
-export function decodeText(bytes: Uint8Array, fileName: string): string {
+/**
+ * Decodes a whole source file, stripping a UTF-8 BOM; throws naming the file when it cannot be decoded
+ * cleanly. With `rowsCheckDamage`, a U+FFFD already present in valid UTF-8 (damaged upstream) is left
+ * for the row parser, which rejects just those rows.
+ */
+export function decodeText(bytes: Uint8Array, fileName: string, options: { rowsCheckDamage?: boolean } = {}): string {
   if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) {
     throw new Error(`${fileName}: UTF-16 byte-order mark found; only UTF-8 and windows-1252 are supported`)
   }
@@ -17,6 +21,7 @@ export function decodeText(bytes: Uint8Array, fileName: string): string {
   try {
     // ignoreBOM keeps a second BOM (a BOM inside the data) visible instead of silently eating it.
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body)
+    if (options.rowsCheckDamage) return text
   } catch {
     text = new TextDecoder('windows-1252').decode(body)
   }

@@ -29,9 +29,16 @@ export function checkAnchors(
   })
 }
 
-/** Returns one line per violated invariant (at most `limit`), empty when the data is sound. */
-export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, isoDate: string, limit = 20): string[] {
-  const problems: string[] = []
+export type InvariantViolation = {
+  zip: string
+  /** a violation of the model itself (two authorities of one level summed): the whole load is unsound */
+  structural: boolean
+  message: string
+}
+
+/** Every violated invariant of the state's answers on a date. */
+export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, isoDate: string): InvariantViolation[] {
+  const violations: InvariantViolation[] = []
   const [low, high] = descriptor.combinedBounds
   for (const i of index.entriesOfState(descriptor.code)) {
     const entry = index.entryAt(i)
@@ -40,19 +47,18 @@ export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, i
       const seen = new Set<string>()
       for (const authority of authorities) {
         if (SINGLE_LEVELS.has(authority.level) && seen.has(authority.level)) {
-          problems.push(`${entry.zip}: two ${authority.level} authorities in force on ${isoDate} would be summed`)
+          violations.push({ zip: entry.zip, structural: true, message: `two ${authority.level} authorities in force on ${isoDate} would be summed` })
         }
         seen.add(authority.level)
       }
       const combined = authorities.reduce((sum, authority) => sum + authority.rate, 0)
       if (combined < low || combined > high) {
-        problems.push(`${entry.zip}: combined ${formatRate(combined)} outside the legal bounds ${formatRate(low)}–${formatRate(high)}`)
+        violations.push({ zip: entry.zip, structural: false, message: `combined ${formatRate(combined)} outside the legal bounds ${formatRate(low)}–${formatRate(high)}` })
       }
       if (descriptor.stateRate > 0 && combined === 0) {
-        problems.push(`${entry.zip}: combined rate is zero in a state with a sales tax`)
+        violations.push({ zip: entry.zip, structural: false, message: 'combined rate is zero in a state with a sales tax' })
       }
-      if (problems.length >= limit) return problems
     }
   }
-  return problems
+  return violations
 }

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (medium confidence): OST sovos-state-summary.tsv; OST current-state.md (ARSSTC module); AVALARA 2024-11 AK blog; STI AK chart row; ARSSTC code page",
-  anchors: [],
+  anchors: [
+    { zip: '99501', expected: '0.00000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AK202512.csv row 99501 (ANCHORAGE BOROUGH): combined 0.000000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; TLX nexus_thresholds.csv (2026-08-18); AVIOR chart (12/31/25); TAXVALET sheet; AVALARA Jan-2026 changes blog",
-  anchors: [],
+  anchors: [
+    { zip: '72201', expected: '0.08625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AR202512.csv row 72201 (LITTLE ROCK): combined 0.086250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; OST shipping doc; CBOX sourcing (TaxJar+Stripe); STI/HANDSOFF charts; TAXVALET sheet (9/2025)",
-  anchors: [],
+  anchors: [
+    { zip: '85004', expected: '0.09100', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AZ202512.csv row 85004 (MARICOPA COUNTY STADIUM DISTRICT): combined 0.091000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

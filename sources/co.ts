@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; OST shipping doc; STI CO codification page; CBOX (DR 1002 July 2026 note); CO leg SB20-099 page",
-  anchors: [],
+  anchors: [
+    { zip: '80202', expected: '0.09150', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_CO202512.csv row 80202 (DENVER): combined 0.091500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-04; OST sovos-state-summary.tsv; AVALARA 2019 CT blog; HANDSOFF chart; TAXVALET sheet; AVIOR chart",
-  anchors: [],
+  anchors: [
+    { zip: '06103', expected: '0.06350', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.350% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (medium confidence): OST district_of_columbia.py + audit 2026-07-04; KPMG TWIST 2025-12-15; Thomson Reuters FY2026 BSA note; DC OTR remote-seller FAQ; STI DC page; TLX",
-  anchors: [],
+  anchors: [
+    { zip: '20001', expected: '0.07000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 7.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

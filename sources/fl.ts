@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-05; OST shipping doc; CBOX FL note; TAXMATRIX FL page; nexusrules FL page; AVIOR chart",
-  anchors: [],
+  anchors: [
+    { zip: '33131', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_FL202512.csv row 33131 (MIAMI): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

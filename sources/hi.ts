@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; OST audit 2026-07-06 + finding hi-maui; STI HI page; AVIOR chart; TLX",
-  anchors: [],
+  anchors: [
+    { zip: '96813', expected: '0.04500', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_HI202512.csv row 96813 (HONOLULU): combined 0.045000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): Iowa DOR remote-seller page; OST shipping doc; SOVOS IA blog",
-  anchors: [],
+  anchors: [
+    { zip: '50309', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_IA202512.csv row 50309 (DES MOINES): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST shipping doc; STI ID page; Idaho STC online-sellers page; CBOX ID baseline note",
-  anchors: [],
+  anchors: [
+    { zip: '83702', expected: '0.06000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_ID202512.csv row 83702 (ADA): combined 0.060000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

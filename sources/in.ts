@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): AVALARA 2024-03 IN/WY blog; HBK IN note; STI IN page; SALESTAXHELPER Jan-2026 list",
-  anchors: [],
+  anchors: [
+    { zip: '46204', expected: '0.07000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 7.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; STI + AVALARA 2023 KS delivery pages; OST audit (KS); discern KS page",
-  anchors: [],
+  anchors: [
+    { zip: '67202', expected: '0.09500', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_KS202512.csv row 67202 (WICHITA): combined 0.095000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (medium confidence): CBOX nexus (effectiveFrom 2026-08-01); TLX (changed between 2026-05 and 2026-08); trailingzero KY page; fastdemocracy KY 2026RS bill summary; STI KY page",
-  anchors: [],
+  anchors: [
+    { zip: '40202', expected: '0.06000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

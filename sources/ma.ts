@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-10; STI MA page; AVALARA 2019 MA FAQ; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '02108', expected: '0.06250', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.250% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

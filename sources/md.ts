@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-11 + maryland.py; STI MD page; SOVOS MD blog; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '21202', expected: '0.06000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-11; STI ME page; AVALARA 2021 ME blog; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '04101', expected: '0.05500', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 5.500% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

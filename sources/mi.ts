@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): STI MI pages; MCL 205.52c; SOVOS MI blog; Clayton McKervey + vatupdate on PA 20/21 of 2023",
-  anchors: [],
+  anchors: [
+    { zip: '48226', expected: '0.06000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): MN DOR 'who needs to register'; STI MN page; AVALARA 2019 MN blog; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '56139', expected: '0.06875', asOf: '2026-04-01', edition: '2026Q2FEB18', source: 'MNR2026Q2FEB18.csv state row 27,45,27 (0.06875); Pipestone County (117) has no county row and Holland (27-29618) no city row; MN district rows (type 63) cannot be bound without the boundary file' },
+  ],
 })

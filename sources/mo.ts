@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv + audit 2026-07-13; BDO/RSM on SB 153; TaxCloud MO blog; CBOX sourcing",
-  anchors: [],
+  anchors: [
+    { zip: '63101', expected: '0.11679', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MO202512.csv row 63101 (SAINT LOUIS CONVENTION CENTER HOTEL 3 COMMUNITY IMPROVEMENT DISTRICT SL): combined 0.116790 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

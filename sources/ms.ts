@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): STI MS page; OST sovos-state-summary.tsv; CBOX sourcing + grocery note; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '39201', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MS202512.csv row 39201 (JACKSON): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST state-coverage.md; CBOX baseline",
-  anchors: [],
+  anchors: [
+    { zip: '59601', expected: '0.00000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MT202512.csv row 59601 (HELENA): combined 0.000000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

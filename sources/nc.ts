@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): NCDOR remote-sales page; AVALARA 2024-07 NC note; TaxValet NC note; OST audit 2026-07-14",
-  anchors: [],
+  anchors: [
+    { zip: '27601', expected: '0.07250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NC202512.csv row 27601 (RALEIGH): combined 0.072500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

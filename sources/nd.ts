@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): N.D.C.C. 57-39.2-02.2; STI ND page; SOVOS ND blog",
-  anchors: [],
+  anchors: [
+    { zip: '58102', expected: '0.07750', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_ND202512.csv row 58102 (FARGO): combined 0.077500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; OST shipping doc; TLX; AVIOR-era charts",
-  anchors: [],
+  anchors: [
+    { zip: '68102', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NE202512.csv row 68102 (OMAHA): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

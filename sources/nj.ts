@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): NJ Division of Taxation remote-seller page/FAQ; STI NJ page; vatcalc + fastdemocracy on S3604; TLX; AVIOR chart",
-  anchors: [],
+  anchors: [
+    { zip: '07102', expected: '0.06625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NJ202512.csv row 07102 (IRVINGTON): combined 0.066250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

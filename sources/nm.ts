@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST new_mexico.py/nm_data.py + finding nm-bernalillo; STI NM page; SOVOS NM blog; AVALARA July-2021 note",
-  anchors: [],
+  anchors: [
+    { zip: '87102', expected: '0.07750', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NM202512.csv row 87102 (AIS PROP 19 PUEBLOS #2): combined 0.077500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): STI NV page; OST shipping doc; CBOX baseline note; OST audit (NV Q4-2025 file current)",
-  anchors: [],
+  anchors: [
+    { zip: '89101', expected: '0.08375', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NV202512.csv row 89101 (CLARK): combined 0.083750 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

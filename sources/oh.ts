@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (medium confidence): SOVOS OH blog; AVALARA 2019 OH blog; TLX; CBOX sourcing (TaxJar+Stripe); OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '43215', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_OH202512.csv row 43215 (GRANDVIEW HEIGHTS): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): STI OK page; OST sovos-state-summary.tsv; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '73102', expected: '0.08625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_OK202512.csv row 73102 (OKLAHOMA CITY): combined 0.086250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

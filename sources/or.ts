@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; CBOX baseline",
-  anchors: [],
+  anchors: [
+    { zip: '97204', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): RI Division of Taxation remote-seller page; R.I.G.L. 44-18.2-3; STI RI page; OST audit 2026-06-21",
-  anchors: [],
+  anchors: [
+    { zip: '02903', expected: '0.07000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 7.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): SC Rev. Ruling 18-14 (via Avalara/Burr); STI SC page; OST audit 2026-06-21",
-  anchors: [],
+  anchors: [
+    { zip: '29201', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_SC202512.csv row 29201 (RICHLAND): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

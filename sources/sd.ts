@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): SD SB 30 (2023) enrolled text; AVALARA 2023 SD rate blog; OST audit 2026-06-29",
-  anchors: [],
+  anchors: [
+    { zip: '57104', expected: '0.06200', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_SD202512.csv row 57104 (SIOUX FALLS): combined 0.062000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

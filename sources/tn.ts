@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "associate_member",
   rulesSource: "state-rules.csv (high confidence): TN DOR RS-1/RS-3/SUT-29 articles; TCA 67-6-902/903; LBMC note; OST sovos-state-summary.tsv",
-  anchors: [],
+  anchors: [
+    { zip: '37203', expected: '0.09250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_TN202512.csv row 37203 (NASHVILLE): combined 0.092500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): STI TX page (Rule 3.286); Texas Comptroller single local rate page; OST audit 2026-06-29; CBOX sourcing",
-  anchors: [],
+  anchors: [
+    { zip: '77002', expected: '0.08250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_TX202512.csv row 77002 (HOUSTON): combined 0.082500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

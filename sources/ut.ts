@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): STI UT 2025 page; Deloitte on SB 47; CBOX baseline/sourcing; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '84111', expected: '0.08450', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_UT202512.csv row 84111 (SALT LAKE CITY): combined 0.084500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): STI VA page; OST va_data.py + audit 2026-06-29; CBOX VA note; TLX; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '23219', expected: '0.06000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_VA202512.csv row 23219 (RICHMOND): combined 0.060000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

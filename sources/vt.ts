@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): VT Dept. of Taxes remote-vendor page (32 V.S.A. 9701(9)(F)); STI VT marketplace page; SOVOS VT blog",
-  anchors: [],
+  anchors: [
+    { zip: '05401', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_VT202512.csv row 05401 (BURLINGTON): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

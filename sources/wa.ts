@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): SOVOS WA blog; Grant Thornton WA 2019 alert; OST audit 2026-06-29; OST shipping doc",
-  anchors: [],
+  anchors: [
+    { zip: '98101', expected: '0.10350', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_WA202512.csv row 98101 (SEATTLE): combined 0.103500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: true,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): WV Tax Division remote-seller page; STI WV pages; OST audit 2026-06-26; TLX",
-  anchors: [],
+  anchors: [
+    { zip: '25301', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_WV202512.csv row 25301 (CHARLESTON): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

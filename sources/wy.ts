@@ -25,5 +25,7 @@ export default defineState({
   freightTaxable: false,
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): W.S. 39-15-501 (as amended 2024); STI WY page; AVALARA 2024-03 IN/WY blog; OST audit 2026-06-26",
-  anchors: [],
+  anchors: [
+    { zip: '82001', expected: '0.06000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_WY202512.csv row 82001 (CHEYENNE): combined 0.060000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+  ],
 })

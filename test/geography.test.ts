@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import { newestHudCrosswalkName } from '../pipeline/geography/hud-crosswalk.ts'
-import type { Geography } from '../pipeline/geography/model.ts'
+import type { GeoPlace, Geography } from '../pipeline/geography/model.ts'
 import { normalizePlaceName, placeMatchKey, stripLegalSuffix } from '../pipeline/geography/place-names.ts'
 import { buildShapeIndex, shapeContains } from '../pipeline/geography/point-in-shape.ts'
 import { sharedPath } from './support/shared.ts'
@@ -125,15 +125,18 @@ describe('buildGeography (state subset)', () => {
     }
     for (const shape of geo.placeShapes) expect(geo.places.get(shape.id)?.kind).toBe('incorporated')
 
-    const namedAs = (zip: { state: string; city: string }, kind: 'cdp' | 'incorporated') =>
-      [...geo.places.values()].filter(
-        (p) => p.state === zip.state && p.kind === kind && placeMatchKey(p.name) === placeMatchKey(zip.city),
+    const byName = new Map<string, GeoPlace[]>()
+    for (const p of geo.places.values()) {
+      const key = `${p.state}|${placeMatchKey(p.name)}`
+      byName.set(key, [...(byName.get(key) ?? []), p])
+    }
+    const cdpNamed = [...geo.zips.values()].filter((zip) => {
+      const named = byName.get(`${zip.state}|${placeMatchKey(zip.city)}`) ?? []
+      return (
+        named.every((p) => p.kind === 'cdp') &&
+        named.some((p) => p.counties.some((c) => zip.counties.some((z) => z.fips === c.fips)))
       )
-    const cdpNamed = [...geo.zips.values()].filter(
-      (zip) =>
-        namedAs(zip, 'incorporated').length === 0 &&
-        namedAs(zip, 'cdp').some((p) => p.counties.some((c) => zip.counties.some((z) => z.fips === c.fips))),
-    )
+    })
     expect(cdpNamed.length).toBeGreaterThan(10)
     for (const zip of cdpNamed) expect(zip.places.every((b) => b.method === 'centroid_polygon')).toBe(true)
   })

@@ -5,11 +5,10 @@
 // - columns are found by header name; 2018/2019 put StateRate before EstimatedCombinedRate, 2025 after.
 // - ZIPs are never padded: every held row has a 5-digit ZIP, so a 4-digit one means the file went
 //   through a spreadsheet and the row is rejected rather than guessed.
-// - rates are read as text. Avalara prints 6 decimals; a 6th digit of 9 or 1 (0.048499 for UT's
-//   4.85%, 0.043499 for Fort Collins' 3.85%) is a float artefact of their export and is repaired to
-//   the nearest 1e-5 — the repaired parts then sum to the printed combined rate, which confirms it.
-//   Any other 6th digit (NM's 0.083125, MO's 0.030625) is a real rate finer than our 1e-5 units:
-//   the row is rejected.
+// - rates are read as text. Avalara prints 6 decimals; the API serves 5 (spec 2.1), so a 6th digit is
+//   rounded half-up to 1e-5: that repairs export artefacts (0.048499 for UT's 4.85%) and brings
+//   genuinely finer rates (NM's 0.074375, MO's 0.030625) to the served precision. Rounded cells are
+//   counted in the notes.
 // - a row whose parts do not sum to the combined rate is rejected; so is a row with U+FFFD in it
 //   (202512 AR has one, P11) and, when the text lacks a final line break, the last row (truncated).
 // - more than 1% rejected rows, or no rows at all, fails the whole file.
@@ -99,15 +98,15 @@ export function pickNewestDrop(fileNames: string[], state: string): AvalaraDrop 
 
 type RateRead = { units: number; repaired: boolean }
 
-/** Parses Avalara's 6-decimal rate text; see the header comment for the 6th-digit rule. */
+/** Parses Avalara's 6-decimal rate text, rounding half-up to 1e-5 (see the header comment). */
 export function parseAvalaraRate(text: string): ({ ok: true } & RateRead) | { ok: false; reason: string } {
   const direct: ParsedRate = parseRateFraction(text)
   if (direct.ok) return { ok: true, units: direct.units, repaired: false }
-  const artefact = /^(\d*\.\d{5})([19])0*$/.exec(text.trim())
-  if (!artefact) return direct
-  const truncated = parseRateFraction(artefact[1]!)
-  if (!truncated.ok) return truncated
-  return { ok: true, units: truncated.units + (artefact[2] === '9' ? 1 : 0), repaired: true }
+  const finer = /^(\d*\.\d{5})(\d+)$/.exec(text.trim())
+  if (!finer) return direct
+  const kept = parseRateFraction(finer[1]!)
+  if (!kept.ok) return kept
+  return { ok: true, units: kept.units + (Number(finer[2]![0]) >= 5 ? 1 : 0), repaired: true }
 }
 
 const rateText = z.string().transform((text, ctx) => {
@@ -149,19 +148,21 @@ function validateRow(raw: RawRow, fileState: string): { ok: true; row: AvalaraRo
   if (r.State !== fileState) return { ok: false, reason: `State ${r.State} in a ${fileState} file` }
   const parts = [r.StateRate, r.EstimatedCountyRate, r.EstimatedCityRate, r.EstimatedSpecialRate]
   const sum = parts.reduce((total, part) => total + part.units, 0)
-  if (sum !== r.EstimatedCombinedRate.units) {
+  const rounded = [...parts, r.EstimatedCombinedRate].filter((part) => part.repaired).length
+  // Rounding each part to 1e-5 may move their sum by a unit per rounded part; more is a real mismatch.
+  if (Math.abs(sum - r.EstimatedCombinedRate.units) > rounded) {
     return { ok: false, reason: `state + county + city + special = ${sum} ≠ combined ${r.EstimatedCombinedRate.units} (1e-5 units)` }
   }
-  const repaired = [...parts, r.EstimatedCombinedRate].filter((part) => part.repaired).length
   return {
     ok: true,
-    repaired,
+    repaired: rounded,
     row: {
       state: r.State,
       zip: r.ZipCode,
       taxRegionName: r.TaxRegionName.trim(),
       stateRate: r.StateRate.units,
-      combinedRate: r.EstimatedCombinedRate.units,
+      // the served combined rate is always the sum of the served parts
+      combinedRate: sum,
       countyRate: r.EstimatedCountyRate.units,
       cityRate: r.EstimatedCityRate.units,
       specialRate: r.EstimatedSpecialRate.units,
@@ -212,16 +213,14 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
   })
 
   const rowsRead = parsed.data.length
-  if (rows.length === 0) throw new Error(`${fileName}: no usable rows (${rowsRead} read, ${rejected.length} rejected)`)
+  const sample = rejected.slice(0, 3).map((r) => `row ${r.row} (${r.zip}): ${r.reason}`).join(' | ')
+  if (rows.length === 0) throw new Error(`${fileName}: no usable rows (${rowsRead} read, ${rejected.length} rejected${sample ? `, e.g. ${sample}` : ''})`)
   if (rejected.length > rowsRead * MAX_REJECTED_SHARE) {
-    const sample = rejected.slice(0, 3).map((r) => `row ${r.row} (${r.zip}): ${r.reason}`)
-    throw new Error(
-      `${fileName}: ${rejected.length} of ${rowsRead} rows rejected (over ${MAX_REJECTED_SHARE * 100}%), e.g. ${sample.join(' | ')}`,
-    )
+    throw new Error(`${fileName}: ${rejected.length} of ${rowsRead} rows rejected (over ${MAX_REJECTED_SHARE * 100}%), e.g. ${sample}`)
   }
   const notes: string[] = []
   if (rejected.length) notes.push(`${rejected.length} of ${rowsRead} rows rejected: ${rejected.map((r) => `row ${r.row} ${r.zip}: ${r.reason}`).join(' | ')}`)
-  if (repairedRates) notes.push(`${repairedRates} rate cells had a 6th-decimal float artefact rounded to 1e-5`)
+  if (repairedRates) notes.push(`${repairedRates} rate cells printed with 6 decimals were rounded half-up to the served 1e-5 precision`)
   return { fileName, state: edition.state, edition, rows, rejected, rowsRead, repairedRates, notes }
 }
 
@@ -239,11 +238,11 @@ export type CompileAvalaraInput = {
   files?: RawFile[]
 }
 
-/** Most frequent value; ties go to the larger value so the choice is stable. */
+/** Most frequent value (0 for none); ties go to the larger value so the choice is stable. */
 function mode(values: number[]): number {
   const counts = new Map<number, number>()
   for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1)
-  return [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0]
+  return [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0
 }
 
 export function compileAvalara(input: CompileAvalaraInput): FeedResult {

@@ -69,10 +69,6 @@ export class JurisdictionTable {
     return { level, code }
   }
 
-  has(level: Level, code: string): boolean {
-    return this.byKey.has(`${level}\u0000${code}`)
-  }
-
   list(): JurisdictionRate[] {
     return [...this.byKey.values()]
   }

@@ -39,7 +39,8 @@ export function cdtfaEditionDate(fileName: string): string {
   if (!match) throw new Error(`${fileName}: not a CDTFA workbook name (expected SalesTaxRates<M>-<D>-<YY>.xlsx)`)
   const [, month, day, year] = match
   const iso = `20${year}-${month!.padStart(2, '0')}-${day!.padStart(2, '0')}`
-  if (Number.isNaN(Date.parse(iso))) throw new Error(`${fileName}: file name holds an invalid date ${iso}`)
+  const valid = !Number.isNaN(Date.parse(iso)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso)
+  if (!valid) throw new Error(`${fileName}: file name holds an invalid date ${iso}`)
   return iso
 }
 
@@ -163,7 +164,29 @@ export type CompileCdtfaInput = {
   files?: RawFile[]
 }
 
-type CdtfaCity = { row: CdtfaRow; district: number; geoid: string | null; countyFips: string | null }
+type District = { ref: JurisdictionRef; name: string; rate: number }
+type MatchedPlace = { geoid: string; kind: string; counties: string[] }
+
+/** CA geography places by every name key they answer to. */
+function placesByKey(geography: Geography): Map<string, MatchedPlace[]> {
+  const byKey = new Map<string, MatchedPlace[]>()
+  for (const place of geography.places.values()) {
+    if (place.state !== STATE) continue
+    for (const key of geoPlaceKeys(place.fullName, place.name)) {
+      const list = byKey.get(key) ?? []
+      list.push({ geoid: place.geoid, kind: place.kind, counties: place.counties.map((c) => c.fips) })
+      byKey.set(key, list)
+    }
+  }
+  return byKey
+}
+
+/** The geography place a CDTFA city row names, looked for inside its CDTFA county. */
+function matchPlace(row: CdtfaRow, countyFips: string | null, byKey: Map<string, MatchedPlace[]>): MatchedPlace | undefined {
+  const inCounty = (byKey.get(cityKey(row.location)) ?? []).filter((place) => countyFips === null || place.counties.includes(countyFips))
+  // A city incorporated after the 2020 Census (Mountain House, 2024) is still a CDP there.
+  return inCounty.find((place) => place.kind === 'incorporated') ?? inCounty[0]
+}
 
 export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
   const { workbook, fileName, statewideRate, geography } = input
@@ -175,112 +198,75 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
     `CA model: state level = statewide rate ${formatRate(statewideRate)} (includes the uniform 1.25% Bradley-Burns local share); ` +
       'each city and each county unincorporated area carries one district jurisdiction = its CDTFA combined rate minus the statewide rate',
   ]
-  const districtRate = (row: CdtfaRow, combined: number): number => {
+  const addDistrict = (row: CdtfaRow, code: string, name: string, combined: number): District => {
     if (combined < statewideRate) throw new Error(`${fileName}: ${row.location} rate ${combined} is below the statewide ${statewideRate}`)
-    return combined - statewideRate
+    const rate = combined - statewideRate
+    return { ref: table.add('district', code, name, rate), name, rate }
   }
+  const unplace = (district: District, reason: string) => unplaced.push({ ...district.ref, name: district.name, rate: district.rate, reason })
 
   const stateRef = table.add('state', STATE, 'California', statewideRate)
 
-  // Counties: CDTFA county name → geography FIPS; every geography county is kept at rate 0.
+  // Counties: every geography county is kept at rate 0; each CDTFA county adds its unincorporated district.
   const caCounties = [...geography.counties.values()].filter((county) => county.state === STATE)
   const fipsByCountyKey = new Map(caCounties.map((county) => [countyKey(county.name), county.fips]))
   for (const county of caCounties) table.add('county', countyCode(county.fips), county.name, 0)
-
-  const countyDistrict = new Map<string, { ref: JurisdictionRef; name: string; rate: number }>()
-  const countyDistrictUsed = new Set<string>()
-  const countyRows = rows.filter((row) => row.type === 'County')
-  for (const row of countyRows) {
+  const countyDistricts = new Map<string, District>()
+  for (const row of rows.filter((r) => r.type === 'County')) {
     const combined = rows.find((r) => r.type === 'Unincorporated' && r.county === row.county)?.rateUnits ?? row.rateUnits!
-    const code = countyDistrictCode(row.county)
-    const name = `${row.county} County unincorporated area district taxes`
-    const rate = districtRate(row, combined)
-    const ref = table.add('district', code, name, rate)
+    const district = addDistrict(row, countyDistrictCode(row.county), `${row.county} County unincorporated area district taxes`, combined)
     const fips = fipsByCountyKey.get(countyKey(row.county))
-    if (fips) countyDistrict.set(fips, { ref, name, rate })
-    else unplaced.push({ level: 'district', code, name, rate, reason: `no geography county named ${row.county} in CA` })
+    if (fips) countyDistricts.set(fips, district)
+    else unplace(district, `no geography county named ${row.county} in CA`)
   }
 
-  // Cities: matched to geography places by name inside their CDTFA county.
-  const cities = new Map<string, CdtfaCity>()
-  const placesByKey = new Map<string, { geoid: string; kind: string; counties: string[] }[]>()
-  for (const place of geography.places.values()) {
-    if (place.state !== STATE) continue
-    for (const key of geoPlaceKeys(place.fullName, place.name)) {
-      const list = placesByKey.get(key) ?? []
-      list.push({ geoid: place.geoid, kind: place.kind, counties: place.counties.map((c) => c.fips) })
-      placesByKey.set(key, list)
-    }
-  }
+  // Cities: a rate-0 city jurisdiction plus the city's district, keyed by the matched place GEOID.
+  const cities = new Map<string, { location: string; district: District }>()
+  const byKey = placesByKey(geography)
   for (const row of rows.filter((r) => r.type === 'City')) {
-    const countyFips = fipsByCountyKey.get(countyKey(row.county)) ?? null
-    const inCounty = (placesByKey.get(cityKey(row.location)) ?? []).filter(
-      (place) => countyFips === null || place.counties.includes(countyFips),
-    )
-    // A city incorporated after the 2020 Census (Mountain House, 2024) is still a CDP there.
-    const match = inCounty.find((place) => place.kind === 'incorporated') ?? inCounty[0]
-    const city: CdtfaCity = { row, district: districtRate(row, row.rateUnits!), geoid: match?.geoid ?? null, countyFips }
-    table.add('city', match ? placeCode(match.geoid) : displayKey(row.location), row.location, 0)
-    table.add('district', cityDistrictCode(row.location), `${row.location} district taxes`, city.district)
-    if (match) cities.set(match.geoid, city)
-    else {
-      unplaced.push({
-        level: 'district',
-        code: cityDistrictCode(row.location),
-        name: `${row.location} district taxes`,
-        rate: city.district,
-        reason: `no geography place named ${row.location} in ${row.county} County`,
-      })
-    }
+    const place = matchPlace(row, fipsByCountyKey.get(countyKey(row.county)) ?? null, byKey)
+    table.add('city', place ? placeCode(place.geoid) : displayKey(row.location), row.location, 0)
+    const district = addDistrict(row, cityDistrictCode(row.location), `${row.location} district taxes`, row.rateUnits!)
+    if (place) cities.set(place.geoid, { location: row.location, district })
+    else unplace(district, `no geography place named ${row.location} in ${row.county} County`)
   }
 
   let noCounty = 0
-  let unmatchedPlace = 0
-  const usedCities = new Set<string>()
+  let unlistedPlace = 0
+  const used = new Set<string>()
   const candidates: ZipCandidate[] = zipsInState(geography, STATE).flatMap((zip) =>
     candidatesByCounty(geography, zip, STATE, (fips) => {
       if (fips === null) {
         noCounty++
         return [{ placeFips: null, placeName: '', stack: [stateRef] }]
       }
-      const countyRef = { level: 'county' as const, code: countyCode(fips) }
+      const countyRef: JurisdictionRef = { level: 'county', code: countyCode(fips) }
       const bound = zip.places.filter((place) => place.countyFips === fips)
-      const matched = bound.filter((place) => cities.has(place.geoid))
-      if (matched.length) {
-        return matched.map((place) => {
+      const inCities = bound.filter((place) => cities.has(place.geoid))
+      if (inCities.length) {
+        return inCities.map((place) => {
           const city = cities.get(place.geoid)!
-          usedCities.add(place.geoid)
-          return {
-            placeFips: place.geoid,
-            placeName: city.row.location,
-            stack: [stateRef, countyRef, { level: 'city' as const, code: placeCode(place.geoid) }, { level: 'district' as const, code: cityDistrictCode(city.row.location) }],
-          }
+          used.add(city.district.ref.code)
+          const cityRef: JurisdictionRef = { level: 'city', code: placeCode(place.geoid) }
+          return { placeFips: place.geoid, placeName: city.location, stack: [stateRef, countyRef, cityRef, city.district.ref] }
         })
       }
-      if (bound.length) unmatchedPlace++
-      const district = countyDistrict.get(fips)
-      if (district) countyDistrictUsed.add(fips)
+      if (bound.length) unlistedPlace++
+      const district = countyDistricts.get(fips)
+      if (district) used.add(district.ref.code)
       return [{ placeFips: null, placeName: '', stack: district ? [stateRef, countyRef, district.ref] : [stateRef, countyRef] }]
     }),
   )
 
-  for (const [geoid, city] of cities) {
-    if (usedCities.has(geoid)) continue
-    unplaced.push({
-      level: 'district',
-      code: cityDistrictCode(city.row.location),
-      name: `${city.row.location} district taxes`,
-      rate: city.district,
-      reason: `matched geography place ${geoid}, but no ZIP is bound to it`,
-    })
+  for (const [geoid, { district }] of cities) {
+    if (!used.has(district.ref.code)) unplace(district, `matched geography place ${geoid}, but no ZIP is bound to it`)
   }
-  for (const [fips, { ref, name, rate }] of countyDistrict) {
-    if (countyDistrictUsed.has(fips)) continue
-    unplaced.push({ ...ref, name, rate, reason: `no ZIP of county ${fips} lies outside an incorporated city in geography` })
+  for (const [fips, district] of countyDistricts) {
+    if (!used.has(district.ref.code)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`)
   }
 
   if (noCounty) notes.push(`${noCounty} ZIP candidates have no CA county in geography: state rate only`)
-  if (unmatchedPlace) notes.push(`${unmatchedPlace} ZIP-county parts are bound to a place CDTFA does not list: county unincorporated rate used`)
+  if (unlistedPlace) notes.push(`${unlistedPlace} ZIP-county parts are bound to a place CDTFA does not list: county unincorporated rate used`)
   notes.push('CDTFA publishes no row dates: every rate is dated from the edition date in the file name')
 
   return {

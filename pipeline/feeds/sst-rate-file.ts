@@ -90,11 +90,11 @@ export type SstRateFile = { rows: SstRateRow[]; rejected: RejectedLine[]; rowsRe
 const FIELD_NAMES = ['stateFips', 'typeCode', 'code', 'generalIntra', 'generalInter', 'foodIntra', 'foodInter', 'from', 'to'] as const
 
 /**
- * Trims spaces and tabs only. String#trim would also eat U+FEFF, hiding a BOM glued to the
- * first field, which must fail the file instead (pitfall P1).
+ * Trims spaces, tabs and stray carriage returns only. String#trim would also eat U+FEFF, hiding a
+ * BOM glued to the first field, which must fail the file instead (pitfall P1).
  */
 export function trimCell(cell: string): string {
-  return cell.replace(/^[ \t]+|[ \t]+$/g, '')
+  return cell.replace(/^[ \t\r]+|[ \t\r]+$/g, '')
 }
 
 function describeIssues(error: z.ZodError): string {

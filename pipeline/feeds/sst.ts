@@ -288,7 +288,10 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const unplaced = findUnplaced(prepared, candidates)
   for (const [level, count] of Object.entries(countBy(unplaced.map((u) => u.level)))) notes.push(`${count} ${level} jurisdictions unplaced`)
 
-  const latestFrom = bound && bound.latestFrom > prepared.latestFrom ? bound.latestFrom : prepared.latestFrom
+  // The file attests every rate in force in its quarter, even when no row starts that late.
+  const { year, quarter } = prepared.fileName
+  const quarterStart = `${year}-${String((quarter - 1) * 3 + 1).padStart(2, '0')}-01`
+  const latestFrom = [prepared.latestFrom, bound?.latestFrom ?? '', quarterStart].sort().at(-1)!
   return {
     jurisdictions: prepared.jurisdictions,
     candidates,

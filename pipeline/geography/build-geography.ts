@@ -205,7 +205,7 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
 
     const named = (byStateAndKey.get(`${zip.state}|${placeMatchKey(zip.city)}`) ?? [])
       .filter((p) => p.kind === 'incorporated' && bindingCounty(p))
-      .sort((a, b) => b.population - a.population)[0]
+      .sort((a, b) => b.population - a.population)
 
     // A point derived from the county shape says nothing about which place the ZIP is in.
     const hasZctaPoint = zip.centroidSource === 'zcta' && zip.lat !== null && zip.lng !== null
@@ -213,8 +213,10 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
     const located = shape ? places.get(shape.id) : undefined
     const locatedUsable = located && bindingCounty(located) ? located : undefined
 
-    if (named && (!locatedUsable || locatedUsable.geoid === named.geoid)) return binding(named, 'preferred_city')
+    // Among same-named places (Louisville city vs Louisville/Jefferson County metro), the point decides.
+    if (locatedUsable && named.includes(locatedUsable)) return binding(locatedUsable, 'preferred_city')
     if (locatedUsable) return binding(locatedUsable, 'centroid_polygon')
+    if (named[0]) return binding(named[0], 'preferred_city')
     return []
   }
 }

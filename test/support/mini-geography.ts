@@ -12,6 +12,15 @@ const UNASSIGNED_COUNTY = '99999'
 const NOT_A_PLACE = '99999'
 const LEGAL_SUFFIX = / (city|town|village|borough|CDP|municipality|(?:unified|consolidated|metro|metropolitan) government(?: \(balance\))?)$/
 
+/** USPS writes SAINT PAUL and FORT MYERS where Census writes St. Paul and Fort Myers. */
+const cityKey = (name: string) =>
+  name
+    .toUpperCase()
+    .replace(/\./g, '')
+    .replace(/^ST /, 'SAINT ')
+    .replace(/^FT /, 'FORT ')
+    .replace(/^MT /, 'MOUNT ')
+
 type HudRow = { ZIP: string; COUNTY: string; USPS_ZIP_PREF_CITY: string; USPS_ZIP_PREF_STATE: string; RES_RATIO: string; TOT_RATIO: string }
 type GeocorrRow = { county: string; state: string; place: string; stab: string; CountyName: string; PlaceName: string; pop20: string; afact2: string }
 
@@ -57,7 +66,7 @@ export async function loadMiniGeography(states: string[]): Promise<Geography> {
   const placeByCountyAndName = new Map<string, GeoPlace>()
   for (const place of places.values()) {
     if (place.kind !== 'incorporated') continue
-    for (const county of place.counties) placeByCountyAndName.set(`${county.fips} ${place.name.toUpperCase()}`, place)
+    for (const county of place.counties) placeByCountyAndName.set(`${county.fips} ${cityKey(place.name)}`, place)
   }
 
   const zips = new Map<string, GeoZip>()
@@ -85,7 +94,7 @@ export async function loadMiniGeography(states: string[]): Promise<Geography> {
     zip.counties.sort((a, b) => b.weight - a.weight)
     zip.states = [...new Set(zip.counties.map((county) => stateByFips.get(county.fips.slice(0, 2)) ?? county.fips.slice(0, 2)))]
     for (const county of zip.counties) {
-      const place = placeByCountyAndName.get(`${county.fips} ${zip.city}`)
+      const place = placeByCountyAndName.get(`${county.fips} ${cityKey(zip.city)}`)
       if (place) {
         zip.places.push({ geoid: place.geoid, name: place.name, countyFips: county.fips, method: 'preferred_city' })
         break

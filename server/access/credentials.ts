@@ -1,0 +1,26 @@
+// Who is calling: the API key from `X-API-Key` or `Authorization: Bearer`, resolved to an account.
+// Both failures are 401 UNAUTHORIZED with the messages of spec 5.2.
+import type { IncomingMessage } from 'node:http'
+import { HttpError } from '../http/errors.ts'
+import type { Accounts, Authenticated } from '../store/accounts.ts'
+
+export const MISSING_KEY_MESSAGE =
+  'Missing credentials: send your API key in the X-API-Key header or as Authorization: Bearer <API_KEY>.'
+export const INVALID_KEY_MESSAGE = 'Invalid X-API-Key.'
+
+/** The key as sent; X-API-Key wins when both headers are present. */
+export function presentedKey(req: IncomingMessage): string | null {
+  const header = req.headers['x-api-key']
+  const direct = (Array.isArray(header) ? header[0] : header)?.trim()
+  if (direct) return direct
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')
+  return bearer ? bearer[1] : null
+}
+
+export function authenticate(req: IncomingMessage, accounts: Accounts): Authenticated {
+  const key = presentedKey(req)
+  if (!key) throw new HttpError('UNAUTHORIZED', MISSING_KEY_MESSAGE, {}, { 'WWW-Authenticate': 'Bearer' })
+  const found = accounts.authenticate(key)
+  if (!found) throw new HttpError('UNAUTHORIZED', INVALID_KEY_MESSAGE, {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' })
+  return found
+}

@@ -1,0 +1,67 @@
+// Per-key request rate: a token bucket holding `burst` tokens, refilled at `ratePerSecond`.
+// Each request takes one token; with none left the answer is 429 with Retry-After.
+import type { Clock } from '../clock.ts'
+import { HttpError } from '../http/errors.ts'
+
+export type RateRule = { ratePerSecond: number; burst: number }
+
+export type RateDecision = {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** seconds until the bucket is full again */
+  resetSeconds: number
+  /** seconds until one request would be allowed (0 when allowed now) */
+  retryAfterSeconds: number
+}
+
+// Idle buckets are refilled anyway, so dropping full ones loses nothing; this bounds memory.
+const SWEEP_ABOVE = 10_000
+
+export class RateLimiter {
+  readonly #buckets = new Map<string, { tokens: number; at: number; rule: RateRule }>()
+
+  constructor(private readonly clock: Clock) {}
+
+  take(bucketKey: string, rule: RateRule): RateDecision {
+    const now = this.clock()
+    const bucket = this.#buckets.get(bucketKey) ?? { tokens: rule.burst, at: now, rule }
+    let tokens = Math.min(rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rule.ratePerSecond)
+    const allowed = tokens >= 1
+    if (allowed) tokens -= 1
+    if (this.#buckets.size > SWEEP_ABOVE) this.#sweep(now)
+    this.#buckets.set(bucketKey, { tokens, at: now, rule })
+    return {
+      allowed,
+      limit: rule.burst,
+      remaining: Math.floor(tokens),
+      resetSeconds: Math.ceil((rule.burst - tokens) / rule.ratePerSecond),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rule.ratePerSecond)),
+    }
+  }
+
+  #sweep(now: number) {
+    for (const [key, b] of this.#buckets) {
+      if (b.tokens + ((now - b.at) / 1000) * b.rule.ratePerSecond >= b.rule.burst) this.#buckets.delete(key)
+    }
+  }
+}
+
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  const values = { Limit: decision.limit, Remaining: decision.remaining, Reset: decision.resetSeconds }
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(values)) {
+    headers[`RateLimit-${name}`] = String(value)
+    headers[`X-RateLimit-${name}`] = String(value)
+  }
+  return headers
+}
+
+export function rateLimited(decision: RateDecision): HttpError {
+  return new HttpError(
+    'RATE_LIMITED',
+    `Too many requests for this API key; retry after ${decision.retryAfterSeconds} s.`,
+    { retry_after: decision.retryAfterSeconds },
+    { 'Retry-After': String(decision.retryAfterSeconds) },
+  )
+}

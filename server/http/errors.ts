@@ -1,0 +1,72 @@
+// The one error type handlers throw, the codes the API uses, and the JSON bodies they become.
+import { z } from 'zod'
+
+/** Every machine-readable `error.code` this server sends, with the status it always comes with. */
+export const ERROR_STATUS = {
+  INVALID_INPUT: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHORIZED: 401,
+  QUOTA_EXCEEDED: 402,
+  TRIAL_EXPIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_ERROR: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export class HttpError extends Error {
+  readonly status: number
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** extra fields merged into `error` (e.g. `correction`, `valid_values`) */
+    readonly extra: Record<string, unknown> = {},
+    /** response headers the error needs (e.g. `Allow`, `Retry-After`) */
+    readonly headers: Record<string, string> = {},
+    /** a body merged beside `error` (the 422 `detail` array) */
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message)
+    this.status = ERROR_STATUS[code]
+  }
+}
+
+export const ErrorBody = z
+  .object({
+    error: z
+      .object({
+        code: z.string().describe('machine-readable code, e.g. UNAUTHORIZED'),
+        message: z.string(),
+        support_reference: z.string().describe('the request id, also sent as X-Request-Id'),
+      })
+      .catchall(z.unknown()),
+  })
+  .meta({ id: 'Error', description: 'Every error response has this shape.' })
+
+export const ValidationIssue = z
+  .object({
+    loc: z.array(z.union([z.string(), z.number()])).describe('where: ["query", "zip"], ["body", "orders", 0, "amount"]'),
+    msg: z.string(),
+    type: z.string().describe('the zod issue code, e.g. invalid_type, too_small'),
+    input: z.unknown().optional(),
+    ctx: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'ValidationIssue' })
+
+export const ValidationErrorBody = ErrorBody.extend({ detail: z.array(ValidationIssue) }).meta({
+  id: 'ValidationError',
+  description: 'A 422: the error envelope plus one `detail` item per rejected value.',
+})
+
+export function errorBody(error: HttpError, supportReference: string): string {
+  return JSON.stringify({
+    error: { code: error.code, message: error.message, support_reference: supportReference, ...error.extra },
+    ...error.body,
+  })
+}

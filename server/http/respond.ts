@@ -1,0 +1,43 @@
+// Writing responses: every body is JSON, every response carries the request id and the same
+// security headers, and errors go through `sendError` only.
+import type { ServerResponse } from 'node:http'
+import { errorBody, HttpError } from './errors.ts'
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+// Headers a failed handler may have set (ETag, Content-Length…) must not describe the error body.
+const KEPT_ON_ERROR = /^(x-request-id|x-content-type-options|content-security-policy|(x-)?ratelimit-[a-z]+)$/
+
+export function setBaseHeaders(res: ServerResponse, requestId: string): void {
+  res.setHeader('X-Request-Id', requestId)
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE)
+}
+
+/** Sends `body` (an object, or JSON text already serialized) with the given status. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+  res.statusCode = status
+  if (status === 304 || status === 204 || body === undefined) {
+    res.removeHeader('Content-Type')
+    res.end()
+    return
+  }
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  res.setHeader('Content-Length', Buffer.byteLength(text))
+  res.end(text)
+}
+
+/** The error envelope for an HttpError; anything else is a 500 whose message is never shown. */
+export function sendError(res: ServerResponse, error: unknown, requestId: string): void {
+  const known = error instanceof HttpError ? error : new HttpError('INTERNAL_ERROR', 'internal error')
+  if (res.headersSent) {
+    // A streaming handler failed mid-body: the client must not mistake the prefix for a whole answer.
+    res.destroy()
+    return
+  }
+  for (const name of res.getHeaderNames()) if (!KEPT_ON_ERROR.test(name)) res.removeHeader(name)
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE)
+  sendJson(res, known.status, errorBody(known, requestId), { 'Cache-Control': 'no-store', ...known.headers })
+}

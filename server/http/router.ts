@@ -1,0 +1,41 @@
+// A Polka app from a list of declared routes, with the one error path wired in: unknown path
+// 404, known path with another method 405 (+ Allow), everything in the JSON envelope.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import polka from 'polka'
+import type { Route } from '../routes/route.ts'
+import { HttpError } from './errors.ts'
+import { requestContext } from './request-context.ts'
+import { fail, routeHandler, type AppDeps } from './route-handler.ts'
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+type Handler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
+
+export type RouterOptions = {
+  /** middleware run before routing, for every request (the admin listener checks its token here) */
+  guard?: Handler
+}
+
+export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptions = {}): polka.Polka {
+  const seen = new Set<string>()
+  const app = polka({
+    onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, error),
+    onNoMatch: (req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, noMatch(app, req)),
+  } as polka.Options)
+  app.use(requestContext(deps.logger) as unknown as polka.Middleware)
+  if (options.guard) app.use(options.guard as unknown as polka.Middleware)
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`
+    if (seen.has(key)) throw new Error(`route ${key} is declared twice`)
+    seen.add(key)
+    app.add(route.method, route.path, routeHandler(route, deps) as unknown as polka.Middleware)
+  }
+  return app
+}
+
+function noMatch(app: polka.Polka, req: IncomingMessage): HttpError {
+  const path = (req.url ?? '/').split('?')[0]
+  const allowed = METHODS.filter((method) => app.find(method, path))
+  if (allowed.length === 0) return new HttpError('NOT_FOUND', `No route ${path}.`)
+  return new HttpError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}.`, { allowed }, { Allow: allowed.join(', ') })
+}

@@ -1,0 +1,84 @@
+// What a route module declares. One list of these (routes/index.ts) becomes both the Polka routes
+// and /openapi.json, so a route is described exactly as it is validated.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { z } from 'zod'
+import type { QuotaStatus } from '../access/plan-check.ts'
+import type { Snapshot } from '../snapshot/open-snapshot.ts'
+import type { Account } from '../store/accounts.ts'
+import type { Tier } from '../tiers.ts'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export type ResponseSpec = {
+  description: string
+  /** body schema; omit for bodiless responses (304) */
+  schema?: z.ZodType
+  /** response headers worth documenting, name → description */
+  headers?: Record<string, string>
+}
+export type Responses = Record<number, ResponseSpec>
+
+/** The authenticated caller of a `auth: 'key'` route. */
+export type Caller = { account: Account; keyId: string; tier: Tier; quota: QuotaStatus }
+
+export type Auth = 'public' | 'key'
+
+export type RouteContext<A extends Auth, P, Q, B> = {
+  req: IncomingMessage
+  res: ServerResponse
+  requestId: string
+  params: P
+  query: Q
+  body: B
+  /** the snapshot in service when the request arrived; a swap mid-request does not change it */
+  snapshot: Snapshot
+  caller: A extends 'key' ? Caller : null
+  now: number
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined
+
+export type Reply<R extends Responses> = {
+  [S in keyof R & number]: { status: S; body: Out<R[S]['schema']>; headers?: Record<string, string> }
+}[keyof R & number]
+
+export type RouteSpec<A extends Auth, P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends Responses> = {
+  method: Method
+  /** Polka pattern: `/v1/tax/:state` */
+  path: string
+  operationId: string
+  summary: string
+  description?: string
+  tags?: string[]
+  /** `key`: needs an API key (X-API-Key or Authorization: Bearer) and is rate limited */
+  auth: A
+  /** counts one lookup against the monthly quota when it answers 2xx (checked before the handler) */
+  countsAsLookup?: boolean
+  /** still answers for an account whose trial has ended (everything else then gets 402 TRIAL_EXPIRED) */
+  servesExpiredTrial?: boolean
+  params?: P
+  query?: Q
+  /** JSON request body schema; the body is read only when this is set */
+  body?: B
+  /** defaults to TAXATLAS_JSON_BODY_LIMIT (1 MiB) */
+  bodyLimitBytes?: number
+  responses: R
+  /**
+   * Returns the reply, or nothing when it wrote the response itself (streaming). The reply is
+   * serialized as JSON; authenticated replies get `Cache-Control: no-store`.
+   */
+  handler: (context: RouteContext<A, Out<P>, Out<Q>, Out<B>>) => Reply<R> | void | Promise<Reply<R> | void>
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Route = RouteSpec<Auth, any, any, any, Responses>
+
+export function defineRoute<
+  A extends Auth,
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends Responses = Responses,
+>(spec: RouteSpec<A, P, Q, B, R>): Route {
+  return spec as unknown as Route
+}

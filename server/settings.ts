@@ -1,0 +1,74 @@
+// Server settings, read from the environment once and validated before anything opens or listens.
+import path from 'node:path'
+import { z } from 'zod'
+import { resolveTiers, TiersOverride, type Tiers } from './tiers.ts'
+
+const port = z.coerce.number().int().min(0).max(65_535)
+
+const ServerEnv = z.object({
+  PORT: port.default(8080).describe('public listener port (0 = any free port)'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('public listener address'),
+  TAXATLAS_ARTIFACTS: z.string().min(1).default('artifacts').describe('published snapshots (CURRENT pointer inside)'),
+  TAXATLAS_STORE: z.string().min(1).default('var/taxatlas.duckdb').describe('DuckDB file with accounts, keys and usage'),
+  TAXATLAS_ADMIN_PORT: port.optional().describe('loopback admin listener port; default PORT+1 (0 when PORT is 0)'),
+  TAXATLAS_TIERS: z
+    .string()
+    .optional()
+    .describe('JSON overrides of the tier table, e.g. {"starter":{"lookup_quota":20000,"rate_per_second":20}}'),
+  TAXATLAS_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1_000).describe('how often usage counts are written'),
+  TAXATLAS_SNAPSHOT_POLL_MS: z.coerce.number().int().positive().default(5_000).describe('CURRENT pointer poll interval'),
+  TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
+  TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
+})
+
+export type ServerSettings = {
+  port: number
+  host: string
+  adminPort: number
+  artifactsDir: string
+  storePath: string
+  tiers: Tiers
+  usageFlushMs: number
+  snapshotPollMs: number
+  jsonBodyLimit: number
+  shutdownTimeoutMs: number
+}
+
+export class SettingsError extends Error {}
+
+export function readServerSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  const parsed = ServerEnv.safeParse(env)
+  if (!parsed.success) throw new SettingsError(describeIssues(parsed.error.issues))
+  const e = parsed.data
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    adminPort: e.TAXATLAS_ADMIN_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 1),
+    artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
+    storePath: path.resolve(e.TAXATLAS_STORE),
+    tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),
+    usageFlushMs: e.TAXATLAS_USAGE_FLUSH_MS,
+    snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,
+    jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
+    shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
+  }
+}
+
+function parseTiers(text: string | undefined) {
+  if (!text) return {}
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new SettingsError('invalid settings:\n  TAXATLAS_TIERS: not valid JSON')
+  }
+  const parsed = TiersOverride.safeParse(json)
+  if (!parsed.success) {
+    throw new SettingsError(describeIssues(parsed.error.issues.map((i) => ({ ...i, path: ['TAXATLAS_TIERS', ...i.path] }))))
+  }
+  return parsed.data
+}
+
+function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return `invalid settings:\n${issues.map((i) => `  ${i.path.map(String).join('.')}: ${i.message}`).join('\n')}`
+}

@@ -1,0 +1,97 @@
+// The embedded store: one DuckDB file, one connection, opened by exactly one process (DuckDB
+// locks the file). Statements are queued so a transaction never interleaves with another write.
+import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api'
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS accounts (
+     id VARCHAR PRIMARY KEY, name VARCHAR NOT NULL, tier VARCHAR NOT NULL,
+     created_at VARCHAR NOT NULL, trial_ends_at VARCHAR)`,
+  // key_hash is the hex sha256 of the key; the key itself is never stored.
+  `CREATE TABLE IF NOT EXISTS api_keys (
+     id VARCHAR PRIMARY KEY, account_id VARCHAR NOT NULL, key_hash VARCHAR NOT NULL UNIQUE,
+     prefix VARCHAR NOT NULL, created_at VARCHAR NOT NULL, revoked_at VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS usage (
+     account_id VARCHAR NOT NULL, month VARCHAR NOT NULL, lookups BIGINT NOT NULL,
+     PRIMARY KEY (account_id, month))`,
+]
+
+export type Row = Record<string, unknown>
+export type Statements = {
+  run(sql: string, params?: DuckDBValue[]): Promise<void>
+  rows(sql: string, params?: DuckDBValue[]): Promise<Row[]>
+}
+
+export class StoreLockedError extends Error {}
+
+export class Database implements Statements {
+  #queue: Promise<unknown> = Promise.resolve()
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+    readonly file: string,
+  ) {}
+
+  static async open(file: string): Promise<Database> {
+    await mkdir(path.dirname(file), { recursive: true })
+    let instance: DuckDBInstance
+    try {
+      instance = await DuckDBInstance.create(file)
+    } catch (error) {
+      const message = (error as Error).message
+      if (/lock/i.test(message)) throw new StoreLockedError(`${file} is open in another process (${message.split('\n')[0]})`)
+      throw error
+    }
+    const connection = await instance.connect()
+    for (const statement of SCHEMA) await connection.run(statement)
+    return new Database(instance, connection, file)
+  }
+
+  run(sql: string, params: DuckDBValue[] = []): Promise<void> {
+    return this.#exclusive(() => runOn(this.connection, sql, params))
+  }
+
+  rows(sql: string, params: DuckDBValue[] = []): Promise<Row[]> {
+    return this.#exclusive(() => rowsOn(this.connection, sql, params))
+  }
+
+  /** Runs `work` inside BEGIN … COMMIT, rolling back if it throws. */
+  transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
+    return this.#exclusive(async () => {
+      const tx: Statements = { run: (sql, params = []) => runOn(this.connection, sql, params), rows: (sql, params = []) => rowsOn(this.connection, sql, params) }
+      await this.connection.run('BEGIN TRANSACTION')
+      try {
+        const result = await work(tx)
+        await this.connection.run('COMMIT')
+        return result
+      } catch (error) {
+        await this.connection.run('ROLLBACK').catch(() => undefined)
+        throw error
+      }
+    })
+  }
+
+  /** Waits for queued statements, then closes the file. */
+  async close(): Promise<void> {
+    await this.#queue.catch(() => undefined)
+    this.connection.closeSync()
+    this.instance.closeSync()
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work)
+    this.#queue = next.catch(() => undefined)
+    return next
+  }
+}
+
+async function runOn(connection: DuckDBConnection, sql: string, params: DuckDBValue[]): Promise<void> {
+  await connection.run(sql, params)
+}
+
+async function rowsOn(connection: DuckDBConnection, sql: string, params: DuckDBValue[]): Promise<Row[]> {
+  const reader = await connection.runAndReadAll(sql, params)
+  return reader.getRowObjectsJS() as Row[]
+}
