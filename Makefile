@@ -6,26 +6,26 @@ TSX := $(NODE_BIN)/tsx
 
 .PHONY: refresh diff test bench serve typecheck clean
 
-node_modules: package.json package-lock.json
+# npm rewrites node_modules/.package-lock.json on every install, so it dates the installed tree.
+node_modules/.package-lock.json: package-lock.json
 	npm ci
-	@touch node_modules
 
 # Build and publish a new snapshot from the sources (official URLs, or TAXATLAS_MIRROR).
-refresh: node_modules
+refresh: node_modules/.package-lock.json
 	$(TSX) pipeline/main.ts
 
 # Per-state ZIP changes between two snapshots: make diff FROM=<id> TO=<id> [AS_OF=YYYY-MM-DD]
-diff: node_modules
+diff: node_modules/.package-lock.json
 	$(TSX) pipeline/diff-main.ts $(FROM) $(TO) $(AS_OF)
 
-test: node_modules
+test: node_modules/.package-lock.json
 	TZ=UTC $(NODE_BIN)/vitest run
 
-typecheck: node_modules
+typecheck: node_modules/.package-lock.json
 	$(NODE_BIN)/tsc --noEmit
 
 # Side-by-side measurements, printed as a table and written to build/bench.json.
-bench: node_modules
+bench: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/bench/bench.ts
 
 clean:

@@ -85,6 +85,6 @@ const withFiles = (result: FeedResult, files: RawFile[]): FeedResult => ({ ...re
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
   return entries
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
     .map((entry) => path.relative(dir, path.join(entry.parentPath ?? (entry as { path: string }).path, entry.name)))
 }

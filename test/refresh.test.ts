@@ -1,0 +1,95 @@
+// The whole pipeline against the real files, served over HTTP as CI does.
+import { readFile } from 'node:fs/promises'
+import Papa from 'papaparse'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { sha256Hex } from '../pipeline/fetch-source.ts'
+import { FRESHNESS_STATUSES, FreshnessEnvelope, freshnessEnvelope, type Manifest } from '../pipeline/manifest.ts'
+import { RateIndex } from '../pipeline/rate-index.ts'
+import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
+import { INDEX_FILES, loadSnapshot, readCurrentId, snapshotDir } from '../pipeline/snapshot-store.ts'
+import { STATES } from '../sources/index.ts'
+import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { sharedPath } from './support/shared.ts'
+
+async function hudZipsOf(state: string): Promise<Set<string>> {
+  const text = await readFile(sharedPath('geo/hud/ZIP_COUNTY_032023.csv'), 'utf8')
+  const rows = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data
+  return new Set(rows.filter((row) => row.USPS_ZIP_PREF_STATE === state).map((row) => row.ZIP))
+}
+
+describe('a full refresh from the HTTP mirror', () => {
+  let artifacts: string
+  let first: Manifest
+  beforeAll(async () => {
+    artifacts = await tempDir('artifacts')
+    const result = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build') }))
+    expect(result.manifest).not.toBeNull()
+    first = result.manifest!
+  })
+
+  it('publishes a snapshot with every state in a status of spec 3.1 and moves the pointer', async () => {
+    expect(await readCurrentId(artifacts)).toBe(first.snapshot)
+    expect(first.states.map((s) => s.code)).toEqual(STATES.map((d) => d.code))
+    for (const state of first.states) expect(FRESHNESS_STATUSES).toContain(state.status)
+    for (const d of STATES.filter((d) => d.klass === 'static')) {
+      expect(first.states.find((s) => s.code === d.code)?.status, d.code).toBe('static')
+    }
+    for (const code of ['GA', 'MN', 'WI', 'CA']) expect(first.states.find((s) => s.code === code)?.status, code).toBe('ok')
+    // a manual drop is as old as its edition: the 2025-12 tables are past the 40-day threshold
+    for (const state of first.states.filter((s) => s.klass === 'reload')) {
+      expect(state.last_fetch, state.code).toBe('2025-12-01')
+      expect(state.status, state.code).toBe('stale')
+    }
+  })
+
+  it('records every file with the sha256 of the bytes the publisher served', async () => {
+    const ga = first.states.find((s) => s.code === 'GA')!
+    const original = await readFile(sharedPath('mirror/sst/GAR2026Q2FEB19.csv'))
+    expect(ga.sources).toEqual([{ url: `${inject('mirrorUrl')}/sst/GAR2026Q2FEB19.csv`, name: 'GAR2026Q2FEB19.csv', sha256: sha256Hex(original), size: original.length }])
+    const mn = first.states.find((s) => s.code === 'MN')!
+    expect(mn.sources[0].member).toBe('MNR2026Q2FEB18.csv')
+    const loaded = await loadSnapshot(artifacts, first.snapshot)
+    for (const name of INDEX_FILES) expect(sha256Hex(loaded.files[name])).toBe(first.files.find((f) => f.name === name)?.sha256)
+  })
+
+  it('writes the freshness envelope of spec 2.5', async () => {
+    const text = await readFile(`${snapshotDir(artifacts, first.snapshot)}/freshness.json`, 'utf8')
+    const envelope = FreshnessEnvelope.parse(JSON.parse(text))
+    expect(envelope).toEqual(freshnessEnvelope(first))
+    const ga = envelope.states.find((s) => s.code === 'ga')!
+    expect(ga).toMatchObject({ name: 'Georgia', klass: 'auto', effective_through: '2026-04-01', source_period: '2026Q2', rows: 449 })
+    const dc = envelope.states.find((s) => s.code === 'dc')!
+    expect(dc.name).toBe('District of Columbia')
+    for (const state of envelope.states) expect(state.source_period, state.code).toMatch(/^\d{4}Q[1-4]$/)
+  })
+
+  it('holds every pinned anchor that applies', () => {
+    const anchors = first.states.flatMap((s) => s.anchors.map((a) => ({ state: s.code, ...a })))
+    expect(anchors.length).toBeGreaterThanOrEqual(STATES.length)
+    expect(anchors.filter((a) => a.outcome === 'diverged')).toEqual([])
+  })
+
+  it('answers every HUD ZIP of a state from its own feed (P28: PO-box ZIPs included)', async () => {
+    const index = new RateIndex((await loadSnapshot(artifacts, first.snapshot)).files['rates.bin'])
+    for (const state of ['GA', 'CT', 'MA']) {
+      const served = new Set(defaultZipRates(index, '2026-11-21', new Set([state])).map((r) => r.zip))
+      for (const zip of await hudZipsOf(state)) expect(served.has(zip), `${state} ${zip}`).toBe(true)
+    }
+    // 01101 is a Springfield MA PO-box ZIP, not a ZCTA
+    const [entry] = index.lookupZip('01101')
+    expect(entry.zcta).toBe(false)
+    expect(index.combinedRate(entry.candidates[0].stack, '2026-11-21')).toBe(6250)
+  })
+
+  it('writes byte-identical indexes for the same inputs, and a no-change run is ok rather than changed', async () => {
+    const second = await runRefresh(
+      pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build'), now: '2026-11-21T09:00:00.000Z' }),
+    )
+    expect(second.manifest!.snapshot).not.toBe(first.snapshot)
+    for (const name of INDEX_FILES) {
+      expect(second.manifest!.files.find((f) => f.name === name)?.sha256, name).toBe(first.files.find((f) => f.name === name)?.sha256)
+    }
+    for (const code of ['GA', 'MN', 'WI', 'CA']) expect(second.states.find((s) => s.code === code)?.status, code).toBe('ok')
+    expect(await readCurrentId(artifacts)).toBe(second.manifest!.snapshot)
+  })
+})

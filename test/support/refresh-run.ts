@@ -1,0 +1,45 @@
+// Runs the real pipeline into temporary directories, for tests.
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { refresh, type Reporter } from '../../pipeline/refresh.ts'
+import { readPipelineSettings, type PipelineSettings } from '../../pipeline/settings.ts'
+import { sharedPath } from './shared.ts'
+
+export const tempDir = (label: string) => mkdtemp(path.join(os.tmpdir(), `taxatlas-${label}-`))
+
+export function pipelineSettings(env: {
+  mirror: string
+  artifacts: string
+  build: string
+  drops?: string
+  states?: string
+  now?: string
+  extra?: Record<string, string>
+}): PipelineSettings {
+  return readPipelineSettings({
+    TAXATLAS_MIRROR: env.mirror,
+    TAXATLAS_DROPS: env.drops ?? sharedPath('drops'),
+    TAXATLAS_GEO: sharedPath('geo'),
+    TAXATLAS_ARTIFACTS: env.artifacts,
+    TAXATLAS_BUILD: env.build,
+    TAXATLAS_NOW: env.now ?? '2026-11-21T03:00:00.000Z',
+    TAXATLAS_FETCH_RETRIES: '1',
+    TAXATLAS_FETCH_TIMEOUT_MS: '2000',
+    ...(env.states ? { TAXATLAS_STATES: env.states } : {}),
+    ...env.extra,
+  })
+}
+
+export function recordingReporter(): Reporter & { lines: string[] } {
+  const lines: string[] = []
+  return {
+    lines,
+    start: () => {},
+    state: (record) => lines.push(`${record.code} ${record.status}`),
+    info: (message) => lines.push(message),
+    finish: () => {},
+  }
+}
+
+export const runRefresh = (settings: PipelineSettings) => refresh(settings, recordingReporter())
