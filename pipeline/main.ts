@@ -13,7 +13,8 @@ try {
     process.stderr.write(`nothing published: ${result.reason}\n`)
     process.exitCode = 1
   } else {
-    process.stderr.write(`published snapshot ${result.manifest.snapshot} to ${settings.artifactsDir} in ${seconds}s\n`)
+    const peakMb = Math.round(process.resourceUsage().maxRSS / 1024)
+    process.stderr.write(`published snapshot ${result.manifest.snapshot} to ${settings.artifactsDir} in ${seconds}s, peak RSS ${peakMb} MB\n`)
   }
 } catch (error) {
   process.stderr.write(`${error instanceof SettingsError ? error.message : (error as Error).stack}\n`)

@@ -19,12 +19,12 @@ export type StateChangeSummary = { state: string; added: number; removed: number
 /** The combined rate of each (state, ZIP)'s default candidate on a date. */
 export function defaultZipRates(index: RateIndex, isoDate: string, states?: ReadonlySet<string>): ZipRate[] {
   const rates: ZipRate[] = []
-  for (let i = 0; i < index.zipEntryCount; i++) {
-    const entry = index.entryAt(i)
-    if (states && !states.has(entry.state)) continue
-    const candidate = entry.candidates[0]
-    if (!candidate) continue
-    rates.push({ state: entry.state, zip: entry.zip, combined: index.combinedRate(candidate.stack, isoDate) })
+  for (const state of states ?? index.states) {
+    for (const i of index.entriesOfState(state)) {
+      const entry = index.entryAt(i)
+      const candidate = entry.candidates[0]
+      if (candidate) rates.push({ state, zip: entry.zip, combined: index.combinedRate(candidate.stack, isoDate) })
+    }
   }
   return rates
 }
