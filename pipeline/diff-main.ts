@@ -1,7 +1,7 @@
 // `make diff FROM=<snapshot> TO=<snapshot> [AS_OF=YYYY-MM-DD]`: per state, the ZIPs added, removed and
 // re-rated between two published snapshots, as a table on stdout and as CSV under build/.
 import path from 'node:path'
-import { writeAtomically } from './fetch-source.ts'
+import { writeAtomically } from './file-bytes.ts'
 import { RateIndex } from './rate-index.ts'
 import { readPipelineSettings } from './settings.ts'
 import { changesToCsv, defaultZipRates, diffZipRates, formatTable, summarizeChanges } from './snapshot-diff.ts'

@@ -1,10 +1,10 @@
 // Downloads one published file (official URL, a mirror URL, or a mirror directory), keeps the raw
 // bytes under build/raw/<feed>/<sha256 prefix>/<file name>, and remembers the validators so the
 // next run can ask the server with a conditional request.
-import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import got from 'got'
+import { sha256Hex, writeAtomically } from './file-bytes.ts'
 import type { RawFile } from './model.ts'
 import type { PipelineSettings } from './settings.ts'
 
@@ -83,14 +83,4 @@ async function keepRaw(request: SourceRequest, bytes: Buffer, settings: Pipeline
   const sha256 = sha256Hex(bytes)
   await writeAtomically(rawPath(settings, request, sha256), bytes)
   return { url, name: request.fileName, sha256, size: bytes.length }
-}
-
-export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
-
-/** Writes `<file>.tmp-<pid>` and renames it over the target, so no reader sees half a file. */
-export async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true })
-  const temporary = `${file}.tmp-${process.pid}`
-  await writeFile(temporary, data)
-  await rename(temporary, file)
 }

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { sha256Hex, writeAtomically } from './fetch-source.ts'
+import { sha256Hex, writeAtomically } from './file-bytes.ts'
 import { FORMAT_VERSION } from './format.ts'
 import { Manifest, freshnessEnvelope } from './manifest.ts'
 

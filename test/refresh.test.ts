@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import Papa from 'papaparse'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { sha256Hex } from '../pipeline/fetch-source.ts'
+import { sha256Hex } from '../pipeline/file-bytes.ts'
 import { FRESHNESS_STATUSES, FreshnessEnvelope, freshnessEnvelope, type Manifest } from '../pipeline/manifest.ts'
 import { RateIndex } from '../pipeline/rate-index.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'

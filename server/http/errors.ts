@@ -5,15 +5,18 @@ import { z } from 'zod'
 export const ERROR_STATUS = {
   INVALID_INPUT: 400,
   MALFORMED_JSON: 400,
+  BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
   QUOTA_EXCEEDED: 402,
   TRIAL_EXPIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   VALIDATION_ERROR: 422,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -64,9 +67,9 @@ export const ValidationErrorBody = ErrorBody.extend({ detail: z.array(Validation
   description: 'A 422: the error envelope plus one `detail` item per rejected value.',
 })
 
-export function errorBody(error: HttpError, supportReference: string): string {
-  return JSON.stringify({
+export function errorBody(error: HttpError, supportReference: string): Record<string, unknown> {
+  return {
     error: { code: error.code, message: error.message, support_reference: supportReference, ...error.extra },
     ...error.body,
-  })
+  }
 }

@@ -15,7 +15,12 @@ export function setBaseHeaders(res: ServerResponse, requestId: string): void {
   res.setHeader('Content-Type', JSON_CONTENT_TYPE)
 }
 
-/** Sends `body` (an object, or JSON text already serialized) with the given status. */
+/** A body serialized ahead of time (freshness, openapi.json): sent as is, never re-encoded. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** Sends `body` (a value to serialize, or JsonText) with the given status. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
   res.statusCode = status
@@ -24,7 +29,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     res.end()
     return
   }
-  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body)
   res.setHeader('Content-Length', Buffer.byteLength(text))
   res.end(text)
 }

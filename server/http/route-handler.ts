@@ -59,7 +59,10 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
         // request that does not end in 2xx is uncounted.
         const month = monthOf(now)
         deps.usage.add(account.id, month, 1)
-        uncount = () => deps.usage.add(account.id, month, -1)
+        uncount = () => {
+          uncount = () => {}
+          deps.usage.add(account.id, month, -1)
+        }
       }
     }
     const detail: ValidationDetail[] = []

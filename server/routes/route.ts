@@ -2,6 +2,7 @@
 // and /openapi.json, so a route is described exactly as it is validated.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
+import type { JsonText } from '../http/respond.ts'
 import type { QuotaStatus } from '../access/plan-check.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { Account } from '../store/accounts.ts'
@@ -39,8 +40,12 @@ export type RouteContext<A extends Auth, P, Q, B> = {
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined
 
 export type Reply<R extends Responses> = {
-  [S in keyof R & number]: { status: S; body: Out<R[S]['schema']>; headers?: Record<string, string> }
+  [S in keyof R & number]: { status: S; body: Out<R[S]['schema']> | JsonText; headers?: Record<string, string> }
 }[keyof R & number]
+
+type Handler<A extends Auth, P, Q, B, R extends Responses> = (
+  context: RouteContext<A, Out<P>, Out<Q>, Out<B>>,
+) => Reply<R> | void | Promise<Reply<R> | void>
 
 export type RouteSpec<A extends Auth, P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends Responses> = {
   method: Method
@@ -49,12 +54,12 @@ export type RouteSpec<A extends Auth, P extends z.ZodType | undefined, Q extends
   operationId: string
   summary: string
   description?: string
-  tags?: string[]
+  tags?: readonly string[]
   /** `key`: needs an API key (X-API-Key or Authorization: Bearer) and is rate limited */
   auth: A
-  /** counts one lookup against the monthly quota when it answers 2xx (checked before the handler) */
+  /** counts one lookup against the quota when it answers 2xx (the quota is checked before the handler) */
   countsAsLookup?: boolean
-  /** still answers for an account whose trial has ended (everything else then gets 402 TRIAL_EXPIRED) */
+  /** still answers for an account whose trial has ended (other key routes then give 402 TRIAL_EXPIRED) */
   servesExpiredTrial?: boolean
   params?: P
   query?: Q
@@ -63,22 +68,26 @@ export type RouteSpec<A extends Auth, P extends z.ZodType | undefined, Q extends
   /** defaults to TAXATLAS_JSON_BODY_LIMIT (1 MiB) */
   bodyLimitBytes?: number
   responses: R
-  /**
-   * Returns the reply, or nothing when it wrote the response itself (streaming). The reply is
-   * serialized as JSON; authenticated replies get `Cache-Control: no-store`.
-   */
-  handler: (context: RouteContext<A, Out<P>, Out<Q>, Out<B>>) => Reply<R> | void | Promise<Reply<R> | void>
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Route = RouteSpec<Auth, any, any, any, Responses>
+export type Route = RouteSpec<Auth, any, any, any, Responses> & { handler: Handler<Auth, any, any, any, Responses> }
 
+/**
+ * Declares a route; `.handle(fn)` attaches the handler and returns the Route for the registry.
+ * The handler returns `{status, body, headers?}` for one of the declared statuses (the body is
+ * serialized as JSON; authenticated replies get `Cache-Control: no-store`), or nothing when it
+ * wrote the response itself (streaming). Two steps so the reply type is fixed before the
+ * handler is checked against it.
+ */
 export function defineRoute<
   A extends Auth,
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   R extends Responses = Responses,
->(spec: RouteSpec<A, P, Q, B, R>): Route {
-  return spec as unknown as Route
+>(spec: RouteSpec<A, P, Q, B, R>) {
+  return {
+    handle: (handler: Handler<A, P, Q, B, R>): Route => ({ ...spec, handler }) as unknown as Route,
+  }
 }

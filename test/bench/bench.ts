@@ -1,12 +1,14 @@
 // `make bench`: every performance figure measured in one run on this machine, printed as one
 // table and written to build/bench.json. Nothing here is asserted by `make test`.
 import path from 'node:path'
-import { writeAtomically } from '../../pipeline/fetch-source.ts'
+import { writeAtomically } from '../../pipeline/file-bytes.ts'
 import { formatTable } from '../../pipeline/snapshot-diff.ts'
 import { meetsTarget, ratioToTarget, type Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
+import { serverMeasures } from './server-bench.ts'
 
-const measures: Measure[] = [...(await pipelineMeasures())]
+const pipeline = await pipelineMeasures()
+const measures: Measure[] = [...pipeline.measures, ...(await serverMeasures(pipeline.artifacts))]
 
 const rows = measures.map((m) => [
   m.name,

@@ -17,7 +17,7 @@ async function timedRefresh(env: Record<string, string>) {
   return { seconds, peakMb }
 }
 
-export async function pipelineMeasures(): Promise<Measure[]> {
+export async function pipelineMeasures(): Promise<{ measures: Measure[]; artifacts: string }> {
   const artifacts = await tempDir('bench-artifacts')
   const env = {
     TAXATLAS_MIRROR: sharedPath('mirror'),
@@ -32,10 +32,11 @@ export async function pipelineMeasures(): Promise<Measure[]> {
   let bytes = 0
   for (const name of await readdir(dir)) bytes += (await stat(path.join(dir, name))).size
   const mb = bytes / 1024 / 1024
-  return [
+  const measures: Measure[] = [
     { name: 'full refresh (mirror dir)', value: full.seconds, unit: 's', target: 120, better: 'lower' },
     { name: 'no-change refresh', value: unchanged.seconds, unit: 's', target: 20, better: 'lower' },
     { name: 'refresh peak RSS', value: Math.max(full.peakMb, unchanged.peakMb), unit: 'MB', target: 2048, better: 'lower' },
     { name: 'snapshot size (all files)', value: mb, unit: 'MB', target: 60, better: 'lower' },
   ]
+  return { measures, artifacts }
 }

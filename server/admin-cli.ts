@@ -1,0 +1,102 @@
+// `npm run admin -- <command> [options]`: account and API-key management (spec 5.3). Talks to
+// the running server's loopback admin listener, or opens the store when no server runs.
+//
+//   create-account --name NAME --tier trial|starter|growth|enterprise [--json]
+//   create-key     --account ACCOUNT_ID [--json]
+//   revoke-key     --key KEY_ID [--json]
+//   list-accounts  [--json]
+//   usage          [--account ACCOUNT_ID] [--month YYYY-MM] [--json]
+import { parseArgs } from 'node:util'
+import { AdminError, connectAdmin, type AdminClient } from './admin/admin-client.ts'
+import { readServerSettings, SettingsError } from './settings.ts'
+import { StoreLockedError } from './store/database.ts'
+import { TierName } from './tiers.ts'
+
+const USAGE = `usage: npm run admin -- <command> [options]
+  create-account --name NAME --tier ${TierName.options.join('|')} [--json]
+  create-key     --account ACCOUNT_ID [--json]
+  revoke-key     --key KEY_ID [--json]
+  list-accounts  [--json]
+  usage          [--account ACCOUNT_ID] [--month YYYY-MM] [--json]`
+
+class UsageError extends Error {}
+
+type Options = { name?: string; tier?: string; account?: string; key?: string; month?: string; json?: boolean }
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      tier: { type: 'string' },
+      account: { type: 'string' },
+      key: { type: 'string' },
+      month: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  const command = positionals[0]
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  const settings = readServerSettings()
+  const client = await connectAdmin(settings)
+  try {
+    const { result, text } = await run(client, command, values)
+    process.stdout.write(`${values.json ? JSON.stringify(result) : text}\n`)
+  } finally {
+    await client.close()
+  }
+}
+
+const ONCE = 'The key is shown only now; store it safely.'
+
+async function run(client: AdminClient, command: string, o: Options): Promise<{ result: unknown; text: string }> {
+  const need = (value: string | undefined, flag: string) => {
+    if (!value) throw new UsageError(`${command} needs --${flag}`)
+    return value
+  }
+  switch (command) {
+    case 'create-account': {
+      const tier = TierName.safeParse(need(o.tier, 'tier'))
+      if (!tier.success) throw new UsageError(`--tier must be one of ${TierName.options.join(', ')}`)
+      const r = await client.createAccount({ name: need(o.name, 'name'), tier: tier.data })
+      const trial = r.trial_ends_at ? `  trial ends ${r.trial_ends_at}` : ''
+      return { result: r, text: `account ${r.account_id}  ${r.name}  ${r.tier}${trial}\nkey ${r.key_id}: ${r.api_key}\n${ONCE}` }
+    }
+    case 'create-key': {
+      const r = await client.createKey({ account_id: need(o.account, 'account') })
+      return { result: r, text: `key ${r.key_id} for ${r.account_id}: ${r.api_key}\n${ONCE}` }
+    }
+    case 'revoke-key': {
+      const r = await client.revokeKey(need(o.key, 'key'))
+      return { result: r, text: `key ${r.key_id} of ${r.account_id} revoked at ${r.revoked_at}` }
+    }
+    case 'list-accounts': {
+      const r = await client.listAccounts()
+      const lines = r.accounts.flatMap((a) => [
+        `${a.account_id}  ${a.name}  ${a.tier}  created ${a.created_at}${a.trial_ends_at ? `  trial ends ${a.trial_ends_at}` : ''}`,
+        ...a.keys.map((k) => `  ${k.key_id}  ${k.key_prefix}…  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`),
+      ])
+      return { result: r, text: lines.join('\n') || 'no accounts' }
+    }
+    case 'usage': {
+      const r = await client.usage({ account_id: o.account, month: o.month })
+      return { result: r, text: r.usage.map((u) => `${u.account_id}  ${u.month}  ${u.lookups}`).join('\n') || 'no usage' }
+    }
+    default:
+      throw new UsageError(`unknown command ${command}`)
+  }
+}
+
+try {
+  await main(process.argv.slice(2))
+} catch (error) {
+  const known = error instanceof UsageError || error instanceof AdminError || error instanceof SettingsError || error instanceof StoreLockedError
+  process.stderr.write(`${known ? (error as Error).message : (error as Error).stack}\n`)
+  if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`)
+  process.exitCode = error instanceof UsageError ? 2 : 1
+}

@@ -1,0 +1,96 @@
+// The admin command's two ways to the store: through the running server's loopback admin
+// listener (the DuckDB file has one writer, the server), or — when no server is running —
+// by opening the store itself.
+import type { z } from 'zod'
+import { systemClock } from '../clock.ts'
+import { HttpError } from '../http/errors.ts'
+import type { ServerSettings } from '../settings.ts'
+import { Accounts } from '../store/accounts.ts'
+import { Database } from '../store/database.ts'
+import { UsageCounter } from '../store/usage.ts'
+import { ADMIN_TOKEN_HEADER } from './admin-listener.ts'
+import { readEndpointFile, type AdminEndpoint } from './endpoint-file.ts'
+import * as ops from './operations.ts'
+
+type Out<T extends z.ZodType> = z.infer<T>
+
+export type AdminClient = {
+  via: 'server' | 'store'
+  createAccount(input: Out<typeof ops.CreateAccountInput>): Promise<Out<typeof ops.CreatedAccountBody>>
+  createKey(input: Out<typeof ops.CreateKeyInput>): Promise<Out<typeof ops.IssuedKeyBody>>
+  revokeKey(keyId: string): Promise<Out<typeof ops.RevokedKeyBody>>
+  listAccounts(): Promise<Out<typeof ops.AccountListBody>>
+  usage(query: Out<typeof ops.UsageQuery>): Promise<Out<typeof ops.UsageBody>>
+  close(): Promise<void>
+}
+
+export class AdminError extends Error {}
+
+export async function connectAdmin(settings: ServerSettings): Promise<AdminClient> {
+  const endpoint = await readEndpointFile(settings.storePath)
+  if (endpoint && (await answers(endpoint))) return serverClient(endpoint)
+  return storeClient(settings)
+}
+
+async function answers(endpoint: AdminEndpoint): Promise<boolean> {
+  try {
+    const response = await fetch(`${endpoint.url}/admin/ping`, {
+      headers: { [ADMIN_TOKEN_HEADER]: endpoint.token },
+      signal: AbortSignal.timeout(2_000),
+    })
+    return response.ok
+  } catch {
+    return false
+  }
+}
+
+function serverClient(endpoint: AdminEndpoint): AdminClient {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${endpoint.url}${path}`, {
+      method,
+      headers: { [ADMIN_TOKEN_HEADER]: endpoint.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const json = await response.json().catch(() => null)
+    if (!response.ok) {
+      const error = json?.error
+      const detail = json?.detail ? ` ${JSON.stringify(json.detail)}` : ''
+      throw new AdminError(`${response.status} ${error?.code ?? ''}: ${error?.message ?? 'no message'}${detail}`)
+    }
+    return json
+  }
+  const query = (q: Record<string, string | undefined>) => {
+    const params = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => e[1] !== undefined))
+    return params.size ? `?${params}` : ''
+  }
+  return {
+    via: 'server',
+    createAccount: (input) => call('POST', '/admin/accounts', input),
+    createKey: (input) => call('POST', '/admin/keys', input),
+    revokeKey: (keyId) => call('POST', `/admin/keys/${encodeURIComponent(keyId)}/revoke`),
+    listAccounts: () => call('GET', '/admin/accounts'),
+    usage: (q) => call('GET', `/admin/usage${query(q)}`),
+    close: async () => {},
+  }
+}
+
+async function storeClient(settings: ServerSettings): Promise<AdminClient> {
+  const db = await Database.open(settings.storePath)
+  const ctx = { accounts: await Accounts.load(db), usage: await UsageCounter.load(db), tiers: settings.tiers, clock: systemClock }
+  const wrap = async <T>(work: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (error) {
+      throw error instanceof HttpError ? new AdminError(`${error.status} ${error.code}: ${error.message}`) : error
+    }
+  }
+  return {
+    via: 'store',
+    createAccount: (input) => wrap(() => ops.createAccount(ctx, input)),
+    createKey: (input) => wrap(() => ops.createKey(ctx, input)),
+    revokeKey: (keyId) => wrap(() => ops.revokeKey(ctx, keyId)),
+    listAccounts: () => wrap(() => ops.listAccounts(ctx)),
+    usage: (q) => wrap(() => ops.usageReport(ctx, q)),
+    close: () => db.close(),
+  }
+}

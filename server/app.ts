@@ -1,0 +1,40 @@
+// The application, built from already-opened parts and never listening itself: main.ts (or a
+// test, on port 0) hands `app.handler` to an http.Server.
+import type polka from 'polka'
+import { RateLimiter } from './access/rate-limiter.ts'
+import { systemClock, type Clock } from './clock.ts'
+import { buildRouter } from './http/router.ts'
+import type { Logger } from './logger.ts'
+import { API_ROUTES } from './routes/index.ts'
+import { openApiRoute } from './routes/openapi.ts'
+import type { Route } from './routes/route.ts'
+import type { Snapshot } from './snapshot/open-snapshot.ts'
+import type { Accounts } from './store/accounts.ts'
+import type { UsageCounter } from './store/usage.ts'
+import type { Tiers } from './tiers.ts'
+
+export type AppOptions = {
+  /** anything with the snapshot in service; read once per request */
+  snapshots: { readonly current: Snapshot }
+  store: { accounts: Accounts; usage: UsageCounter }
+  settings: { tiers: Tiers; jsonBodyLimit: number }
+  logger: Logger
+  clock?: Clock
+  /** the API's routes; defaults to the registry (routes/index.ts) */
+  routes?: Route[]
+}
+
+export function createApp(options: AppOptions): polka.Polka {
+  const clock = options.clock ?? systemClock
+  const routes = options.routes ?? API_ROUTES
+  return buildRouter([...routes, openApiRoute(routes)], {
+    snapshots: options.snapshots,
+    accounts: options.store.accounts,
+    usage: options.store.usage,
+    limiter: new RateLimiter(clock),
+    tiers: options.settings.tiers,
+    jsonBodyLimit: options.settings.jsonBodyLimit,
+    logger: options.logger,
+    clock,
+  })
+}

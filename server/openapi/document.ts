@@ -1,0 +1,129 @@
+// The OpenAPI 3.1 description of a list of routes, generated from the same zod schemas and
+// flags the router enforces: parameters, bodies, responses, and the error responses each route
+// can produce (401/402/429 from its auth flags, 400/413/415/422 from what it validates).
+import { ERROR_STATUS, ErrorBody, ValidationErrorBody } from '../http/errors.ts'
+import type { Route } from '../routes/route.ts'
+import { SchemaComponents } from './json-schema.ts'
+
+type Json = Record<string, unknown>
+
+export const API_VERSION = '1.0.0'
+
+const ERROR_RESPONSES: Record<string, { status: number; description: string }> = {
+  MalformedRequest: { status: 400, description: 'MALFORMED_JSON: the body is not valid JSON.' },
+  Unauthorized: { status: 401, description: 'UNAUTHORIZED: no API key, or one that matches no account (spec 5.2).' },
+  PaymentRequired: { status: 402, description: 'QUOTA_EXCEEDED (lookup quota of the period used up) or TRIAL_EXPIRED. Not retried by clients.' },
+  PayloadTooLarge: { status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds the limit.' },
+  UnsupportedMediaType: { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.' },
+  ValidationFailed: { status: 422, description: 'VALIDATION_ERROR: a parameter or body value is invalid; `detail` lists each one.' },
+  RateLimited: { status: 429, description: 'RATE_LIMITED: the API key sent more requests than its tier allows; wait Retry-After seconds.' },
+  InternalError: { status: 500, description: 'INTERNAL_ERROR: an unexpected failure; quote support_reference when reporting it.' },
+}
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': 'requests the key may make at once (token bucket size); also sent as X-RateLimit-Limit',
+  'RateLimit-Remaining': 'requests left right now; also sent as X-RateLimit-Remaining',
+  'RateLimit-Reset': 'seconds until the bucket is full again; also sent as X-RateLimit-Reset',
+}
+
+export function openApiDocument(routes: Route[]): Json {
+  const components = new SchemaComponents()
+  const errorRef = components.convert(ErrorBody, 'output')
+  const validationRef = components.convert(ValidationErrorBody, 'output')
+  // Responses first: see SchemaComponents on input/output forms of one named schema.
+  const responses = new Map(routes.map((route) => [route, operationResponses(route, components)]))
+  const paths: Record<string, Record<string, Json>> = {}
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+    const operation: Json = {
+      operationId: route.operationId,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      ...(route.tags ? { tags: route.tags } : {}),
+      security: route.auth === 'key' ? [{ ApiKeyHeader: [] }, { BearerAuth: [] }] : [],
+    }
+    const parameters = [...parametersOf(route.params, 'path', components), ...parametersOf(route.query, 'query', components)]
+    if (parameters.length) operation.parameters = parameters
+    if (route.body) {
+      operation.requestBody = {
+        required: !route.body.safeParse(undefined).success,
+        content: { 'application/json': { schema: components.convert(route.body, 'input') } },
+      }
+    }
+    operation.responses = responses.get(route)
+    paths[path] ??= {}
+    paths[path][route.method.toLowerCase()] = operation
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'taxatlas',
+      version: API_VERSION,
+      description: [
+        'US sales-tax rates from official sources.',
+        'Every error has the shape of the Error schema, with `support_reference` equal to the X-Request-Id header.',
+        'Any path not listed answers 404 NOT_FOUND; a listed path with another method answers 405 METHOD_NOT_ALLOWED with an Allow header.',
+        `Error codes: ${Object.entries(ERROR_STATUS).map(([code, status]) => `${code} (${status})`).join(', ')}.`,
+      ].join(' '),
+    },
+    paths,
+    components: {
+      schemas: components.schemas,
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([name, { status, description }]) => [
+          name,
+          {
+            description,
+            headers: {
+              'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+              ...(status === 429 ? { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } : {}),
+            },
+            content: { 'application/json': { schema: status === 422 ? validationRef : errorRef } },
+          },
+        ]),
+      ),
+      headers: {
+        'X-Request-Id': { description: 'the request id; equals error.support_reference', schema: { type: 'string' } },
+      },
+      securitySchemes: {
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'the same API key as Authorization: Bearer <API_KEY>' },
+      },
+    },
+  }
+}
+
+function operationResponses(route: Route, components: SchemaComponents): Json {
+  const responses: Json = {}
+  for (const [status, spec] of Object.entries(route.responses)) {
+    const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }
+    const documented = { ...(route.auth === 'key' ? RATE_LIMIT_HEADERS : {}), ...spec.headers }
+    for (const [name, description] of Object.entries(documented)) headers[name] = { description, schema: { type: 'string' } }
+    responses[status] = {
+      description: spec.description,
+      headers,
+      ...(spec.schema ? { content: { 'application/json': { schema: components.convert(spec.schema, 'output') } } } : {}),
+    }
+  }
+  const ref = (name: string) => ({ $ref: `#/components/responses/${name}` })
+  if (route.body) Object.assign(responses, { 400: ref('MalformedRequest'), 413: ref('PayloadTooLarge'), 415: ref('UnsupportedMediaType') })
+  if (route.auth === 'key') Object.assign(responses, { 401: ref('Unauthorized'), 429: ref('RateLimited') })
+  if (route.auth === 'key' && (route.countsAsLookup || !route.servesExpiredTrial)) responses[402] = ref('PaymentRequired')
+  if (route.params || route.query || route.body) responses[422] = ref('ValidationFailed')
+  responses[500] = ref('InternalError')
+  return responses
+}
+
+function parametersOf(schema: Route['query'], where: 'path' | 'query', components: SchemaComponents): Json[] {
+  if (!schema) return []
+  const object = components.resolve(components.convert(schema, 'input'))
+  const properties = (object.properties ?? {}) as Record<string, Json>
+  const required = new Set((object.required ?? []) as string[])
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    schema: property,
+  }))
+}

@@ -1,0 +1,25 @@
+// GET /healthz (public): the process is up and serving a snapshot.
+import { z } from 'zod'
+import { defineRoute } from './route.ts'
+
+export const HealthBody = z
+  .object({
+    status: z.literal('ok'),
+    snapshot_id: z.string().describe('the snapshot being served'),
+    snapshot_generated_at: z.string().describe('when the pipeline built it'),
+    snapshot_loaded_at: z.string().describe('when this process started serving it'),
+  })
+  .meta({ id: 'Health' })
+
+export const healthRoute = defineRoute({
+  method: 'GET',
+  path: '/healthz',
+  operationId: 'getHealth',
+  summary: 'Liveness and the snapshot in service',
+  tags: ['service'],
+  auth: 'public',
+  responses: { 200: { description: 'The service is up.', schema: HealthBody } },
+}).handle(({ snapshot }) => ({
+  status: 200,
+  body: { status: 'ok', snapshot_id: snapshot.id, snapshot_generated_at: snapshot.manifest.generated_at, snapshot_loaded_at: snapshot.loadedAt },
+}))

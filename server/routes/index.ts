@@ -1,0 +1,9 @@
+// The route registry: every public route of the API, in one list. To add an endpoint, write a
+// module exporting `defineRoute({...})` and append it here; it is then routed, validated,
+// authenticated, rate limited, counted and described in /openapi.json.
+import { accountRoute } from './account.ts'
+import { freshnessRoute } from './freshness.ts'
+import { healthRoute } from './health.ts'
+import type { Route } from './route.ts'
+
+export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute]

@@ -1,0 +1,31 @@
+// GET /openapi.json (public): the description of exactly the routes this app serves, generated
+// when the app is built so a schema that cannot be described fails before listen().
+import { z } from 'zod'
+import { etagOf, matchesIfNoneMatch } from '../http/etag.ts'
+import { JsonText } from '../http/respond.ts'
+import { openApiDocument } from '../openapi/document.ts'
+import { defineRoute, type Route } from './route.ts'
+
+/** The route serving the document of `routes` plus itself. */
+export function openApiRoute(routes: Route[]): Route {
+  const document = { text: '', etag: '' }
+  const route: Route = defineRoute({
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    summary: 'This API described in OpenAPI 3.1',
+    tags: ['service'],
+    auth: 'public',
+    responses: {
+      200: { description: 'The OpenAPI document.', schema: z.record(z.string(), z.unknown()), headers: { ETag: 'changes with the API' } },
+      304: { description: 'Not modified since the ETag sent in If-None-Match.' },
+    },
+  }).handle(({ req }) => {
+    const headers = { ETag: document.etag, 'Cache-Control': 'no-cache' }
+    if (matchesIfNoneMatch(req, document.etag)) return { status: 304, body: undefined, headers }
+    return { status: 200, body: new JsonText(document.text), headers }
+  })
+  document.text = JSON.stringify(openApiDocument([...routes, route]))
+  document.etag = etagOf(document.text)
+  return route
+}

@@ -1,0 +1,293 @@
+// The HTTP surface of a real server on port 0: public routes, the auth matrix, the error
+// envelope for every status, request ids, headers, the access log, and OpenAPI validity/coverage.
+import { rm } from 'node:fs/promises'
+import net from 'node:net'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { FreshnessEnvelope, freshnessEnvelope } from '../pipeline/manifest.ts'
+import { createApp } from '../server/app.ts'
+import { ErrorBody, ValidationErrorBody } from '../server/http/errors.ts'
+import { memoryLogger } from '../server/logger.ts'
+import { AccountBody } from '../server/routes/account.ts'
+import { HealthBody } from '../server/routes/health.ts'
+import { API_ROUTES } from '../server/routes/index.ts'
+import { INVALID_KEY_MESSAGE } from '../server/access/credentials.ts'
+import { artifactsWithSnapshot } from './support/server-snapshot.ts'
+import { startTestServer, withKey, type TestServer } from './support/server-harness.ts'
+import { testBoomRoute, testEchoRoute, testLookupRoute } from './support/server-test-routes.ts'
+
+const routes = [...API_ROUTES, testLookupRoute, testEchoRoute, testBoomRoute]
+let server: TestServer
+let artifacts: { dir: string; id: string }
+
+beforeAll(async () => {
+  artifacts = await artifactsWithSnapshot(inject('mirrorUrl'))
+  server = await startTestServer({ artifactsDir: artifacts.dir, routes })
+})
+afterAll(async () => {
+  await server?.close()
+  if (artifacts) await rm(artifacts.dir, { recursive: true, force: true })
+})
+
+const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init)
+
+async function expectError(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+  const text = await response.text()
+  const body = JSON.parse(text)
+  expect(ErrorBody.safeParse(body).success).toBe(true)
+  expect(body.error.code).toBe(code)
+  expect(body.error.support_reference).toBe(response.headers.get('x-request-id'))
+  expect(text).not.toMatch(/\bat .*\.ts:\d+/)
+  return body
+}
+
+describe('public routes', () => {
+  it('GET /healthz reports the served snapshot without a key', async () => {
+    const response = await get('/healthz')
+    expect(response.status).toBe(200)
+    const body = HealthBody.parse(await response.json())
+    expect(body).toMatchObject({ status: 'ok', snapshot_id: artifacts.id })
+    expect(Number.isNaN(Date.parse(body.snapshot_loaded_at))).toBe(false)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+  })
+
+  it('GET /v1/freshness serves the spec 2.5 envelope with an ETag, a cache policy and 304s', async () => {
+    const response = await get('/v1/freshness')
+    expect(response.status).toBe(200)
+    const body = FreshnessEnvelope.parse(await response.json())
+    expect(body).toEqual(freshnessEnvelope(server.running.snapshots.current.manifest))
+    expect(body.states.find((s) => s.code === 'ga')?.rows).toBeGreaterThan(0)
+    const etag = response.headers.get('etag')!
+    expect(etag).toMatch(/^".+"$/)
+    expect(response.headers.get('cache-control')).toMatch(/max-age=3600/)
+
+    const again = await get('/v1/freshness', { headers: { 'If-None-Match': etag } })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    expect(again.headers.get('etag')).toBe(etag)
+    expect((await get('/v1/freshness', { headers: { 'If-None-Match': `W/${etag}` } })).status).toBe(304)
+    expect((await get('/v1/freshness', { headers: { 'If-None-Match': '"other"' } })).status).toBe(200)
+  })
+
+  it('every response carries a fresh request id and the security headers', async () => {
+    const [a, b] = await Promise.all([get('/healthz'), get('/healthz')])
+    expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'))
+    for (const response of [a, b]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    }
+  })
+})
+
+describe('authentication (spec 5)', () => {
+  it('401 without a key, with the missing-credentials message', async () => {
+    const body = await expectError(await get('/v1/account'), 401, 'UNAUTHORIZED')
+    expect(body.error.message).toMatch(/^Missing credentials/)
+    // A non-Bearer Authorization header is no key either.
+    const basic = await expectError(await get('/v1/account', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'UNAUTHORIZED')
+    expect(basic.error.message).toMatch(/^Missing credentials/)
+  })
+
+  it('401 "Invalid X-API-Key." for a key that matches no account, in either header', async () => {
+    for (const headers of [{ 'X-API-Key': 'tx_live_nope' }, { Authorization: 'Bearer tx_live_nope' }] as Record<string, string>[]) {
+      const body = await expectError(await get('/v1/account', { headers }), 401, 'UNAUTHORIZED')
+      expect(body.error.message).toBe(INVALID_KEY_MESSAGE)
+    }
+  })
+
+  it('accepts the key in X-API-Key and in Authorization: Bearer', async () => {
+    const { api_key, account_id } = await server.createAccount('starter', 'Acme')
+    const forms: Record<string, string>[] = [{ 'X-API-Key': api_key }, { Authorization: `Bearer ${api_key}` }, { authorization: `bearer ${api_key}` }]
+    for (const headers of forms) {
+      const response = await get('/v1/account', { headers })
+      expect(response.status).toBe(200)
+      expect(response.headers.get('cache-control')).toBe('no-store')
+      const body = AccountBody.parse(await response.json())
+      expect(body).toMatchObject({ account_id, name: 'Acme', tier: 'starter', trial_ends_at: null })
+      expect(body.quota).toMatchObject({ limit: 10_000, used: 0, remaining: 10_000 })
+    }
+  })
+
+  it('new keys work at once, old keys until revoked, revoked keys never', async () => {
+    const { api_key: first, account_id, key_id } = await server.createAccount('growth')
+    const created = await server.admin('POST', '/admin/keys', { account_id })
+    expect(created.status).toBe(201)
+    const { api_key: second } = await created.json()
+    expect((await get('/v1/account', withKey(second))).status).toBe(200)
+    expect((await get('/v1/account', withKey(first))).status).toBe(200)
+
+    expect((await server.admin('POST', `/admin/keys/${key_id}/revoke`)).status).toBe(200)
+    const body = await expectError(await get('/v1/account', withKey(first)), 401, 'UNAUTHORIZED')
+    expect(body.error.message).toBe(INVALID_KEY_MESSAGE)
+    expect((await get('/v1/account', withKey(second))).status).toBe(200)
+  })
+
+  it('public routes need no key', async () => {
+    for (const path of ['/healthz', '/v1/freshness', '/openapi.json']) expect((await get(path)).status).toBe(200)
+  })
+})
+
+describe('errors: every status is the JSON envelope', () => {
+  it('404 NOT_FOUND for an unknown route', async () => {
+    await expectError(await get('/v2/nothing?x=1'), 404, 'NOT_FOUND')
+  })
+
+  it('405 METHOD_NOT_ALLOWED with Allow for a known path', async () => {
+    const response = await get('/v1/freshness', { method: 'DELETE' })
+    await expectError(response, 405, 'METHOD_NOT_ALLOWED')
+    expect(response.headers.get('allow')).toBe('GET')
+  })
+
+  it('400 MALFORMED_JSON for a body that is not JSON', async () => {
+    const body = await expectError(
+      await get('/test/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "ab",' }),
+      400,
+      'MALFORMED_JSON',
+    )
+    expect(body.error.message).toMatch(/not valid JSON/)
+  })
+
+  it('413 PAYLOAD_TOO_LARGE past the route body limit', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(4096), count: 1 })
+    await expectError(await get('/test/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }), 413, 'PAYLOAD_TOO_LARGE')
+  })
+
+  it('415 UNSUPPORTED_MEDIA_TYPE for a body that is not sent as JSON', async () => {
+    await expectError(await get('/test/echo', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }), 415, 'UNSUPPORTED_MEDIA_TYPE')
+  })
+
+  it('422 with detail [{loc, msg, type, input?, ctx?}] for invalid body, path and query values', async () => {
+    const response = await get('/test/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'a', count: 'many' }) })
+    const body = await expectError(response, 422, 'VALIDATION_ERROR')
+    expect(ValidationErrorBody.safeParse(body).success).toBe(true)
+    expect(body.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ loc: ['body', 'name'], type: 'too_small', input: 'a', ctx: expect.objectContaining({ minimum: 2 }) }),
+        expect.objectContaining({ loc: ['body', 'count'], type: 'invalid_type', input: 'many' }),
+      ]),
+    )
+    for (const item of body.detail) expect(typeof item.msg).toBe('string')
+
+    const missing = await expectError(await get('/test/echo', { method: 'POST' }), 422, 'VALIDATION_ERROR')
+    expect(missing.detail[0].loc).toEqual(['body'])
+
+    const { api_key } = await server.createAccount('starter')
+    const lookup = await expectError(await get('/v1/test-lookup/12?miss=2', withKey(api_key)), 422, 'VALIDATION_ERROR')
+    expect(lookup.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['path', 'zip'], ['query', 'miss']])
+  })
+
+  it('400 BAD_REQUEST and 431 HEADERS_TOO_LARGE for requests Node rejects before routing', async () => {
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { port } = new URL(server.url)
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request))
+        let text = ''
+        socket.on('data', (chunk) => (text += chunk))
+        socket.on('end', () => resolve(text))
+        socket.on('error', reject)
+      })
+    for (const [request, status, code] of [
+      ['NOT HTTP AT ALL\r\n\r\n', 400, 'BAD_REQUEST'],
+      [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    ] as const) {
+      const answer = await raw(request)
+      const [head, body] = answer.split('\r\n\r\n')
+      expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `))
+      expect(head).toContain('Content-Type: application/json; charset=utf-8')
+      const parsed = JSON.parse(body)
+      expect(parsed.error.code).toBe(code)
+      expect(head).toContain(`X-Request-Id: ${parsed.error.support_reference}`)
+    }
+  })
+
+  it('500 INTERNAL_ERROR hides the message and stack, and logs them under the support reference', async () => {
+    const response = await get('/test/boom')
+    const body = await expectError(response, 500, 'INTERNAL_ERROR')
+    expect(body.error.message).toBe('internal error')
+    const logged = server.logs.find((e) => e.event === 'request_failed' && e.support_reference === body.error.support_reference)
+    expect(logged?.error).toMatch(/secret internal detail/)
+  })
+})
+
+describe('access log', () => {
+  it('one JSON line per request with route, status, duration, support reference, account — never the key', async () => {
+    const { api_key, account_id } = await server.createAccount('starter')
+    const response = await get('/v1/account?api_key=leak', { headers: { Authorization: `Bearer ${api_key}` } })
+    const requestId = response.headers.get('x-request-id')
+    await response.text()
+    await expect.poll(() => server.logs.find((e) => e.event === 'request' && e.support_reference === requestId)).toBeDefined()
+    const line = server.logs.find((e) => e.event === 'request' && e.support_reference === requestId)!
+    expect(line).toMatchObject({ method: 'GET', route: '/v1/account', path: '/v1/account', status: 200, account_id })
+    expect(typeof line.duration_ms).toBe('number')
+    const everything = JSON.stringify(server.logs)
+    expect(everything).not.toContain(api_key)
+    expect(everything).not.toContain('leak')
+  })
+})
+
+describe('OpenAPI', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const response = await get('/openapi.json')
+    expect(response.status).toBe(200)
+    const document = await response.json()
+    expect(document.openapi).toBe('3.1.0')
+    const validator = new Validator()
+    const result = await validator.validate(document)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(response.headers.get('etag')).toBeTruthy()
+    // The validator checks shapes; every $ref must also land on something.
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1])
+    expect(refs.length).toBeGreaterThan(0)
+    for (const ref of refs) {
+      const target = ref.split('/').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], document)
+      expect(target, ref).toBeDefined()
+    }
+  })
+
+  it('describes every route the server answers, its parameters, bodies and error responses', async () => {
+    const document = await (await get('/openapi.json')).json()
+    // The router's own table, not the registry: what the server would actually answer.
+    const app = createApp({
+      snapshots: server.running.snapshots,
+      store: { accounts: null!, usage: null! },
+      settings: { tiers: {} as never, jsonBodyLimit: 1 },
+      logger: memoryLogger(),
+      routes,
+    }) as unknown as { handlers: Record<string, Record<string, unknown>> }
+    const answered = Object.entries(app.handlers).flatMap(([method, patterns]) =>
+      Object.keys(patterns).map((pattern) => `${method.toLowerCase()} ${pattern.replace(/:(\w+)/g, '{$1}')}`),
+    )
+    const described = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    )
+    expect(answered.sort()).toEqual(described.sort())
+    expect(described).toEqual(expect.arrayContaining(['get /healthz', 'get /v1/freshness', 'get /openapi.json', 'get /v1/account']))
+
+    const account = document.paths['/v1/account'].get
+    expect(account.security).toEqual([{ ApiKeyHeader: [] }, { BearerAuth: [] }])
+    expect(Object.keys(account.responses).sort()).toEqual(['200', '401', '429', '500'])
+    expect(document.paths['/healthz'].get.security).toEqual([])
+
+    const lookup = document.paths['/v1/test-lookup/{zip}'].get
+    expect(lookup.parameters).toEqual([
+      expect.objectContaining({ name: 'zip', in: 'path', required: true }),
+      expect.objectContaining({ name: 'miss', in: 'query', required: false }),
+    ])
+    expect(Object.keys(lookup.responses).sort()).toEqual(['200', '401', '402', '422', '429', '500'])
+    const echo = document.paths['/test/echo'].post
+    expect(echo.requestBody.required).toBe(true)
+    expect(Object.keys(echo.responses).sort()).toEqual(['200', '400', '413', '415', '422', '500'])
+    expect(document.components.responses.ValidationFailed.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationError' })
+    expect(document.components.schemas.Error.properties.error.required).toEqual(['code', 'message', 'support_reference'])
+  })
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const etag = (await get('/openapi.json')).headers.get('etag')!
+    expect((await get('/openapi.json', { headers: { 'If-None-Match': etag } })).status).toBe(304)
+  })
+})

@@ -1,0 +1,94 @@
+// Real snapshots for server tests: the pipeline's refresh() run against the test mirror. The first
+// call in a vitest run builds one (GA, CT, DE) and keeps it for the run (the mirror's port names
+// the cache); each test gets its own copy, so tests may move pointers and publish freely.
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { writeAtomically } from '../../pipeline/file-bytes.ts'
+import type { Manifest } from '../../pipeline/manifest.ts'
+import { refresh, type Reporter } from '../../pipeline/refresh.ts'
+import { readPipelineSettings } from '../../pipeline/settings.ts'
+import { pointerPath, readCurrentId, snapshotDir } from '../../pipeline/snapshot-store.ts'
+import { sharedPath } from './shared.ts'
+
+const CACHE_ROOT = path.join(os.tmpdir(), 'taxatlas-server-test-snapshots')
+const STALE_CACHE_MS = 6 * 3_600_000
+
+const silent: Reporter = { start() {}, state() {}, info() {}, finish() {} }
+
+/** Runs a real refresh into `artifactsDir` and returns the published manifest. */
+export async function refreshInto(
+  artifactsDir: string,
+  mirrorUrl: string,
+  options: { states?: string; now?: string } = {},
+): Promise<Manifest> {
+  const buildDir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-server-build-'))
+  try {
+    const settings = readPipelineSettings({
+      TAXATLAS_MIRROR: mirrorUrl,
+      TAXATLAS_DROPS: sharedPath('drops'),
+      TAXATLAS_GEO: sharedPath('geo'),
+      TAXATLAS_ARTIFACTS: artifactsDir,
+      TAXATLAS_BUILD: buildDir,
+      TAXATLAS_STATES: options.states ?? 'GA,CT,DE',
+      ...(options.now ? { TAXATLAS_NOW: options.now } : {}),
+    })
+    const result = await refresh(settings, silent)
+    if (!result.manifest) throw new Error(`refresh published nothing: ${result.reason}`)
+    return result.manifest
+  } finally {
+    await rm(buildDir, { recursive: true, force: true })
+  }
+}
+
+/** A temp artifacts directory holding a copy of this run's real snapshot, CURRENT pointing at it. */
+export async function artifactsWithSnapshot(mirrorUrl: string): Promise<{ dir: string; id: string }> {
+  const cached = await cachedArtifacts(mirrorUrl)
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-server-artifacts-'))
+  await cp(cached, dir, { recursive: true })
+  const id = await readCurrentId(dir)
+  if (!id) throw new Error(`cached artifacts ${cached} have no CURRENT`)
+  return { dir, id }
+}
+
+/**
+ * Publishes `fromId`'s files again as snapshot `newId` and moves CURRENT to it; `corrupt` flips
+ * one byte of rates.bin after the manifest recorded its sha256.
+ */
+export async function republish(artifactsDir: string, fromId: string, newId: string, options: { corrupt?: boolean } = {}): Promise<void> {
+  const target = snapshotDir(artifactsDir, newId)
+  await cp(snapshotDir(artifactsDir, fromId), target, { recursive: true })
+  const manifestFile = path.join(target, 'manifest.json')
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest
+  await writeFile(manifestFile, JSON.stringify({ ...manifest, snapshot: newId }, null, 2))
+  if (options.corrupt) {
+    const ratesFile = path.join(target, 'rates.bin')
+    const bytes = await readFile(ratesFile)
+    bytes[bytes.length >> 1] ^= 0xff
+    await writeFile(ratesFile, bytes)
+  }
+  await pointTo(artifactsDir, newId)
+}
+
+export const pointTo = (artifactsDir: string, id: string) => writeAtomically(pointerPath(artifactsDir), `${id}\n`)
+
+async function cachedArtifacts(mirrorUrl: string): Promise<string> {
+  const dir = path.join(CACHE_ROOT, new URL(mirrorUrl).port)
+  if (await readCurrentId(dir)) return dir
+  await mkdir(CACHE_ROOT, { recursive: true })
+  await removeStaleCaches()
+  const building = `${dir}.tmp-${process.pid}`
+  await rm(building, { recursive: true, force: true })
+  await refreshInto(building, mirrorUrl)
+  // Another test file may have finished first; either copy is the same run's data.
+  await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }))
+  return dir
+}
+
+async function removeStaleCaches() {
+  for (const name of await readdir(CACHE_ROOT).catch(() => [] as string[])) {
+    const entry = path.join(CACHE_ROOT, name)
+    const info = await stat(entry).catch(() => null)
+    if (info && Date.now() - info.mtimeMs > STALE_CACHE_MS) await rm(entry, { recursive: true, force: true })
+  }
+}
