@@ -9,14 +9,14 @@ import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './routes/route.ts'
 import type { Snapshot } from './snapshot/open-snapshot.ts'
-import type { Accounts } from './store/accounts.ts'
-import type { UsageCounter } from './store/usage.ts'
+import type { StoreGate } from './store/store.ts'
 import type { Tiers } from './tiers.ts'
 
 export type AppOptions = {
   /** anything with the snapshot in service; read once per request */
   snapshots: { readonly current: Snapshot }
-  store: { accounts: Accounts; usage: UsageCounter }
+  /** accounts and usage, possibly still opening: key routes wait for it, public routes never do */
+  store: StoreGate
   settings: { tiers: Tiers; jsonBodyLimit: number }
   logger: Logger
   clock?: Clock
@@ -29,8 +29,7 @@ export function createApp(options: AppOptions): polka.Polka {
   const routes = options.routes ?? API_ROUTES
   return buildRouter([...routes, openApiRoute(routes)], {
     snapshots: options.snapshots,
-    accounts: options.store.accounts,
-    usage: options.store.usage,
+    store: options.store,
     limiter: new RateLimiter(clock),
     tiers: options.settings.tiers,
     jsonBodyLimit: options.settings.jsonBodyLimit,

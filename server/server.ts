@@ -1,6 +1,11 @@
 // Everything `make serve` runs, as one function tests can call on port 0: open the snapshot
-// (failing before listen when none is valid), open the store, listen on the public and the
-// loopback admin port, follow the CURRENT pointer, flush usage, and close it all in order.
+// (failing before listen when none is valid), listen on the public and the loopback admin port,
+// follow the CURRENT pointer, then open the store in the background, flush usage, and close it
+// all in order.
+//
+// The store is not needed by public routes (/healthz, /v1/freshness, /openapi.json), and loading
+// DuckDB alone takes ~150-270 ms, so it opens after listen: key routes wait for it (one shared
+// promise, see store/store.ts) and answer 503 SERVICE_UNAVAILABLE if it could not be opened.
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -9,20 +14,27 @@ import { removeEndpointFile, writeEndpointFile } from './admin/endpoint-file.ts'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { createApp } from './app.ts'
 import { answerClientError } from './http/client-error.ts'
+import { HttpError } from './http/errors.ts'
+import type { AppDeps } from './http/route-handler.ts'
+import { buildRouter } from './http/router.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { Logger } from './logger.ts'
 import type { Route } from './routes/route.ts'
 import type { ServerSettings } from './settings.ts'
 import { SnapshotSource, type ReloadOutcome, type ReloadTrigger } from './snapshot/snapshot-source.ts'
 import { watchPointer } from './snapshot/watch-pointer.ts'
-import { Accounts } from './store/accounts.ts'
-import { Database } from './store/database.ts'
-import { UsageCounter } from './store/usage.ts'
+import { gateStore, openStore, STORE_RETRY_AFTER_SECONDS, type OpenedStore } from './store/store.ts'
 
 export type RunningServer = {
   url: string
   adminUrl: string
   snapshots: SnapshotSource
+  /**
+   * Settles once the store, opened in the background after listen, is open or has failed:
+   * true when key routes and the admin listener serve (its endpoint file is written), false
+   * when it could not be opened (logged once as store_failed; key routes answer 503).
+   */
+  storeReady: Promise<boolean>
   reload(trigger: ReloadTrigger): Promise<ReloadOutcome>
   /** Stops accepting, lets requests in flight finish (up to the shutdown timeout), flushes usage. */
   close(): Promise<void>
@@ -34,62 +46,104 @@ export async function startServer(
 ): Promise<RunningServer> {
   const { logger } = options
   const clock = options.clock ?? systemClock
-  // Independent, so opened together; if either fails the other is closed and nothing listens.
-  const [snapshotsResult, dbResult] = await Promise.allSettled([
-    SnapshotSource.open(settings.artifactsDir, logger, clock),
-    Database.open(settings.storePath),
-  ])
-  if (snapshotsResult.status === 'rejected') {
-    if (dbResult.status === 'fulfilled') await dbResult.value.close()
-    throw snapshotsResult.reason
-  }
-  if (dbResult.status === 'rejected') throw dbResult.reason
-  const snapshots = snapshotsResult.value
-  const db = dbResult.value
-  const closers: (() => Promise<void> | void)[] = [() => db.close()]
-  try {
-    const accounts = await Accounts.load(db)
-    const usage = await UsageCounter.load(db)
-    const stopFlushing = usage.flushEvery(settings.usageFlushMs, logger)
-    closers.unshift(async () => {
-      stopFlushing()
-      await usage.flush().catch((error: Error) => logger.error('usage_flush_failed', { reason: error.message }))
-    })
+  // Nothing listens unless a verified snapshot opened.
+  const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock)
 
-    const app = createApp({ snapshots, store: { accounts, usage }, settings, logger, clock, routes: options.routes })
-    const server = http.createServer(app.handler as unknown as http.RequestListener)
+  // Key routes hold on `gate` from the first request; the opening itself starts after listen.
+  let startOpening!: () => void
+  let openingStarted = 0
+  const opening = new Promise<void>((resolve) => (startOpening = resolve)).then(() => {
+    openingStarted = performance.now()
+    return openStore(settings.storePath)
+  })
+  const gate = gateStore(opening)
+
+  const server = http.createServer()
+  const adminServer = http.createServer()
+  const deps: AppDeps = { snapshots, store: gate, limiter: new RateLimiter(clock), tiers: settings.tiers, jsonBodyLimit: settings.jsonBodyLimit, logger, clock }
+  const notYet = buildRouter([], deps, {
+    guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
+  }).handler as unknown as http.RequestListener
+  let stopWatching = () => {}
+  try {
+    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes })
+    server.on('request', app.handler as unknown as http.RequestListener)
     server.on('clientError', answerClientError(logger))
     await listen(server, settings.port, settings.host)
-    closers.unshift(() => closeGracefully(server, settings.shutdownTimeoutMs))
 
-    const token = randomBytes(32).toString('base64url')
-    const adminDeps = { snapshots, accounts, usage, limiter: new RateLimiter(clock), tiers: settings.tiers, jsonBodyLimit: settings.jsonBodyLimit, logger, clock }
-    const adminServer = http.createServer(createAdminApp(adminDeps, token).handler as unknown as http.RequestListener)
+    // Bound now, so a taken admin port still stops start-up; it answers 503 until the store is
+    // open, and nobody can call it before then anyway: its endpoint file (with the token) is
+    // written only once the store is open.
+    adminServer.on('request', notYet)
     await listen(adminServer, settings.adminPort, '127.0.0.1')
-    closers.unshift(() => closeGracefully(adminServer, settings.shutdownTimeoutMs))
-    const adminUrl = urlOf(adminServer)
-    await writeEndpointFile(settings.storePath, { url: adminUrl, token, pid: process.pid })
-    closers.unshift(() => removeEndpointFile(settings.storePath))
 
-    const reload = (trigger: ReloadTrigger) => snapshots.reload(trigger)
-    closers.unshift(watchPointer(settings.artifactsDir, (trigger) => void reload(trigger), { pollMs: settings.snapshotPollMs, logger }))
-
-    let closing: Promise<void> | null = null
-    return {
-      url: urlOf(server),
-      adminUrl,
-      snapshots,
-      reload,
-      close: () => (closing ??= runClosers(closers)),
-    }
+    stopWatching = watchPointer(settings.artifactsDir, (trigger) => void snapshots.reload(trigger), { pollMs: settings.snapshotPollMs, logger })
   } catch (error) {
-    await runClosers(closers)
+    // Only listeners exist so far: the store has not started opening.
+    await Promise.all([server, adminServer].map((s) => (s.listening ? closeGracefully(s, 0) : undefined)))
     throw error
   }
-}
+  const adminUrl = urlOf(adminServer)
 
-async function runClosers(closers: (() => Promise<void> | void)[]) {
-  for (const close of closers) await close()
+  let closing = false
+  let stopFlushing = () => {}
+  let endpointWritten = false
+  const ready = async (store: OpenedStore): Promise<OpenedStore> => {
+    // Key requests waiting on the gate proceed from here; a server already closing only flushes and closes it.
+    if (!closing) {
+      stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger)
+      try {
+        const token = randomBytes(32).toString('base64url')
+        const adminApp = createAdminApp(deps, store, token).handler as unknown as http.RequestListener
+        adminServer.off('request', notYet).on('request', adminApp)
+        await writeEndpointFile(settings.storePath, { url: adminUrl, token, pid: process.pid })
+        endpointWritten = true
+      } catch (error) {
+        // Key routes serve regardless; only the admin command cannot find this server.
+        logger.error('admin_endpoint_failed', { reason: (error as Error).message })
+      }
+    }
+    logger.info('store_ready', {
+      ms: Math.round(performance.now() - openingStarted),
+      startup_ms: Math.round(performance.now()),
+      rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+    })
+    return store
+  }
+  const failed = (error: Error): null => {
+    // Logged once: requests refused for it are 503s with their own request log lines.
+    logger.error('store_failed', { store: settings.storePath, reason: error.message, retry_after: STORE_RETRY_AFTER_SECONDS })
+    return null
+  }
+  const settled: Promise<OpenedStore | null> = opening.then(ready, failed)
+  // Let connections that arrived with the listen be answered before loading DuckDB blocks the event loop.
+  setImmediate(startOpening)
+
+  const close = async () => {
+    closing = true
+    stopWatching()
+    const publicClosed = closeGracefully(server, settings.shutdownTimeoutMs)
+    // Requests in flight may be waiting for the store: it must settle before they can finish.
+    const opened = await settled
+    if (endpointWritten) await removeEndpointFile(settings.storePath)
+    await closeGracefully(adminServer, settings.shutdownTimeoutMs)
+    await publicClosed
+    if (opened) {
+      stopFlushing()
+      await opened.usage.flush().catch((error: Error) => logger.error('usage_flush_failed', { reason: error.message }))
+      await opened.db.close()
+    }
+  }
+
+  let closed: Promise<void> | null = null
+  return {
+    url: urlOf(server),
+    adminUrl,
+    snapshots,
+    storeReady: settled.then((opened) => opened !== null),
+    reload: (trigger) => snapshots.reload(trigger),
+    close: () => (closed ??= close()),
+  }
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {

@@ -11,6 +11,7 @@ import { memoryLogger } from '../server/logger.ts'
 import { AccountBody } from '../server/routes/account.ts'
 import { HealthBody } from '../server/routes/health.ts'
 import { API_ROUTES } from '../server/routes/index.ts'
+import { gateStore } from '../server/store/store.ts'
 import { INVALID_KEY_MESSAGE } from '../server/access/credentials.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 import { startTestServer, withKey, type TestServer } from './support/server-harness.ts'
@@ -254,7 +255,7 @@ describe('OpenAPI', () => {
     // The router's own table, not the registry: what the server would actually answer.
     const app = createApp({
       snapshots: server.running.snapshots,
-      store: { accounts: null!, usage: null! },
+      store: gateStore(new Promise(() => {})),
       settings: { tiers: {} as never, jsonBodyLimit: 1 },
       logger: memoryLogger(),
       routes,
@@ -270,7 +271,7 @@ describe('OpenAPI', () => {
 
     const account = document.paths['/v1/account'].get
     expect(account.security).toEqual([{ ApiKeyHeader: [] }, { BearerAuth: [] }])
-    expect(Object.keys(account.responses).sort()).toEqual(['200', '401', '429', '500'])
+    expect(Object.keys(account.responses).sort()).toEqual(['200', '401', '429', '500', '503'])
     expect(document.paths['/healthz'].get.security).toEqual([])
 
     const lookup = document.paths['/v1/test-lookup/{zip}'].get
@@ -278,7 +279,7 @@ describe('OpenAPI', () => {
       expect.objectContaining({ name: 'zip', in: 'path', required: true }),
       expect.objectContaining({ name: 'miss', in: 'query', required: false }),
     ])
-    expect(Object.keys(lookup.responses).sort()).toEqual(['200', '401', '402', '422', '429', '500'])
+    expect(Object.keys(lookup.responses).sort()).toEqual(['200', '401', '402', '422', '429', '500', '503'])
     const echo = document.paths['/test/echo'].post
     expect(echo.requestBody.required).toBe(true)
     expect(Object.keys(echo.responses).sort()).toEqual(['200', '400', '413', '415', '422', '500'])

@@ -52,6 +52,10 @@ describe('server/main.ts', () => {
       const listening = lines.find((l) => l.event === 'listening')!
       expect(listening).toMatchObject({ pid: child.pid, snapshot: artifacts.id, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) })
       expect(typeof listening.startup_ms).toBe('number')
+      expect(typeof listening.rss_mb).toBe('number')
+      // The store opens after listen; the admin endpoint file is written once it is ready.
+      await expect.poll(() => lines.find((l) => l.event === 'store_ready'), { timeout: 30_000 }).toBeDefined()
+      expect(lines.find((l) => l.event === 'store_ready')).toMatchObject({ ms: expect.any(Number), startup_ms: expect.any(Number) })
       expect(existsSync(endpointFilePath(storePath))).toBe(true)
       const health = await (await fetch(`${listening.url}/healthz`)).json()
       expect(health.snapshot_id).toBe(artifacts.id)

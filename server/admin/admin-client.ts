@@ -1,12 +1,13 @@
 // The admin command's two ways to the store: through the running server's loopback admin
 // listener (the DuckDB file has one writer, the server), or — when no server is running —
 // by opening the store itself.
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { z } from 'zod'
 import { systemClock } from '../clock.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ServerSettings } from '../settings.ts'
 import { Accounts } from '../store/accounts.ts'
-import { Database } from '../store/database.ts'
+import { Database, StoreLockedError } from '../store/database.ts'
 import { UsageCounter } from '../store/usage.ts'
 import { ADMIN_TOKEN_HEADER } from './admin-listener.ts'
 import { readEndpointFile, type AdminEndpoint } from './endpoint-file.ts'
@@ -26,10 +27,26 @@ export type AdminClient = {
 
 export class AdminError extends Error {}
 
+/** How long to wait for a server that holds the store but has not published its endpoint yet. */
+const STARTING_SERVER_WAIT_MS = 5_000
+
 export async function connectAdmin(settings: ServerSettings): Promise<AdminClient> {
   const endpoint = await readEndpointFile(settings.storePath)
   if (endpoint && (await answers(endpoint))) return serverClient(endpoint)
-  return storeClient(settings)
+  try {
+    return await storeClient(settings)
+  } catch (error) {
+    // A server opens the store after it starts listening and writes its endpoint file once the
+    // store is open: a locked store without a live endpoint is most likely a server starting up.
+    if (!(error instanceof StoreLockedError)) throw error
+    const deadline = Date.now() + STARTING_SERVER_WAIT_MS
+    while (Date.now() < deadline) {
+      await sleep(100)
+      const published = await readEndpointFile(settings.storePath)
+      if (published && (await answers(published))) return serverClient(published)
+    }
+    throw error
+  }
 }
 
 async function answers(endpoint: AdminEndpoint): Promise<boolean> {

@@ -5,11 +5,13 @@ import type polka from 'polka'
 import { HttpError } from '../http/errors.ts'
 import { buildRouter } from '../http/router.ts'
 import type { AppDeps } from '../http/route-handler.ts'
+import type { StoreParts } from '../store/store.ts'
 import { adminRoutes } from './admin-routes.ts'
 
 export const ADMIN_TOKEN_HEADER = 'x-admin-token'
 
-export function createAdminApp(deps: AppDeps, token: string): polka.Polka {
+/** Built once the store is open: every admin route uses it. */
+export function createAdminApp(deps: AppDeps, store: StoreParts, token: string): polka.Polka {
   const expected = Buffer.from(token)
   const guard = (req: IncomingMessage, _res: ServerResponse, next: (error?: unknown) => void) => {
     if (!isLoopback(req.socket.remoteAddress)) return next(new HttpError('FORBIDDEN', 'The admin listener answers loopback clients only.'))
@@ -18,7 +20,7 @@ export function createAdminApp(deps: AppDeps, token: string): polka.Polka {
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) return next(new HttpError('FORBIDDEN', 'Wrong admin token.'))
     next()
   }
-  return buildRouter(adminRoutes({ accounts: deps.accounts, usage: deps.usage, tiers: deps.tiers, clock: deps.clock }), deps, { guard })
+  return buildRouter(adminRoutes({ accounts: store.accounts, usage: store.usage, tiers: deps.tiers, clock: deps.clock }), deps, { guard })
 }
 
 const isLoopback = (address: string | undefined) =>

@@ -8,8 +8,7 @@ import { monthOf, type Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 import type { Caller, Route } from '../routes/route.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
-import type { Accounts } from '../store/accounts.ts'
-import type { UsageCounter } from '../store/usage.ts'
+import type { StoreGate } from '../store/store.ts'
 import type { Tiers } from '../tiers.ts'
 import { readJsonBody } from './body.ts'
 import { HttpError } from './errors.ts'
@@ -19,8 +18,8 @@ import { validate, validationError, type Location, type ValidationDetail } from 
 
 export type AppDeps = {
   snapshots: { readonly current: Snapshot }
-  accounts: Accounts
-  usage: UsageCounter
+  /** accounts and usage; key routes await it (the store opens after listen), public routes never touch it */
+  store: StoreGate
   limiter: RateLimiter
   tiers: Tiers
   jsonBodyLimit: number
@@ -45,23 +44,25 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
   try {
     let caller: Caller | null = null
     if (route.auth === 'key') {
-      const { account, keyId } = authenticate(req, deps.accounts)
+      // Resolved once the store is open; a 503 when it could not be opened.
+      const { accounts, usage } = await deps.store.ready
+      const { account, keyId } = authenticate(req, accounts)
       state.accountId = account.id
       const tier = deps.tiers[account.tier]
       const decision = deps.limiter.take(keyId, tier)
       for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value)
       if (!decision.allowed) throw rateLimited(decision)
-      const quota = quotaStatus(account, tier, deps.usage, now)
+      const quota = quotaStatus(account, tier, usage, now)
       checkPlan(quota, route)
       caller = { account, keyId, tier, quota }
       if (route.countsAsLookup) {
         // Counted before the handler runs so concurrent requests cannot overrun the quota; a
         // request that does not end in 2xx is uncounted.
         const month = monthOf(now)
-        deps.usage.add(account.id, month, 1)
+        usage.add(account.id, month, 1)
         uncount = () => {
           uncount = () => {}
-          deps.usage.add(account.id, month, -1)
+          usage.add(account.id, month, -1)
         }
       }
     }

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 description of a list of routes, generated from the same zod schemas and
 // flags the router enforces: parameters, bodies, responses, and the error responses each route
-// can produce (401/402/429 from its auth flags, 400/413/415/422 from what it validates).
+// can produce (401/402/429/503 from its auth flags, 400/413/415/422 from what it validates).
 import { ERROR_STATUS, ErrorBody, ValidationErrorBody } from '../http/errors.ts'
 import type { Route } from '../routes/route.ts'
 import { SchemaComponents } from './json-schema.ts'
@@ -18,6 +18,10 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string }> =
   ValidationFailed: { status: 422, description: 'VALIDATION_ERROR: a parameter or body value is invalid; `detail` lists each one.' },
   RateLimited: { status: 429, description: 'RATE_LIMITED: the API key sent more requests than its tier allows; wait Retry-After seconds.' },
   InternalError: { status: 500, description: 'INTERNAL_ERROR: an unexpected failure; quote support_reference when reporting it.' },
+  ServiceUnavailable: {
+    status: 503,
+    description: 'SERVICE_UNAVAILABLE: the account store could not be opened, so API keys cannot be checked; public routes still answer. Retry after Retry-After seconds.',
+  },
 }
 
 const RATE_LIMIT_HEADERS = {
@@ -76,7 +80,7 @@ export function openApiDocument(routes: Route[]): Json {
             description,
             headers: {
               'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-              ...(status === 429 ? { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } : {}),
+              ...(status === 429 || status === 503 ? { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } : {}),
             },
             content: { 'application/json': { schema: status === 422 ? validationRef : errorRef } },
           },
@@ -111,6 +115,7 @@ function operationResponses(route: Route, components: SchemaComponents): Json {
   if (route.auth === 'key' && (route.countsAsLookup || !route.servesExpiredTrial)) responses[402] = ref('PaymentRequired')
   if (route.params || route.query || route.body) responses[422] = ref('ValidationFailed')
   responses[500] = ref('InternalError')
+  if (route.auth === 'key') responses[503] = ref('ServiceUnavailable')
   return responses
 }
 

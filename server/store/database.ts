@@ -1,8 +1,11 @@
 // The embedded store: one DuckDB file, one connection, opened by exactly one process (DuckDB
 // locks the file). Statements are queued so a transaction never interleaves with another write.
+// The DuckDB module (native, ~150-270 ms to load) is imported by open() only, never at module
+// top level: a bundle would hoist a static import of it, and the server answers public routes
+// before it has loaded (see server.ts).
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS accounts (
@@ -36,6 +39,7 @@ export class Database implements Statements {
 
   static async open(file: string): Promise<Database> {
     await mkdir(path.dirname(file), { recursive: true })
+    const { DuckDBInstance } = await import('@duckdb/node-api')
     let instance: DuckDBInstance
     try {
       instance = await DuckDBInstance.create(file)

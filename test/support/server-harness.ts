@@ -45,6 +45,11 @@ export async function startTestServer(options: {
   })
   const logger = memoryLogger()
   const running = await startServer(settings, { logger, clock: options.clock?.now, routes: options.routes })
+  // The store opens after listen; tests start from a server whose key routes and admin listener serve.
+  if (!(await running.storeReady)) {
+    await running.close()
+    throw new Error(`the store did not open: ${JSON.stringify(logger.entries.find((e) => e.event === 'store_failed'))}`)
+  }
   const endpoint = await readEndpointFile(storePath)
   if (!endpoint) throw new Error('the server wrote no admin endpoint file')
   const admin = (method: string, pathName: string, body?: unknown) =>
