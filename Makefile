@@ -31,11 +31,15 @@ bench: node_modules/.package-lock.json
 clean:
 	rm -rf build
 
-# The server runs as one bundled ES module (no TypeScript loader at start-up: it starts faster,
-# and signals such as SIGHUP reach it directly).
+# The server runs as one bundled ES module with its dependencies inside (only DuckDB's native
+# module stays outside, loaded after listen): no TypeScript loader and no package resolution at
+# start-up, and signals such as SIGHUP reach it directly.
 SERVER_SOURCES := $(shell find server pipeline sources -name '*.ts')
+# Bundled CommonJS dependencies call require(); an ES module has none, so the bundle gets one.
+REQUIRE_SHIM := import { createRequire as __taxatlasRequire } from 'node:module'; const require = __taxatlasRequire(import.meta.url);
 build/server/main.mjs: $(SERVER_SOURCES) node_modules/.package-lock.json
-	$(NODE_BIN)/esbuild server/main.ts --bundle --platform=node --format=esm --packages=external --target=node20 --log-level=warning --outfile=$@
+	$(NODE_BIN)/esbuild server/main.ts --bundle --platform=node --format=esm --target=node20 --log-level=warning \
+	  --external:@duckdb/node-api --banner:js="$(REQUIRE_SHIM)" --outfile=$@
 
 # Serve the current snapshot (building one first when there is none): PORT, HOST, see README.
 serve: build/server/main.mjs

@@ -34,6 +34,8 @@ export async function serverMeasures(artifacts: string): Promise<Measure[]> {
     try {
       await firstAnswer(`http://127.0.0.1:${PORT}/healthz`, started + 20_000)
       starts.push(performance.now() - started)
+      // a key route waits for the store (DuckDB loads after listen): RSS is read at steady state
+      await fetch(`http://127.0.0.1:${PORT}/v1/account`)
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
       rssMb = Math.max(rssMb, Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024)
     } finally {
@@ -44,6 +46,6 @@ export async function serverMeasures(artifacts: string): Promise<Measure[]> {
   starts.sort((a, b) => a - b)
   return [
     { name: 'server start-up to first answer (median of 3)', value: starts[1], unit: 'ms', target: 500, better: 'lower' },
-    { name: 'server RSS after start-up', value: rssMb, unit: 'MB', target: 300, better: 'lower' },
+    { name: 'server RSS with the store open', value: rssMb, unit: 'MB', target: 300, better: 'lower' },
   ]
 }
