@@ -76,6 +76,8 @@ export const StateRecord = z.object({
   notes: z.array(z.string()),
   unplaced: z.array(z.object({ level: z.string(), code: z.string(), name: z.string(), rate: z.string(), reason: z.string() })),
   anchors: z.array(AnchorResult),
+  /** ZIPs answered as unresolved because their source figure broke an invariant */
+  withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
 })

@@ -131,9 +131,10 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
 
   let result: FeedResult
   let index: RateIndex
+  let withheld: StateRecord['withheld']
   try {
     const loaded = await loadState(descriptor, { settings: context.settings, geography: context.geography })
-    ;({ result, index } = withholdViolations(loaded, descriptor, today, context.zipMeta))
+    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, context.zipMeta))
   } catch (error) {
     return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
   }
@@ -168,6 +169,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     notes: result.notes,
     unplaced: result.unplaced.map((u) => ({ ...u, rate: formatRate(u.rate) })),
     anchors,
+    withheld,
     data_from_snapshot: context.snapshotId,
   }
   return { descriptor, record, data: result }
@@ -182,11 +184,11 @@ function withholdViolations(
   descriptor: StateDescriptor,
   today: string,
   zipMeta: (zip: string) => ZipMeta | undefined,
-): { result: FeedResult; index: RateIndex } {
+): { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld'] } {
   const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
   const index = build(loaded)
   const violations = checkInvariants(index, descriptor, today)
-  if (violations.length === 0) return { result: loaded, index }
+  if (violations.length === 0) return { result: loaded, index, withheld: [] }
   const sample = violations.slice(0, 5).map((v) => `${v.zip}: ${v.message}`).join('; ')
   const structural = violations.filter((v) => v.structural)
   if (structural.length) throw new Error(`invariants violated: ${sample}`)
@@ -195,12 +197,13 @@ function withholdViolations(
   if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
     throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
   }
+  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message }))
   const result: FeedResult = {
     ...loaded,
     candidates: loaded.candidates.filter((c) => !zips.has(c.zip)),
-    notes: [...loaded.notes, ...violations.map((v) => `ZIP ${v.zip} withheld (answered as unresolved): ${v.message}`)],
+    notes: [...loaded.notes, `${zips.size} ZIP(s) withheld (answered as unresolved): ${withheld.map((w) => `${w.zip} ${w.reason}`).join('; ')}`],
   }
-  return { result, index: build(result) }
+  return { result, index: build(result), withheld }
 }
 
 function statusAfterLoad(descriptor: StateDescriptor, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
@@ -254,6 +257,7 @@ function emptyRecord(descriptor: StateDescriptor): StateRecord {
     notes: [],
     unplaced: [],
     anchors: [],
+    withheld: [],
     data_from_snapshot: null,
   }
 }

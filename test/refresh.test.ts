@@ -81,6 +81,20 @@ describe('a full refresh from the HTTP mirror', () => {
     expect(index.combinedRate(entry.candidates[0].stack, '2026-11-21')).toBe(6250)
   })
 
+  it('withholds the few ZIPs whose aggregator figure breaks the legal bounds, and lists them', async () => {
+    const index = new RateIndex((await loadSnapshot(artifacts, first.snapshot)).files['rates.bin'])
+    const withheld = first.states.flatMap((s) => s.withheld.map((w) => ({ state: s.code, ...w })))
+    expect(withheld.length).toBeGreaterThan(0)
+    for (const { state, zip, reason } of withheld) {
+      expect(reason).toMatch(/outside the legal bounds|zero/)
+      expect(index.lookupZip(zip).some((entry) => entry.state === state), `${state} ${zip}`).toBe(false)
+    }
+    // the figure really is in the drop file: 89431 (Reno-Sparks Indian Colony) at 16.89%
+    const nv = await readFile(sharedPath('drops/avalara-zip5/202512/TAXRATES_ZIP5_NV202512.csv'), 'utf8')
+    expect(nv).toMatch(/^NV,89431,.*0\.168900/m)
+    expect(withheld).toContainEqual({ state: 'NV', zip: '89431', reason: expect.stringContaining('0.16890') })
+  })
+
   it('writes byte-identical indexes for the same inputs, and a no-change run is ok rather than changed', async () => {
     const second = await runRefresh(
       pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build'), now: '2026-11-21T09:00:00.000Z' }),

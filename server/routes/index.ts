@@ -5,5 +5,6 @@ import { accountRoute } from './account.ts'
 import { freshnessRoute } from './freshness.ts'
 import { healthRoute } from './health.ts'
 import type { Route } from './route.ts'
+import { taxRoute } from './tax.ts'
 
-export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute]
+export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute, taxRoute]

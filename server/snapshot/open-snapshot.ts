@@ -10,6 +10,8 @@ import { etagOf } from '../http/etag.ts'
 
 export type Snapshot = {
   readonly id: string
+  /** where this snapshot and its predecessors are published (history lookups open earlier ones) */
+  readonly artifactsDir: string
   /** ISO timestamp of when this process loaded it */
   readonly loadedAt: string
   readonly manifest: Manifest
@@ -30,6 +32,7 @@ export async function openSnapshot(artifactsDir: string, id: string, now: number
   const body = JSON.stringify(freshnessEnvelope(loaded.manifest))
   return Object.freeze({
     id,
+    artifactsDir,
     loadedAt: new Date(now).toISOString(),
     manifest: loaded.manifest,
     freshness: Object.freeze({ body, etag: etagOf(body) }),

@@ -1,0 +1,45 @@
+// The parts of meta that describe certainty and dating: confidence, effective_date and its basis,
+// and the deprecated period.
+import type { StateRecord } from '../../pipeline/manifest.ts'
+import type { Authority } from '../../pipeline/rate-index.ts'
+import type { ConfidenceCap } from './located.ts'
+import type { CONFIDENCES, EFFECTIVE_DATE_BASES } from './tax-response.ts'
+
+export type Confidence = (typeof CONFIDENCES)[number]
+export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
+
+/**
+ * exact   the statutory statewide rate of a `static` state: the same everywhere in the state
+ * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
+ *         (also a place name found in several states, answered where it is most populous)
+ * medium  an aggregator estimate (avalara-zip5), a ZIP whose candidates differ in combined rate
+ *         answered by weight, or one of several same-named places of a state
+ * high    one jurisdiction from an official source (sst, cdtfa)
+ * none    never sent with a 200 (nothing resolved is a 404)
+ */
+export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: ConfidenceCap, ambiguousRate: boolean): Confidence {
+  if (record.feed === 'statutory' && record.klass === 'static') return 'exact'
+  if (cap === 'low') return 'low'
+  if (cap === 'medium' || ambiguousRate || (record.feed !== 'sst' && record.feed !== 'cdtfa')) return 'medium'
+  return 'high'
+}
+
+/** Publisher-dated rows (SST) give the latest start among the rates answered; other sources give none. */
+export function effectiveDateOf(basis: EffectiveDateBasis, authorities: readonly Authority[]): string | null {
+  if (basis !== 'publisher_effective_date') return null
+  let latest: string | null = null
+  for (const authority of authorities) if (authority.from && (latest === null || authority.from > latest)) latest = authority.from
+  return latest
+}
+
+export function effectiveDateBasisOf(record: Pick<StateRecord, 'feed' | 'effective_date_basis'>): EffectiveDateBasis {
+  if (record.effective_date_basis) return record.effective_date_basis
+  return record.feed === 'sst' ? 'publisher_effective_date' : record.feed === 'statutory' ? 'no_published_date' : 'edition_only'
+}
+
+/** Deprecated meta.period: the SST rate file's quarter (GAR2026Q2FEB19 → 20262); null for other feeds. */
+export function legacyPeriodOf(record: Pick<StateRecord, 'feed' | 'edition'>): string | null {
+  if (record.feed !== 'sst' || !record.edition) return null
+  const match = /^(\d{4})Q([1-4])/.exec(record.edition)
+  return match ? `${match[1]}${match[2]}` : null
+}

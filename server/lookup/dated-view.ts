@@ -1,0 +1,70 @@
+// Which data answers a state on a date. SST rows carry their own windows, so the snapshot in service
+// answers any date its rows cover; drops and workbooks start on their edition date, so an earlier
+// date is looked for in earlier snapshots. No data for the date: 400 naming the range that exists.
+import { quarterLabel } from '../../pipeline/manifest.ts'
+import { invalidInput } from './lookup-errors.ts'
+import type { LookupDate } from './lookup-date.ts'
+import { warning, type WarningObject } from './lookup-warnings.ts'
+import type { EarlierSnapshots } from './earlier-snapshots.ts'
+import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
+
+export type DatedView = {
+  view: SnapshotView
+  /** the date the authorities are taken on (the data's first day when today precedes it) */
+  isoDate: string
+  warnings: WarningObject[]
+}
+
+/** `newest`: the data is the newest held, so a date past it is past everything held. */
+function laterDateWarnings(view: SnapshotView, state: string, coverage: Coverage, date: LookupDate, newest: boolean): WarningObject[] {
+  const warnings: WarningObject[] = []
+  if (!date.explicit) return warnings
+  if (newest && coverage.through && date.iso > coverage.through) {
+    warnings.push(
+      warning('date_after_data', `${date.label} is after the newest ${state} data held (effective through ${coverage.through}); the latest rates were answered.`, {
+        effective_through: coverage.through,
+      }),
+    )
+  }
+  const record = factsOf(view).record(state)
+  // A statute row has no start date; the rules table vouches for its rate in one quarter only.
+  const verifiedQuarter = quarterLabel(coverage.through)
+  if (coverage.from === null && record?.effective_date_basis === 'no_published_date' && verifiedQuarter && quarterLabel(date.iso)! < verifiedQuarter) {
+    warnings.push(
+      warning('statutory_rate_undated', `${state}'s statutory rate has no published start date; it is verified for ${verifiedQuarter} and assumed unchanged on ${date.iso}.`, {
+        verified_for: verifiedQuarter,
+      }),
+    )
+  }
+  return warnings
+}
+
+export async function viewForDate(current: SnapshotView, state: string, date: LookupDate, earlier: EarlierSnapshots | null): Promise<DatedView> {
+  const coverage = factsOf(current).coverage(state)
+  if (coverage.from === null || date.iso >= coverage.from) {
+    return { view: current, isoDate: date.iso, warnings: laterDateWarnings(current, state, coverage, date, true) }
+  }
+  const search = earlier ? await earlier.covering(state, date.iso, current) : { found: false as const, earliestFrom: null }
+  if (search.found) {
+    const { view, coverage: older } = search.snapshot
+    const record = factsOf(view).record(state)
+    const note = warning('earlier_snapshot', `${date.label} is before the ${state} data in service (from ${coverage.from}); answered from snapshot ${view.id}, edition ${record?.edition}.`, {
+      snapshot: view.id,
+      edition: record?.edition ?? null,
+    })
+    return { view, isoDate: date.iso, warnings: [note, ...laterDateWarnings(view, state, older, date, false)] }
+  }
+  const availableFrom = search.earliestFrom && search.earliestFrom < coverage.from ? search.earliestFrom : coverage.from
+  if (date.explicit) {
+    throw invalidInput(`${date.label} is outside the ${state} data held: rates are available from ${availableFrom} through ${coverage.through ?? 'the latest data'}.`, {
+      state,
+      available_from: availableFrom,
+      available_through: coverage.through,
+    })
+  }
+  // Today precedes an edition already in service (a workbook published ahead of its date).
+  const ahead = warning('data_not_yet_effective', `The ${state} data in service takes effect on ${coverage.from}, after ${date.iso}; its rates were answered as of ${coverage.from}.`, {
+    effective_from: coverage.from,
+  })
+  return { view: current, isoDate: coverage.from, warnings: [ahead] }
+}

@@ -1,0 +1,90 @@
+// Earlier published snapshots, for dates before the data in service (drops and workbooks are
+// effective from their edition date on, so an older edition lives only in an older snapshot).
+// Manifests are read on demand and kept; index files are opened lazily, verified like the served
+// snapshot (size + sha256 per file), and only a few are kept open.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { Manifest } from '../../pipeline/manifest.ts'
+import { listSnapshotIds, snapshotDir } from '../../pipeline/snapshot-store.ts'
+import { openSnapshot } from '../snapshot/open-snapshot.ts'
+import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
+
+/** Opened earlier snapshots kept in memory; each costs about the size of its index files. */
+const OPEN_SNAPSHOTS_KEPT = 3
+
+export type CoveringSnapshot = { view: SnapshotView; coverage: Coverage }
+
+export type HistorySearch =
+  | { found: true; snapshot: CoveringSnapshot }
+  /** `earliestFrom`: the first day any earlier snapshot's data for the state covers, if any was seen */
+  | { found: false; earliestFrom: string | null }
+
+export class EarlierSnapshots {
+  readonly #manifests = new Map<string, Promise<Manifest | null>>()
+  readonly #open = new Map<string, Promise<SnapshotView | null>>()
+  readonly #refused = new Set<string>()
+
+  constructor(readonly artifactsDir: string) {}
+
+  /** The newest earlier snapshot whose data for `state` covers `isoDate` (the served one excluded). */
+  async covering(state: string, isoDate: string, current: SnapshotView): Promise<HistorySearch> {
+    const currentData = factsOf(current).record(state)?.data_from_snapshot ?? current.id
+    const seen = new Set<string>([currentData])
+    let earliestFrom: string | null = null
+    const listed = await listSnapshotIds(this.artifactsDir)
+    // A directory that does not hold the served snapshot is not its artifacts directory.
+    if (!listed.includes(current.id)) return { found: false, earliestFrom: null }
+    const ids = listed.filter((id) => id !== current.id).reverse()
+    for (const id of ids) {
+      const record = (await this.#manifest(id))?.states.find((s) => s.code === state)
+      if (!record?.edition || !record.effective_through) continue
+      // Several snapshots carry the same state data forward after a failed or skipped refresh.
+      const dataId = record.data_from_snapshot ?? id
+      if (seen.has(dataId)) continue
+      seen.add(dataId)
+      // An edition-dated state starts on its edition date: no need to open files that start later.
+      if (record.effective_date_basis === 'edition_only' && record.effective_through > isoDate) {
+        earliestFrom = min(earliestFrom, record.effective_through)
+        continue
+      }
+      const view = await this.#snapshot(id)
+      if (!view || !factsOf(view).serves(state)) continue
+      const coverage = factsOf(view).coverage(state)
+      if (coverage.from === null || coverage.from <= isoDate) return { found: true, snapshot: { view, coverage } }
+      earliestFrom = min(earliestFrom, coverage.from)
+    }
+    return { found: false, earliestFrom }
+  }
+
+  #manifest(id: string): Promise<Manifest | null> {
+    let manifest = this.#manifests.get(id)
+    if (!manifest) {
+      manifest = readFile(path.join(snapshotDir(this.artifactsDir, id), 'manifest.json'), 'utf8')
+        .then((text) => Manifest.safeParse(JSON.parse(text)))
+        .then((parsed) => (parsed.success ? parsed.data : null))
+        .catch(() => null)
+      this.#manifests.set(id, manifest)
+    }
+    return manifest
+  }
+
+  /** A snapshot that fails verification is treated as absent (and not retried). */
+  #snapshot(id: string): Promise<SnapshotView | null> {
+    if (this.#refused.has(id)) return Promise.resolve(null)
+    let view = this.#open.get(id)
+    if (view) {
+      // Most recently used last, so the oldest entry is the first one evicted.
+      this.#open.delete(id)
+    } else {
+      view = openSnapshot(this.artifactsDir, id, Date.now()).catch(() => {
+        this.#refused.add(id)
+        return null
+      })
+    }
+    this.#open.set(id, view)
+    while (this.#open.size > OPEN_SNAPSHOTS_KEPT) this.#open.delete(this.#open.keys().next().value!)
+    return view
+  }
+}
+
+const min = (a: string | null, b: string): string => (a === null || b < a ? b : a)

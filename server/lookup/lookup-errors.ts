@@ -1,0 +1,46 @@
+// Every refusal of GET /v1/tax/{state}, worded in one place so the README table and the answers agree.
+import { HttpError } from '../http/errors.ts'
+
+export const INPUT_MODES = {
+  address: 'address (address, optional city and zip; or city with zip)',
+  zip: 'ZIP (zip: 5 digits or ZIP+4)',
+  place: 'place (location, e.g. "Springfield, IL")',
+  coordinates: 'coordinates (lat and lng, both required)',
+} as const
+
+export const INPUT_PARAMETERS = ['address', 'city', 'zip', 'location', 'lat', 'lng'] as const
+
+export function modeCountError(received: readonly string[]): HttpError {
+  const what = received.length === 0 ? 'no input parameter was received' : `received ${received.join(', ')}`
+  return new HttpError(
+    'INVALID_INPUT',
+    `Give exactly one input mode: ${Object.values(INPUT_MODES).join('; ')}. ${what[0]!.toUpperCase()}${what.slice(1)}.`,
+    { received, modes: INPUT_MODES },
+  )
+}
+
+export const invalidInput = (message: string, extra: Record<string, unknown> = {}) => new HttpError('INVALID_INPUT', message, extra)
+
+export function unknownZip(zip5: string, state: string | null): HttpError {
+  const where = state ? ` (looked up for ${state})` : ''
+  return new HttpError('NOT_FOUND', `ZIP ${zip5} is not known${where}: no served state holds it. No rate is given rather than a guess.`, { zip: zip5 })
+}
+
+export function withheldZip(zip5: string, state: string, note: string): HttpError {
+  return new HttpError(
+    'NOT_FOUND',
+    `The rate for ZIP ${zip5} (${state}) is withheld: the source figure failed validation (${note.replace(/^ZIP \d{5} withheld \(answered as unresolved\): /, '')}). No rate is given rather than a guess.`,
+    { zip: zip5, state, withheld: true },
+  )
+}
+
+export function stateDataMissing(state: string, status: string): HttpError {
+  return new HttpError(
+    'SERVICE_UNAVAILABLE',
+    `No rate data is in service for ${state} (freshness status ${status}); try again after the next refresh.`,
+    { state, status },
+  )
+}
+
+export const stateNotServed = (state: string) =>
+  new HttpError('NOT_FOUND', `State ${state} is not served: no rate data is published for it.`, { state })

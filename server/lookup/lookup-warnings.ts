@@ -1,0 +1,72 @@
+// meta.warnings items: plain strings (the address module's repair messages) or objects with a
+// `code` and a `message`. Every object code this endpoint sends is listed in WARNING_CODES.
+import type { StateRecord } from '../../pipeline/manifest.ts'
+
+export const WARNING_CODES = {
+  aggregator_estimate: 'the state is served from Avalara ZIP5 tables: estimates by an aggregator, not an official source',
+  unplaced_jurisdictions: 'the state has local or district taxes that could not be bound to ZIPs; they may apply and are not included (listed in full mode)',
+  state_data_status: 'the state data is stale, or its last refresh failed and earlier data is served',
+  ambiguous_zip5: 'the ZIP has several candidate jurisdictions; the highest-weight one was answered',
+  place_input_mismatch: 'the city or location sent is not the place the answer is for',
+  place_name_ambiguous: 'several places in the state have the name sent; the most populous was answered',
+  county_only: 'the place is a CDP (unincorporated), or no ZIP carries its own rates; its county\'s rates are answered',
+  nearest_zip: 'no ZIP matches the point\'s county and place; the nearest ZIP centroid was answered',
+  zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',
+  date_after_data: 'the date asked for is after the newest data held; the latest rates were answered',
+  data_not_yet_effective: 'today is before the first day of the data in service and no earlier data covers it',
+  earlier_snapshot: 'the date is before the data in service; an earlier snapshot answered',
+  statutory_rate_undated: 'a statutory rate has no published start date; it is verified for the rules table date only',
+  state_from_input: 'the path state is not a state; the state of the place or point was served',
+} as const
+export type WarningCode = keyof typeof WARNING_CODES
+
+export type WarningObject = { code: WarningCode; message: string; [detail: string]: unknown }
+export type LookupWarning = string | WarningObject
+
+const UNPLACED_LEVELS = new Set(['city', 'district'])
+
+/** Warnings that hold for every answer of a state in a snapshot; `detailed` (full mode) lists the unplaced taxes. */
+export function standingWarnings(record: StateRecord, snapshotId: string, detailed: boolean): WarningObject[] {
+  const warnings: WarningObject[] = []
+  if (record.feed === 'avalara-zip5') {
+    warnings.push({
+      code: 'aggregator_estimate',
+      message: `Rates for ${record.code} are Avalara estimates (an aggregator, not an official source), edition ${record.edition}.`,
+      edition: record.edition,
+    })
+  }
+  const unplaced = record.unplaced.filter((u) => UNPLACED_LEVELS.has(u.level) && u.rate !== '0.00000')
+  if (unplaced.length > 0) {
+    const example = unplaced[0]!
+    warnings.push({
+      code: 'unplaced_jurisdictions',
+      message:
+        `${unplaced.length} ${record.code} local or district tax${unplaced.length > 1 ? 'es' : ''} (e.g. ${example.name || `${example.level} ${example.code}`} at ${example.rate}) ` +
+        'could not be bound to ZIPs; they may apply and are not included.',
+      count: unplaced.length,
+      ...(detailed ? { jurisdictions: unplaced.map(({ level, code, name, rate }) => ({ level, code, name, rate })) } : {}),
+    })
+  }
+  const status = statusWarning(record, snapshotId)
+  if (status) warnings.push(status)
+  return warnings
+}
+
+function statusWarning(record: StateRecord, snapshotId: string): WarningObject | null {
+  const carried = record.data_from_snapshot && record.data_from_snapshot !== snapshotId ? ` (data from snapshot ${record.data_from_snapshot})` : ''
+  const base = { code: 'state_data_status' as const, status: record.status }
+  switch (record.status) {
+    case 'failed':
+      return { ...base, message: `The last refresh of ${record.code} failed; the previous data${carried} is served.` }
+    case 'anchor_regression':
+      return { ...base, message: `New ${record.code} data diverged from a pinned anchor and was not published; the previous data${carried} is served.` }
+    case 'maintenance':
+      return { ...base, message: `${record.code} is under maintenance (known upstream outage); the last good data${carried} is served.` }
+    case 'stale':
+      return { ...base, message: `${record.code} data is stale: edition ${record.edition}, effective through ${record.effective_through}.` }
+    default:
+      return null
+  }
+}
+
+export const warning = (code: WarningCode, message: string, detail: Record<string, unknown> = {}): WarningObject => ({ code, message, ...detail })

@@ -1,0 +1,191 @@
+// Place mode (and an address without a ZIP): the gazetteer's place, then the highest-weight candidate
+// of its ZIPs that stands for it, in its main county first. A CDP, or a place no candidate stands
+// for, answers its county with low confidence. A name found only in another state is a 404 naming that state, never a silent
+// switch, unless the path state was a placeholder.
+import type { PlaceMatch } from '../../pipeline/place-index.ts'
+import type { Candidate, ZipEntry } from '../../pipeline/rate-index.ts'
+import { HttpError } from '../http/errors.ts'
+import type { ChosenBy } from './candidate-choice.ts'
+import { placeMismatch, type ConfidenceCap, type Located } from './located.ts'
+import { stateDataMissing, stateNotServed } from './lookup-errors.ts'
+import { warning, type WarningObject } from './lookup-warnings.ts'
+import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
+import { placeModelOf, placeNameMatch, type PlaceModel } from './taxing-place.ts'
+
+export type PlaceQuery = {
+  /** the place name as sent, without its state */
+  name: string
+  /** the state to search; null when the path state was a placeholder and the name carried none */
+  state: string | null
+}
+
+type Bound = { entry: ZipEntry; index: number; weight: number }
+
+/**
+ * How well a candidate of one of the place's ZIPs stands for the place: 3 it names the place (its
+ * GEOID, or for a name-only source its name); 2 the source names no place there (aggregator row
+ * without a city rate, statute), so the ZIP's rates are the place's; 0 it is another place's.
+ */
+export function placeTier(candidate: Candidate, place: PlaceMatch, model: PlaceModel, facts: SnapshotFacts): number {
+  if (model === 'none') return 2
+  if (!candidate.place) return model === 'name' ? 2 : 0
+  if (model === 'geoid') return candidate.place.geoid === place.geoid ? 3 : 0
+  return placeNameMatch(facts.placeName(candidate.place.name), facts.placeName(place.name)) ? 3 : 1
+}
+
+function findPlace(view: SnapshotView, query: PlaceQuery): { place: PlaceMatch; warnings: WarningObject[]; cap: ConfidenceCap } {
+  const warnings: WarningObject[] = []
+  let matches = query.state ? view.places.find(query.name, query.state) : []
+  if (matches.length === 0) {
+    const anywhere = view.places.find(query.name)
+    if (anywhere.length === 0) {
+      const where = query.state ? ` in ${query.state}` : ''
+      throw new HttpError('NOT_FOUND', `No place named "${query.name}" is known${where}.`, { location: query.name })
+    }
+    const states = [...new Set(anywhere.map((p) => p.state))]
+    if (query.state) {
+      throw new HttpError(
+        'NOT_FOUND',
+        `No place named "${query.name}" is known in ${query.state}; the name exists in ${states.join(', ')}. Send that state to look it up there.`,
+        { location: query.name, found_in: states },
+      )
+    }
+    matches = anywhere
+    warnings.push(warning('state_from_input', `The path state is not a state; served ${anywhere[0]!.state}, where the most populous place named "${query.name}" lies.`))
+  }
+  const place = matches[0]!
+  let cap: ConfidenceCap = null
+  if (matches.length > 1) {
+    cap = matches.some((p) => p.state !== place.state) ? 'low' : 'medium'
+    const others = matches.slice(1).map((p) => ({ name: p.name, state: p.state, geoid: p.geoid, kind: p.kind, population: p.population }))
+    warnings.push(
+      warning('place_name_ambiguous', `${matches.length} places are named "${query.name}"; answered ${place.name}, ${place.state} (population ${place.population}), the most populous.`, { others }),
+    )
+  }
+  return { place, warnings, cap }
+}
+
+/** Every candidate of the place's ZIPs (in the place's state) that `keep` accepts. */
+function* candidatesOfPlaceZips(view: SnapshotView, place: PlaceMatch, keep: (candidate: Candidate) => boolean): Generator<Bound> {
+  for (const zip of place.zips) {
+    for (const entry of view.rates.lookupZip(zip)) {
+      if (entry.state !== place.state) continue
+      for (let index = 0; index < entry.candidates.length; index++) {
+        const candidate = entry.candidates[index]!
+        if (keep(candidate)) yield { entry, index, weight: candidate.weight }
+      }
+    }
+  }
+}
+
+/**
+ * The candidate answering for an incorporated place: the best tier, then the place's main county,
+ * then the highest weight. Null when no candidate of its ZIPs can stand for it.
+ */
+function boundCandidate(view: SnapshotView, place: PlaceMatch, model: PlaceModel): Bound | null {
+  const facts = factsOf(view)
+  let best: Bound | null = null
+  let bestRank = 0
+  for (const bound of candidatesOfPlaceZips(view, place, () => true)) {
+    const candidate = bound.entry.candidates[bound.index]!
+    const tier = placeTier(candidate, place, model, facts)
+    if (tier === 0) continue
+    const rank = tier * 10 + (candidate.county?.fips === place.countyFips ? 2 : 0) + bound.weight
+    if (rank > bestRank) {
+      best = bound
+      bestRank = rank
+    }
+  }
+  return best
+}
+
+/** The county's rates: a candidate of one of the place's ZIPs in that county, else the county ZIP nearest the place. */
+function countyCandidate(view: SnapshotView, place: PlaceMatch): Bound | null {
+  if (!place.countyFips) return null
+  // Unincorporated (no place) first: a CDP pays the county's rates, not a neighbouring city's.
+  let best: Bound | null = null
+  let bestRank = -1
+  for (const bound of candidatesOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips)) {
+    const rank = (bound.entry.candidates[bound.index]!.place ? 0 : 2) + bound.weight
+    if (rank > bestRank) {
+      best = bound
+      bestRank = rank
+    }
+  }
+  if (best) return best
+  let nearest = Infinity
+  const cosLat = Math.cos(((place.lat ?? 0) * Math.PI) / 180)
+  for (const point of factsOf(view).zipPoints(place.state)) {
+    const unincorporated = point.candidates.findIndex((c) => c.county === place.countyFips && c.placeGeoid === null)
+    const index = unincorporated >= 0 ? unincorporated : point.candidates.findIndex((c) => c.county === place.countyFips)
+    if (index < 0) continue
+    const distance = place.lat === null || place.lng === null ? 0 : (point.lat - place.lat) ** 2 + ((point.lng - place.lng) * cosLat) ** 2
+    if (distance < nearest) {
+      nearest = distance
+      best = { entry: view.rates.entryAt(point.entry), index, weight: 0 }
+    }
+  }
+  return best
+}
+
+// A place's answer depends on the snapshot and the place only: found once, then reused.
+const BOUND_BY_SNAPSHOT = new WeakMap<SnapshotView, Map<string, Bound | null>>()
+
+function cached(view: SnapshotView, key: string, find: () => Bound | null): Bound | null {
+  let picks = BOUND_BY_SNAPSHOT.get(view)
+  if (!picks) {
+    picks = new Map()
+    BOUND_BY_SNAPSHOT.set(view, picks)
+  }
+  let pick = picks.get(key)
+  if (pick === undefined) {
+    pick = find()
+    picks.set(key, pick)
+  }
+  return pick
+}
+
+export function locatePlace(view: SnapshotView, query: PlaceQuery, inputPlace: string): Located {
+  const { place, warnings, cap } = findPlace(view, query)
+  const facts = factsOf(view)
+  if (!facts.serves(place.state)) {
+    throw facts.descriptor(place.state) ? stateDataMissing(place.state, facts.record(place.state)?.status ?? 'unknown') : stateNotServed(place.state)
+  }
+  const model = placeModelOf(facts.record(place.state)?.feed ?? '')
+  // A CDP is unincorporated: its county's rates apply, whatever its ZIPs' candidates name.
+  let pick = place.kind === 'incorporated' || model === 'none' ? cached(view, `place ${place.geoid}`, () => boundCandidate(view, place, model)) : null
+  let chosenBy: ChosenBy = 'place'
+  let confidenceCap = cap
+  if (pick) {
+    const mismatch = placeMismatch(inputPlace, pick.entry.candidates[pick.index]!, model)
+    if (mismatch) warnings.push(mismatch)
+  } else {
+    pick = cached(view, `county ${place.geoid}`, () => countyCandidate(view, place))
+    if (!pick) {
+      throw new HttpError('NOT_FOUND', `No rate could be bound to ${place.name}, ${place.state}: no ZIP of the place or of its county is served.`, { location: inputPlace })
+    }
+    chosenBy = 'county'
+    if (model !== 'none') {
+      confidenceCap = 'low'
+      const county = pick.entry.candidates[pick.index]!.county?.name ?? place.countyFips
+      const why = place.kind === 'cdp' ? 'is a census-designated place (unincorporated)' : 'has no ZIP whose rates are its own'
+      warnings.push(
+        warning('county_only', `${place.name}, ${place.state} ${why}: the rates of ${county.toUpperCase()} county were answered (ZIP ${pick.entry.zip}).`, {
+          place_geoid: place.geoid,
+          place_kind: place.kind,
+        }),
+      )
+    }
+  }
+  return {
+    state: place.state,
+    entry: pick.entry,
+    choice: pick.index,
+    chosenBy,
+    resolvedVia: 'place_gazetteer',
+    confidenceCap,
+    warnings,
+    zip4: null,
+    point: null,
+  }
+}

@@ -1,0 +1,153 @@
+// What lookups need from a snapshot beyond its indexes, computed once per snapshot object (kept in
+// a WeakMap, so it goes away with the snapshot): state records by code, withheld ZIPs, each state's
+// standing warnings, the date range its data covers, and its ZIP centroids for point lookups.
+import type { StateRecord } from '../../pipeline/manifest.ts'
+import type { Snapshot } from '../snapshot/open-snapshot.ts'
+import { STATES } from '../../sources/index.ts'
+import type { StateDescriptor } from '../../sources/descriptor.ts'
+import type { LookupWarning } from './lookup-warnings.ts'
+import { standingWarnings } from './lookup-warnings.ts'
+import { placeName, type PlaceName } from './taxing-place.ts'
+
+/** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
+export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places' | 'shapes'>
+
+/** The dates one state's data in a snapshot answers for. */
+export type Coverage = {
+  /** first day any state-level rate is in force; null = open (a statute with no dated start) */
+  from: string | null
+  /** newest effective date the data reflects (manifest effective_through) */
+  through: string | null
+}
+
+/** One ZIP entry of a state, reduced to what a nearest-centroid search compares. */
+export type ZipPoint = {
+  entry: number
+  lat: number
+  lng: number
+  /** per candidate: county FIPS, place GEOID ('' when the source names the place only) and place name */
+  candidates: { county: string | null; placeGeoid: string | null; placeName: string | null }[]
+}
+
+export class SnapshotFacts {
+  readonly #view: SnapshotView
+  readonly #records = new Map<string, StateRecord>()
+  readonly #withheld = new Map<string, { state: string; note: string }>()
+  readonly #served: ReadonlySet<string>
+  readonly #warnings = new Map<string, readonly LookupWarning[]>()
+  readonly #detailedWarnings = new Map<string, readonly LookupWarning[]>()
+  readonly #coverage = new Map<string, Coverage>()
+  readonly #points = new Map<string, ZipPoint[]>()
+  readonly #geoidsByName = new Map<string, ReadonlySet<string>>()
+  readonly #placeNames = new Map<string, PlaceName>()
+
+  constructor(view: SnapshotView) {
+    this.#view = view
+    this.#served = new Set(view.rates.states)
+    for (const record of view.manifest.states) {
+      this.#records.set(record.code, record)
+      for (const { zip, reason } of record.withheld) {
+        this.#withheld.set(zip, { state: record.code, note: `ZIP ${zip} withheld (answered as unresolved): ${reason}` })
+      }
+    }
+  }
+
+  record(state: string): StateRecord | undefined {
+    return this.#records.get(state)
+  }
+
+  /** True when the snapshot holds rate data for the state. */
+  serves(state: string): boolean {
+    return this.#served.has(state)
+  }
+
+  withheld(zip5: string): { state: string; note: string } | undefined {
+    return this.#withheld.get(zip5)
+  }
+
+  /** The aggregator label, unplaced taxes and freshness status of the state, shared by every answer. */
+  standingWarnings(state: string, detailed: boolean): readonly LookupWarning[] {
+    const cache = detailed ? this.#detailedWarnings : this.#warnings
+    let warnings = cache.get(state)
+    if (!warnings) {
+      const record = this.#records.get(state)
+      warnings = record ? Object.freeze(standingWarnings(record, this.#view.id, detailed)) : []
+      cache.set(state, warnings)
+    }
+    return warnings
+  }
+
+  coverage(state: string): Coverage {
+    let coverage = this.#coverage.get(state)
+    if (!coverage) {
+      let from: string | null | undefined
+      for (const authority of this.#view.rates.authoritiesOfState(state)) {
+        if (authority.level !== 'state') continue
+        if (authority.from === null) from = null
+        else if (from === undefined || (from !== null && authority.from < from)) from = authority.from
+      }
+      coverage = { from: from ?? null, through: this.#records.get(state)?.effective_through ?? null }
+      this.#coverage.set(state, coverage)
+    }
+    return coverage
+  }
+
+  /** ZIP entries of the state that have a centroid, with their candidates' county and place keys. */
+  zipPoints(state: string): readonly ZipPoint[] {
+    let points = this.#points.get(state)
+    if (!points) {
+      points = []
+      const { rates } = this.#view
+      for (const i of rates.entriesOfState(state)) {
+        const entry = rates.entryAt(i)
+        if (entry.lat === null || entry.lng === null) continue
+        points.push({
+          entry: i,
+          lat: entry.lat,
+          lng: entry.lng,
+          candidates: entry.candidates.map((c) => ({ county: c.county?.fips || null, placeGeoid: c.place?.geoid ?? null, placeName: c.place?.name ?? null })),
+        })
+      }
+      this.#points.set(state, points)
+    }
+    return points
+  }
+
+  /** GEOIDs of the gazetteer places of a state answering to a name (aggregator rows name places only). */
+  placeGeoidsNamed(state: string, name: string): ReadonlySet<string> {
+    const key = `${state}|${name}`
+    let geoids = this.#geoidsByName.get(key)
+    if (!geoids) {
+      geoids = new Set(this.#view.places.find(name, state).map((p) => p.geoid))
+      this.#geoidsByName.set(key, geoids)
+    }
+    return geoids
+  }
+
+  /** A candidate's place name in comparable form (names come from the snapshot, so the memo is bounded). */
+  placeName(name: string): PlaceName {
+    let normalized = this.#placeNames.get(name)
+    if (!normalized) {
+      normalized = placeName(name)
+      this.#placeNames.set(name, normalized)
+    }
+    return normalized
+  }
+
+  descriptor(state: string): StateDescriptor | undefined {
+    return DESCRIPTORS.get(state)
+  }
+}
+
+const DESCRIPTORS: ReadonlyMap<string, StateDescriptor> = new Map(STATES.map((d) => [d.code, d]))
+
+const FACTS = new WeakMap<SnapshotView, SnapshotFacts>()
+
+export function factsOf(view: SnapshotView): SnapshotFacts {
+  let facts = FACTS.get(view)
+  if (!facts) {
+    facts = new SnapshotFacts(view)
+    FACTS.set(view, facts)
+  }
+  return facts
+}

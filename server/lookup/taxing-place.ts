@@ -1,0 +1,25 @@
+// How a source names the taxing place of a candidate, and when a name sent by a caller is that place.
+// SST files and the CDTFA workbook bind Census places (GEOIDs): no place means unincorporated.
+// Avalara tables name tax regions only ("AUBURN/KING SPECIAL TAX DIST"), and a row without a city
+// rate names none, which says nothing about incorporation. Statutes model no places at all.
+import { normalizePlaceName } from '../../pipeline/geography/place-names.ts'
+
+export type PlaceModel = 'geoid' | 'name' | 'none'
+
+export const placeModelOf = (feed: string): PlaceModel =>
+  feed === 'sst' || feed === 'cdtfa' ? 'geoid' : feed === 'avalara-zip5' ? 'name' : 'none'
+
+/** A place name in comparable form: "St. Paul" → words "SAINT PAUL", key "SAINTPAUL". */
+export type PlaceName = { words: string; key: string }
+
+export function placeName(name: string): PlaceName {
+  const words = normalizePlaceName(name)
+  return { words, key: words.replace(/ /g, '') }
+}
+
+/** `exact`: the same name ("St. Paul" / "Saint Paul"); `prefix`: a region named after the place ("AUBURN/KING …"). */
+export function placeNameMatch(candidate: PlaceName, sent: PlaceName): 'exact' | 'prefix' | null {
+  if (!sent.key) return null
+  if (candidate.key === sent.key) return 'exact'
+  return candidate.words.startsWith(`${sent.words} `) ? 'prefix' : null
+}

@@ -1,0 +1,62 @@
+// ZIP mode (and address mode with a ZIP): the entry of the served state, then its candidate.
+// An unknown ZIP is a 404, never 0%; a withheld ZIP is a 404 that says why; a state whose data is
+// missing is a 503.
+import type { ZipEntry } from '../../pipeline/rate-index.ts'
+import { HttpError } from '../http/errors.ts'
+import { chooseCandidate } from './candidate-choice.ts'
+import { placeMismatch, type Located } from './located.ts'
+import { stateDataMissing, unknownZip, withheldZip } from './lookup-errors.ts'
+import { warning } from './lookup-warnings.ts'
+import { factsOf, type SnapshotView } from './snapshot-facts.ts'
+import { placeModelOf } from './taxing-place.ts'
+import type { ZipEntries } from './zip-entries.ts'
+
+export type ZipQuery = {
+  zip5: string
+  zip4: string | null
+  /** the state served (the ZIP's, or the path state for a ZIP straddling a state line) */
+  state: string
+  /** city sent with the address; picks among the ZIP's candidates */
+  city: string | null
+  via: 'zip5' | 'address_locator'
+}
+
+/** The entry of `state` for the ZIP, or the reason there is none. */
+export function zipEntryOf(view: SnapshotView, zips: ZipEntries, zip5: string, state: string): ZipEntry {
+  const entries = zips.of(zip5)
+  const entry = entries.find((e) => e.state === state)
+  if (entry) return entry
+  const facts = factsOf(view)
+  const withheld = facts.withheld(zip5)
+  if (withheld) throw withheldZip(zip5, withheld.state, withheld.note)
+  if (entries.length > 0) {
+    // Only reachable with data of another date than the ZIP's state was derived from.
+    throw new HttpError('NOT_FOUND', `ZIP ${zip5} has no ${state} rate in the data for that date (it is served for ${entries.map((e) => e.state).join(', ')}).`, { zip: zip5, state })
+  }
+  if (facts.descriptor(state) && !facts.serves(state)) throw stateDataMissing(state, facts.record(state)?.status ?? 'unknown')
+  throw unknownZip(zip5, state)
+}
+
+export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery): Located {
+  const entry = zipEntryOf(view, zips, query.zip5, query.state)
+  const facts = factsOf(view)
+  const choice = chooseCandidate(entry, query.city, facts)
+  const candidate = entry.candidates[choice.index]!
+  const warnings = []
+  const mismatch = placeMismatch(query.city, candidate, placeModelOf(facts.record(query.state)?.feed ?? ''))
+  if (mismatch) warnings.push(mismatch)
+  if (query.zip4) {
+    warnings.push(warning('zip4_not_used', `No ZIP+4 data is held: ZIP+4 ${query.zip5}-${query.zip4} was answered as ZIP ${query.zip5}.`, { zip4: query.zip4 }))
+  }
+  return {
+    state: query.state,
+    entry,
+    choice: choice.index,
+    chosenBy: choice.by,
+    resolvedVia: query.via,
+    confidenceCap: null,
+    warnings,
+    zip4: query.zip4,
+    point: null,
+  }
+}

@@ -1,0 +1,283 @@
+// Lookup throughput for `make bench`: the bundled server under autocannon (50 connections,
+// BENCH_SECONDS each, default 10) for ZIP, address, place and coordinate lookups over real ZIPs
+// of several states, each held against a bare node:http server answering a body of the same size
+// in the same run: the ratio is what the service costs beyond HTTP itself, on whatever machine.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import net from 'node:net'
+import path from 'node:path'
+import { execa } from 'execa'
+import { PlaceIndex } from '../../pipeline/place-index.ts'
+import { RateIndex } from '../../pipeline/rate-index.ts'
+import { loadSnapshot, readCurrentId } from '../../pipeline/snapshot-store.ts'
+import { tempDir } from '../support/refresh-run.ts'
+import { PROJECT_ROOT } from '../support/shared.ts'
+import type { Measure } from './measure.ts'
+
+const PORT = 18_490
+export const CONNECTIONS = 50
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const WARMUP_SECONDS = Math.min(2, SECONDS)
+const STATES = ['CA', 'IL', 'NY', 'TX', 'WA']
+const LOOKUP_PATH = '/v1/tax/{state}'
+const STREETS = ['Main St', 'Oak Ave', '1st St', 'Park Blvd', 'Washington St']
+// The enterprise rate limit (10,000/s) would cap the load below what is measured: lifted here,
+// the limiter still runs on every request.
+const BENCH_TIERS = JSON.stringify({ enterprise: { rate_per_second: 10_000_000, burst: 10_000_000 } })
+
+export type LoadRun = {
+  target: string
+  requestsPerSecond: number
+  p50Ms: number
+  p99Ms: number
+  /** connection errors and timeouts */
+  errors: number
+  non2xx: number
+  statusCodes: Record<string, number>
+  ratioToBare: number
+  /** CPU time of the server process (user + system) per answered request; null off Linux */
+  serverCpuMicros: number | null
+}
+
+type Workload = { name: string; paths: string[]; minRatio: number }
+/** A listening server under test: its URL, its process (for CPU time) and the headers it needs. */
+type Target = { url: string; child: ChildProcess; headers: Record<string, string> }
+type LoadResult = AutocannonResult & { serverCpuMicros: number | null }
+
+// autocannon ships no types; only what is used here is declared.
+type AutocannonResult = {
+  requests: { average: number; total: number }
+  latency: { p50: number; p99: number }
+  errors: number
+  timeouts: number
+  non2xx: number
+  statusCodeStats: Record<string, { count: number }>
+}
+type AutocannonClient = { setRequests(requests: { method: 'GET'; path: string }[]): void }
+type Autocannon = (options: {
+  url: string
+  connections: number
+  duration: number
+  headers?: Record<string, string>
+  setupClient?: (client: AutocannonClient) => void
+}) => PromiseLike<AutocannonResult>
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+
+export async function lookupMeasures(artifacts: string): Promise<{ measures: Measure[]; runs: LoadRun[]; notes: string[] }> {
+  await execa('make', ['-s', 'build/server/main.mjs'], { cwd: PROJECT_ROOT })
+  const taxatlas = await startTaxAtlas(artifacts)
+  try {
+    if (!(await servesLookups(taxatlas.url))) {
+      return { measures: [], runs: [], notes: [`lookup bench skipped: the server does not serve ${LOOKUP_PATH} yet`] }
+    }
+    const workloads = await lookupWorkloads(artifacts)
+    const notes = await sampleStatuses(taxatlas, workloads)
+    const answer = await fetch(`${taxatlas.url}${workloads[0].paths[0]}`, { headers: taxatlas.headers })
+    const answerBytes = Buffer.byteLength(await answer.text())
+    if (!answer.ok) notes.push(`the sample answer sized for the bare server was HTTP ${answer.status}`)
+
+    // The bare server is loaded before and after the lookups, and their mean is the reference, so
+    // a machine that gets busier or quieter during the run does not skew the ratios one way.
+    const bare = await startBareServer(answerBytes)
+    try {
+      const bareLabel = `bare node:http, canned ${answerBytes}-byte JSON`
+      const bareBefore = await load(bare, ['/'])
+      const lookupResults: LoadResult[] = []
+      for (const workload of workloads) lookupResults.push(await load(taxatlas, workload.paths))
+      const bareAfter = await load(bare, ['/'])
+      const bareRate = (bareBefore.requests.average + bareAfter.requests.average) / 2
+
+      const runs = [toRun(`${bareLabel} (before)`, bareBefore, bareRate)]
+      const measures: Measure[] = []
+      workloads.forEach((workload, i) => {
+        const run = toRun(`${workload.name} lookups (${workload.paths.length} paths)`, lookupResults[i], bareRate)
+        runs.push(run)
+        measures.push({ name: `${workload.name} lookups, req/s vs bare server`, value: run.ratioToBare, unit: '× bare', target: workload.minRatio, better: 'higher' })
+        if (run.errors + run.non2xx > 0) notes.push(`${workload.name}: ${run.errors} errors, ${run.non2xx} non-2xx (${JSON.stringify(run.statusCodes)})`)
+      })
+      runs.push(toRun(`${bareLabel} (after)`, bareAfter, bareRate))
+      return { measures, runs, notes }
+    } finally {
+      await stop(bare.child)
+    }
+  } finally {
+    await stop(taxatlas.child)
+  }
+}
+
+/** The bundled server with the bench's snapshot and a fresh store, and an enterprise key for it. */
+async function startTaxAtlas(artifacts: string): Promise<Target> {
+  for (const port of [PORT, PORT + 1]) await assertPortFree(port)
+  const env = {
+    ...process.env,
+    PORT: String(PORT),
+    TAXATLAS_ADMIN_PORT: String(PORT + 1),
+    TAXATLAS_ARTIFACTS: artifacts,
+    TAXATLAS_STORE: path.join(await tempDir('bench-lookup-store'), 'store.duckdb'),
+    TAXATLAS_TIERS: BENCH_TIERS,
+  }
+  const child = stopOnExit(spawn(process.execPath, ['build/server/main.mjs'], { cwd: PROJECT_ROOT, env, stdio: 'ignore' }))
+  const url = `http://127.0.0.1:${PORT}`
+  try {
+    await firstAnswer(`${url}/healthz`, performance.now() + 30_000)
+    const created = await execa('npm', ['run', '-s', 'admin', '--', 'create-account', '--name', 'bench', '--tier', 'enterprise', '--json'], { cwd: PROJECT_ROOT, env })
+    const { api_key: apiKey } = JSON.parse(created.stdout.trim().split('\n').at(-1)!) as { api_key: string }
+    return { url, child, headers: { 'x-api-key': apiKey } }
+  } catch (error) {
+    await stop(child)
+    throw error
+  }
+}
+
+/** A server left running by a killed run would otherwise answer in place of the one started here. */
+async function assertPortFree(port: number): Promise<void> {
+  const probe = net.createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', () => reject(new Error(`port ${port} is in use (a server left by an earlier bench run?)`)))
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()))
+  })
+}
+
+async function firstAnswer(url: string, deadline: number): Promise<void> {
+  while (performance.now() < deadline) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`no answer from ${url}`)
+}
+
+async function servesLookups(url: string): Promise<boolean> {
+  const document = (await (await fetch(`${url}/openapi.json`)).json()) as { paths?: Record<string, unknown> }
+  return Boolean(document.paths?.[LOOKUP_PATH])
+}
+
+/** Request paths built from every ZIP of STATES in the snapshot the server serves. */
+async function lookupWorkloads(artifacts: string): Promise<Workload[]> {
+  const loaded = await loadSnapshot(artifacts, (await readCurrentId(artifacts))!)
+  const rates = new RateIndex(new Uint8Array(loaded.files['rates.bin']))
+  const places = new PlaceIndex(new Uint8Array(loaded.files['places.bin']))
+  const zip: string[] = []
+  const address: string[] = []
+  const place = new Set<string>()
+  const coordinates: string[] = []
+  for (const state of STATES) {
+    const st = state.toLowerCase()
+    for (const i of rates.entriesOfState(state)) {
+      const entry = rates.entryAt(i)
+      zip.push(`/v1/tax/${st}?zip=${entry.zip}`)
+      if (entry.lat !== null && entry.lng !== null) coordinates.push(`/v1/tax/${st}?lat=${entry.lat.toFixed(6)}&lng=${entry.lng.toFixed(6)}`)
+      if (!entry.city) continue
+      const city = titleCase(entry.city)
+      const street = `${100 + (i % 9_800)} ${STREETS[i % STREETS.length]}`
+      address.push(`/v1/tax/${st}?address=${encodeURIComponent(`${street}, ${city}, ${state} ${entry.zip}`)}`)
+      // A USPS city is not always a place (Bronx, Flushing): only names the place index knows.
+      if (places.find(entry.city, state).length > 0) place.add(`/v1/tax/${st}?location=${encodeURIComponent(`${city}, ${state}`)}`)
+    }
+  }
+  return [
+    { name: 'ZIP', paths: zip, minRatio: 0.6 },
+    { name: 'address', paths: address, minRatio: 0.35 },
+    { name: 'place', paths: [...place], minRatio: 0.35 },
+    { name: 'coordinate', paths: coordinates, minRatio: 0.35 },
+  ]
+}
+
+const titleCase = (text: string) => text.toLowerCase().replace(/\b[a-z]/g, (c) => c.toUpperCase())
+
+/** Asks a spread of each workload's paths once, so a route answering errors is named before the load. */
+async function sampleStatuses(target: Target, workloads: Workload[]): Promise<string[]> {
+  const notes: string[] = []
+  for (const workload of workloads) {
+    const step = Math.max(1, Math.floor(workload.paths.length / 40))
+    const statuses: Record<number, number> = {}
+    let asked = 0
+    for (let i = 0; i < workload.paths.length; i += step, asked++) {
+      const response = await fetch(`${target.url}${workload.paths[i]}`, { headers: target.headers })
+      await response.arrayBuffer()
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1
+    }
+    if ((statuses[200] ?? 0) < asked) notes.push(`${workload.name}: sample of ${asked} paths answered ${JSON.stringify(statuses)}`)
+  }
+  return notes
+}
+
+/**
+ * A warm-up, then the measured run. Each connection cycles through its own slice of the paths, so
+ * together they cover them all.
+ */
+async function load(target: Target, paths: string[]): Promise<LoadResult> {
+  const slices = Array.from({ length: CONNECTIONS }, (_, c) => paths.filter((_, i) => i % CONNECTIONS === c)).filter((s) => s.length > 0)
+  let next = 0
+  const run = (duration: number) =>
+    autocannon({
+      url: target.url,
+      connections: CONNECTIONS,
+      duration,
+      headers: target.headers,
+      setupClient: (client) => client.setRequests(slices[next++ % slices.length].map((p) => ({ method: 'GET', path: p }))),
+    })
+  await run(WARMUP_SECONDS)
+  const cpuBefore = cpuMicros(target.child)
+  const result = await run(SECONDS)
+  const cpuAfter = cpuMicros(target.child)
+  const serverCpuMicros = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.requests.total
+  return { ...result, serverCpuMicros }
+}
+
+const CLOCK_TICKS_PER_SECOND = 100 // USER_HZ, 100 on every mainstream Linux build
+
+/** User + system CPU time of a process so far, from /proc (Linux); null where there is none. */
+function cpuMicros(child: ChildProcess): number | null {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1e6
+  } catch {
+    return null
+  }
+}
+
+function toRun(target: string, result: LoadResult, bareRate: number): LoadRun {
+  return {
+    target,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+    ratioToBare: result.requests.average / bareRate,
+    serverCpuMicros: result.serverCpuMicros,
+  }
+}
+
+async function startBareServer(bodyBytes: number): Promise<Target> {
+  // stdin is a pipe the bare server watches: it exits when this process dies, however it dies.
+  const child = stopOnExit(
+    spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-server.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, PORT: '0', BARE_BODY_BYTES: String(bodyBytes) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  )
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)))
+  })
+  return { url: `http://127.0.0.1:${port}`, child, headers: {} }
+}
+
+/** Stops the child if this process exits first (an error thrown past every finally). */
+function stopOnExit(child: ChildProcess): ChildProcess {
+  const kill = () => child.kill('SIGTERM')
+  process.once('exit', kill)
+  child.once('exit', () => process.off('exit', kill))
+  return child
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}

@@ -1,0 +1,33 @@
+// A real server on port 0 serving the lookup snapshots, with an enterprise key (no quota, a rate
+// limit no test reaches) and a GET helper that returns status, headers and parsed body.
+import { startTestServer, type TestServer } from './server-harness.ts'
+import type { LookupArtifacts } from './lookup-snapshots.ts'
+
+export type LookupServer = {
+  server: TestServer
+  key: string
+  get: (path: string, key?: string) => Promise<{ status: number; headers: Headers; body: any }>
+  close: () => Promise<void>
+}
+
+export async function startLookupServer(artifacts: Pick<LookupArtifacts, 'dir'>): Promise<LookupServer> {
+  // The lookup finds earlier snapshots in the server's artifacts directory (TAXATLAS_ARTIFACTS).
+  const previous = process.env.TAXATLAS_ARTIFACTS
+  process.env.TAXATLAS_ARTIFACTS = artifacts.dir
+  const server = await startTestServer({ artifactsDir: artifacts.dir })
+  const { api_key: key } = await server.createAccount('enterprise')
+  const get = async (path: string, withKey = key) => {
+    const response = await fetch(`${server.url}${path}`, { headers: { 'X-API-Key': withKey } })
+    return { status: response.status, headers: response.headers, body: await response.json() }
+  }
+  return {
+    server,
+    key,
+    get,
+    close: async () => {
+      await server.close()
+      if (previous === undefined) delete process.env.TAXATLAS_ARTIFACTS
+      else process.env.TAXATLAS_ARTIFACTS = previous
+    },
+  }
+}

@@ -1,0 +1,118 @@
+// Real snapshots for the lookup tests, built once per vitest run (the mirror's port names the
+// cache) and shared read-only: an earlier snapshot holding TX from the 2018-04 drop only, then the
+// snapshot in service with every state (newest drops, SST files, CDTFA workbook, statutes).
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink } from 'node:fs/promises'
+import { setTimeout } from 'node:timers/promises'
+import os from 'node:os'
+import path from 'node:path'
+import Papa from 'papaparse'
+import { listSnapshotIds, readCurrentId } from '../../pipeline/snapshot-store.ts'
+import { openSnapshot, type Snapshot } from '../../server/snapshot/open-snapshot.ts'
+import { pipelineSettings, runRefresh } from './refresh-run.ts'
+import { sharedPath } from './shared.ts'
+
+const CACHE_ROOT = path.join(os.tmpdir(), 'taxatlas-lookup-test-snapshots')
+
+/** The state whose earlier edition is held in an earlier snapshot, and that edition. */
+export const HISTORY_STATE = 'TX'
+export const HISTORY_EDITION = '201804'
+
+export type LookupArtifacts = { dir: string; currentId: string; earlierId: string }
+
+async function dropsOf(edition: string, states: string[]): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `taxatlas-lookup-drops-${edition}-`))
+  await mkdir(path.join(dir, edition))
+  for (const state of states) {
+    const name = `TAXRATES_ZIP5_${state}${edition}.csv`
+    await symlink(sharedPath('drops/avalara-zip5', edition, name), path.join(dir, edition, name))
+  }
+  return dir
+}
+
+async function build(dir: string, mirrorUrl: string): Promise<void> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-lookup-build-'))
+  const older = await dropsOf(HISTORY_EDITION, [HISTORY_STATE])
+  try {
+    const earlier = await runRefresh(
+      pipelineSettings({ mirror: mirrorUrl, artifacts: dir, build: scratch, drops: older, states: HISTORY_STATE, now: '2026-11-20T03:00:00.000Z' }),
+    )
+    if (!earlier.manifest) throw new Error(`earlier snapshot not published: ${earlier.reason}`)
+    const current = await runRefresh(pipelineSettings({ mirror: mirrorUrl, artifacts: dir, build: scratch, now: '2026-11-21T03:00:00.000Z' }))
+    if (!current.manifest) throw new Error(`current snapshot not published: ${current.reason}`)
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+    await rm(older, { recursive: true, force: true })
+  }
+}
+
+// Test files run in parallel: one builds while the others wait for its CURRENT pointer.
+const STALE_LOCK_MS = 10 * 60_000
+
+/** Earlier runs' caches (another mirror port) are removed once they are a few hours old. */
+const STALE_CACHE_MS = 6 * 3_600_000
+
+async function removeStaleCaches(): Promise<void> {
+  for (const name of await readdir(CACHE_ROOT).catch(() => [] as string[])) {
+    const entry = path.join(CACHE_ROOT, name)
+    const info = await stat(entry).catch(() => null)
+    if (info && Date.now() - info.mtimeMs > STALE_CACHE_MS) await rm(entry, { recursive: true, force: true })
+  }
+}
+
+async function buildOnce(dir: string, mirrorUrl: string): Promise<void> {
+  await mkdir(CACHE_ROOT, { recursive: true })
+  if (!(await readCurrentId(dir))) await removeStaleCaches()
+  const lock = `${dir}.lock`
+  while (!(await readCurrentId(dir))) {
+    const locked = await mkdir(lock).then(
+      () => true,
+      () => false,
+    )
+    if (!locked) {
+      const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? Date.now())
+      if (age > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true })
+      await setTimeout(500)
+      continue
+    }
+    try {
+      if (await readCurrentId(dir)) return
+      const building = `${dir}.tmp-${process.pid}`
+      await rm(building, { recursive: true, force: true })
+      await build(building, mirrorUrl)
+      await rename(building, dir)
+    } finally {
+      await rm(lock, { recursive: true, force: true })
+    }
+  }
+}
+
+/** The shared artifacts directory; CURRENT names the all-states snapshot. Do not write into it. */
+export async function lookupArtifacts(mirrorUrl: string): Promise<LookupArtifacts> {
+  const dir = path.join(CACHE_ROOT, new URL(mirrorUrl).port)
+  await buildOnce(dir, mirrorUrl)
+  const currentId = (await readCurrentId(dir))!
+  const earlier = (await listSnapshotIds(dir)).filter((id) => id !== currentId)
+  if (earlier.length !== 1) throw new Error(`expected one earlier snapshot in ${dir}, found ${earlier.join(', ') || 'none'}`)
+  return { dir, currentId, earlierId: earlier[0]! }
+}
+
+export const openLookupSnapshot = (artifacts: LookupArtifacts, id = artifacts.currentId): Promise<Snapshot> =>
+  openSnapshot(artifacts.dir, id, Date.now())
+
+/** Per ZIP, the Avalara drop row of a state and edition, read straight from the file. */
+export async function avalaraRows(state: string, edition: string): Promise<Map<string, Record<string, string>>> {
+  const text = await readFile(sharedPath('drops/avalara-zip5', edition, `TAXRATES_ZIP5_${state}${edition}.csv`), 'utf8')
+  const rows = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data
+  return new Map(rows.map((row) => [row.ZipCode!, row]))
+}
+
+/** A drop cell (`0.082500`, `0`) in 1e-5 units, half-up past the fifth decimal as the pipeline serves it. */
+export function dropUnits(cell: string): number {
+  const [whole, fraction = ''] = cell.trim().split('.')
+  const kept = Number(`${whole}${fraction.slice(0, 5).padEnd(5, '0')}`)
+  return kept + (Number(fraction[5] ?? '0') >= 5 ? 1 : 0)
+}
+
+/** The combined rate a drop row serves: the sum of its served parts. */
+export const dropCombined = (row: Record<string, string>): number =>
+  ['StateRate', 'EstimatedCountyRate', 'EstimatedCityRate', 'EstimatedSpecialRate'].reduce((sum, part) => sum + dropUnits(row[part]!), 0)
