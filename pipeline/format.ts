@@ -23,10 +23,12 @@
 // A string column is two sections: `<name>.o` (u32 offsets, count + 1) and `<name>.s` (UTF-8 bytes).
 //
 // Changelog: version 1 — first layout.
+//            version 2 — shapes.bin gains its spatial grid (g.* sections); rates.bin and
+//            places.bin unchanged. Version 1 files are refused: rebuild the snapshot.
 import { endianness } from 'node:os'
 
 export const MAGIC = 'TXATLAS\0'
-export const FORMAT_VERSION = 1
+export const FORMAT_VERSION = 2
 export const HEADER_SIZE = 32
 export const DIRECTORY_ENTRY_SIZE = 32
 const NAME_SIZE = 16

@@ -6,7 +6,17 @@
 //   west, south, east, north) · sh.r0 u32 · sh.rn u32      rings r[sh.r0 … sh.r0 + sh.rn)
 //   r.p0 u32 · r.pn u32                                      points pt[r.p0 … r.p0 + r.pn)
 //   pt i32                                                    lng, lat pairs in microdegrees
-// Rings are filled even-odd, so holes and multipolygons need no extra structure.
+//   g.size f64 (1)                                            grid cell edge in degrees
+//   g.key u32 · g.i0 u32 (count + 1) · g.ids u32              non-empty grid cells by ascending key
+//                                                             (row × columns + column, from 180°W,
+//                                                             90°S); cell k lists the shapes
+//                                                             g.ids[g.i0[k] … g.i0[k + 1]) whose
+//                                                             bbox touches it, ascending
+//   g.wide u32                                                shapes whose bbox spans too many cells
+//                                                             to list (the Aleutians cross 180°);
+//                                                             candidates of every query
+// Rings are filled even-odd, so holes and multipolygons need no extra structure. Shapes are
+// ordered counties first, each layer by id, which is the order `at` reports them in.
 import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts'
 import type { GeoShape } from './geography/model.ts'
 
@@ -14,6 +24,9 @@ export const SHAPE_KIND = ['county', 'place'] as const
 export type ShapeKind = (typeof SHAPE_KIND)[number]
 
 const MICRO = 1e6
+const CELL_DEGREES = 0.25
+/** 64 × 64 cells (16° at 0.25°): no US county or place but the antimeridian-crossing ones is wider. */
+const MAX_CELLS_PER_SHAPE = 4096
 
 export function writeShapeIndex(layers: { county: GeoShape[]; place: GeoShape[] }): Buffer {
   const shapes = [
@@ -44,6 +57,7 @@ export function writeShapeIndex(layers: { county: GeoShape[]; place: GeoShape[] 
       for (let i = 0; i < ring.length; i++) points[at++] = Math.round(ring[i] * MICRO)
     }
   }
+  const grid = buildGrid(shapes.map(({ shape }) => shape.bbox), new CellGrid(CELL_DEGREES))
   return new ContainerWriter('shapes')
     .strings('st.code', states)
     .strings('sh.id', shapes.map(({ shape }) => shape.id))
@@ -55,7 +69,64 @@ export function writeShapeIndex(layers: { county: GeoShape[]; place: GeoShape[] 
     .column('r.p0', 'u32', p0)
     .column('r.pn', 'u32', pn)
     .column('pt', 'i32', points)
+    .column('g.size', 'f64', [CELL_DEGREES])
+    .column('g.key', 'u32', grid.keys)
+    .column('g.i0', 'u32', grid.starts)
+    .column('g.ids', 'u32', grid.ids)
+    .column('g.wide', 'u32', grid.wide)
     .toBuffer()
+}
+
+/**
+ * Cell numbering shared by writer and reader. Column and row are clamped monotone functions of
+ * lng and lat, so a point inside a bbox always falls in one of the cells the bbox was listed in.
+ */
+class CellGrid {
+  readonly columns: number
+  readonly rows: number
+
+  constructor(readonly degrees: number) {
+    this.columns = Math.ceil(360 / degrees)
+    this.rows = Math.ceil(180 / degrees)
+  }
+
+  column(lng: number): number {
+    return Math.min(this.columns - 1, Math.max(0, Math.floor((lng + 180) / this.degrees)))
+  }
+
+  row(lat: number): number {
+    return Math.min(this.rows - 1, Math.max(0, Math.floor((lat + 90) / this.degrees)))
+  }
+}
+
+function buildGrid(bboxes: readonly GeoShape['bbox'][], grid: CellGrid) {
+  const cells = new Map<number, number[]>()
+  const wide: number[] = []
+  bboxes.forEach(([west, south, east, north], shape) => {
+    const x0 = grid.column(west), x1 = grid.column(east)
+    const y0 = grid.row(south), y1 = grid.row(north)
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS_PER_SHAPE) {
+      wide.push(shape)
+      return
+    }
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const key = y * grid.columns + x
+        const list = cells.get(key)
+        if (list) list.push(shape)
+        else cells.set(key, [shape])
+      }
+    }
+  })
+  // Shapes were visited in ascending order, so every cell's list is already ascending.
+  const keys = [...cells.keys()].sort((a, b) => a - b)
+  const starts = [0]
+  const ids: number[] = []
+  for (const key of keys) {
+    ids.push(...cells.get(key)!)
+    starts.push(ids.length)
+  }
+  return { keys, starts, ids, wide }
 }
 
 export type ShapeHit = { id: string; kind: ShapeKind; state: string }
@@ -71,6 +142,11 @@ export class ShapeIndex {
   readonly #p0: Uint32Array
   readonly #pn: Uint32Array
   readonly #pt: Int32Array
+  readonly #grid: CellGrid
+  readonly #cellKey: Uint32Array
+  readonly #cellStart: Uint32Array
+  readonly #cellIds: Uint32Array
+  readonly #wide: Uint32Array
 
   constructor(bytes: Uint8Array, label = 'shapes.bin') {
     const r = new ContainerReader(bytes, 'shapes', label)
@@ -85,6 +161,11 @@ export class ShapeIndex {
     this.#p0 = r.column('r.p0', 'u32')
     this.#pn = r.column('r.pn', 'u32')
     this.#pt = r.column('pt', 'i32')
+    this.#grid = new CellGrid(r.column('g.size', 'f64')[0])
+    this.#cellKey = r.column('g.key', 'u32')
+    this.#cellStart = r.column('g.i0', 'u32')
+    this.#cellIds = r.column('g.ids', 'u32')
+    this.#wide = r.column('g.wide', 'u32')
   }
 
   get size(): number {
@@ -96,7 +177,13 @@ export class ShapeIndex {
     const hits: ShapeHit[] = []
     const x = Math.round(lng * MICRO)
     const y = Math.round(lat * MICRO)
-    for (let s = 0; s < this.#kind.length; s++) {
+    const ids = this.#cellIds
+    const wide = this.#wide
+    let [i, end] = this.#cellRange(lng, lat)
+    let w = 0
+    // Merge the cell's list with the wide shapes, both ascending, to keep the file's shape order.
+    while (i < end || w < wide.length) {
+      const s = w === wide.length || (i < end && ids[i] < wide[w]) ? ids[i++] : wide[w++]
       const b = s * 4
       if (lng < this.#bbox[b] || lng > this.#bbox[b + 2] || lat < this.#bbox[b + 1] || lat > this.#bbox[b + 3]) continue
       if (this.#contains(s, x, y)) {
@@ -104,6 +191,21 @@ export class ShapeIndex {
       }
     }
     return hits
+  }
+
+  /** The g.ids range of the point's cell; empty when no shape's bbox touches the cell. */
+  #cellRange(lng: number, lat: number): [number, number] {
+    const key = this.#grid.row(lat) * this.#grid.columns + this.#grid.column(lng)
+    const keys = this.#cellKey
+    let lo = 0
+    let hi = keys.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (keys[mid] < key) lo = mid + 1
+      else hi = mid
+    }
+    if (lo === keys.length || keys[lo] !== key) return [0, 0]
+    return [this.#cellStart[lo], this.#cellStart[lo + 1]]
   }
 
   #contains(s: number, x: number, y: number): boolean {

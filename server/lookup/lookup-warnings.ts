@@ -10,7 +10,7 @@ export const WARNING_CODES = {
   place_input_mismatch: 'the city or location sent is not the place the answer is for',
   place_name_ambiguous: 'several places in the state have the name sent; the most populous was answered',
   county_only: 'the place is a CDP (unincorporated), or no ZIP carries its own rates; its county\'s rates are answered',
-  nearest_zip: 'no ZIP matches the point\'s county and place; the nearest ZIP centroid was answered',
+  nearest_zip: 'no ZIP matches the point\'s county and place, or the point fell outside the county outlines near the shore; the nearest ZIP centroid was answered',
   zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',
   date_after_data: 'the date asked for is after the newest data held; the latest rates were answered',
   data_not_yet_effective: 'today is before the first day of the data in service and no earlier data covers it',
