@@ -1,0 +1,121 @@
+// The typed client: one method per endpoint of the taxatlas API (spec 4), named after it.
+import { transportSettings, type TaxatlasClientOptions } from './client-options.ts'
+import { jsonBody, ndjsonBody } from './request-body.ts'
+import type { QueryValue } from './request-url.ts'
+import { send, type ApiRequest, type CallOptions, type TransportSettings } from './transport.ts'
+import type {
+  AccountResponse,
+  BackfillReport,
+  FreshnessResponse,
+  GetOrderParams,
+  HealthResponse,
+  NexusHealthParams,
+  NexusHealthResponse,
+  NexusRegionInput,
+  NexusRegistrations,
+  OrderInput,
+  OrderResponse,
+  PortabilityRatesParams,
+  PortabilityRatesResponse,
+  SavedOrder,
+  TaxFullResponse,
+  TaxInput,
+  TaxOptions,
+  TaxParams,
+  TaxSimpleResponse,
+} from './types.ts'
+
+const utcDay = (date: string | Date) => (typeof date === 'string' ? date : date.toISOString().slice(0, 10))
+
+export class TaxatlasClient {
+  readonly #settings: TransportSettings
+
+  constructor(options: TaxatlasClientOptions) {
+    this.#settings = transportSettings(options)
+  }
+
+  #send<T>(request: ApiRequest, options?: CallOptions): Promise<T> {
+    return send<T>(this.#settings, request, options)
+  }
+
+  /**
+   * GET /v1/tax/{state}: the rates for a ZIP, an address, a place (`location`) or a point
+   * (`lat`, `lng`) — exactly one per call. `mode: 'full'` answers the full shape.
+   */
+  tax(state: string, params: TaxInput & TaxOptions & { mode: 'full' }, options?: CallOptions): Promise<TaxFullResponse>
+  tax(state: string, params: TaxInput & TaxOptions & { mode?: 'simple' }, options?: CallOptions): Promise<TaxSimpleResponse>
+  tax(state: string, params: TaxParams, options?: CallOptions): Promise<TaxSimpleResponse | TaxFullResponse>
+  tax(state: string, params: TaxParams, options?: CallOptions): Promise<TaxSimpleResponse | TaxFullResponse> {
+    const { mode, strict, as_of, period, ...input } = params
+    const query: Record<string, QueryValue> = {
+      ...input,
+      mode,
+      strict: strict === undefined ? undefined : strict ? 'on' : 'off',
+      as_of: as_of === undefined ? undefined : utcDay(as_of),
+      period,
+    }
+    return this.#send({ method: 'GET', path: `/v1/tax/${encodeURIComponent(state)}`, query }, options)
+  }
+
+  /** GET /v1/portability/rates: a rate lookup shaped as `format` asks (`native`, `taxjar` or `avalara`). */
+  portabilityRates(params: PortabilityRatesParams, options?: CallOptions): Promise<PortabilityRatesResponse> {
+    return this.#send({ method: 'GET', path: '/v1/portability/rates', query: { ...params } }, options)
+  }
+
+  /**
+   * POST /v1/portability/orders: records an order or refund for nexus tracking. The server keys
+   * it by (provider, transaction_id, kind), so a retried call answers `unchanged` instead of
+   * recording it twice.
+   */
+  createOrder(order: OrderInput, options?: CallOptions): Promise<SavedOrder> {
+    return this.#send({ method: 'POST', path: '/v1/portability/orders', body: jsonBody(order) }, options)
+  }
+
+  /** GET /v1/portability/orders/{transaction_id}: a recorded order (or, with `kind: 'refund'`, refund). */
+  getOrder(transactionId: string, params: GetOrderParams = {}, options?: CallOptions): Promise<OrderResponse> {
+    const path = `/v1/portability/orders/${encodeURIComponent(transactionId)}`
+    return this.#send({ method: 'GET', path, query: { ...params } }, options)
+  }
+
+  /**
+   * POST /v1/portability/transactions/backfill: 12 to 24 months of history. An array is sent as
+   * one JSON body (retried like any call); any other iterable, sync or async, is streamed as
+   * NDJSON without being held in memory, and is retried only while none of its rows was read.
+   * For a streamed body the timeout starts once the last row is sent.
+   */
+  backfill(rows: readonly OrderInput[] | Iterable<OrderInput> | AsyncIterable<OrderInput>, options?: CallOptions): Promise<BackfillReport> {
+    const body = Array.isArray(rows) ? jsonBody(rows) : ndjsonBody(rows)
+    return this.#send({ method: 'POST', path: '/v1/portability/transactions/backfill', body }, options)
+  }
+
+  /** GET /v1/portability/nexus: the states the account is registered in. */
+  nexus(options?: CallOptions): Promise<NexusRegistrations> {
+    return this.#send({ method: 'GET', path: '/v1/portability/nexus' }, options)
+  }
+
+  /** PUT /v1/portability/nexus: replaces the registration list (`[]` clears it). */
+  setNexus(regions: readonly NexusRegionInput[], options?: CallOptions): Promise<NexusRegistrations> {
+    return this.#send({ method: 'PUT', path: '/v1/portability/nexus', body: jsonBody({ regions }) }, options)
+  }
+
+  /** GET /v1/portability/nexus/health: rolling 12-month totals per state against each threshold. */
+  nexusHealth(params: NexusHealthParams = {}, options?: CallOptions): Promise<NexusHealthResponse> {
+    const band = params.band === undefined ? undefined : String(params.band)
+    return this.#send({ method: 'GET', path: '/v1/portability/nexus/health', query: { band } }, options)
+  }
+
+  /** GET /v1/freshness (public): per-state data freshness. Suggested polling: hourly. */
+  freshness(options?: CallOptions): Promise<FreshnessResponse> {
+    return this.#send({ method: 'GET', path: '/v1/freshness' }, options)
+  }
+
+  /** GET /healthz (public): the service is up, and the snapshot it serves. */
+  health(options?: CallOptions): Promise<HealthResponse> {
+    return this.#send({ method: 'GET', path: '/healthz' }, options)
+  }
+
+  /** GET /v1/account: the key's account, plan, quota and rate limit (not counted as a lookup). */
+  account(options?: CallOptions): Promise<AccountResponse> {
+    return this.#send({ method: 'GET', path: '/v1/account' }, options)
+  }
+}
