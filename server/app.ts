@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts'
 import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './routes/route.ts'
+import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import type { Snapshot } from './snapshot/open-snapshot.ts'
 import type { StoreGate } from './store/store.ts'
 import type { Tiers } from './tiers.ts'
@@ -17,7 +18,8 @@ export type AppOptions = {
   snapshots: { readonly current: Snapshot }
   /** accounts and usage, possibly still opening: key routes wait for it, public routes never do */
   store: StoreGate
-  settings: { tiers: Tiers; jsonBodyLimit: number }
+  /** `portability` defaults to its settings' defaults (TAXATLAS_NEXUS_BAND etc. unset) */
+  settings: { tiers: Tiers; jsonBodyLimit: number; portability?: PortabilitySettings }
   logger: Logger
   clock?: Clock
   /** the API's routes; defaults to the registry (routes/index.ts) */
@@ -33,6 +35,7 @@ export function createApp(options: AppOptions): polka.Polka {
     limiter: new RateLimiter(clock),
     tiers: options.settings.tiers,
     jsonBodyLimit: options.settings.jsonBodyLimit,
+    routeSettings: { portability: options.settings.portability ?? portabilitySettingsOf(PortabilityEnv.parse({})) },
     logger: options.logger,
     clock,
   })

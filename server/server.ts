@@ -54,13 +54,22 @@ export async function startServer(
   let openingStarted = 0
   const opening = new Promise<void>((resolve) => (startOpening = resolve)).then(() => {
     openingStarted = performance.now()
-    return openStore(settings.storePath)
+    return openStore(settings.storePath, { memoryLimit: settings.storeMemoryLimit })
   })
   const gate = gateStore(opening)
 
   const server = http.createServer()
   const adminServer = http.createServer()
-  const deps: AppDeps = { snapshots, store: gate, limiter: new RateLimiter(clock), tiers: settings.tiers, jsonBodyLimit: settings.jsonBodyLimit, logger, clock }
+  const deps: AppDeps = {
+    snapshots,
+    store: gate,
+    limiter: new RateLimiter(clock),
+    tiers: settings.tiers,
+    jsonBodyLimit: settings.jsonBodyLimit,
+    routeSettings: { portability: settings.portability },
+    logger,
+    clock,
+  }
   const notYet = buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
   }).handler as unknown as http.RequestListener

@@ -1,6 +1,7 @@
 // Server settings, read from the environment once and validated before anything opens or listens.
 import path from 'node:path'
 import { z } from 'zod'
+import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './tiers.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
@@ -10,6 +11,11 @@ const ServerEnv = z.object({
   HOST: z.string().min(1).default('127.0.0.1').describe('public listener address'),
   TAXATLAS_ARTIFACTS: z.string().min(1).default('artifacts').describe('published snapshots (CURRENT pointer inside)'),
   TAXATLAS_STORE: z.string().min(1).default('var/taxatlas.duckdb').describe('DuckDB file with accounts, keys and usage'),
+  TAXATLAS_STORE_MEMORY_LIMIT: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as 256MB or 1GB')
+    .default('256MB')
+    .describe("DuckDB's buffer memory for the store: bounds the server's memory however many transactions are stored"),
   TAXATLAS_ADMIN_PORT: port.optional().describe('loopback admin listener port; default PORT+1 (0 when PORT is 0)'),
   TAXATLAS_TIERS: z
     .string()
@@ -19,6 +25,7 @@ const ServerEnv = z.object({
   TAXATLAS_SNAPSHOT_POLL_MS: z.coerce.number().int().positive().default(5_000).describe('CURRENT pointer poll interval'),
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
   TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
+  ...PortabilityEnv.shape,
 })
 
 export type ServerSettings = {
@@ -27,11 +34,13 @@ export type ServerSettings = {
   adminPort: number
   artifactsDir: string
   storePath: string
+  storeMemoryLimit: string
   tiers: Tiers
   usageFlushMs: number
   snapshotPollMs: number
   jsonBodyLimit: number
   shutdownTimeoutMs: number
+  portability: PortabilitySettings
 }
 
 export class SettingsError extends Error {}
@@ -46,11 +55,13 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     adminPort: e.TAXATLAS_ADMIN_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 1),
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
     storePath: path.resolve(e.TAXATLAS_STORE),
+    storeMemoryLimit: e.TAXATLAS_STORE_MEMORY_LIMIT,
     tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),
     usageFlushMs: e.TAXATLAS_USAGE_FLUSH_MS,
     snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
     shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
+    portability: portabilitySettingsOf(e),
   }
 }
 

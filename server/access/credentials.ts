@@ -8,13 +8,15 @@ export const MISSING_KEY_MESSAGE =
   'Missing credentials: send your API key in the X-API-Key header or as Authorization: Bearer <API_KEY>.'
 export const INVALID_KEY_MESSAGE = 'Invalid X-API-Key.'
 
-/** The key as sent; X-API-Key wins when both headers are present. */
+/** The key as sent (X-API-Key, Authorization: Bearer, or Authorization: Token token="…"); X-API-Key wins when both headers are present. */
 export function presentedKey(req: IncomingMessage): string | null {
   const header = req.headers['x-api-key']
   const direct = (Array.isArray(header) ? header[0] : header)?.trim()
   if (direct) return direct
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')
-  return bearer ? bearer[1] : null
+  const authorization = req.headers.authorization ?? ''
+  // `Token token="<key>"` is the legacy form TaxJar integrations still send.
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(authorization) ?? /^Token\s+token="?([^"\s]+)"?\s*$/i.exec(authorization)
+  return sent ? sent[1] : null
 }
 
 export function authenticate(req: IncomingMessage, accounts: Accounts): Authenticated {

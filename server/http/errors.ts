@@ -67,6 +67,16 @@ export const ValidationErrorBody = ErrorBody.extend({ detail: z.array(Validation
   description: 'A 422: the error envelope plus one `detail` item per rejected value.',
 })
 
+/**
+ * How a family of routes writes its errors. Routes use the taxatlas envelope (`errorBody`)
+ * unless they declare another format (the TaxJar-compatible routes answer in TaxJar's shape, so
+ * TaxJar clients raise their own error type). `schema` documents the body in /openapi.json.
+ */
+export type ErrorFormat = {
+  body: (error: HttpError, supportReference: string) => unknown
+  schema: z.ZodType
+}
+
 export function errorBody(error: HttpError, supportReference: string): Record<string, unknown> {
   return {
     error: { code: error.code, message: error.message, support_reference: supportReference, ...error.extra },

@@ -1,7 +1,7 @@
 // Writing responses: every body is JSON, every response carries the request id and the same
 // security headers, and errors go through `sendError` only.
 import type { ServerResponse } from 'node:http'
-import { errorBody, HttpError } from './errors.ts'
+import { errorBody, HttpError, type ErrorFormat } from './errors.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
@@ -34,8 +34,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text)
 }
 
-/** The error envelope for an HttpError; anything else is a 500 whose message is never shown. */
-export function sendError(res: ServerResponse, error: unknown, requestId: string): void {
+/** The error envelope for an HttpError (or the route's own error format); anything else is a 500 whose message is never shown. */
+export function sendError(res: ServerResponse, error: unknown, requestId: string, format?: ErrorFormat): void {
   const known = error instanceof HttpError ? error : new HttpError('INTERNAL_ERROR', 'internal error')
   if (res.headersSent) {
     // A streaming handler failed mid-body: the client must not mistake the prefix for a whole answer.
@@ -44,5 +44,6 @@ export function sendError(res: ServerResponse, error: unknown, requestId: string
   }
   for (const name of res.getHeaderNames()) if (!KEPT_ON_ERROR.test(name)) res.removeHeader(name)
   res.setHeader('Content-Type', JSON_CONTENT_TYPE)
-  sendJson(res, known.status, errorBody(known, requestId), { 'Cache-Control': 'no-store', ...known.headers })
+  const body = format ? format.body(known, requestId) : errorBody(known, requestId)
+  sendJson(res, known.status, body, { 'Cache-Control': 'no-store', ...known.headers })
 }

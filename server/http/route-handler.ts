@@ -6,12 +6,12 @@ import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { rateLimited, rateLimitHeaders, type RateLimiter } from '../access/rate-limiter.ts'
 import { monthOf, type Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
-import type { Caller, Route } from '../routes/route.ts'
+import type { Caller, Route, RouteSettings } from '../routes/route.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
-import type { StoreGate } from '../store/store.ts'
+import type { StoreGate, StoreParts } from '../store/store.ts'
 import type { Tiers } from '../tiers.ts'
 import { readJsonBody } from './body.ts'
-import { HttpError } from './errors.ts'
+import { HttpError, type ErrorFormat } from './errors.ts'
 import { requestState } from './request-context.ts'
 import { sendError, sendJson } from './respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from './validation.ts'
@@ -23,6 +23,7 @@ export type AppDeps = {
   limiter: RateLimiter
   tiers: Tiers
   jsonBodyLimit: number
+  routeSettings: RouteSettings
   logger: Logger
   clock: Clock
 }
@@ -31,7 +32,7 @@ export type RoutedRequest = IncomingMessage & { params?: Record<string, string>;
 
 export function routeHandler(route: Route, deps: AppDeps) {
   return (req: RoutedRequest, res: ServerResponse) => {
-    handle(route, deps, req, res).catch((error) => fail(deps.logger, req, res, error))
+    handle(route, deps, req, res).catch((error) => fail(deps.logger, req, res, error, route.errorFormat))
   }
 }
 
@@ -43,9 +44,11 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
   let uncount = () => {}
   try {
     let caller: Caller | null = null
+    let store: StoreParts | null = null
     if (route.auth === 'key') {
       // Resolved once the store is open; a 503 when it could not be opened.
-      const { accounts, usage } = await deps.store.ready
+      store = await deps.store.ready
+      const { accounts, usage } = store
       const { account, keyId } = authenticate(req, accounts)
       state.accountId = account.id
       const tier = deps.tiers[account.tier]
@@ -79,7 +82,7 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
     const body = route.body ? check(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit)) : undefined
     if (detail.length) throw validationError(detail)
 
-    const reply = await route.handler({ req, res, requestId: state.requestId, params, query, body, snapshot, caller, now })
+    const reply = await route.handler({ req, res, requestId: state.requestId, params, query, body, snapshot, caller, store, settings: deps.routeSettings, now })
     if (reply) {
       if (reply.status >= 400) uncount()
       sendJson(res, reply.status, reply.body, reply.headers)
@@ -92,14 +95,14 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
   }
 }
 
-/** The one error path: logs what the client is not shown, then sends the envelope. */
-export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+/** The one error path: logs what the client is not shown, then sends the envelope (or the route's error format). */
+export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, error: unknown, format?: ErrorFormat): void {
   const { requestId } = requestState(req)
   if (!(error instanceof HttpError)) {
     logger.error('request_failed', { support_reference: requestId, error: (error as Error)?.message, stack: (error as Error)?.stack })
   }
   try {
-    sendError(res, error, requestId)
+    sendError(res, error, requestId, format)
   } catch {
     res.destroy()
   }

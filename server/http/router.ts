@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import polka from 'polka'
 import type { Route } from '../routes/route.ts'
-import { HttpError } from './errors.ts'
+import { HttpError, type ErrorFormat } from './errors.ts'
 import { requestContext } from './request-context.ts'
 import { fail, routeHandler, type AppDeps } from './route-handler.ts'
 
@@ -18,9 +18,10 @@ export type RouterOptions = {
 
 export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptions = {}): polka.Polka {
   const seen = new Set<string>()
+  const formatOf = errorFormatsBySegment(routes)
   const app = polka({
-    onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, error),
-    onNoMatch: (req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, noMatch(app, req)),
+    onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, error, formatOf(req)),
+    onNoMatch: (req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, noMatch(app, req), formatOf(req)),
   } as polka.Options)
   app.use(requestContext(deps.logger) as unknown as polka.Middleware)
   if (options.guard) app.use(options.guard as unknown as polka.Middleware)
@@ -31,6 +32,23 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
     app.add(route.method, route.path, routeHandler(route, deps) as unknown as polka.Middleware)
   }
   return app
+}
+
+// A path no route matches (a 404, or a 405 on a known path) answers in the error format of the
+// routes under its first segment — `/taxjar/v2/categories` like the other `/taxjar` routes — when
+// they all share one; otherwise in the default envelope.
+function errorFormatsBySegment(routes: Route[]): (req: IncomingMessage) => ErrorFormat | undefined {
+  const segmentOf = (path: string) => path.split('/')[1] ?? ''
+  const formats = new Map<string, Set<ErrorFormat | undefined>>()
+  for (const route of routes) {
+    const segment = segmentOf(route.path)
+    if (!formats.has(segment)) formats.set(segment, new Set())
+    formats.get(segment)!.add(route.errorFormat)
+  }
+  return (req) => {
+    const found = formats.get(segmentOf((req.url ?? '/').split('?')[0]))
+    return found?.size === 1 ? [...found][0] : undefined
+  }
 }
 
 function noMatch(app: polka.Polka, req: IncomingMessage): HttpError {

@@ -109,7 +109,12 @@ function operationResponses(route: Route, components: SchemaComponents): Json {
       ...(spec.schema ? { content: { 'application/json': { schema: components.convert(spec.schema, 'output') } } } : {}),
     }
   }
-  const ref = (name: string) => ({ $ref: `#/components/responses/${name}` })
+  // A route with its own error format documents each error inline, with that format's schema.
+  const format = route.errorFormat
+  const ref = (name: string) =>
+    format
+      ? { description: ERROR_RESPONSES[name].description, content: { 'application/json': { schema: components.convert(format.schema, 'output') } } }
+      : { $ref: `#/components/responses/${name}` }
   if (route.body) Object.assign(responses, { 400: ref('MalformedRequest'), 413: ref('PayloadTooLarge'), 415: ref('UnsupportedMediaType') })
   if (route.auth === 'key') Object.assign(responses, { 401: ref('Unauthorized'), 429: ref('RateLimited') })
   if (route.auth === 'key' && (route.countsAsLookup || !route.servesExpiredTrial)) responses[402] = ref('PaymentRequired')

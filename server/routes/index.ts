@@ -4,7 +4,9 @@
 import { accountRoute } from './account.ts'
 import { freshnessRoute } from './freshness.ts'
 import { healthRoute } from './health.ts'
+import { PORTABILITY_ROUTES } from './portability-routes.ts'
 import type { Route } from './route.ts'
 import { taxRoute } from './tax.ts'
+import { TAXJAR_ROUTES } from './taxjar-routes.ts'
 
-export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute, taxRoute]
+export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute, taxRoute, ...PORTABILITY_ROUTES, ...TAXJAR_ROUTES]

@@ -2,10 +2,13 @@
 // and /openapi.json, so a route is described exactly as it is validated.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
+import type { ErrorFormat } from '../http/errors.ts'
 import type { JsonText } from '../http/respond.ts'
+import type { PortabilitySettings } from '../portability/portability-settings.ts'
 import type { QuotaStatus } from '../access/plan-check.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { Account } from '../store/accounts.ts'
+import type { StoreParts } from '../store/store.ts'
 import type { Tier } from '../tiers.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -24,6 +27,9 @@ export type Caller = { account: Account; keyId: string; tier: Tier; quota: Quota
 
 export type Auth = 'public' | 'key'
 
+/** Settings handlers read, from the environment (server/settings.ts). */
+export type RouteSettings = { portability: PortabilitySettings }
+
 export type RouteContext<A extends Auth, P, Q, B> = {
   req: IncomingMessage
   res: ServerResponse
@@ -34,6 +40,9 @@ export type RouteContext<A extends Auth, P, Q, B> = {
   /** the snapshot in service when the request arrived; a swap mid-request does not change it */
   snapshot: Snapshot
   caller: A extends 'key' ? Caller : null
+  /** the open store (accounts, usage, the database) for `auth: 'key'` routes */
+  store: A extends 'key' ? StoreParts : null
+  settings: RouteSettings
   now: number
 }
 
@@ -67,6 +76,8 @@ export type RouteSpec<A extends Auth, P extends z.ZodType | undefined, Q extends
   body?: B
   /** defaults to TAXATLAS_JSON_BODY_LIMIT (1 MiB) */
   bodyLimitBytes?: number
+  /** how this route's errors are written; default the taxatlas envelope. Paths without a route take the format of the routes under their first path segment. */
+  errorFormat?: ErrorFormat
   responses: R
 }
 

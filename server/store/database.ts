@@ -21,9 +21,16 @@ const SCHEMA = [
 ]
 
 export type Row = Record<string, unknown>
+/** A value for `append`, by JS type: string → VARCHAR, bigint → BIGINT, boolean → BOOLEAN, null → NULL. */
+export type AppendValue = string | bigint | boolean | null
 export type Statements = {
   run(sql: string, params?: DuckDBValue[]): Promise<void>
   rows(sql: string, params?: DuckDBValue[]): Promise<Row[]>
+  /**
+   * Appends rows through DuckDB's appender — many times faster than INSERT for thousands of
+   * rows. Inside `transaction` the rows are part of the transaction. `temp` for a TEMP table.
+   */
+  append(table: string, rows: readonly (readonly AppendValue[])[], options?: { temp?: boolean }): Promise<void>
 }
 
 export class StoreLockedError extends Error {}
@@ -37,12 +44,13 @@ export class Database implements Statements {
     readonly file: string,
   ) {}
 
-  static async open(file: string): Promise<Database> {
+  /** `memoryLimit` caps DuckDB's buffer memory (DuckDB syntax, e.g. "256MB"); DuckDB's default is 80% of RAM. */
+  static async open(file: string, options: { memoryLimit?: string } = {}): Promise<Database> {
     await mkdir(path.dirname(file), { recursive: true })
     const { DuckDBInstance } = await import('@duckdb/node-api')
     let instance: DuckDBInstance
     try {
-      instance = await DuckDBInstance.create(file)
+      instance = await DuckDBInstance.create(file, options.memoryLimit ? { memory_limit: options.memoryLimit } : {})
     } catch (error) {
       const message = (error as Error).message
       if (/lock/i.test(message)) throw new StoreLockedError(`${file} is open in another process (${message.split('\n')[0]})`)
@@ -61,10 +69,18 @@ export class Database implements Statements {
     return this.#exclusive(() => rowsOn(this.connection, sql, params))
   }
 
+  append(table: string, rows: readonly (readonly AppendValue[])[], options: { temp?: boolean } = {}): Promise<void> {
+    return this.#exclusive(() => appendOn(this.connection, table, rows, options))
+  }
+
   /** Runs `work` inside BEGIN … COMMIT, rolling back if it throws. */
   transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
-      const tx: Statements = { run: (sql, params = []) => runOn(this.connection, sql, params), rows: (sql, params = []) => rowsOn(this.connection, sql, params) }
+      const tx: Statements = {
+        run: (sql, params = []) => runOn(this.connection, sql, params),
+        rows: (sql, params = []) => rowsOn(this.connection, sql, params),
+        append: (table, rows, options = {}) => appendOn(this.connection, table, rows, options),
+      }
       await this.connection.run('BEGIN TRANSACTION')
       try {
         const result = await work(tx)
@@ -98,4 +114,22 @@ async function runOn(connection: DuckDBConnection, sql: string, params: DuckDBVa
 async function rowsOn(connection: DuckDBConnection, sql: string, params: DuckDBValue[]): Promise<Row[]> {
   const reader = await connection.runAndReadAll(sql, params)
   return reader.getRowObjectsJS() as Row[]
+}
+
+async function appendOn(connection: DuckDBConnection, table: string, rows: readonly (readonly AppendValue[])[], options: { temp?: boolean }): Promise<void> {
+  const appender = options.temp ? await connection.createAppender(table, 'main', 'temp') : await connection.createAppender(table)
+  try {
+    for (const row of rows) {
+      for (const value of row) {
+        if (value === null) appender.appendNull()
+        else if (typeof value === 'string') appender.appendVarchar(value)
+        else if (typeof value === 'bigint') appender.appendBigInt(value)
+        else appender.appendBoolean(value)
+      }
+      appender.endRow()
+    }
+    appender.flushSync()
+  } finally {
+    appender.closeSync()
+  }
 }

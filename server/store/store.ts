@@ -7,10 +7,10 @@ import { Accounts } from './accounts.ts'
 import type { Database } from './database.ts'
 import { UsageCounter } from './usage.ts'
 
-/** What the request path needs from the store. */
-export type StoreParts = { accounts: Accounts; usage: UsageCounter }
+/** What the request path needs from the store: accounts and usage in memory, and the database for routes that keep their own tables. */
+export type StoreParts = { accounts: Accounts; usage: UsageCounter; db: Database }
 
-export type OpenedStore = StoreParts & { db: Database }
+export type OpenedStore = StoreParts
 
 /** Seconds a client is told to wait before retrying a request refused for want of the store. */
 export const STORE_RETRY_AFTER_SECONDS = 30
@@ -22,9 +22,9 @@ export const STORE_UNAVAILABLE_MESSAGE =
  * Opens the store file and loads accounts and usage. database.ts (and with it the DuckDB native
  * module) is imported here, on first use, never while the server starts.
  */
-export async function openStore(file: string): Promise<OpenedStore> {
+export async function openStore(file: string, options: { memoryLimit?: string } = {}): Promise<OpenedStore> {
   const { Database } = await import('./database.ts')
-  const db = await Database.open(file)
+  const db = await Database.open(file, options)
   try {
     return { db, accounts: await Accounts.load(db), usage: await UsageCounter.load(db) }
   } catch (error) {

@@ -1,0 +1,59 @@
+// Money as exact integers. One unit is 1/10,000 of a dollar: four decimal places cover the
+// sub-cent unit prices platforms send (e.g. "0.3333") and every order total. Values are read from
+// their decimal text — a JSON number through its shortest round-trip text, which is the literal as
+// written for anything up to 15 significant digits — and never through float arithmetic.
+// More than four decimal places is refused rather than rounded, so nothing is silently changed.
+
+export const MONEY_DECIMALS = 4
+export const MONEY_SCALE = 10_000
+const SCALE_BIG = 10_000n
+
+/** Whole dollars kept below 10^11 so every unit count stays a safe JS integer (< 2^53). */
+const MAX_INTEGER_DIGITS = 11
+
+export type MoneyParse = { ok: true; units: number } | { ok: false; reason: string }
+
+const DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?$/
+
+/** Parses a decimal string or JSON number into units of 1/10,000 dollar. */
+export function parseMoney(input: unknown): MoneyParse {
+  let text: string
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return { ok: false, reason: 'not a finite number' }
+    text = String(input)
+  } else if (typeof input === 'string') {
+    text = input.trim()
+  } else {
+    return { ok: false, reason: 'expected a decimal number or a decimal string' }
+  }
+  const match = DECIMAL.exec(text)
+  if (!match || (match[2] === '' && (match[3] ?? '') === '')) {
+    return { ok: false, reason: `${JSON.stringify(text)} is not a plain decimal number (write e.g. "19.99")` }
+  }
+  const [, sign, whole, fraction = ''] = match
+  const wholeDigits = whole.replace(/^0+/, '')
+  const fractionDigits = fraction.replace(/0+$/, '')
+  if (wholeDigits.length > MAX_INTEGER_DIGITS) return { ok: false, reason: `${text} is too large (at most ${MAX_INTEGER_DIGITS} digits before the point)` }
+  if (fractionDigits.length > MONEY_DECIMALS) {
+    return { ok: false, reason: `${text} has more than ${MONEY_DECIMALS} decimal places` }
+  }
+  const magnitude = Number((wholeDigits || '0') + fractionDigits.padEnd(MONEY_DECIMALS, '0'))
+  return { ok: true, units: sign === '-' && magnitude !== 0 ? -magnitude : magnitude }
+}
+
+/**
+ * Units as a decimal string with at least two and at most four decimals: 199900 → "19.99",
+ * 199950 → "19.995", -50000 → "-5.00". Accepts bigint for sums.
+ */
+export function formatMoney(units: number | bigint): string {
+  const value = BigInt(units)
+  const negative = value < 0n
+  const magnitude = negative ? -value : value
+  const fraction = (magnitude % SCALE_BIG).toString().padStart(MONEY_DECIMALS, '0')
+  let end = fraction.length
+  while (end > 2 && fraction[end - 1] === '0') end--
+  return `${negative ? '-' : ''}${magnitude / SCALE_BIG}.${fraction.slice(0, end)}`
+}
+
+/** Whole dollars (a threshold from the rules table) as units. */
+export const dollarsToUnits = (dollars: number): bigint => BigInt(dollars) * SCALE_BIG

@@ -1,0 +1,43 @@
+// Settings of the portability endpoints, from the environment, validated once at start-up.
+import { z } from 'zod'
+import { DEFAULT_NEXUS_BAND, parseBand } from './nexus/nexus-band.ts'
+
+export const PortabilityEnv = z.object({
+  TAXATLAS_NEXUS_BAND: z
+    .string()
+    .default(DEFAULT_NEXUS_BAND)
+    .superRefine((text, ctx) => {
+      const band = parseBand(text)
+      if (!band.ok) ctx.addIssue({ code: 'custom', message: band.reason })
+    })
+    .describe('nexus warning band: a state is "approaching" within this fraction of a threshold'),
+  TAXATLAS_BACKFILL_JSON_LIMIT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024)
+    .describe('largest backfill body sent as one JSON array, bytes (NDJSON streams have no limit)'),
+})
+
+export type PortabilitySettings = {
+  /** warning band in basis points (2500 = 25%) */
+  nexusBandBasisPoints: number
+  backfillJsonLimit: number
+}
+
+export const portabilitySettingsOf = (env: z.output<typeof PortabilityEnv>): PortabilitySettings => ({
+  nexusBandBasisPoints: (parseBand(env.TAXATLAS_NEXUS_BAND) as { basisPoints: number }).basisPoints,
+  backfillJsonLimit: env.TAXATLAS_BACKFILL_JSON_LIMIT,
+})
+
+/** Fixed limits, documented with the endpoints. */
+export const BACKFILL_LIMITS = {
+  /** valid rows handed to the store's bulk writer at a time (what the server holds of an upload) */
+  batchRows: 10_000,
+  /** rejected rows returned with their reasons (all are counted) */
+  rejectedRowsKept: 1_000,
+  /** longest NDJSON line, bytes */
+  maxLineBytes: 64 * 1024,
+  /** how far back a backfilled transaction may be dated */
+  windowMonths: 24,
+} as const

@@ -1,0 +1,48 @@
+// The states an account says it is registered to collect in (its "nexus list"), as it set them.
+// Nothing here is computed: nexus health only reads the list to mark rows as registered.
+import type { Database } from './database.ts'
+
+const SCHEMA = `CREATE TABLE IF NOT EXISTS nexus_registrations (
+  account_id VARCHAR NOT NULL, state VARCHAR NOT NULL, registered_since DATE, updated_at TIMESTAMP NOT NULL,
+  PRIMARY KEY (account_id, state))`
+
+export type Registration = { state: string; registeredSince: string | null; updatedAt: string }
+
+const ready = new WeakMap<Database, Promise<NexusRegistrations>>()
+
+export class NexusRegistrations {
+  private constructor(private readonly db: Database) {}
+
+  /** The registrations over `db`, creating the table on first use. */
+  static of(db: Database): Promise<NexusRegistrations> {
+    let opened = ready.get(db)
+    if (!opened) {
+      opened = db.run(SCHEMA).then(() => new NexusRegistrations(db))
+      opened.catch(() => ready.delete(db))
+      ready.set(db, opened)
+    }
+    return opened
+  }
+
+  /** The account's registered states, in code order. */
+  async list(accountId: string): Promise<Registration[]> {
+    const rows = await this.db.rows(
+      `SELECT state, registered_since::VARCHAR AS since, strftime(updated_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS updated_at
+       FROM nexus_registrations WHERE account_id = ? ORDER BY state`,
+      [accountId],
+    )
+    return rows.map((row) => ({ state: String(row.state), registeredSince: row.since === null ? null : String(row.since), updatedAt: String(row.updated_at) }))
+  }
+
+  /** Replaces the whole list in one transaction. */
+  async replace(accountId: string, regions: { state: string; registeredSince: string | null }[], now: number): Promise<Registration[]> {
+    const stamp = new Date(now).toISOString()
+    await this.db.transaction(async (tx) => {
+      await tx.run('DELETE FROM nexus_registrations WHERE account_id = ?', [accountId])
+      for (const region of regions) {
+        await tx.run('INSERT INTO nexus_registrations VALUES (?, ?, ?::DATE, ?::TIMESTAMP)', [accountId, region.state, region.registeredSince, stamp])
+      }
+    })
+    return this.list(accountId)
+  }
+}
