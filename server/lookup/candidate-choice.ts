@@ -4,7 +4,7 @@ import type { ZipEntry } from '../../pipeline/rate-index.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'
 import { placeName, placeNameMatch } from './taxing-place.ts'
 
-export type ChosenBy = 'only' | 'weight' | 'city' | 'place' | 'county' | 'point' | 'nearest'
+export type ChosenBy = 'only' | 'weight' | 'city' | 'place' | 'county' | 'point' | 'nearest' | 'geocoder'
 
 export type CandidateChoice = { index: number; by: ChosenBy }
 

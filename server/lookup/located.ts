@@ -12,8 +12,10 @@ import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
  *   address_locator   the address's ZIP, with its city choosing among the ZIP's candidates
  *   place_gazetteer   a place name (location, or an address without a ZIP) through the place gazetteer
  *   coordinates       lat/lng through county and place polygons, then the ZIPs of that county and place
+ *   census_geocoder   an address with a street through the upstream Census geocoder (TAXATLAS_GEOCODER_URL):
+ *                     its ZIP, county and place chose the candidate
  */
-export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'coordinates'] as const
+export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'coordinates', 'census_geocoder'] as const
 export type ResolvedVia = (typeof RESOLVED_VIA)[number]
 
 export type ConfidenceCap = 'low' | 'medium' | null
@@ -30,7 +32,7 @@ export type Located = {
   warnings: WarningObject[]
   /** the +4 sent with the ZIP; never used (no ZIP+4 data is held) */
   zip4: string | null
-  /** the point asked about (coordinates mode) */
+  /** the point asked about (coordinates mode), or the geocoder's point for the address */
   point: { lat: number; lng: number } | null
 }
 

@@ -44,3 +44,13 @@ export function stateDataMissing(state: string, status: string): HttpError {
 
 export const stateNotServed = (state: string) =>
   new HttpError('NOT_FOUND', `State ${state} is not served: no rate data is published for it.`, { state })
+
+/** The upstream geocoder could not answer; sends its wait (Retry-After) rather than a guess from the ZIP. */
+export function geocoderUnavailable(reason: string, retryAfterSeconds: number): HttpError {
+  return new HttpError(
+    'GEOCODER_UNAVAILABLE',
+    `The address geocoder is unavailable (${reason}); retry in ${retryAfterSeconds} s. A ZIP or coordinates lookup needs no geocoder.`,
+    { retry_after_seconds: retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  )
+}

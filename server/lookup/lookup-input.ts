@@ -13,11 +13,14 @@ import type { ZipQuery } from './zip-location.ts'
 
 export type Normalization = { applied: NormalizationEntry[]; warnings: string[] }
 
+/** An address with a street, as an upstream geocoder is asked about it. */
+export type StreetAddress = { street: string; city: string | null; state: string; zip5: string | null; zip4: string | null }
+
 export type PreparedInput = (
   | { kind: 'zip'; query: ZipQuery }
   | { kind: 'place'; query: PlaceQuery; inputPlace: string }
   | { kind: 'point'; query: PointQuery }
-) & { normalization: Normalization }
+) & { normalization: Normalization; streetAddress: StreetAddress | null }
 
 /** The first 5-digit group of what was sent as a ZIP, for a 404 when the state could not be derived from it. */
 const zip5Sent = (text: string | undefined): string | null => (text ? /(?:^|\D)(\d{5})(?:-\d{4})*(?:\D|$)/.exec(text)?.[1] ?? null : null)
@@ -42,23 +45,25 @@ function prepareAddress(request: LookupRequest, input: AddressInput, zips: ZipEn
   if (request.strict && value.applied.length > 0) throw strictRefusal(value, input)
   const normalization = { applied: value.applied, warnings: value.warnings }
   const state = value.state!
+  const streetAddress = value.street ? { street: value.street, city: value.city, state, zip5: value.zip5, zip4: value.zip4 } : null
   if (value.zip5) {
     const via = request.input.mode === 'zip' ? 'zip5' : 'address_locator'
-    return { kind: 'zip', query: { zip5: value.zip5, zip4: value.zip4, state, city: value.city, via }, normalization }
+    return { kind: 'zip', query: { zip5: value.zip5, zip4: value.zip4, state, city: value.city, via }, normalization, streetAddress }
   }
   if (!value.city) {
     throw invalidInput(`The address has no ZIP and no city to locate${value.street ? ` (street "${value.street}" alone cannot be placed without a geocoder)` : ''}; send a ZIP or a city.`, { field: 'address' })
   }
-  return { kind: 'place', query: { name: value.city, state }, inputPlace: value.city, normalization }
+  return { kind: 'place', query: { name: value.city, state }, inputPlace: value.city, normalization, streetAddress }
 }
 
 const nameToCode = (field: 'state' | 'location', written: WrittenState, raw: string, normalized: string): { entry: NormalizationEntry; warning: string } => ({
   entry: { rule_id: RULE.stateName, field, raw, normalized, confidence: 'unambiguous', detail: { written: written.written, code: written.code } },
-  warning: `State "${written.written}" in ${field === 'state' ? 'the path' : 'the location'} served as ${written.code}.`,
+  warning: `State "${written.written}" in ${field === 'state' ? 'the state parameter' : 'the location'} served as ${written.code}.`,
 })
 
 /** The path state of place and point modes; a state name is repaired (state_name_to_code) like in address mode. */
-function readPathState(text: string, log: Normalization): string | null {
+function readPathState(text: string | null, log: Normalization): string | null {
+  if (text === null) return null
   const written = readPathStateText(text)
   if (written?.form === 'name') {
     const { entry, warning } = nameToCode('state', written, text, written.code)
@@ -83,35 +88,37 @@ function preparePlace(request: LookupRequest, location: string): PreparedInput {
   }
   if (request.strict && normalization.applied.length > 0) {
     const value: NormalizedInput = { street: null, city: name, state: state?.code ?? pathState, zip5: null, zip4: null, ...normalization }
-    throw strictRefusal(value, { pathState: request.pathState })
+    throw strictRefusal(value, { pathState: request.pathState ?? undefined })
   }
-  return { kind: 'place', query: { name, state: state?.code ?? pathState }, inputPlace: name, normalization }
+  return { kind: 'place', query: { name, state: state?.code ?? pathState }, inputPlace: name, normalization, streetAddress: null }
 }
 
 /**
- * The common case without the parser: a clean 5-digit ZIP sent under one of its own states. The
- * address module would apply no repair to it, so its answer is known without running it.
+ * The common case without the parser: a clean 5-digit ZIP sent under one of its own states, or
+ * with no state at all when it lies in one state. The address module would apply no repair to it,
+ * so its answer is known without running it.
  */
 function cleanZip(request: LookupRequest, zip: string, zips: ZipEntries): PreparedInput | null {
-  if (!/^\d{5}$/.test(zip) || !/^[A-Za-z]{2}$/.test(request.pathState)) return null
-  const state = request.pathState.toUpperCase()
-  if (!zips.facts(zip)?.states.includes(state)) return null
-  return { kind: 'zip', query: { zip5: zip, zip4: null, state, city: null, via: 'zip5' }, normalization: { applied: [], warnings: [] } }
+  if (!/^\d{5}$/.test(zip)) return null
+  const facts = zips.facts(zip)
+  const state = request.pathState === null ? (facts?.straddles ? null : facts?.state) : request.pathState.toUpperCase()
+  if (!state || !facts?.states.includes(state)) return null
+  return { kind: 'zip', query: { zip5: zip, zip4: null, state, city: null, via: 'zip5' }, normalization: { applied: [], warnings: [] }, streetAddress: null }
 }
 
 export function prepareInput(request: LookupRequest, zips: ZipEntries): PreparedInput {
   const input = request.input
   switch (input.mode) {
     case 'address':
-      return prepareAddress(request, { pathState: request.pathState, address: input.address, city: input.city, zip: input.zip }, zips)
+      return prepareAddress(request, { pathState: request.pathState ?? undefined, address: input.address, city: input.city, zip: input.zip }, zips)
     case 'zip':
-      return cleanZip(request, input.zip, zips) ?? prepareAddress(request, { pathState: request.pathState, zip: input.zip }, zips)
+      return cleanZip(request, input.zip, zips) ?? prepareAddress(request, { pathState: request.pathState ?? undefined, zip: input.zip }, zips)
     case 'place':
       return preparePlace(request, input.location)
     case 'coordinates': {
       const normalization: Normalization = { applied: [], warnings: [] }
       const state = readPathState(request.pathState, normalization)
-      return { kind: 'point', query: { lat: input.lat, lng: input.lng, state }, normalization }
+      return { kind: 'point', query: { lat: input.lat, lng: input.lng, state }, normalization, streetAddress: null }
     }
   }
 }

@@ -31,8 +31,11 @@ export type LookupInput =
   | { mode: 'coordinates'; lat: number; lng: number }
 
 export type LookupRequest = {
-  /** the path segment as sent (any case; may be a state name or a placeholder such as "-") */
-  pathState: string
+  /**
+   * the path segment as sent (any case; may be a state name or a placeholder such as "-"); null
+   * when the caller names no state apart from its input (GET /v1/portability/rates without `state`)
+   */
+  pathState: string | null
   input: LookupInput
   shape: ResponseShape
   strict: boolean
@@ -84,7 +87,7 @@ function readStrict(strict: string | undefined): boolean | HttpError {
   )
 }
 
-export function readLookupRequest(pathState: string, query: LookupQuery, now: number): RequestReading {
+export function readLookupRequest(pathState: string | null, query: LookupQuery, now: number): RequestReading {
   const input = readInput(query)
   if ('status' in input) return { ok: false, error: input }
   const shape = readShape(query.mode)

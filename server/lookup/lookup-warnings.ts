@@ -17,6 +17,8 @@ export const WARNING_CODES = {
   earlier_snapshot: 'the date is before the data in service; an earlier snapshot answered',
   statutory_rate_undated: 'a statutory rate has no published start date; it is verified for the rules table date only',
   state_from_input: 'the path state is not a state; the state of the place or point was served',
+  geocoder_no_match: 'the upstream geocoder found no match for the address in its state and ZIPs; the address was resolved without it',
+  geocoder_place_unmatched: 'no candidate of the geocoded ZIP has the county and place the geocoder found; the highest-weight one was answered',
 } as const
 export type WarningCode = keyof typeof WARNING_CODES
 

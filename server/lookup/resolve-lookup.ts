@@ -1,13 +1,18 @@
-// GET /v1/tax/{state} without HTTP: prepare the input, locate it in the snapshot in service, pick
-// the data for the date (an earlier snapshot for an earlier edition), and build the answer.
+// GET /v1/tax/{state} without HTTP: prepare the input, ask the upstream geocoder about a street
+// address when one is configured, locate it in the snapshot in service, pick the data for the date
+// (an earlier snapshot for an earlier edition), and build the answer.
+import type { Geocoder } from '../geocoder/geocode-match.ts'
 import { HttpError } from '../http/errors.ts'
 import { buildAnswer } from './lookup-answer.ts'
 import { locatePoint } from './coordinate-location.ts'
 import type { EarlierSnapshots } from './earlier-snapshots.ts'
 import { viewForDate } from './dated-view.ts'
+import { locateGeocoded } from './geocoded-location.ts'
+import { geocode, type Geocoding } from './geocoding.ts'
 import type { Located } from './located.ts'
 import { prepareInput, type PreparedInput } from './lookup-input.ts'
 import type { LookupRequest } from './lookup-request.ts'
+import { warning } from './lookup-warnings.ts'
 import { locatePlace } from './place-location.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import type { Billing, FullLookupBody, SimpleLookupBody } from './tax-response.ts'
@@ -19,6 +24,8 @@ export type LookupSources = {
   snapshot: SnapshotView
   /** earlier snapshots for dates before the data in service; null when none can be read */
   earlier: EarlierSnapshots | null
+  /** the upstream geocoder for addresses with a street; absent when none is configured */
+  geocoder?: Geocoder
 }
 
 /** Locates the prepared input in one snapshot; `state` pins the state found in the served snapshot. */
@@ -33,10 +40,30 @@ export function locate(view: SnapshotView, zips: ZipEntries, prepared: PreparedI
   }
 }
 
+/**
+ * The geocoder's ZIP, county and place choose the candidate; a geocoder without a usable match
+ * leaves the input to the embedded resolution, with a warning saying so.
+ */
+function locateInput(view: SnapshotView, zips: ZipEntries, prepared: PreparedInput, geocoding: Geocoding, state?: string): Located {
+  if (geocoding.kind === 'not_asked') return locate(view, zips, prepared, state)
+  let outcome = `The geocoder found no match for "${geocoding.oneLine}"`
+  if (geocoding.kind === 'match') {
+    const { city, zip4 } = geocoding.address
+    const geocoded = locateGeocoded(view, zips, state ?? geocoding.address.state, geocoding.match, { city, zip4 })
+    if (geocoded.ok) return geocoded.located
+    outcome = `The geocoder's answer for "${geocoding.oneLine}" could not be used: ${geocoded.reason}`
+  }
+  const located = locate(view, zips, prepared, state)
+  located.warnings.push(
+    warning('geocoder_no_match', `${outcome}; the address was resolved from its ZIP and city instead.`, { geocoder_input: geocoding.oneLine }),
+  )
+  return located
+}
+
 /** A ZIP or place missing from an older edition is a 404 about that edition, not about the ZIP. */
-function locateInEarlierData(view: SnapshotView, prepared: PreparedInput, state: string, dateLabel: string): Located {
+function locateInEarlierData(view: SnapshotView, prepared: PreparedInput, geocoding: Geocoding, state: string, dateLabel: string): Located {
   try {
-    return locate(view, new ZipEntries(view), prepared, state)
+    return locateInput(view, new ZipEntries(view), prepared, geocoding, state)
   } catch (error) {
     if (!(error instanceof HttpError) || error.code !== 'NOT_FOUND') throw error
     const edition = factsOf(view).record(state)?.edition
@@ -51,14 +78,17 @@ export async function lookupTax(request: LookupRequest, sources: LookupSources, 
   const current = sources.snapshot
   const zips = new ZipEntries(current)
   const prepared = prepareInput(request, zips)
-  let located = locate(current, zips, prepared)
+  const geocoding = await geocode(prepared.streetAddress, sources.geocoder)
+  let located = locateInput(current, zips, prepared, geocoding)
   const dated = await viewForDate(current, located.state, request.date, sources.earlier)
   if (dated.view !== current) {
     // Same input, older data: the ZIP's candidates (or the place's ZIPs) may differ in that edition.
     // The state stays the one found above, so a state_from_input note is not raised again: keep it.
     const stateNotes = located.warnings.filter((w) => w.code === 'state_from_input')
-    located = locateInEarlierData(dated.view, prepared, located.state, request.date.label)
+    located = locateInEarlierData(dated.view, prepared, geocoding, located.state, request.date.label)
     located.warnings.unshift(...stateNotes)
   }
+  // A caller that named no state was not given one to replace: nothing to say about it.
+  if (request.pathState === null) located.warnings = located.warnings.filter((w) => w.code !== 'state_from_input')
   return buildAnswer({ located, dated, normalization: prepared.normalization, shape: request.shape, billing })
 }

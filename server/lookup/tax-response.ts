@@ -111,7 +111,7 @@ export const FullLookupBody = z
       county: z.object({ fips: z.string(), name: z.string() }).nullable(),
       city: z.object({ geoid: z.string().nullable(), name: z.string() }).nullable(),
       usps_city: z.string().describe('USPS preferred city of the ZIP'),
-      lat: z.number().nullable().describe('the point sent (coordinates mode), else the ZIP centroid'),
+      lat: z.number().nullable().describe('the point sent (coordinates mode) or geocoded (census_geocoder), else the ZIP centroid'),
       lng: z.number().nullable(),
       resolved_via: z.enum(RESOLVED_VIA),
     }),

@@ -115,12 +115,17 @@ function operationResponses(route: Route, components: SchemaComponents): Json {
     format
       ? { description: ERROR_RESPONSES[name].description, content: { 'application/json': { schema: components.convert(format.schema, 'output') } } }
       : { $ref: `#/components/responses/${name}` }
-  if (route.body) Object.assign(responses, { 400: ref('MalformedRequest'), 413: ref('PayloadTooLarge'), 415: ref('UnsupportedMediaType') })
-  if (route.auth === 'key') Object.assign(responses, { 401: ref('Unauthorized'), 429: ref('RateLimited') })
-  if (route.auth === 'key' && (route.countsAsLookup || !route.servesExpiredTrial)) responses[402] = ref('PaymentRequired')
-  if (route.params || route.query || route.body) responses[422] = ref('ValidationFailed')
-  responses[500] = ref('InternalError')
-  if (route.auth === 'key') responses[503] = ref('ServiceUnavailable')
+  // A status the route documents itself (a lookup's 503 GEOCODER_UNAVAILABLE) keeps its own entry; the common case is added to its description.
+  const add = (status: number, name: string) => {
+    const own = responses[status] as Json | undefined
+    responses[status] = own ? { ...own, description: `${String(own.description)} Also ${ERROR_RESPONSES[name].description}` } : ref(name)
+  }
+  if (route.body) for (const [status, name] of [[400, 'MalformedRequest'], [413, 'PayloadTooLarge'], [415, 'UnsupportedMediaType']] as const) add(status, name)
+  if (route.auth === 'key') for (const [status, name] of [[401, 'Unauthorized'], [429, 'RateLimited']] as const) add(status, name)
+  if (route.auth === 'key' && (route.countsAsLookup || !route.servesExpiredTrial)) add(402, 'PaymentRequired')
+  if (route.params || route.query || route.body) add(422, 'ValidationFailed')
+  add(500, 'InternalError')
+  if (route.auth === 'key') add(503, 'ServiceUnavailable')
   return responses
 }
 

@@ -1,7 +1,8 @@
-// The portability write side and nexus routes, in one list for the registry.
+// The portability routes (rates, the write side and nexus), in one list for the registry.
 import { backfillRoute } from './portability-backfill.ts'
 import { nexusHealthRoute, nexusListRoute, nexusSetRoute } from './portability-nexus.ts'
 import { createOrderRoute, showOrderRoute } from './portability-orders.ts'
+import { portabilityRatesRoute } from './portability-rates.ts'
 import type { Route } from './route.ts'
 
-export const PORTABILITY_ROUTES: Route[] = [createOrderRoute, showOrderRoute, backfillRoute, nexusListRoute, nexusSetRoute, nexusHealthRoute]
+export const PORTABILITY_ROUTES: Route[] = [portabilityRatesRoute, createOrderRoute, showOrderRoute, backfillRoute, nexusListRoute, nexusSetRoute, nexusHealthRoute]

@@ -2,6 +2,7 @@
 // and /openapi.json, so a route is described exactly as it is validated.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
+import type { Geocoder } from '../geocoder/geocode-match.ts'
 import type { ErrorFormat } from '../http/errors.ts'
 import type { JsonText } from '../http/respond.ts'
 import type { PortabilitySettings } from '../portability/portability-settings.ts'
@@ -28,7 +29,11 @@ export type Caller = { account: Account; keyId: string; tier: Tier; quota: Quota
 export type Auth = 'public' | 'key'
 
 /** Settings handlers read, from the environment (server/settings.ts). */
-export type RouteSettings = { portability: PortabilitySettings }
+export type RouteSettings = {
+  portability: PortabilitySettings
+  /** the upstream geocoder of address lookups; absent when TAXATLAS_GEOCODER_URL is unset */
+  geocoder?: Geocoder
+}
 
 export type RouteContext<A extends Auth, P, Q, B> = {
   req: IncomingMessage

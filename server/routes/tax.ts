@@ -12,7 +12,7 @@ import { defineRoute, type Caller } from './route.ts'
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 
-const coordinate = (name: string, limit: number) =>
+export const coordinate = (name: string, limit: number) =>
   z
     .string()
     .trim()
@@ -39,7 +39,7 @@ export const TaxQuery = z.object({
   period: z.string().optional().describe('answer for the first day of this quarter: YYYYQ (20262) or YYYYQn (2026Q2); not with as_of'),
 })
 
-function billingOf(caller: Caller): Billing {
+export function billingOf(caller: Caller): Billing {
   const { quota } = caller
   // The lookup was counted before the handler ran; the quota status was read before counting it.
   const used = quota.used + 1
@@ -63,6 +63,7 @@ export const taxRoute = defineRoute({
     'The ZIP is authoritative for the state: a wrong or placeholder path state is replaced and disclosed (normalization rule state_derived_from_zip).',
     'An unknown ZIP is a 404, never 0%. A state without a sales tax (DE, NH, OR) answers 200 with zero rates.',
     'mode=full adds rows, resolved_place, ambiguous_zip5 and billing. Header X-Service-Mode names the shape served.',
+    'With an upstream geocoder configured (TAXATLAS_GEOCODER_URL), an address with a street is geocoded first (resolved_via census_geocoder).',
   ].join(' '),
   tags: ['lookup'],
   auth: 'key',
@@ -77,11 +78,15 @@ export const taxRoute = defineRoute({
     },
     400: error('INVALID_INPUT: no or several input modes, a bad mode/strict/as_of/period value (valid_values listed), input strict mode refuses (error.correction), coordinates outside the state, or a date outside the data held (available_from, available_through).'),
     404: error('NOT_FOUND: the ZIP is not known, its rate is withheld (the source figure failed validation), or the place or point could not be resolved.'),
-    503: error('SERVICE_UNAVAILABLE: no rate data is in service for the state (error.state, error.status).'),
+    503: {
+      ...error('SERVICE_UNAVAILABLE: no rate data is in service for the state (error.state, error.status). GEOCODER_UNAVAILABLE: the configured upstream geocoder cannot be reached (error.retry_after_seconds).'),
+      headers: { 'Retry-After': 'GEOCODER_UNAVAILABLE: seconds to wait before retrying' },
+    },
   },
-}).handle(async ({ params, query, snapshot, caller, now }) => {
+}).handle(async ({ params, query, snapshot, caller, settings, now }) => {
   const reading = readLookupRequest(params.state, query, now)
   if (!reading.ok) throw reading.error
-  const body = await lookupTax(reading.request, { snapshot, earlier: earlierSnapshotsFor(snapshot) }, () => billingOf(caller))
+  const sources = { snapshot, earlier: earlierSnapshotsFor(snapshot), geocoder: settings.geocoder }
+  const body = await lookupTax(reading.request, sources, () => billingOf(caller))
   return { status: 200, body, headers: { 'X-Service-Mode': reading.request.shape } }
 })

@@ -2,6 +2,7 @@
 // endpoint is one module (path under TAXJAR_BASE, errorFormat TAXJAR_ERRORS) appended here.
 import type { Route } from './route.ts'
 import { taxjarNexusRegionsRoute } from './taxjar-nexus.ts'
+import { taxjarRatesRoute } from './taxjar-rates.ts'
 import { taxjarOrderRoutes, taxjarRefundRoutes } from './taxjar-transactions.ts'
 
-export const TAXJAR_ROUTES: Route[] = [...taxjarOrderRoutes, ...taxjarRefundRoutes, taxjarNexusRegionsRoute]
+export const TAXJAR_ROUTES: Route[] = [...taxjarOrderRoutes, ...taxjarRefundRoutes, taxjarNexusRegionsRoute, taxjarRatesRoute]

@@ -10,11 +10,12 @@ export type LookupServer = {
   close: () => Promise<void>
 }
 
-export async function startLookupServer(artifacts: Pick<LookupArtifacts, 'dir'>): Promise<LookupServer> {
+/** `env`: more server settings, e.g. TAXATLAS_GEOCODER_URL or TAXATLAS_TIERS. */
+export async function startLookupServer(artifacts: Pick<LookupArtifacts, 'dir'>, env: Record<string, string> = {}): Promise<LookupServer> {
   // The lookup finds earlier snapshots in the server's artifacts directory (TAXATLAS_ARTIFACTS).
   const previous = process.env.TAXATLAS_ARTIFACTS
   process.env.TAXATLAS_ARTIFACTS = artifacts.dir
-  const server = await startTestServer({ artifactsDir: artifacts.dir })
+  const server = await startTestServer({ artifactsDir: artifacts.dir, env })
   const { api_key: key } = await server.createAccount('enterprise')
   const get = async (path: string, withKey = key) => {
     const response = await fetch(`${server.url}${path}`, { headers: { 'X-API-Key': withKey } })

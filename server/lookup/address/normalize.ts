@@ -51,7 +51,7 @@ export function normalizeAddressInput(input: AddressInput, zipFacts: ZipFacts): 
   const invalid = checkInput(input)
   if (invalid) return invalid
   const log = new RepairLog()
-  const path = readPathState(input.pathState, log)
+  const path = input.pathState === undefined ? null : readPathState(input.pathState, log)
 
   const zipParameter = input.zip === undefined ? null : readZipParameter(input.zip, log)
   if (zipParameter && !zipParameter.ok) return zipParameter
@@ -62,7 +62,7 @@ export function normalizeAddressInput(input: AddressInput, zipFacts: ZipFacts): 
     return facts && !facts.straddles ? facts.state : null
   }
   const contradicted = (code: string, addressZip5: string | null): boolean => {
-    const authorities = [path.code, singleState(parameterZip?.zip5 ?? addressZip5)].filter((c) => c !== null)
+    const authorities = [path?.code ?? null, singleState(parameterZip?.zip5 ?? addressZip5)].filter((c) => c !== null)
     return authorities.length > 0 && !authorities.includes(code)
   }
   const addressReading = input.address === undefined ? null : readAddressField(input.address, log, contradicted)
@@ -76,7 +76,7 @@ export function normalizeAddressInput(input: AddressInput, zipFacts: ZipFacts): 
   if (!served.ok) return served
   for (const derivation of served.derivations) {
     if (derivation.field === 'address') replaceAddressState(address!, derivation, log)
-    else replacePathState(path, derivation, log)
+    else if (path) replacePathState(path, derivation, log)
   }
 
   const cityParameter = input.city === undefined ? null : normalizePlaceName(collapseFieldWhitespace('city', input.city, log)) || null

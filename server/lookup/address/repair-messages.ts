@@ -3,7 +3,7 @@
 export type InputField = 'state' | 'address' | 'city' | 'zip'
 
 const FIELD_LABEL: Record<InputField, string> = {
-  state: 'the path',
+  state: 'the state parameter',
   address: 'the address',
   city: 'the city',
   zip: 'the zip parameter',

@@ -6,11 +6,12 @@ import type { FieldError, ZipFacts } from './types.ts'
 export type ServedState = { ok: true; state: string; derivations: StateDerivation[] }
 
 /**
- * `address` is the state written in the address, if any (a placeholder there has code null).
- * Without a single-state ZIP nothing is derived, and a state that cannot be served is a field error.
+ * `path` is the state parameter, null when the caller has none; `address` is the state written in
+ * the address, if any (a placeholder there has code null). Without a single-state ZIP nothing is
+ * derived, and a state that cannot be served is a field error.
  */
 export function resolveServedState(
-  path: SubmittedState,
+  path: SubmittedState | null,
   address: SubmittedState | null,
   zip5: string | null,
   zipFacts: ZipFacts,
@@ -31,18 +32,28 @@ export function resolveServedState(
     : !facts
       ? `ZIP ${zip5} is not a known ZIP`
       : `ZIP ${zip5} straddles a state line (${facts.states.join(', ')}), so the state is not derived from it`
+  if (path === null) return addressStateAlone(address, zip5, facts, why)
   if (path.code === null) {
-    return { ok: false, field: 'state', reason: `state "${path.submitted}" in the path is not a US state code, and ${why}` }
+    return { ok: false, field: 'state', reason: `state "${path.submitted}" in the state parameter is not a US state code, and ${why}` }
   }
   if (facts && !facts.states.includes(path.code)) {
-    return { ok: false, field: 'state', reason: `state ${path.code} in the path is not one of the states of ZIP ${zip5} (${facts.states.join(', ')})` }
+    return { ok: false, field: 'state', reason: `state ${path.code} in the state parameter is not one of the states of ZIP ${zip5} (${facts.states.join(', ')})` }
   }
   if (address?.code && address.code !== path.code && !facts?.states.includes(address.code)) {
     return {
       ok: false,
       field: 'state',
-      reason: `state ${path.code} in the path and state ${address.code} in the address disagree, and ${why}`,
+      reason: `state ${path.code} in the state parameter and state ${address.code} in the address disagree, and ${why}`,
     }
   }
   return { ok: true, state: path.code, derivations: [] }
+}
+
+/** No state parameter: the state written in the address is the only one to serve. */
+function addressStateAlone(address: SubmittedState | null, zip5: string | null, facts: ReturnType<ZipFacts>, why: string): ServedState | FieldError {
+  if (!address?.code) return { ok: false, field: 'state', reason: `no state was given, and ${why}` }
+  if (facts && !facts.states.includes(address.code)) {
+    return { ok: false, field: 'state', reason: `state ${address.code} in the address is not one of the states of ZIP ${zip5} (${facts.states.join(', ')})` }
+  }
+  return { ok: true, state: address.code, derivations: [] }
 }

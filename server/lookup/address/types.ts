@@ -30,7 +30,8 @@ export type NormalizedInput = {
   warnings: string[]
 }
 
-export type AddressInput = { pathState: string; address?: string; city?: string; zip?: string }
+/** `pathState` absent: the caller names no state apart from the address (GET /v1/portability/rates). */
+export type AddressInput = { pathState?: string; address?: string; city?: string; zip?: string }
 
 export type FieldError = { ok: false; field: string; reason: string }
 
