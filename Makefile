@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
 
-.PHONY: refresh diff test bench serve typecheck clean
+.PHONY: refresh diff test bench soak serve typecheck clean
 
 # npm rewrites node_modules/.package-lock.json on every install, so it dates the installed tree.
 node_modules/.package-lock.json: package-lock.json
@@ -27,6 +27,11 @@ typecheck: node_modules/.package-lock.json
 # Side-by-side measurements, printed as a table and written to build/bench.json.
 bench: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/bench/bench.ts
+
+# The lookup server under sustained load (SOAK_SECONDS, default 60, at SOAK_FRACTION, default 0.8,
+# of its measured maximum) with a snapshot published midway; writes build/soak.json.
+soak: node_modules/.package-lock.json
+	TZ=UTC $(TSX) test/soak/soak.ts
 
 clean:
 	rm -rf build

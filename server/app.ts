@@ -3,6 +3,8 @@
 import type polka from 'polka'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { systemClock, type Clock } from './clock.ts'
+import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
+import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { buildRouter } from './http/router.ts'
 import type { Logger } from './logger.ts'
 import { API_ROUTES } from './routes/index.ts'
@@ -18,8 +20,8 @@ export type AppOptions = {
   snapshots: { readonly current: Snapshot }
   /** accounts and usage, possibly still opening: key routes wait for it, public routes never do */
   store: StoreGate
-  /** `portability` defaults to its settings' defaults (TAXATLAS_NEXUS_BAND etc. unset) */
-  settings: { tiers: Tiers; jsonBodyLimit: number; portability?: PortabilitySettings }
+  /** `portability` defaults to its settings' defaults (TAXATLAS_NEXUS_BAND etc. unset); no `geocoder`, none is asked */
+  settings: { tiers: Tiers; jsonBodyLimit: number; portability?: PortabilitySettings; geocoder?: GeocoderSettings | null }
   logger: Logger
   clock?: Clock
   /** the API's routes; defaults to the registry (routes/index.ts) */
@@ -35,7 +37,10 @@ export function createApp(options: AppOptions): polka.Polka {
     limiter: new RateLimiter(clock),
     tiers: options.settings.tiers,
     jsonBodyLimit: options.settings.jsonBodyLimit,
-    routeSettings: { portability: options.settings.portability ?? portabilitySettingsOf(PortabilityEnv.parse({})) },
+    routeSettings: {
+      portability: options.settings.portability ?? portabilitySettingsOf(PortabilityEnv.parse({})),
+      ...(options.settings.geocoder ? { geocoder: createCensusGeocoder(options.settings.geocoder) } : {}),
+    },
     logger: options.logger,
     clock,
   })

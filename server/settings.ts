@@ -1,6 +1,7 @@
 // Server settings, read from the environment once and validated before anything opens or listens.
 import path from 'node:path'
 import { z } from 'zod'
+import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './tiers.ts'
 
@@ -41,6 +42,8 @@ export type ServerSettings = {
   jsonBodyLimit: number
   shutdownTimeoutMs: number
   portability: PortabilitySettings
+  /** null: no upstream geocoder (TAXATLAS_GEOCODER_URL unset) */
+  geocoder: GeocoderSettings | null
 }
 
 export class SettingsError extends Error {}
@@ -62,6 +65,7 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
     shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
     portability: portabilitySettingsOf(e),
+    geocoder: readGeocoderSettings(env),
   }
 }
 

@@ -6,6 +6,7 @@
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
+import { HttpError } from '../http/errors.ts'
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS accounts (
@@ -34,6 +35,32 @@ export type Statements = {
 }
 
 export class StoreLockedError extends Error {}
+
+/** Seconds a client is told to wait after a write the store's disk refused. */
+export const STORE_WRITE_RETRY_AFTER_SECONDS = 30
+
+// DuckDB's words for a file it could not write (disk full, a file-size limit, a read-only or
+// vanished file system, no permission) or for a database it gave up on after such a failure.
+const WRITE_REFUSED = /Could not (write|create|open|truncate|sync|fsync|move|remove)|IO Error|No space left|File too large|Read-only file system|Permission denied|Disk quota|invalidated/i
+
+/**
+ * A statement the store's disk refused: 503 SERVICE_UNAVAILABLE with the system's reason (never
+ * the file's path), not a 500, so a client knows its change was not saved and may retry.
+ */
+export class StoreWriteError extends HttpError {
+  constructor(cause: Error) {
+    const reason = /:\s*([^:"]+)$/.exec(cause.message.split('\n')[0])?.[1]?.trim() ?? 'input/output error'
+    super(
+      'SERVICE_UNAVAILABLE',
+      `The store cannot write to its file right now (${reason}): changes not yet committed were not saved. Retry later; rate lookups still answer.`,
+      { retry_after: STORE_WRITE_RETRY_AFTER_SECONDS },
+      { 'Retry-After': String(STORE_WRITE_RETRY_AFTER_SECONDS) },
+    )
+    this.cause = cause
+  }
+}
+
+const refusedWrite = (error: unknown): unknown => (error instanceof Error && !(error instanceof HttpError) && WRITE_REFUSED.test(error.message) ? new StoreWriteError(error) : error)
 
 export class Database implements Statements {
   #queue: Promise<unknown> = Promise.resolve()
@@ -101,7 +128,9 @@ export class Database implements Statements {
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(work)
+    const next = this.#queue.then(work).catch((error: unknown) => {
+      throw refusedWrite(error)
+    })
     this.#queue = next.catch(() => undefined)
     return next
   }

@@ -3,42 +3,27 @@
 import path from 'node:path'
 import { writeAtomically } from '../../pipeline/file-bytes.ts'
 import { formatTable } from '../../pipeline/snapshot-diff.ts'
+import { artifactSizes, benchRows, type BenchRow } from './bench-table.ts'
 import { CONNECTIONS, lookupMeasures, SECONDS } from './lookup-bench.ts'
-import { meetsTarget, ratioToTarget, type Measure } from './measure.ts'
+import type { Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
+import { portabilityMeasures } from './portability-bench.ts'
 import { serverMeasures } from './server-bench.ts'
 
 const pipeline = await pipelineMeasures()
+const sizes = await artifactSizes(pipeline.artifacts)
 const server = await serverMeasures(pipeline.artifacts)
 const lookups = await lookupMeasures(pipeline.artifacts)
-const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures]
+const portability = await portabilityMeasures(pipeline.artifacts)
+const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures, ...portability]
 
-const rows = measures.map((m) => [
-  m.name,
-  `${m.value.toFixed(m.value < 10 ? 2 : 1)} ${m.unit}`,
-  `${m.better === 'lower' ? '≤' : '≥'} ${m.target} ${m.unit}`,
-  ratioToTarget(m).toFixed(2),
-  meetsTarget(m) ? 'met' : 'MISSED',
-])
-process.stdout.write(`${formatTable(['measure', 'value', 'target', 'ratio', ''], rows)}\n`)
-
-const loadRows = lookups.runs.map((r) => [
-  r.target,
-  r.requestsPerSecond.toFixed(0),
-  String(r.p50Ms),
-  String(r.p99Ms),
-  String(r.errors),
-  String(r.non2xx),
-  `${r.ratioToBare.toFixed(2)}×`,
-  r.serverCpuMicros === null ? '-' : r.serverCpuMicros.toFixed(0),
-])
-if (loadRows.length > 0) {
-  process.stdout.write(`\nload: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS)\n`)
-  process.stdout.write(`${formatTable(['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'vs bare', 'server CPU µs/req'], loadRows)}\n`)
-}
+const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, portability })
+const columns = ['measure', 'value', 'target', 'ratio', '', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req']
+process.stdout.write(`${formatTable(columns, rows.map((r) => [r.measure, r.value, r.target, r.ratio, r.met, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.serverCpuMicros]))}\n`)
+process.stdout.write(`\nlookups: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS); ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)\n`)
 for (const note of lookups.notes) process.stdout.write(`note: ${note}\n`)
 
 const out = path.resolve(process.env.TAXATLAS_BUILD ?? 'build', 'bench.json')
-const report = { measured_at: new Date().toISOString(), measures, load_runs: lookups.runs, notes: lookups.notes }
+const report = { measured_at: new Date().toISOString(), table: rows, measures, load_runs: lookups.runs, notes: lookups.notes }
 await writeAtomically(out, `${JSON.stringify(report, null, 2)}\n`)
 process.stdout.write(`\nwritten to ${out}\n`)

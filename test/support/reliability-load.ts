@@ -1,0 +1,71 @@
+// autocannon for the soak: as fast as it goes (to find the maximum), or at a fixed overall rate.
+// Each connection cycles through its own slice of the paths, so together they cover them all.
+import { createRequire } from 'node:module'
+
+// autocannon ships no types; only what is used here is declared.
+type AutocannonResult = {
+  requests: { average: number; total: number }
+  latency: { p50: number; p99: number; max: number }
+  errors: number
+  timeouts: number
+  non2xx: number
+  statusCodeStats: Record<string, { count: number }>
+}
+type AutocannonClient = { setRequests(requests: { method: 'GET'; path: string }[]): void }
+type AutocannonInstance = PromiseLike<AutocannonResult> & { stop(): void }
+type Autocannon = (options: {
+  url: string
+  connections: number
+  duration: number
+  overallRate?: number
+  timeout?: number
+  headers?: Record<string, string>
+  setupClient?: (client: AutocannonClient) => void
+}) => AutocannonInstance
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
+
+export type LoadOutcome = {
+  requests: number
+  requestsPerSecond: number
+  p50Ms: number
+  p99Ms: number
+  maxMs: number
+  /** connection errors and timeouts */
+  errors: number
+  non2xx: number
+  statusCodes: Record<string, number>
+}
+
+export type LoadOptions = {
+  url: string
+  paths: string[]
+  headers: Record<string, string>
+  seconds: number
+  connections: number
+  /** requests per second over all connections; unset = as fast as the server answers */
+  overallRate?: number
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
+  const slices = Array.from({ length: options.connections }, (_, c) => options.paths.filter((_, i) => i % options.connections === c)).filter((s) => s.length > 0)
+  let next = 0
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    overallRate: options.overallRate,
+    timeout: 10,
+    headers: options.headers,
+    setupClient: (client) => client.setRequests(slices[next++ % slices.length].map((path) => ({ method: 'GET', path }))),
+  })
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+  }
+}

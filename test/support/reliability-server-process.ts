@@ -1,0 +1,154 @@
+// The server as its own process, for what an in-process server cannot show: every byte it writes
+// to stdout and stderr (to search for keys), its resident memory, a file-size limit set on it
+// from outside (prlimit), and kill -9. Runs the bundle (`make soak`, after `make -s
+// build/server/main.mjs`) or the sources through tsx (tests).
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { readEndpointFile, type AdminEndpoint } from '../../server/admin/endpoint-file.ts'
+import { PROJECT_ROOT } from './shared.ts'
+
+export type ServerEntry = 'bundle' | 'source'
+
+export type ServerProcess = {
+  url: string
+  pid: number
+  /** everything written to stdout and stderr so far (access-log lines only with keepAccessLog) */
+  output: () => string
+  /** the JSON log lines so far */
+  events: () => Record<string, unknown>[]
+  /** resident memory now, MB (Linux /proc) */
+  rssMb: () => number
+  /** the admin listener, once the store is open */
+  adminEndpoint: () => Promise<AdminEndpoint>
+  admin: (method: string, pathName: string, body?: unknown) => Promise<Response>
+  createAccount: (tier?: string, name?: string) => Promise<{ account_id: string; api_key: string; key_id: string }>
+  /** a full garbage collection in the server (started with `fullGcOnSignal`); resolves with its memory usage then */
+  fullGc: () => Promise<NodeJS.MemoryUsage>
+  kill9: () => Promise<void>
+  /** SIGTERM; resolves with the exit code */
+  stop: () => Promise<number | null>
+}
+
+const ENTRIES: Record<ServerEntry, string[]> = {
+  bundle: ['build/server/main.mjs'],
+  source: ['--import', 'tsx', 'server/main.ts'],
+}
+
+export async function startServerProcess(options: {
+  artifactsDir: string
+  storePath: string
+  entry?: ServerEntry
+  env?: Record<string, string>
+  /** wait for the store to open (the admin endpoint file of this pid); default true */
+  waitForStore?: boolean
+  /** preload test/soak/full-gc-on-signal.mjs (with --expose-gc), for fullGc() */
+  fullGcOnSignal?: boolean
+  /** keep every byte of output and every access-log line (default true); the soak only needs the rest */
+  keepAccessLog?: boolean
+}): Promise<ServerProcess> {
+  const gcFlags = options.fullGcOnSignal ? ['--expose-gc', '--import', './test/soak/full-gc-on-signal.mjs'] : []
+  const child = spawn(process.execPath, [...gcFlags, ...ENTRIES[options.entry ?? 'source']], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      TAXATLAS_ADMIN_PORT: '0',
+      TAXATLAS_ARTIFACTS: options.artifactsDir,
+      TAXATLAS_STORE: options.storePath,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  // A test or script that dies first must not leave the server behind.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  void exited.then(() => process.off('exit', killOnExit))
+
+  const keepAccessLog = options.keepAccessLog !== false
+  let output = ''
+  let partial = ''
+  let fullGcs = 0
+  let afterGc: NodeJS.MemoryUsage | null = null
+  const events: Record<string, unknown>[] = []
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString()
+    partial += text
+    const lines = partial.split('\n')
+    partial = lines.pop()!
+    for (const line of lines) {
+      const accessLog = line.includes('"event":"request"')
+      if (keepAccessLog || !accessLog) output += `${line}\n`
+      if (!line.startsWith('{') || (accessLog && !keepAccessLog)) continue
+      try {
+        events.push(JSON.parse(line))
+      } catch {
+        // not a log line
+      }
+    }
+  })
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString()
+    output += text
+    for (const match of text.matchAll(/full-gc-done (\{.*\})/g)) {
+      afterGc = JSON.parse(match[1]) as NodeJS.MemoryUsage
+      fullGcs++
+    }
+  })
+
+  const deadline = Date.now() + 60_000
+  const storeOpen = async () => options.waitForStore === false || (await readEndpointFile(options.storePath))?.pid === child.pid
+  let listening: Record<string, unknown> | undefined
+  while (!(listening = events.find((e) => e.event === 'listening')) || !(await storeOpen())) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`the server did not start:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+
+  const adminEndpoint = async () => {
+    const endpoint = await readEndpointFile(options.storePath)
+    if (!endpoint || endpoint.pid !== child.pid) throw new Error('the server has not published its admin endpoint')
+    return endpoint
+  }
+  const admin = async (method: string, pathName: string, body?: unknown) => {
+    const endpoint = await adminEndpoint()
+    return fetch(`${endpoint.url}${pathName}`, {
+      method,
+      headers: { 'x-admin-token': endpoint.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+  }
+  return {
+    url: String(listening.url),
+    pid: child.pid!,
+    output: () => output,
+    events: () => events,
+    rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024,
+    adminEndpoint,
+    admin,
+    createAccount: async (tier = 'enterprise', name = `reliability ${tier}`) => {
+      const response = await admin('POST', '/admin/accounts', { name, tier })
+      if (response.status !== 201) throw new Error(`create account: ${response.status} ${await response.text()}`)
+      return response.json()
+    },
+    fullGc: async () => {
+      const done = fullGcs
+      child.kill('SIGUSR2')
+      while (fullGcs === done) {
+        if (child.exitCode !== null) throw new Error('the server exited')
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      return afterGc!
+    },
+    kill9: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      return exited
+    },
+  }
+}
