@@ -224,20 +224,8 @@ export class StringColumn {
     return this.offsets.length - 1
   }
 
-  // Decoded strings, kept once read (one slot per string, made on the first read): a lookup reads
-  // the same county, place, authority and source names on every request, and decoding them again
-  // gives the same strings.
-  #decoded: (string | undefined)[] | null = null
-
   get(index: number): string {
-    const decoded = (this.#decoded ??= new Array<string | undefined>(this.length))
-    let text = decoded[index]
-    if (text === undefined) {
-      text = this.decoder.decode(this.bytes.subarray(this.offsets[index], this.offsets[index + 1]))
-      // Only the column's own slots: an index outside it is decoded (as before) but not kept.
-      if (Number.isInteger(index) && index >= 0 && index < decoded.length) decoded[index] = text
-    }
-    return text
+    return this.decoder.decode(this.bytes.subarray(this.offsets[index], this.offsets[index + 1]))
   }
 }
 
@@ -247,28 +235,6 @@ export const OPEN_TO = 0x7fffffff
 
 const DAY_MS = 86_400_000
 
-// Lookups convert the same few hundred dates on every request: both conversions are kept (up to
-// DATE_MEMO_LIMIT each), giving the same numbers and strings as computing them again.
-const DATE_MEMO_LIMIT = 65_536
-const dayNumbers = new Map<string, number>()
-// By day number: days 0..65535 are 1970-01-01..2149-06-06, every date the indexes hold.
-const isoDates: (string | undefined)[] = new Array(DATE_MEMO_LIMIT)
+export const dayNumber = (isoDate: string): number => Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS
 
-export const dayNumber = (isoDate: string): number => {
-  let day = dayNumbers.get(isoDate)
-  if (day === undefined) {
-    day = Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS
-    if (dayNumbers.size < DATE_MEMO_LIMIT) dayNumbers.set(isoDate, day)
-  }
-  return day
-}
-
-export const isoFromDayNumber = (day: number): string => {
-  const kept = Number.isInteger(day) && day >= 0 && day < DATE_MEMO_LIMIT
-  let iso = kept ? isoDates[day] : undefined
-  if (iso === undefined) {
-    iso = new Date(day * DAY_MS).toISOString().slice(0, 10)
-    if (kept) isoDates[day] = iso
-  }
-  return iso
-}
+export const isoFromDayNumber = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10)

@@ -20,15 +20,15 @@ export type QuotaStatus = {
 
 export function quotaStatus(account: Account, tier: Tier, usage: UsageCounter, now: number): QuotaStatus {
   const trial = account.tier === 'trial'
-  const span = monthSpanOf(now)
-  const used = trial ? usage.usedTotal(account.id) : usage.used(account.id, span.month)
+  const month = monthOf(now)
+  const used = trial ? usage.usedTotal(account.id) : usage.used(account.id, month)
   const limit = tier.lookupQuota
   return {
-    period: trial ? 'trial' : span.month,
+    period: trial ? 'trial' : month,
     limit,
     used,
     remaining: limit === null ? null : Math.max(0, limit - used),
-    resetsAt: trial ? null : span.nextMonthStarts,
+    resetsAt: trial ? null : startOfNextMonth(now),
     trialEndsAt: account.trialEndsAt,
     trialExpired: trial && account.trialEndsAt !== null && now >= Date.parse(account.trialEndsAt),
   }
@@ -49,19 +49,7 @@ export function checkPlan(quota: QuotaStatus, route: { countsAsLookup?: boolean;
   }
 }
 
-/** The UTC month an instant falls in: `monthOf(now)`, and when the next one starts (ISO). */
-export type MonthSpan = { month: string; nextMonthStarts: string; from: number; until: number }
-
-// Every request asks; the answer changes once a month, so the last one is kept.
-let lastSpan: MonthSpan | null = null
-
-export function monthSpanOf(now: number): MonthSpan {
-  const span = lastSpan
-  if (span !== null && now >= span.from && now < span.until) return span
+function startOfNextMonth(now: number): string {
   const d = new Date(now)
-  const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
-  const until = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
-  const fresh = { month: monthOf(now), nextMonthStarts: new Date(until).toISOString(), from, until }
-  lastSpan = fresh
-  return fresh
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString()
 }

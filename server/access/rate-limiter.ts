@@ -1,9 +1,7 @@
 // Per-key request rate: a token bucket holding `burst` tokens, refilled at `ratePerSecond`.
 // Each request takes one token; with none left the answer is 429 with Retry-After.
-import type { ServerResponse } from 'node:http'
 import type { Clock } from '../clock.ts'
 import { HttpError } from '../http/errors.ts'
-import { setKnownHeader } from '../http/respond.ts'
 
 export type RateRule = { ratePerSecond: number; burst: number }
 
@@ -27,20 +25,12 @@ export class RateLimiter {
 
   take(bucketKey: string, rule: RateRule): RateDecision {
     const now = this.clock()
-    const found = this.#buckets.get(bucketKey)
-    let tokens = Math.min(rule.burst, (found ? found.tokens : rule.burst) + (Math.max(0, now - (found ? found.at : now)) / 1000) * rule.ratePerSecond)
+    const bucket = this.#buckets.get(bucketKey) ?? { tokens: rule.burst, at: now, rule }
+    let tokens = Math.min(rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rule.ratePerSecond)
     const allowed = tokens >= 1
     if (allowed) tokens -= 1
     if (this.#buckets.size > SWEEP_ABOVE) this.#sweep(now)
-    if (found) {
-      // Updated in place (a sweep may have dropped it: set again, keeping no stale copy).
-      found.tokens = tokens
-      found.at = now
-      found.rule = rule
-      this.#buckets.set(bucketKey, found)
-    } else {
-      this.#buckets.set(bucketKey, { tokens, at: now, rule })
-    }
+    this.#buckets.set(bucketKey, { tokens, at: now, rule })
     return {
       allowed,
       limit: rule.burst,
@@ -55,19 +45,6 @@ export class RateLimiter {
       if (b.tokens + ((now - b.at) / 1000) * b.rule.ratePerSecond >= b.rule.burst) this.#buckets.delete(key)
     }
   }
-}
-
-/** The headers of `rateLimitHeaders`, set on the response (every key request sends them). */
-export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {
-  const limit = String(decision.limit)
-  const remaining = String(decision.remaining)
-  const reset = String(decision.resetSeconds)
-  setKnownHeader(res, 'ratelimit-limit', 'RateLimit-Limit', limit)
-  setKnownHeader(res, 'x-ratelimit-limit', 'X-RateLimit-Limit', limit)
-  setKnownHeader(res, 'ratelimit-remaining', 'RateLimit-Remaining', remaining)
-  setKnownHeader(res, 'x-ratelimit-remaining', 'X-RateLimit-Remaining', remaining)
-  setKnownHeader(res, 'ratelimit-reset', 'RateLimit-Reset', reset)
-  setKnownHeader(res, 'x-ratelimit-reset', 'X-RateLimit-Reset', reset)
 }
 
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {

@@ -2,14 +2,13 @@
 // validate, count the lookup, run the handler, send the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { authenticate } from '../access/credentials.ts'
-import { checkPlan, monthSpanOf, quotaStatus } from '../access/plan-check.ts'
-import { rateLimited, setRateLimitHeaders, type RateLimiter } from '../access/rate-limiter.ts'
-import type { Clock } from '../clock.ts'
+import { checkPlan, quotaStatus } from '../access/plan-check.ts'
+import { rateLimited, rateLimitHeaders, type RateLimiter } from '../access/rate-limiter.ts'
+import { monthOf, type Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 import type { Caller, Route, RouteSettings } from '../routes/route.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
-import type { UsageCounter } from '../store/usage.ts'
 import type { Tiers } from '../tiers.ts'
 import { readJsonBody } from './body.ts'
 import { HttpError, type ErrorFormat } from './errors.ts'
@@ -37,47 +36,24 @@ export function routeHandler(route: Route, deps: AppDeps) {
   }
 }
 
-// The store once its gate has opened: key requests then skip waiting on the gate's promise.
-const openStores = new WeakMap<StoreGate, StoreParts>()
-
-function storeOf(gate: StoreGate): StoreParts | Promise<StoreParts> {
-  return (
-    openStores.get(gate) ??
-    gate.ready.then((parts) => {
-      openStores.set(gate, parts)
-      return parts
-    })
-  )
-}
-
-/** A lookup counted before its handler ran, so that it can be uncounted once (a reply that is not 2xx). */
-type Counted = { usage: UsageCounter; accountId: string; month: string; undone: boolean }
-
-function uncount(counted: Counted | null): void {
-  if (counted === null || counted.undone) return
-  counted.undone = true
-  counted.usage.add(counted.accountId, counted.month, -1)
-}
-
 async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse) {
   const state = requestState(req)
   state.route = route.path
   const snapshot = deps.snapshots.current
   const now = deps.clock()
-  let counted: Counted | null = null
+  let uncount = () => {}
   try {
     let caller: Caller | null = null
     let store: StoreParts | null = null
     if (route.auth === 'key') {
       // Resolved once the store is open; a 503 when it could not be opened.
-      const opened = storeOf(deps.store)
-      store = opened instanceof Promise ? await opened : opened
+      store = await deps.store.ready
       const { accounts, usage } = store
       const { account, keyId } = authenticate(req, accounts)
       state.accountId = account.id
       const tier = deps.tiers[account.tier]
       const decision = deps.limiter.take(keyId, tier)
-      setRateLimitHeaders(res, decision)
+      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value)
       if (!decision.allowed) throw rateLimited(decision)
       const quota = quotaStatus(account, tier, usage, now)
       checkPlan(quota, route)
@@ -85,36 +61,38 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
       if (route.countsAsLookup) {
         // Counted before the handler runs so concurrent requests cannot overrun the quota; a
         // request that does not end in 2xx is uncounted.
-        const month = monthSpanOf(now).month
+        const month = monthOf(now)
         usage.add(account.id, month, 1)
-        counted = { usage, accountId: account.id, month, undone: false }
+        uncount = () => {
+          uncount = () => {}
+          usage.add(account.id, month, -1)
+        }
       }
     }
     const detail: ValidationDetail[] = []
-    const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
-    const query = route.query ? checked(route.query, 'query', req.query ?? {}, detail) : undefined
-    const body = route.body ? checked(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit), detail) : undefined
+    const check = (schema: Route['query'], location: Location, raw: unknown) => {
+      if (!schema) return undefined
+      const result = validate(schema, location, raw)
+      if (result.ok) return result.value
+      detail.push(...result.detail)
+      return undefined
+    }
+    const params = check(route.params, 'path', decodeParams(req.params ?? {}))
+    const query = check(route.query, 'query', req.query ?? {})
+    const body = route.body ? check(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit)) : undefined
     if (detail.length) throw validationError(detail)
 
     const reply = await route.handler({ req, res, requestId: state.requestId, params, query, body, snapshot, caller, store, settings: deps.routeSettings, now })
     if (reply) {
-      if (reply.status >= 400) uncount(counted)
+      if (reply.status >= 400) uncount()
       sendJson(res, reply.status, reply.body, reply.headers)
     } else if (!res.headersSent) {
       throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
     }
   } catch (error) {
-    uncount(counted)
+    uncount()
     throw error
   }
-}
-
-/** The validated value, or undefined with the failures added to `detail`. */
-function checked(schema: NonNullable<Route['query']>, location: Location, raw: unknown, detail: ValidationDetail[]): unknown {
-  const result = validate(schema, location, raw)
-  if (result.ok) return result.value
-  detail.push(...result.detail)
-  return undefined
 }
 
 /** The one error path: logs what the client is not shown, then sends the envelope (or the route's error format). */
@@ -132,13 +110,7 @@ export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, 
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {}
-  for (const name of Object.keys(params)) {
-    const value = params[name]
-    // Nothing to decode without a %: the common case skips decodeURIComponent.
-    if (typeof value === 'string' && !value.includes('%')) {
-      decoded[name] = value
-      continue
-    }
+  for (const [name, value] of Object.entries(params)) {
     try {
       decoded[name] = decodeURIComponent(value)
     } catch {

@@ -31,18 +31,7 @@ export function periodStart(code: string): string | null {
   return `${match[1]}-${String(month).padStart(2, '0')}-01`
 }
 
-// Every lookup without as_of or period asks for today: the last UTC day's date is kept.
-let today = { from: Number.NaN, until: Number.NaN, iso: '' }
-const DAY_MS = 86_400_000
-
-export const todayUtc = (now: number): string => {
-  if (now >= today.from && now < today.until) return today.iso
-  const iso = new Date(now).toISOString().slice(0, 10)
-  const from = Math.floor(now / DAY_MS) * DAY_MS
-  // The last representable instant (8.64e15 ms) ends the range: past it toISOString throws.
-  today = { from, until: Math.min(from + DAY_MS, 8.64e15 + 1), iso }
-  return iso
-}
+export const todayUtc = (now: number): string => new Date(now).toISOString().slice(0, 10)
 
 export function readLookupDate(asOf: string | undefined, period: string | undefined, now: number): DateReading {
   if (asOf !== undefined && period !== undefined) {

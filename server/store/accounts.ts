@@ -1,7 +1,6 @@
 // Accounts and their API keys: kept in the store and mirrored in memory, so authenticating a
 // request never touches the database and a key created or revoked is in force as soon as the
 // call that made it returns.
-import crypto from 'node:crypto'
 import type { Database } from './database.ts'
 import { hashApiKey, newApiKey, newId, sameHash } from './api-keys.ts'
 import { TierName } from '../tiers.ts'
@@ -12,13 +11,6 @@ export type Authenticated = { account: Account; keyId: string }
 export type IssuedKey = { apiKey: string; key: ApiKeyInfo }
 
 const DAY_MS = 86_400_000
-
-// hashApiKey(key).toString('hex'), in one call where Node has the one-shot crypto.hash (20.12+):
-// it is computed for every authenticated request.
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash
-const hexHashOf: (key: string) => string = oneShotHash
-  ? (key) => oneShotHash('sha256', key, 'hex')
-  : (key) => hashApiKey(key).toString('hex')
 
 export class Accounts {
   readonly #accounts = new Map<string, Account>()
@@ -55,9 +47,9 @@ export class Accounts {
 
   /** The account an active key belongs to, or null. The hashes are compared in constant time. */
   authenticate(presented: string): Authenticated | null {
-    const hex = hexHashOf(presented)
-    const entry = this.#active.get(hex)
-    if (!entry || !sameHash(entry.hash, Buffer.from(hex, 'hex'))) return null
+    const hash = hashApiKey(presented)
+    const entry = this.#active.get(hash.toString('hex'))
+    if (!entry || !sameHash(entry.hash, hash)) return null
     const key = this.#keys.get(entry.keyId)
     const account = key && this.#accounts.get(key.accountId)
     return account ? { account, keyId: entry.keyId } : null

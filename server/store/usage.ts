@@ -6,19 +6,7 @@ import type { Logger } from '../logger.ts'
 
 export type UsageRow = { accountId: string; month: string; lookups: number }
 
-// Asked several times per request for the same account and month: the last key is kept, so the
-// map lookups reuse one string (whose hash V8 has already computed) instead of building a new one.
-let lastAccount = ''
-let lastMonth = ''
-let lastKey = '|'
-function keyOf(accountId: string, month: string): string {
-  if (accountId !== lastAccount || month !== lastMonth) {
-    lastAccount = accountId
-    lastMonth = month
-    lastKey = `${accountId}|${month}`
-  }
-  return lastKey
-}
+const keyOf = (accountId: string, month: string) => `${accountId}|${month}`
 
 export class UsageCounter {
   readonly #counts = new Map<string, number>()
@@ -30,8 +18,7 @@ export class UsageCounter {
   static async load(db: Database): Promise<UsageCounter> {
     const usage = new UsageCounter(db)
     for (const row of await db.rows('SELECT account_id, month, lookups FROM usage')) {
-      const accountId = String(row.account_id)
-      usage.#apply(keyOf(accountId, String(row.month)), accountId, Number(row.lookups))
+      usage.#apply(String(row.account_id), String(row.month), Number(row.lookups))
     }
     return usage
   }
@@ -47,8 +34,8 @@ export class UsageCounter {
 
   /** Counts (or, with a negative delta, uncounts) lookups; persisted by the next flush. */
   add(accountId: string, month: string, delta = 1): void {
+    this.#apply(accountId, month, delta)
     const key = keyOf(accountId, month)
-    this.#apply(key, accountId, delta)
     this.#pending.set(key, (this.#pending.get(key) ?? 0) + delta)
   }
 
@@ -93,7 +80,8 @@ export class UsageCounter {
     return () => clearInterval(timer)
   }
 
-  #apply(key: string, accountId: string, delta: number) {
+  #apply(accountId: string, month: string, delta: number) {
+    const key = keyOf(accountId, month)
     this.#counts.set(key, (this.#counts.get(key) ?? 0) + delta)
     this.#totals.set(accountId, (this.#totals.get(accountId) ?? 0) + delta)
   }
