@@ -46,7 +46,7 @@ describe('hot swap', () => {
             seen.add(body.before)
           }
         } catch (error) {
-          failures.push(`${path}: ${(error as Error).message}`)
+          failures.push(`${path}: ${(error as Error).message} ${String((error as { cause?: unknown }).cause)}`)
         }
       }
     }
