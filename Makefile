@@ -8,7 +8,7 @@ TSX := $(NODE_BIN)/tsx
 
 # npm rewrites node_modules/.package-lock.json on every install, so it dates the installed tree.
 node_modules/.package-lock.json: package-lock.json
-	npm ci
+	npm install
 
 # Build and publish a new snapshot from the sources (official URLs, or TAXATLAS_MIRROR).
 refresh: node_modules/.package-lock.json

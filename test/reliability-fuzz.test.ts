@@ -100,5 +100,4 @@ describe('hostile requests to every route', () => {
       )
     })
   }
-
 })
