@@ -7,6 +7,7 @@
 // with a 408 in the envelope. Prints requests, errors, non-2xx, p50/p99, RSS first/last/max and
 // retained with a growth verdict, and the answer checks after the swap; writes everything to
 // build/soak.json; exits 1 when a check fails.
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
 import { writeAtomically } from '../../pipeline/file-bytes.ts'
@@ -28,12 +29,14 @@ const SOAK_TIERS = JSON.stringify({ enterprise: { rate_per_second: 10_000_000, b
 const log = (line: string) => process.stderr.write(`soak: ${line}\n`)
 
 const artifacts = await tempDir('soak-artifacts')
+const scratch = await tempDir('soak-build')
+const storeDir = await tempDir('soak-store')
 const pipelineEnv = {
   TAXATLAS_MIRROR: sharedPath('mirror'),
   TAXATLAS_DROPS: sharedPath('drops'),
   TAXATLAS_GEO: sharedPath('geo'),
   TAXATLAS_ARTIFACTS: artifacts,
-  TAXATLAS_BUILD: await tempDir('soak-build'),
+  TAXATLAS_BUILD: scratch,
 }
 /** A real refresh into the soak's artifacts directory, as its own process; resolves with the published id. */
 async function refresh(): Promise<string> {
@@ -48,7 +51,7 @@ await execa('make', ['-s', 'build/server/main.mjs'], { cwd: PROJECT_ROOT })
 const server = await startServerProcess({
   entry: 'bundle',
   artifactsDir: artifacts,
-  storePath: path.join(await tempDir('soak-store'), 'store.duckdb'),
+  storePath: path.join(storeDir, 'store.duckdb'),
   env: { TAXATLAS_TIERS: SOAK_TIERS },
   fullGcOnSignal: true,
   keepAccessLog: false,
@@ -93,6 +96,7 @@ try {
   })
 } finally {
   await server.stop()
+  for (const dir of [artifacts, scratch, storeDir]) await rm(dir, { recursive: true, force: true })
 }
 
 const { load, rss, swap, checks } = report
