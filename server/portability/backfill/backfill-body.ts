@@ -34,6 +34,9 @@ const unsupported = (message: string) => new HttpError('UNSUPPORTED_MEDIA_TYPE',
 
 function gunzipped(req: IncomingMessage): AsyncIterable<Buffer> {
   const gunzip = createGunzip()
+  // A corrupt body can fail before the rows are first read: without a listener then, the 'error'
+  // event would be unhandled and stop the process. The iterator below still rethrows it.
+  gunzip.on('error', () => {})
   req.on('error', (error) => gunzip.destroy(error))
   req.pipe(gunzip)
   return (async function* () {
