@@ -5,6 +5,7 @@ import { RateLimiter } from './access/rate-limiter.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
+import { REPLY_CACHE_DEFAULT_BYTES, ReplyCache } from './http/reply-cache.ts'
 import { buildRouter } from './http/router.ts'
 import type { Logger } from './logger.ts'
 import { API_ROUTES } from './routes/index.ts'
@@ -21,7 +22,14 @@ export type AppOptions = {
   /** accounts and usage, possibly still opening: key routes wait for it, public routes never do */
   store: StoreGate
   /** `portability` defaults to its settings' defaults (TAXATLAS_NEXUS_BAND etc. unset); no `geocoder`, none is asked */
-  settings: { tiers: Tiers; jsonBodyLimit: number; portability?: PortabilitySettings; geocoder?: GeocoderSettings | null }
+  settings: {
+    tiers: Tiers
+    jsonBodyLimit: number
+    portability?: PortabilitySettings
+    geocoder?: GeocoderSettings | null
+    /** bytes of lookup replies kept (TAXATLAS_REPLY_CACHE_MB); default REPLY_CACHE_DEFAULT_BYTES, 0 keeps none */
+    replyCacheBytes?: number
+  }
   logger: Logger
   clock?: Clock
   /** the API's routes; defaults to the registry (routes/index.ts) */
@@ -43,5 +51,6 @@ export function createApp(options: AppOptions): polka.Polka {
     },
     logger: options.logger,
     clock,
+    replies: new ReplyCache(options.settings.replyCacheBytes ?? REPLY_CACHE_DEFAULT_BYTES),
   })
 }

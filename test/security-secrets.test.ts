@@ -113,6 +113,13 @@ describe('keys and tokens', () => {
     expect((await fetch(`${server.url}/v1/account?key=${key}`)).status).toBe(401)
     const body = JSON.stringify({ transaction_id: 'q-1', transaction_date: '2026-02-30', to_zip: '30303', to_state: 'GA', amount: '1.00', customer_id: key })
     expect((await fetch(`${server.url}/v1/portability/orders`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body })).status).toBe(422)
+    // As a path segment: the access log writes the path, with the key cut out. (A key in the
+    // state's place is a wrong state the ZIP replaces: 200.)
+    expect((await fetch(`${server.url}/v1/tax/${key}?zip=30303`, { headers })).status).toBe(200)
+    for (const pathName of [`/v1/account/${key}`, `/${key}`, `/v1/tax/ga/${key}/x`]) {
+      expect((await fetch(`${server.url}${pathName}`, { headers })).status).toBe(404)
+    }
+    await expect.poll(() => server.events().filter((e) => String(e.path).includes(`${KEY_PREFIX}[redacted]`)).length).toBe(4)
     for (const trace of tracesOf(key)) expect(server.output().includes(trace), trace.slice(0, 12)).toBe(false)
   })
 })

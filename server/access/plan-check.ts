@@ -9,6 +9,8 @@ import type { Tier } from '../tiers.ts'
 export type QuotaStatus = {
   /** `2026-11` for monthly quotas, `trial` for a trial's one-off allowance */
   period: string
+  /** the UTC month of the request, under which a lookup is counted (trials too) */
+  month: string
   limit: number | null
   used: number
   remaining: number | null
@@ -20,15 +22,16 @@ export type QuotaStatus = {
 
 export function quotaStatus(account: Account, tier: Tier, usage: UsageCounter, now: number): QuotaStatus {
   const trial = account.tier === 'trial'
-  const month = monthOf(now)
+  const { month, nextMonthStarts } = monthSpanOf(now)
   const used = trial ? usage.usedTotal(account.id) : usage.used(account.id, month)
   const limit = tier.lookupQuota
   return {
     period: trial ? 'trial' : month,
+    month,
     limit,
     used,
     remaining: limit === null ? null : Math.max(0, limit - used),
-    resetsAt: trial ? null : startOfNextMonth(now),
+    resetsAt: trial ? null : nextMonthStarts,
     trialEndsAt: account.trialEndsAt,
     trialExpired: trial && account.trialEndsAt !== null && now >= Date.parse(account.trialEndsAt),
   }
@@ -49,7 +52,16 @@ export function checkPlan(quota: QuotaStatus, route: { countsAsLookup?: boolean;
   }
 }
 
-function startOfNextMonth(now: number): string {
+type MonthSpan = { month: string; nextMonthStarts: string; from: number; until: number }
+
+// Asked on every key request; the answer changes once a month, so the last one is kept.
+let lastSpan: MonthSpan = { month: '', nextMonthStarts: '', from: 0, until: 0 }
+
+function monthSpanOf(now: number): MonthSpan {
+  if (now >= lastSpan.from && now < lastSpan.until) return lastSpan
   const d = new Date(now)
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString()
+  const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+  const until = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+  lastSpan = { month: monthOf(now), nextMonthStarts: new Date(until).toISOString(), from, until }
+  return lastSpan
 }

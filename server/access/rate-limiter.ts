@@ -1,5 +1,6 @@
 // Per-key request rate: a token bucket holding `burst` tokens, refilled at `ratePerSecond`.
 // Each request takes one token; with none left the answer is 429 with Retry-After.
+import type { ServerResponse } from 'node:http'
 import type { Clock } from '../clock.ts'
 import { HttpError } from '../http/errors.ts'
 
@@ -25,12 +26,19 @@ export class RateLimiter {
 
   take(bucketKey: string, rule: RateRule): RateDecision {
     const now = this.clock()
-    const bucket = this.#buckets.get(bucketKey) ?? { tokens: rule.burst, at: now, rule }
-    let tokens = Math.min(rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rule.ratePerSecond)
+    let bucket = this.#buckets.get(bucketKey)
+    let tokens = bucket ? Math.min(rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rule.ratePerSecond) : rule.burst
     const allowed = tokens >= 1
     if (allowed) tokens -= 1
-    if (this.#buckets.size > SWEEP_ABOVE) this.#sweep(now)
-    this.#buckets.set(bucketKey, { tokens, at: now, rule })
+    if (this.#buckets.size > SWEEP_ABOVE) {
+      this.#sweep(now)
+      bucket = this.#buckets.get(bucketKey)
+    }
+    if (bucket) {
+      bucket.tokens = tokens
+      bucket.at = now
+      bucket.rule = rule
+    } else this.#buckets.set(bucketKey, { tokens, at: now, rule })
     return {
       allowed,
       limit: rule.burst,
@@ -47,14 +55,17 @@ export class RateLimiter {
   }
 }
 
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
-  const values = { Limit: decision.limit, Remaining: decision.remaining, Reset: decision.resetSeconds }
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(values)) {
-    headers[`RateLimit-${name}`] = String(value)
-    headers[`X-RateLimit-${name}`] = String(value)
-  }
-  return headers
+/** `RateLimit-Limit`, `-Remaining`, `-Reset`, and the same as `X-RateLimit-*`. */
+export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {
+  const limit = String(decision.limit)
+  const remaining = String(decision.remaining)
+  const reset = String(decision.resetSeconds)
+  res.setHeader('RateLimit-Limit', limit)
+  res.setHeader('X-RateLimit-Limit', limit)
+  res.setHeader('RateLimit-Remaining', remaining)
+  res.setHeader('X-RateLimit-Remaining', remaining)
+  res.setHeader('RateLimit-Reset', reset)
+  res.setHeader('X-RateLimit-Reset', reset)
 }
 
 export function rateLimited(decision: RateDecision): HttpError {

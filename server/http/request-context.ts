@@ -3,40 +3,49 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from '../logger.ts'
+import { KEY_PREFIX } from '../store/api-keys.ts'
 import { setBaseHeaders } from './respond.ts'
 
 export type RequestState = { requestId: string; startedAt: number; route: string | null; accountId: string | null }
 
-const states = new WeakMap<IncomingMessage, RequestState>()
+// Kept on the request under a symbol nobody else reads: cheaper than a WeakMap on every access.
+const STATE = Symbol('taxatlas.request')
+type WithState = IncomingMessage & { [STATE]?: RequestState }
 
 export function requestState(req: IncomingMessage): RequestState {
-  let state = states.get(req)
-  if (!state) {
-    state = { requestId: randomUUID(), startedAt: performance.now(), route: null, accountId: null }
-    states.set(req, state)
-  }
-  return state
+  return ((req as WithState)[STATE] ??= { requestId: randomUUID(), startedAt: performance.now(), route: null, accountId: null })
 }
 
 /** Middleware: assigns the request id, sets the headers every response carries, logs on close. */
 export function requestContext(logger: Logger) {
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+  // One listener for every response (`this`), rather than a closure made per request.
+  function logOnClose(this: ServerResponse) {
+    const req = this.req
     const state = requestState(req)
-    setBaseHeaders(res, state.requestId)
-    res.setHeader('Cache-Control', 'no-store')
-    res.once('close', () => {
-      // Never the query string or headers: they may carry a key.
-      logger.info('request', {
-        method: req.method,
-        route: state.route,
-        path: (req.url ?? '').split('?')[0],
-        status: res.statusCode,
-        duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
-        support_reference: state.requestId,
-        account_id: state.accountId,
-        ...(res.writableFinished ? {} : { aborted: true }),
-      })
+    logger.info('request', {
+      method: req.method,
+      route: state.route,
+      path: loggedPath(req.url ?? ''),
+      status: this.statusCode,
+      duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+      support_reference: state.requestId,
+      account_id: state.accountId,
+      ...(this.writableFinished ? {} : { aborted: true }),
     })
+  }
+  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    setBaseHeaders(res, requestState(req).requestId)
+    res.once('close', logOnClose)
     next()
   }
+}
+
+// Never the query string or headers, and no API key sent by mistake as a path segment
+// (`/v1/tax/tx_live_…`): the log must not hold a credential.
+const API_KEY = new RegExp(`${KEY_PREFIX}[^/?#]*`, 'g')
+
+export function loggedPath(url: string): string {
+  const query = url.indexOf('?')
+  const path = query === -1 ? url : url.slice(0, query)
+  return path.includes(KEY_PREFIX) ? path.replace(API_KEY, `${KEY_PREFIX}[redacted]`) : path
 }

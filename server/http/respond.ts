@@ -8,11 +8,13 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 // Headers a failed handler may have set (ETag, Content-Length…) must not describe the error body.
 const KEPT_ON_ERROR = /^(x-request-id|x-content-type-options|content-security-policy|(x-)?ratelimit-[a-z]+)$/
 
+/** The headers every response carries: request id, security headers, JSON, and Cache-Control: no-store. */
 export function setBaseHeaders(res: ServerResponse, requestId: string): void {
   res.setHeader('X-Request-Id', requestId)
   res.setHeader('X-Content-Type-Options', 'nosniff')
   res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
   res.setHeader('Content-Type', JSON_CONTENT_TYPE)
+  res.setHeader('Cache-Control', 'no-store')
 }
 
 /** A body serialized ahead of time (freshness, openapi.json): sent as is, never re-encoded. */
@@ -21,8 +23,8 @@ export class JsonText {
 }
 
 /** Sends `body` (a value to serialize, or JsonText) with the given status. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  for (const name in headers) res.setHeader(name, headers[name])
   res.statusCode = status
   if (status === 304 || status === 204 || body === undefined) {
     res.removeHeader('Content-Type')

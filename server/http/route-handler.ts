@@ -3,17 +3,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { authenticate } from '../access/credentials.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
-import { rateLimited, rateLimitHeaders, type RateLimiter } from '../access/rate-limiter.ts'
-import { monthOf, type Clock } from '../clock.ts'
+import { rateLimited, setRateLimitHeaders, type RateLimiter } from '../access/rate-limiter.ts'
+import type { Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 import type { Caller, Route, RouteSettings } from '../routes/route.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
+import type { UsageCounter } from '../store/usage.ts'
 import type { Tiers } from '../tiers.ts'
 import { readJsonBody } from './body.ts'
 import { HttpError, type ErrorFormat } from './errors.ts'
+import type { ReplyCache } from './reply-cache.ts'
 import { requestState } from './request-context.ts'
-import { sendError, sendJson } from './respond.ts'
+import { JsonText, sendError, sendJson } from './respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from './validation.ts'
 
 export type AppDeps = {
@@ -26,6 +28,8 @@ export type AppDeps = {
   routeSettings: RouteSettings
   logger: Logger
   clock: Clock
+  /** replies of `cachesReplies` routes; none kept when absent */
+  replies?: ReplyCache
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }
@@ -36,24 +40,33 @@ export function routeHandler(route: Route, deps: AppDeps) {
   }
 }
 
+/** A lookup counted before its handler ran, uncounted once if the reply is not 2xx. */
+type Counted = { usage: UsageCounter; accountId: string; month: string; undone: boolean }
+
+function uncount(counted: Counted | null): void {
+  if (counted === null || counted.undone) return
+  counted.undone = true
+  counted.usage.add(counted.accountId, counted.month, -1)
+}
+
 async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse) {
   const state = requestState(req)
   state.route = route.path
   const snapshot = deps.snapshots.current
   const now = deps.clock()
-  let uncount = () => {}
+  let counted: Counted | null = null
   try {
     let caller: Caller | null = null
     let store: StoreParts | null = null
     if (route.auth === 'key') {
       // Resolved once the store is open; a 503 when it could not be opened.
-      store = await deps.store.ready
+      store = deps.store.opened ?? (await deps.store.ready)
       const { accounts, usage } = store
       const { account, keyId } = authenticate(req, accounts)
       state.accountId = account.id
       const tier = deps.tiers[account.tier]
       const decision = deps.limiter.take(keyId, tier)
-      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value)
+      setRateLimitHeaders(res, decision)
       if (!decision.allowed) throw rateLimited(decision)
       const quota = quotaStatus(account, tier, usage, now)
       checkPlan(quota, route)
@@ -61,38 +74,47 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
       if (route.countsAsLookup) {
         // Counted before the handler runs so concurrent requests cannot overrun the quota; a
         // request that does not end in 2xx is uncounted.
-        const month = monthOf(now)
-        usage.add(account.id, month, 1)
-        uncount = () => {
-          uncount = () => {}
-          usage.add(account.id, month, -1)
-        }
+        usage.add(account.id, quota.month, 1)
+        counted = { usage, accountId: account.id, month: quota.month, undone: false }
       }
     }
-    const detail: ValidationDetail[] = []
-    const check = (schema: Route['query'], location: Location, raw: unknown) => {
-      if (!schema) return undefined
-      const result = validate(schema, location, raw)
-      if (result.ok) return result.value
-      detail.push(...result.detail)
-      return undefined
+    const cacheKey = route.cachesReplies && deps.replies ? `${req.method} ${req.url}` : null
+    if (cacheKey !== null) {
+      const hit = deps.replies!.get(snapshot.id, now, cacheKey)
+      if (hit) return sendJson(res, hit.status, new JsonText(hit.text), hit.headers)
     }
-    const params = check(route.params, 'path', decodeParams(req.params ?? {}))
-    const query = check(route.query, 'query', req.query ?? {})
-    const body = route.body ? check(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit)) : undefined
+
+    const detail: ValidationDetail[] = []
+    const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
+    const query = route.query ? checked(route.query, 'query', req.query ?? {}, detail) : undefined
+    const body = route.body ? checked(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit), detail) : undefined
     if (detail.length) throw validationError(detail)
 
     const reply = await route.handler({ req, res, requestId: state.requestId, params, query, body, snapshot, caller, store, settings: deps.routeSettings, now })
     if (reply) {
-      if (reply.status >= 400) uncount()
-      sendJson(res, reply.status, reply.body, reply.headers)
+      if (reply.status >= 400) uncount(counted)
+      let replyBody = reply.body
+      if (cacheKey !== null && reply.cacheable && reply.status === 200) {
+        const text = replyBody instanceof JsonText ? replyBody.text : JSON.stringify(replyBody)
+        deps.replies!.set(snapshot.id, now, cacheKey, { status: reply.status, text, headers: reply.headers ?? {} })
+        replyBody = new JsonText(text)
+      }
+      sendJson(res, reply.status, replyBody, reply.headers)
     } else if (!res.headersSent) {
       throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
     }
   } catch (error) {
-    uncount()
+    uncount(counted)
     throw error
   }
+}
+
+/** The validated value, or undefined with the failures added to `detail`. */
+function checked(schema: NonNullable<Route['query']>, location: Location, raw: unknown, detail: ValidationDetail[]): unknown {
+  const result = validate(schema, location, raw)
+  if (result.ok) return result.value
+  detail.push(...result.detail)
+  return undefined
 }
 
 /** The one error path: logs what the client is not shown, then sends the envelope (or the route's error format). */
@@ -110,7 +132,8 @@ export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, 
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {}
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    const value = params[name]
     try {
       decoded[name] = decodeURIComponent(value)
     } catch {

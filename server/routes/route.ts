@@ -54,7 +54,13 @@ export type RouteContext<A extends Auth, P, Q, B> = {
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined
 
 export type Reply<R extends Responses> = {
-  [S in keyof R & number]: { status: S; body: Out<R[S]['schema']> | JsonText; headers?: Record<string, string> }
+  [S in keyof R & number]: {
+    status: S
+    body: Out<R[S]['schema']> | JsonText
+    headers?: Record<string, string>
+    /** on a `cachesReplies` route: this 200 depends only on the URL, the snapshot and the day, and may be kept */
+    cacheable?: boolean
+  }
 }[keyof R & number]
 
 type Handler<A extends Auth, P, Q, B, R extends Responses> = (
@@ -73,6 +79,11 @@ export type RouteSpec<A extends Auth, P extends z.ZodType | undefined, Q extends
   auth: A
   /** counts one lookup against the quota when it answers 2xx (the quota is checked before the handler) */
   countsAsLookup?: boolean
+  /**
+   * keeps the 200 replies its handler marks `cacheable` (server/http/reply-cache.ts): a repeat of
+   * the same URL is authenticated, limited and counted as usual, then answered from the cache
+   */
+  cachesReplies?: boolean
   /** still answers for an account whose trial has ended (other key routes then give 402 TRIAL_EXPIRED) */
   servesExpiredTrial?: boolean
   params?: P

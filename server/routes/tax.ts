@@ -68,6 +68,7 @@ export const taxRoute = defineRoute({
   tags: ['lookup'],
   auth: 'key',
   countsAsLookup: true,
+  cachesReplies: true,
   params: TaxParams,
   query: TaxQuery,
   responses: {
@@ -88,5 +89,9 @@ export const taxRoute = defineRoute({
   if (!reading.ok) throw reading.error
   const sources = { snapshot, earlier: earlierSnapshotsFor(snapshot), geocoder: settings.geocoder }
   const body = await lookupTax(reading.request, sources, () => billingOf(caller))
-  return { status: 200, body, headers: { 'X-Service-Mode': reading.request.shape } }
+  // A full answer carries the caller's billing, and an address may be answered from what an
+  // upstream geocoder said (or did not say): only simple answers from the snapshot alone are the
+  // same for every caller and every repeat.
+  const cacheable = reading.request.shape === 'simple' && !(settings.geocoder && reading.request.input.mode === 'address')
+  return { status: 200, body, headers: { 'X-Service-Mode': reading.request.shape }, cacheable }
 })

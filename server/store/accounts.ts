@@ -11,12 +11,19 @@ export type Authenticated = { account: Account; keyId: string }
 export type IssuedKey = { apiKey: string; key: ApiKeyInfo }
 
 const DAY_MS = 86_400_000
+const VERIFIED_KEYS_KEPT = 10_000
 
 export class Accounts {
   readonly #accounts = new Map<string, Account>()
   readonly #keys = new Map<string, ApiKeyInfo>()
   /** active keys by hex sha256 */
   readonly #active = new Map<string, { hash: Buffer; keyId: string }>()
+  /**
+   * keys already verified, as presented → key id: a client sends the same key on every request,
+   * and hashing it each time costs more than the rest of authenticating. Only keys that passed
+   * the hash check get in; a revoked key is refused by its record, and revoking empties this.
+   */
+  readonly #verified = new Map<string, string>()
 
   private constructor(private readonly db: Database) {}
 
@@ -47,12 +54,18 @@ export class Accounts {
 
   /** The account an active key belongs to, or null. The hashes are compared in constant time. */
   authenticate(presented: string): Authenticated | null {
-    const hash = hashApiKey(presented)
-    const entry = this.#active.get(hash.toString('hex'))
-    if (!entry || !sameHash(entry.hash, hash)) return null
-    const key = this.#keys.get(entry.keyId)
-    const account = key && this.#accounts.get(key.accountId)
-    return account ? { account, keyId: entry.keyId } : null
+    let keyId = this.#verified.get(presented)
+    if (keyId === undefined) {
+      const hash = hashApiKey(presented)
+      const entry = this.#active.get(hash.toString('hex'))
+      if (!entry || !sameHash(entry.hash, hash)) return null
+      keyId = entry.keyId
+      if (this.#verified.size >= VERIFIED_KEYS_KEPT) this.#verified.clear()
+      this.#verified.set(presented, keyId)
+    }
+    const key = this.#keys.get(keyId)
+    const account = key && !key.revokedAt ? this.#accounts.get(key.accountId) : undefined
+    return account ? { account, keyId } : null
   }
 
   get(accountId: string): Account | undefined {
@@ -106,6 +119,7 @@ export class Accounts {
     const revoked = { ...key, revokedAt }
     this.#keys.set(keyId, revoked)
     for (const [hex, entry] of this.#active) if (entry.keyId === keyId) this.#active.delete(hex)
+    this.#verified.clear()
     return revoked
   }
 

@@ -36,6 +36,8 @@ export async function openStore(file: string, options: { memoryLimit?: string } 
 export type StoreGate = {
   /** Settles once: the parts when the store is open, or a 503 HttpError when it could not be opened. */
   readonly ready: Promise<StoreParts>
+  /** the parts once open, so requests after that need not wait a turn for `ready` */
+  readonly opened: StoreParts | null
 }
 
 /** The gate over a store being opened; a gate over an already open store is `gateStore(Promise.resolve(parts))`. */
@@ -48,7 +50,8 @@ export function gateStore(opening: Promise<StoreParts>): StoreGate {
       })
     },
   )
+  const gate: { ready: Promise<StoreParts>; opened: StoreParts | null } = { ready, opened: null }
   // Rejection is an answer for the requests that await it, not an unhandled error of the process.
-  ready.catch(() => undefined)
-  return { ready }
+  ready.then((parts) => (gate.opened = parts)).catch(() => undefined)
+  return gate
 }

@@ -1,6 +1,6 @@
 // A real server on port 0 serving the lookup snapshots, with an enterprise key (no quota, a rate
 // limit no test reaches) and a GET helper that returns status, headers and parsed body.
-import { startTestServer, type TestServer } from './server-harness.ts'
+import { startTestServer, type ManualClock, type TestServer } from './server-harness.ts'
 import type { LookupArtifacts } from './lookup-snapshots.ts'
 
 export type LookupServer = {
@@ -10,12 +10,12 @@ export type LookupServer = {
   close: () => Promise<void>
 }
 
-/** `env`: more server settings, e.g. TAXATLAS_GEOCODER_URL or TAXATLAS_TIERS. */
-export async function startLookupServer(artifacts: Pick<LookupArtifacts, 'dir'>, env: Record<string, string> = {}): Promise<LookupServer> {
+/** `env`: more server settings, e.g. TAXATLAS_GEOCODER_URL or TAXATLAS_TIERS; `clock`: the server's, moved by the test. */
+export async function startLookupServer(artifacts: Pick<LookupArtifacts, 'dir'>, env: Record<string, string> = {}, clock?: ManualClock): Promise<LookupServer> {
   // The lookup finds earlier snapshots in the server's artifacts directory (TAXATLAS_ARTIFACTS).
   const previous = process.env.TAXATLAS_ARTIFACTS
   process.env.TAXATLAS_ARTIFACTS = artifacts.dir
-  const server = await startTestServer({ artifactsDir: artifacts.dir, env })
+  const server = await startTestServer({ artifactsDir: artifacts.dir, env, clock })
   const { api_key: key } = await server.createAccount('enterprise')
   const get = async (path: string, withKey = key) => {
     const response = await fetch(`${server.url}${path}`, { headers: { 'X-API-Key': withKey } })

@@ -1,0 +1,43 @@
+// The server's JSON logger: one object per line, lines of one event-loop turn written together,
+// and nothing lost when the process exits right after logging.
+import { execa } from 'execa'
+import { describe, expect, it } from 'vitest'
+import { jsonLogger } from '../server/logger.ts'
+import { loggedPath } from '../server/http/request-context.ts'
+import { KEY_PREFIX } from '../server/store/api-keys.ts'
+import { PROJECT_ROOT } from './support/shared.ts'
+
+describe('jsonLogger', () => {
+  it('writes the lines of one turn in one write, each a JSON object with time, level, event and the fields', async () => {
+    const writes: string[] = []
+    const logger = jsonLogger((text) => writes.push(text))
+    logger.info('first', { status: 200, path: '/v1/tax/ga', note: 'quote " and \\n newline' })
+    logger.warn('second')
+    logger.error('third', { reason: 'x' })
+    expect(writes).toEqual([])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(writes).toHaveLength(1)
+    const lines = writes[0].split('\n')
+    expect(lines.pop()).toBe('')
+    const entries = lines.map((line) => JSON.parse(line))
+    expect(entries.map((e) => [e.level, e.event])).toEqual([['info', 'first'], ['warn', 'second'], ['error', 'third']])
+    expect(entries[0]).toMatchObject({ status: 200, path: '/v1/tax/ga', note: 'quote " and \\n newline' })
+    for (const entry of entries) expect(new Date(entry.time).toISOString()).toBe(entry.time)
+  })
+
+  it('a process that exits straight after logging still writes every line', async () => {
+    const script = "import { jsonLogger } from './server/logger.ts'; const l = jsonLogger(); for (let i = 0; i < 3; i++) l.info('line', { i }); process.exit(3)"
+    const run = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, reject: false })
+    expect(run.exitCode).toBe(3)
+    expect(run.stdout.split('\n').map((line) => JSON.parse(line).i)).toEqual([0, 1, 2])
+  })
+})
+
+describe('loggedPath', () => {
+  it('drops the query string and cuts out an API key sent as a path segment', () => {
+    const key = `${KEY_PREFIX}Ab3xQ9_-zz`
+    expect(loggedPath(`/v1/tax/ga?zip=30303&api_key=${key}`)).toBe('/v1/tax/ga')
+    expect(loggedPath(`/v1/tax/${key}?zip=1`)).toBe(`/v1/tax/${KEY_PREFIX}[redacted]`)
+    expect(loggedPath(`/${key}/x/${key}`)).toBe(`/${KEY_PREFIX}[redacted]/x/${KEY_PREFIX}[redacted]`)
+  })
+})

@@ -1,0 +1,92 @@
+// The reply cache of GET /v1/tax/{state} (server/http/reply-cache.ts) through a real server: a
+// repeat answers the same bytes and is still authenticated and counted; full answers (billing) are
+// never kept; a snapshot swap and a new UTC day each drop what was kept.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { pointTo } from './support/server-snapshot.ts'
+import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
+import { lookupArtifacts, type LookupArtifacts } from './support/lookup-snapshots.ts'
+import { manualClock } from './support/server-harness.ts'
+
+let artifacts: LookupArtifacts
+let lookup: LookupServer
+
+beforeAll(async () => {
+  artifacts = await lookupArtifacts(inject('mirrorUrl'))
+  lookup = await startLookupServer(artifacts)
+})
+afterAll(async () => {
+  await lookup?.close()
+})
+
+const text = async (path: string, key = lookup.key) => {
+  const response = await fetch(`${lookup.server.url}${path}`, { headers: { 'X-API-Key': key } })
+  return { status: response.status, mode: response.headers.get('x-service-mode'), text: await response.text() }
+}
+const used = async () => (await lookup.get('/v1/account')).body.quota.used as number
+
+describe('the lookup reply cache', () => {
+  it('a repeat answers the same bytes and headers, and is counted like the first', async () => {
+    const before = await used()
+    const first = await text('/v1/tax/wa?zip=98101')
+    const again = await text('/v1/tax/wa?zip=98101')
+    expect(first.status).toBe(200)
+    expect(again).toEqual(first)
+    expect(JSON.parse(again.text).rate.zip).toBe('98101')
+    expect(await used()).toBe(before + 2)
+  })
+
+  it('a repeat is authenticated every time: a key revoked after it was answered is refused', async () => {
+    const other = await lookup.server.createAccount('enterprise', 'revoked later')
+    expect((await text('/v1/tax/wa?zip=98101', other.api_key)).status).toBe(200)
+    expect((await lookup.server.admin('POST', `/admin/keys/${other.key_id}/revoke`)).status).toBe(200)
+    const refused = await text('/v1/tax/wa?zip=98101', other.api_key)
+    expect(refused.status).toBe(401)
+    expect(JSON.parse(refused.text).error.code).toBe('UNAUTHORIZED')
+  })
+
+  it('full answers carry the billing of each request and are never kept', async () => {
+    const first = JSON.parse((await text('/v1/tax/wa?zip=98101&mode=full')).text)
+    const second = JSON.parse((await text('/v1/tax/wa?zip=98101&mode=full')).text)
+    expect(second.billing.quota.used).toBe(first.billing.quota.used + 1)
+  })
+
+  it('errors are never kept: a repeat of a refused lookup is refused and not counted', async () => {
+    const before = await used()
+    expect((await text('/v1/tax/wa?zip=00000')).status).toBe(404)
+    expect((await text('/v1/tax/wa?zip=00000')).status).toBe(404)
+    expect(await used()).toBe(before)
+  })
+
+  it('a snapshot swap drops what was kept: the same URL answers from the snapshot now in service', async () => {
+    // The earlier snapshot holds TX only: GA has no data in service there.
+    expect((await text('/v1/tax/ga?zip=30303')).status).toBe(200)
+    await pointTo(artifacts.dir, artifacts.earlierId)
+    await lookup.server.running.reload('signal')
+    try {
+      const swapped = await text('/v1/tax/ga?zip=30303')
+      expect(swapped.status).toBe(503)
+      expect(JSON.parse(swapped.text).error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', state: 'GA' })
+    } finally {
+      await pointTo(artifacts.dir, artifacts.currentId)
+      await lookup.server.running.reload('signal')
+    }
+    expect((await text('/v1/tax/ga?zip=30303')).status).toBe(200)
+  })
+})
+
+describe('the reply cache and the UTC day', () => {
+  it('the default date follows the clock: a new day is not answered from the day before', async () => {
+    // GA 30303: Atlanta's rate changed on 2022-10-01 (0.08500 before, 0.08900 from then).
+    const clock = manualClock('2022-09-30T23:59:00Z')
+    const dated = await startLookupServer(artifacts, {}, clock)
+    try {
+      const rateOf = async () => (await dated.get('/v1/tax/ga?zip=30303')).body.rate.combined_rate
+      expect(await rateOf()).toBe('0.08500')
+      expect(await rateOf()).toBe('0.08500')
+      clock.advance(2 * 60_000)
+      expect(await rateOf()).toBe('0.08900')
+    } finally {
+      await dated.close()
+    }
+  })
+})
