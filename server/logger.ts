@@ -7,9 +7,10 @@ export type Logger = {
   error(event: string, fields?: LogFields): void
 }
 
-// Lines gathered in one turn of the event loop go out in one write: under load a write per
-// request line costs more than the request's own answer. Flushed at the end of the turn, past
-// FLUSH_BYTES, and at exit, so a crash loses nothing; only `kill -9` loses the current turn's lines.
+// Lines are gathered and written together every FLUSH_MS (or past FLUSH_BYTES): under load a
+// write per request line, or per turn of the event loop, costs more than answering the request.
+// Written at exit too, so a crash loses nothing; only `kill -9` loses the last FLUSH_MS of lines.
+const FLUSH_MS = 50
 const FLUSH_BYTES = 64 * 1024
 
 export function jsonLogger(write: (text: string) => void = (text) => process.stdout.write(text)): Logger {
@@ -28,7 +29,7 @@ export function jsonLogger(write: (text: string) => void = (text) => process.std
     if (pending.length >= FLUSH_BYTES) flush()
     else if (!scheduled) {
       scheduled = true
-      setImmediate(flush)
+      setTimeout(flush, FLUSH_MS).unref()
     }
   }
   return { info: log('info'), warn: log('warn'), error: log('error') }

@@ -55,17 +55,21 @@ export class RateLimiter {
   }
 }
 
-/** `RateLimit-Limit`, `-Remaining`, `-Reset`, and the same as `X-RateLimit-*`. */
-export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {
+/** `RateLimit-Limit`, `-Remaining`, `-Reset`, and the same as `X-RateLimit-*`, as [name, value, …]. */
+export function rateLimitHeaderList(decision: RateDecision): string[] {
   const limit = String(decision.limit)
   const remaining = String(decision.remaining)
   const reset = String(decision.resetSeconds)
-  res.setHeader('RateLimit-Limit', limit)
-  res.setHeader('X-RateLimit-Limit', limit)
-  res.setHeader('RateLimit-Remaining', remaining)
-  res.setHeader('X-RateLimit-Remaining', remaining)
-  res.setHeader('RateLimit-Reset', reset)
-  res.setHeader('X-RateLimit-Reset', reset)
+  return [
+    'RateLimit-Limit', limit, 'X-RateLimit-Limit', limit,
+    'RateLimit-Remaining', remaining, 'X-RateLimit-Remaining', remaining,
+    'RateLimit-Reset', reset, 'X-RateLimit-Reset', reset,
+  ]
+}
+
+export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {
+  const headers = rateLimitHeaderList(decision)
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1])
 }
 
 export function rateLimited(decision: RateDecision): HttpError {

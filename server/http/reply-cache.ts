@@ -3,7 +3,8 @@
 // is answered from here, after authentication, rate limiting and quota counting but without
 // validating, resolving or serializing again. Everything is dropped when the snapshot or the day
 // changes; past the byte budget the oldest entries go first.
-export type CachedReply = { status: number; text: string; headers: Record<string, string> }
+/** `headers`: the reply's own, as [name, value, …], Content-Length included */
+export type CachedReply = { status: number; body: Buffer; headers: string[] }
 
 const DAY_MS = 86_400_000
 
@@ -53,5 +54,6 @@ export class ReplyCache {
   }
 }
 
-// Characters (V8 keeps ASCII strings a byte each), and a fixed share for the entry and its headers.
-const sizeOf = (url: string, reply: CachedReply) => url.length + reply.text.length + 256
+// Characters of the key (V8 keeps ASCII strings a byte each), the body's bytes, and a fixed share
+// for the entry and its headers.
+const sizeOf = (url: string, reply: CachedReply) => url.length + reply.body.length + 256

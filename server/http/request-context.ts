@@ -6,17 +6,29 @@ import type { Logger } from '../logger.ts'
 import { KEY_PREFIX } from '../store/api-keys.ts'
 import { setBaseHeaders } from './respond.ts'
 
-export type RequestState = { requestId: string; startedAt: number; route: string | null; accountId: string | null }
+export type RequestState = {
+  requestId: string
+  startedAt: number
+  route: string | null
+  accountId: string | null
+  begun: boolean
+  /** the base headers are set on the response (deferred by routes that may answer in one writeHead) */
+  baseHeadersSet: boolean
+}
 
 // Kept on the request under a symbol nobody else reads: cheaper than a WeakMap on every access.
 const STATE = Symbol('taxatlas.request')
 type WithState = IncomingMessage & { [STATE]?: RequestState }
 
 export function requestState(req: IncomingMessage): RequestState {
-  return ((req as WithState)[STATE] ??= { requestId: randomUUID(), startedAt: performance.now(), route: null, accountId: null })
+  return ((req as WithState)[STATE] ??= { requestId: randomUUID(), startedAt: performance.now(), route: null, accountId: null, begun: false, baseHeadersSet: false })
 }
 
-/** Middleware: assigns the request id, sets the headers every response carries, logs on close. */
+/**
+ * What starts every answer: assigns the request id, sets the headers every response carries, and
+ * logs on close. Called once per request (a guarded router calls it before its guard); the error
+ * path (`fail`) sets the base headers too, for routes that deferred them.
+ */
 export function requestContext(logger: Logger) {
   // One listener for every response (`this`), rather than a closure made per request.
   function logOnClose(this: ServerResponse) {
@@ -33,11 +45,22 @@ export function requestContext(logger: Logger) {
       ...(this.writableFinished ? {} : { aborted: true }),
     })
   }
-  return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    setBaseHeaders(res, requestState(req).requestId)
-    res.once('close', logOnClose)
-    next()
+  /** `deferHeaders`: the route sets the base headers itself, with `ensureBaseHeaders` or in a `sendWhole`. */
+  return (req: IncomingMessage, res: ServerResponse, deferHeaders = false) => {
+    const state = requestState(req)
+    if (state.begun) return
+    state.begun = true
+    if (!deferHeaders) ensureBaseHeaders(req, res)
+    // `close` comes once per response, after `finish` or when the client went away first.
+    res.on('close', logOnClose)
   }
+}
+
+export function ensureBaseHeaders(req: IncomingMessage, res: ServerResponse): void {
+  const state = requestState(req)
+  if (state.baseHeadersSet || res.headersSent) return
+  state.baseHeadersSet = true
+  setBaseHeaders(res, state.requestId)
 }
 
 // Never the query string or headers, and no API key sent by mistake as a path segment

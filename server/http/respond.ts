@@ -8,13 +8,29 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 // Headers a failed handler may have set (ETag, Content-Length…) must not describe the error body.
 const KEPT_ON_ERROR = /^(x-request-id|x-content-type-options|content-security-policy|(x-)?ratelimit-[a-z]+)$/
 
+// The headers every response carries besides its request id, as [name, value, …].
+const BASE_HEADERS = [
+  'X-Content-Type-Options', 'nosniff',
+  'Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'",
+  'Content-Type', JSON_CONTENT_TYPE,
+  'Cache-Control', 'no-store',
+]
+
 /** The headers every response carries: request id, security headers, JSON, and Cache-Control: no-store. */
 export function setBaseHeaders(res: ServerResponse, requestId: string): void {
   res.setHeader('X-Request-Id', requestId)
-  res.setHeader('X-Content-Type-Options', 'nosniff')
-  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
-  res.setHeader('Content-Type', JSON_CONTENT_TYPE)
-  res.setHeader('Cache-Control', 'no-store')
+  for (let i = 0; i < BASE_HEADERS.length; i += 2) res.setHeader(BASE_HEADERS[i], BASE_HEADERS[i + 1])
+}
+
+/** The same headers as [name, value, …], for `sendWhole`. */
+export const baseHeaderList = (requestId: string): string[] => ['X-Request-Id', requestId, ...BASE_HEADERS]
+
+/**
+ * A response whose every header is known at once, written with one writeHead: on a response no
+ * header was set on yet, Node then stores none of them one by one (the lookup cache's fast path).
+ */
+export function sendWhole(res: ServerResponse, status: number, headers: string[], body: Buffer): void {
+  res.writeHead(status, headers).end(body)
 }
 
 /** A body serialized ahead of time (freshness, openapi.json): sent as is, never re-encoded. */

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { authenticate } from '../access/credentials.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
-import { rateLimited, setRateLimitHeaders, type RateLimiter } from '../access/rate-limiter.ts'
+import { rateLimited, rateLimitHeaderList, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 import type { Caller, Route, RouteSettings } from '../routes/route.ts'
@@ -13,9 +13,9 @@ import type { UsageCounter } from '../store/usage.ts'
 import type { Tiers } from '../tiers.ts'
 import { readJsonBody } from './body.ts'
 import { HttpError, type ErrorFormat } from './errors.ts'
-import type { ReplyCache } from './reply-cache.ts'
-import { requestState } from './request-context.ts'
-import { JsonText, sendError, sendJson } from './respond.ts'
+import type { CachedReply, ReplyCache } from './reply-cache.ts'
+import { ensureBaseHeaders, requestState } from './request-context.ts'
+import { baseHeaderList, JsonText, sendError, sendJson, sendWhole } from './respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from './validation.ts'
 
 export type AppDeps = {
@@ -55,6 +55,15 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
   const snapshot = deps.snapshots.current
   const now = deps.clock()
   let counted: Counted | null = null
+  // Set on the response before anything else is written, unless a cached reply is sent whole.
+  let limit: RateDecision | null = null
+  let headersSet = false
+  const setHeaders = () => {
+    if (headersSet || res.headersSent) return
+    headersSet = true
+    ensureBaseHeaders(req, res)
+    if (limit) setRateLimitHeaders(res, limit)
+  }
   try {
     let caller: Caller | null = null
     let store: StoreParts | null = null
@@ -65,9 +74,8 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
       const { account, keyId } = authenticate(req, accounts)
       state.accountId = account.id
       const tier = deps.tiers[account.tier]
-      const decision = deps.limiter.take(keyId, tier)
-      setRateLimitHeaders(res, decision)
-      if (!decision.allowed) throw rateLimited(decision)
+      limit = deps.limiter.take(keyId, tier)
+      if (!limit.allowed) throw rateLimited(limit)
       const quota = quotaStatus(account, tier, usage, now)
       checkPlan(quota, route)
       caller = { account, keyId, tier, quota }
@@ -81,8 +89,14 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
     const cacheKey = route.cachesReplies && deps.replies ? `${req.method} ${req.url}` : null
     if (cacheKey !== null) {
       const hit = deps.replies!.get(snapshot.id, now, cacheKey)
-      if (hit) return sendJson(res, hit.status, new JsonText(hit.text), hit.headers)
+      if (hit) {
+        const headers = baseHeaderList(state.requestId)
+        if (limit) headers.push(...rateLimitHeaderList(limit))
+        headers.push(...hit.headers)
+        return sendWhole(res, hit.status, headers, hit.body)
+      }
     }
+    setHeaders()
 
     const detail: ValidationDetail[] = []
     const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
@@ -96,7 +110,7 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
       let replyBody = reply.body
       if (cacheKey !== null && reply.cacheable && reply.status === 200) {
         const text = replyBody instanceof JsonText ? replyBody.text : JSON.stringify(replyBody)
-        deps.replies!.set(snapshot.id, now, cacheKey, { status: reply.status, text, headers: reply.headers ?? {} })
+        deps.replies!.set(snapshot.id, now, cacheKey, cachedReply(reply.status, text, reply.headers))
         replyBody = new JsonText(text)
       }
       sendJson(res, reply.status, replyBody, reply.headers)
@@ -105,8 +119,17 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
     }
   } catch (error) {
     uncount(counted)
+    setHeaders()
     throw error
   }
+}
+
+function cachedReply(status: number, text: string, own: Record<string, string> = {}): CachedReply {
+  const body = Buffer.from(text)
+  const headers: string[] = []
+  for (const name in own) headers.push(name, own[name])
+  headers.push('Content-Length', String(body.length))
+  return { status, body, headers }
 }
 
 /** The validated value, or undefined with the failures added to `detail`. */

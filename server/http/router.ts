@@ -5,7 +5,7 @@ import polka from 'polka'
 import type { Route } from '../routes/route.ts'
 import { HttpError, type ErrorFormat } from './errors.ts'
 import { requestContext } from './request-context.ts'
-import { fail, routeHandler, type AppDeps } from './route-handler.ts'
+import { fail, routeHandler, type AppDeps, type RoutedRequest } from './route-handler.ts'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
@@ -19,17 +19,33 @@ export type RouterOptions = {
 export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptions = {}): polka.Polka {
   const seen = new Set<string>()
   const formatOf = errorFormatsBySegment(routes)
+  // The request context starts every answer, routed or not. It runs inside each handler rather
+  // than as middleware: with no middleware Polka calls a route's one handler directly.
+  const begin = requestContext(deps.logger)
   const app = polka({
     onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, error, formatOf(req)),
-    onNoMatch: (req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, noMatch(app, req), formatOf(req)),
+    onNoMatch: (req: IncomingMessage, res: ServerResponse) => {
+      begin(req, res)
+      fail(deps.logger, req, res, noMatch(app, req), formatOf(req))
+    },
   } as polka.Options)
-  app.use(requestContext(deps.logger) as unknown as polka.Middleware)
-  if (options.guard) app.use(options.guard as unknown as polka.Middleware)
+  if (options.guard) {
+    const guard = options.guard
+    app.use(((req, res, next) => {
+      begin(req, res)
+      guard(req, res, next)
+    }) as Handler as unknown as polka.Middleware)
+  }
   for (const route of routes) {
     const key = `${route.method} ${route.path}`
     if (seen.has(key)) throw new Error(`route ${key} is declared twice`)
     seen.add(key)
-    app.add(route.method, route.path, routeHandler(route, deps) as unknown as polka.Middleware)
+    const handler = routeHandler(route, deps)
+    const deferHeaders = route.cachesReplies === true
+    app.add(route.method, route.path, ((req: RoutedRequest, res: ServerResponse) => {
+      begin(req, res, deferHeaders)
+      handler(req, res)
+    }) as unknown as polka.Middleware)
   }
   return app
 }
