@@ -8,7 +8,8 @@
 //   usage          [--account ACCOUNT_ID] [--month YYYY-MM] [--json]
 import { parseArgs } from 'node:util'
 import { AdminError, connectAdmin, type AdminClient } from './admin/admin-client.ts'
-import { readServerSettings, SettingsError } from './settings.ts'
+import { SettingsError } from './settings-error.ts'
+import { readServerSettings } from './settings.ts'
 import { StoreLockedError } from './store/database.ts'
 import { TierName } from './tiers.ts'
 

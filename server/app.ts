@@ -5,7 +5,7 @@ import { RateLimiter } from './access/rate-limiter.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
-import { REPLY_CACHE_DEFAULT_BYTES, ReplyCache } from './http/reply-cache.ts'
+import { ReplyCache } from './http/reply-cache.ts'
 import { buildRouter } from './http/router.ts'
 import type { Logger } from './logger.ts'
 import { API_ROUTES } from './routes/index.ts'
@@ -27,7 +27,7 @@ export type AppOptions = {
     jsonBodyLimit: number
     portability?: PortabilitySettings
     geocoder?: GeocoderSettings | null
-    /** bytes of lookup replies kept (TAXATLAS_REPLY_CACHE_MB); default REPLY_CACHE_DEFAULT_BYTES, 0 keeps none */
+    /** bytes of lookup replies kept (TAXATLAS_REPLY_CACHE_MB); none when absent or 0 */
     replyCacheBytes?: number
   }
   logger: Logger
@@ -51,6 +51,6 @@ export function createApp(options: AppOptions): polka.Polka {
     },
     logger: options.logger,
     clock,
-    replies: new ReplyCache(options.settings.replyCacheBytes ?? REPLY_CACHE_DEFAULT_BYTES),
+    replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
   })
 }

@@ -1,6 +1,7 @@
 // `make serve`: read the settings, start the server, reload on SIGHUP, close on SIGTERM/SIGINT.
 import { jsonLogger } from './logger.ts'
-import { readServerSettings, SettingsError } from './settings.ts'
+import { SettingsError } from './settings-error.ts'
+import { readServerSettings } from './settings.ts'
 import { startServer } from './server.ts'
 
 const logger = jsonLogger()

@@ -13,7 +13,8 @@ import { createAdminApp } from './admin/admin-listener.ts'
 import { removeEndpointFile, writeEndpointFile } from './admin/endpoint-file.ts'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { createApp } from './app.ts'
-import { answerClientError } from './http/client-error.ts'
+import { limitBodyTime } from './http/body-time.ts'
+import { answerRefusals, requireHost } from './http/client-error.ts'
 import { HttpError } from './http/errors.ts'
 import type { AppDeps } from './http/route-handler.ts'
 import { buildRouter } from './http/router.ts'
@@ -24,6 +25,12 @@ import type { ServerSettings } from './settings.ts'
 import { SnapshotSource, type ReloadOutcome, type ReloadTrigger } from './snapshot/snapshot-source.ts'
 import { watchPointer } from './snapshot/watch-pointer.ts'
 import { gateStore, openStore, STORE_RETRY_AFTER_SECONDS, type OpenedStore } from './store/store.ts'
+
+// requireHostHeader: a request without Host is answered by requireHost in the envelope, not by
+// Node's bare 400. requestTimeout: Node's would cut a streamed backfill still making progress
+// (http/body-time.ts has the limits instead); headersTimeout would follow it down to 0 (off) if
+// not set, and stays at Node's 60 s.
+const LISTENER_OPTIONS: http.ServerOptions = { requireHostHeader: false, requestTimeout: 0, headersTimeout: 60_000 }
 
 export type RunningServer = {
   url: string
@@ -58,8 +65,10 @@ export async function startServer(
   })
   const gate = gateStore(opening)
 
-  const server = http.createServer()
-  const adminServer = http.createServer()
+  const server = http.createServer(LISTENER_OPTIONS)
+  const adminServer = http.createServer(LISTENER_OPTIONS)
+  for (const listener of [server, adminServer]) answerRefusals(listener, logger)
+  const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
   const deps: AppDeps = {
     snapshots,
     store: gate,
@@ -70,14 +79,13 @@ export async function startServer(
     logger,
     clock,
   }
-  const notYet = buildRouter([], deps, {
+  const notYet = guarded(buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
-  }).handler as unknown as http.RequestListener
+  }).handler as unknown as http.RequestListener)
   let stopWatching = () => {}
   try {
     const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes })
-    server.on('request', app.handler as unknown as http.RequestListener)
-    server.on('clientError', answerClientError(logger))
+    server.on('request', guarded(app.handler as unknown as http.RequestListener))
     await listen(server, settings.port, settings.host)
 
     // Bound now, so a taken admin port still stops start-up; it answers 503 until the store is
@@ -103,7 +111,7 @@ export async function startServer(
       stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger)
       try {
         const token = randomBytes(32).toString('base64url')
-        const adminApp = createAdminApp(deps, store, token).handler as unknown as http.RequestListener
+        const adminApp = guarded(createAdminApp(deps, store, token).handler as unknown as http.RequestListener)
         adminServer.off('request', notYet).on('request', adminApp)
         await writeEndpointFile(settings.storePath, { url: adminUrl, token, pid: process.pid })
         endpointWritten = true

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
+import { settingsError } from './settings-error.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './tiers.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
@@ -26,6 +27,8 @@ const ServerEnv = z.object({
   TAXATLAS_SNAPSHOT_POLL_MS: z.coerce.number().int().positive().default(5_000).describe('CURRENT pointer poll interval'),
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
   TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
+  TAXATLAS_REPLY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64).describe('memory for repeated simple lookup answers (0: none kept)'),
+  TAXATLAS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000).describe('how long a request body may take to arrive (a streamed backfill has an idle timeout instead)'),
   ...PortabilityEnv.shape,
 })
 
@@ -41,16 +44,18 @@ export type ServerSettings = {
   snapshotPollMs: number
   jsonBodyLimit: number
   shutdownTimeoutMs: number
+  /** bytes of simple lookup answers kept for repeats (http/reply-cache.ts) */
+  replyCacheBytes: number
+  /** a request body must have arrived this long after its headers (http/body-time.ts) */
+  requestTimeoutMs: number
   portability: PortabilitySettings
   /** null: no upstream geocoder (TAXATLAS_GEOCODER_URL unset) */
   geocoder: GeocoderSettings | null
 }
 
-export class SettingsError extends Error {}
-
 export function readServerSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
   const parsed = ServerEnv.safeParse(env)
-  if (!parsed.success) throw new SettingsError(describeIssues(parsed.error.issues))
+  if (!parsed.success) throw settingsError(parsed.error.issues)
   const e = parsed.data
   return {
     port: e.PORT,
@@ -64,6 +69,8 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
     shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
+    replyCacheBytes: Math.round(e.TAXATLAS_REPLY_CACHE_MB * 1024 * 1024),
+    requestTimeoutMs: e.TAXATLAS_REQUEST_TIMEOUT_MS,
     portability: portabilitySettingsOf(e),
     geocoder: readGeocoderSettings(env),
   }
@@ -75,15 +82,11 @@ function parseTiers(text: string | undefined) {
   try {
     json = JSON.parse(text)
   } catch {
-    throw new SettingsError('invalid settings:\n  TAXATLAS_TIERS: not valid JSON')
+    throw settingsError([{ path: ['TAXATLAS_TIERS'], message: 'not valid JSON' }])
   }
   const parsed = TiersOverride.safeParse(json)
   if (!parsed.success) {
-    throw new SettingsError(describeIssues(parsed.error.issues.map((i) => ({ ...i, path: ['TAXATLAS_TIERS', ...i.path] }))))
+    throw settingsError(parsed.error.issues.map((i) => ({ ...i, path: ['TAXATLAS_TIERS', ...i.path] })))
   }
   return parsed.data
-}
-
-function describeIssues(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  return `invalid settings:\n${issues.map((i) => `  ${i.path.map(String).join('.')}: ${i.message}`).join('\n')}`
 }

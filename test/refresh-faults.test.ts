@@ -3,7 +3,6 @@
 import { existsSync, watch } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { execa } from 'execa'
 import { strToU8, unzipSync, zipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, StateRecord } from '../pipeline/manifest.ts'
@@ -11,8 +10,8 @@ import { RateIndex } from '../pipeline/rate-index.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { loadSnapshot, readCurrentId, snapshotsDir } from '../pipeline/snapshot-store.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
-import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
-import { PROJECT_ROOT, sharedPath } from './support/shared.ts'
+import { pipelineSettings, refreshProcess, runRefresh, tempDir } from './support/refresh-run.ts'
+import { sharedPath } from './support/shared.ts'
 
 const STATES = 'GA,MN,WI,CA,CT'
 const state = (manifest: Manifest, code: string) => manifest.states.find((s) => s.code === code) as StateRecord
@@ -102,7 +101,7 @@ describe('a refresh killed mid-compile', () => {
       TAXATLAS_BUILD: await tempDir('build'),
       TAXATLAS_STATES: 'GA,CT',
     }
-    const refreshCommand = () => execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env, reject: false })
+    const refreshCommand = () => refreshProcess(env)
     const first = await refreshCommand()
     expect(first.exitCode).toBe(0)
     const served = await readCurrentId(artifacts)

@@ -4,6 +4,7 @@
 // support/reliability-fuzz-requests.ts). Every answer must be below 500 and in the error format
 // of its route (support/reliability-envelope.ts), and a refused request — or a backfill that
 // accepted no row — must leave the account's state as it was (support/reliability-fingerprint.ts).
+// The same requests sent to the loopback admin listener must get its envelope too.
 // FUZZ_SEED replays a run (the seed is printed); FUZZ_RUNS sets the requests per route.
 import { rm } from 'node:fs/promises'
 import fc from 'fast-check'
@@ -90,6 +91,20 @@ async function check(target: string, fuzz: FuzzRequest): Promise<void> {
     known = { ...now, listed: new Map([...known.listed, ...now.listed]) }
   }
 }
+
+describe('hostile requests to the admin listener', () => {
+  it('are answered in the envelope', async () => {
+    await fc.assert(
+      fc.asyncProperty(requestsFor(null, context), async ({ request, description }) => {
+        const response = await rawRequest(server.running.adminUrl, request)
+        ;(statuses['admin listener'] ??= {})[response.status] = (statuses['admin listener'][response.status] ?? 0) + 1
+        const problems = envelopeProblems(request, response, { taxjarPaths: false })
+        if (problems.length > 0) throw new Error(`${problems.join('; ')}\nrequest: ${description}\nanswer: ${response.status} ${response.text.slice(0, 500)}`)
+      }),
+      { seed: SEED + targets.length, numRuns: RUNS },
+    )
+  })
+})
 
 describe('hostile requests to every route', () => {
   for (const [i, { name, route }] of targets.entries()) {

@@ -1,7 +1,8 @@
 // Request size and time limits: a body over its route's limit is refused with 413 (declared by
-// Content-Length or arriving chunked) and stores nothing; oversized headers and URLs get 431; the
-// listener's header and request timeouts are set. (A slowloris client cut off with 408 is shown on
-// the wire by `make soak`, which has the minute Node's header timeout takes.)
+// Content-Length or arriving chunked) and stores nothing; oversized headers and URLs get 431; a
+// body must arrive within the request timeout, except a streamed backfill, cut only when it stalls
+// (both timeouts set small here); the listener's header timeout is set. (A slow-header client cut
+// off with 408 is shown on the wire by `make soak`, which has the minute Node's header timeout takes.)
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { rm } from 'node:fs/promises'
@@ -11,6 +12,7 @@ import { envelopeProblems } from './support/reliability-envelope.ts'
 import { readAccountState } from './support/reliability-fingerprint.ts'
 import { rawRequest, type RawRequest } from './support/reliability-raw-http.ts'
 import { startTestServer, type TestServer } from './support/server-harness.ts'
+import { pacedRequest, slowBody } from './support/reliability-slow-client.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 
 const JSON_LIMIT = 8 * 1024
@@ -96,14 +98,65 @@ describe('request size', () => {
 })
 
 describe('request time', () => {
-  it('the public listener cuts off slow headers and slow requests (Node\'s headersTimeout and requestTimeout are set)', () => {
+  const REQUEST_TIMEOUT_MS = 1_500
+  const IDLE_TIMEOUT_MS = 1_000
+  let timed: TestServer
+  let timedKey: string
+  beforeAll(async () => {
+    timed = await startTestServer({ artifactsDir: artifacts.dir, env: { TAXATLAS_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS) } })
+    timedKey = (await timed.createAccount('enterprise')).api_key
+  })
+  afterAll(() => timed?.close())
+
+  const today = () => new Date().toISOString().slice(0, 10)
+  const row = (i: number) => `${JSON.stringify({ transaction_id: `paced-${i}`, transaction_date: today(), to_zip: '30303', to_state: 'GA', amount: '1.00' })}\n`
+  const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`
+  /** A streamed backfill, one NDJSON row a piece: `rows` pieces, then the end, or nothing more when `stall`. */
+  const pacedBackfill = (rows: number, everyMs: number, options: { stall?: boolean } = {}) =>
+    pacedRequest(
+      timed.url,
+      `POST /v1/portability/transactions/backfill HTTP/1.1\r\nHost: timed.test\r\nX-API-Key: ${timedKey}\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
+      (i) => (i < rows ? chunk(row(i)) : i === rows && !options.stall ? '0\r\n\r\n' : ''),
+      everyMs,
+    )
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))
+
+  it('a streamed backfill that keeps sending outlives the request timeout; one that stalls is cut after the idle timeout', async () => {
+    const progressing = pacedBackfill(16, 250)
+    const stalled = pacedBackfill(2, 250, { stall: true })
+    const [done, cut] = await Promise.all([progressing.outcome, stalled.outcome])
+
+    expect(done.heldSeconds * 1000).toBeGreaterThan(2 * REQUEST_TIMEOUT_MS)
+    expect(done.status, done.answer).toBe(200)
+    expect(bodyOf(done.answer)).toMatchObject({ format: 'ndjson', received: 16, accepted: 16, rejected: 0 })
+
+    expect(cut.status, cut.answer).toBe(408)
+    expect(bodyOf(cut.answer).error).toMatchObject({ code: 'REQUEST_TIMEOUT', message: expect.stringMatching(/no part of the request body arrived for 1 s/i) })
+    expect(cut.answer).toMatch(/\r\nConnection: close\r\n/i)
+    expect(cut.heldSeconds * 1000).toBeGreaterThanOrEqual(IDLE_TIMEOUT_MS)
+    expect(cut.heldSeconds * 1000).toBeLessThan(IDLE_TIMEOUT_MS + 2_000)
+  })
+
+  it('any other body must arrive within the request timeout, trickling or stalled, and is answered 408 in the envelope', async () => {
+    const before = await readAccountState(timed.url, timedKey)
+    const trickling = slowBody(timed.url, timedKey, 100)
+    const stalled = pacedRequest(timed.url, `PUT /v1/portability/nexus HTTP/1.1\r\nHost: timed.test\r\nX-API-Key: ${timedKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"regions":`, () => '', 1_000)
+    for (const outcome of await Promise.all([trickling.outcome, stalled.outcome])) {
+      expect(outcome.status, outcome.answer).toBe(408)
+      expect(bodyOf(outcome.answer).error).toMatchObject({ code: 'REQUEST_TIMEOUT', message: 'The request body took too long to arrive.' })
+      expect(outcome.answer).toContain(`\r\nX-Request-Id: ${bodyOf(outcome.answer).error.support_reference}\r\n`)
+      expect(outcome.heldSeconds * 1000).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS)
+      expect(outcome.heldSeconds * 1000).toBeLessThan(REQUEST_TIMEOUT_MS + 2_000)
+    }
+    expect(await readAccountState(timed.url, timedKey)).toEqual(before)
+  })
+
+  it('the public listener cuts off slow headers (Node\'s headersTimeout is set)', () => {
     const port = Number(new URL(server.url).port)
     const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles()
     const listener = handles.find((h): h is http.Server => h instanceof http.Server && (h.address() as AddressInfo | null)?.port === port)
     expect(listener).toBeDefined()
     expect(listener!.headersTimeout).toBeGreaterThan(0)
     expect(listener!.headersTimeout).toBeLessThanOrEqual(60_000)
-    expect(listener!.requestTimeout).toBeGreaterThan(0)
-    expect(listener!.requestTimeout).toBeLessThanOrEqual(300_000)
   })
 })

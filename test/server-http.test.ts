@@ -1,7 +1,6 @@
 // The HTTP surface of a real server on port 0: public routes, the auth matrix, the error
 // envelope for every status, request ids, headers, the access log, and OpenAPI validity/coverage.
 import { rm } from 'node:fs/promises'
-import net from 'node:net'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { FreshnessEnvelope, freshnessEnvelope } from '../pipeline/manifest.ts'
@@ -13,6 +12,8 @@ import { HealthBody } from '../server/routes/health.ts'
 import { API_ROUTES } from '../server/routes/index.ts'
 import { gateStore } from '../server/store/store.ts'
 import { INVALID_KEY_MESSAGE } from '../server/access/credentials.ts'
+import { envelopeProblems } from './support/reliability-envelope.ts'
+import { rawRequest, type RawRequest } from './support/reliability-raw-http.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 import { startTestServer, withKey, type TestServer } from './support/server-harness.ts'
 import { testBoomRoute, testEchoRoute, testLookupRoute } from './support/server-test-routes.ts'
@@ -181,28 +182,75 @@ describe('errors: every status is the JSON envelope', () => {
     expect(lookup.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([['path', 'zip'], ['query', 'miss']])
   })
 
-  it('400 BAD_REQUEST and 431 HEADERS_TOO_LARGE for requests Node rejects before routing', async () => {
-    const raw = (request: string) =>
-      new Promise<string>((resolve, reject) => {
-        const { port } = new URL(server.url)
-        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request))
-        let text = ''
-        socket.on('data', (chunk) => (text += chunk))
-        socket.on('end', () => resolve(text))
-        socket.on('error', reject)
-      })
-    for (const [request, status, code] of [
-      ['NOT HTTP AT ALL\r\n\r\n', 400, 'BAD_REQUEST'],
-      [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
-    ] as const) {
-      const answer = await raw(request)
-      const [head, body] = answer.split('\r\n\r\n')
-      expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `))
-      expect(head).toContain('Content-Type: application/json; charset=utf-8')
-      const parsed = JSON.parse(body)
-      expect(parsed.error.code).toBe(code)
-      expect(head).toContain(`X-Request-Id: ${parsed.error.support_reference}`)
+  it('422 echoes a rejected input only when it is small: long strings are cut, deep or large values left out', async () => {
+    const { api_key } = await server.createAccount('enterprise')
+    const post = (body: string) => get('/v1/portability/orders', { method: 'POST', headers: { 'X-API-Key': api_key, 'content-type': 'application/json' }, body })
+    const order = { transaction_id: 'echo-1', transaction_date: '2026-05-14', to_zip: '30303', to_state: 'GA', amount: '1.00' }
+    const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`
+    const shaped = JSON.stringify({ ...order, to_state: { code: 'GA' }, to_city: Array.from({ length: 100 }, (_, i) => i) }).replace(/}$/, `,"shipping":${deep}}`)
+    const detail: { loc: string[]; input?: unknown }[] = (await expectError(await post(shaped), 422, 'VALIDATION_ERROR')).detail
+    const at = (field: string) => detail.find((d) => d.loc.join('.') === `body.${field}`)!
+    expect(at('to_state').input).toEqual({ code: 'GA' })
+    expect(at('to_city')).toBeDefined()
+    expect(at('to_city')).not.toHaveProperty('input')
+    expect(at('shipping')).toBeDefined()
+    expect(at('shipping')).not.toHaveProperty('input')
+
+    const long = 'x'.repeat(5_000)
+    const meaning: { loc: string[]; input?: unknown }[] = (await expectError(await post(JSON.stringify({ ...order, transaction_id: long })), 422, 'VALIDATION_ERROR')).detail
+    expect(meaning).toMatchObject([{ loc: ['body', 'transaction_id'], input: `${long.slice(0, 200)}…` }])
+  })
+
+  it('a deeply nested body never breaks the answer, whatever refuses it', async () => {
+    const { api_key } = await server.createAccount('enterprise')
+    const nested = (depth: number, objects: boolean) => (objects ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`)
+    const inField = (depth: number) => `{"transaction_id":"deep-1","to_zip":${nested(depth, false)}}`
+    // NDJSON lines stay under the 64 KiB line limit, so each is parsed and judged.
+    const lines = [inField(10_000), nested(30_000, false), nested(10_000, true)].join('\n')
+    for (const route of API_ROUTES.filter((r) => r.body || r.path.endsWith('/backfill'))) {
+      const target = route.path.replace(/:\w+/g, 'deep-1')
+      const bodies: [string, string][] = [
+        ['application/json', nested(100_000, false)],
+        ['application/json', nested(50_000, true)],
+        ['application/json', inField(100_000)],
+        ['application/json', `[${inField(100_000)},${nested(100_000, false)}]`],
+        ['application/x-ndjson', lines],
+      ]
+      for (const credentials of [[['X-API-Key', api_key]], []] as [string, string][][]) {
+        for (const [type, body] of bodies) {
+          const request: RawRequest = { method: route.method, target, headers: [['Host', 'deep.test'], ...credentials, ['Content-Type', type], ['Content-Length', String(Buffer.byteLength(body))]], body }
+          const response = await rawRequest(server.url, request)
+          expect(envelopeProblems(request, response), `${route.method} ${target} ${type} ${body.slice(0, 40)}: ${response.status} ${response.text.slice(0, 200)}`).toEqual([])
+        }
+      }
     }
+  })
+
+  it('requests Node refuses or would answer itself before routing get the envelope, on the public and the admin listener', async () => {
+    const cases: [string, RawRequest | Buffer, number, string][] = [
+      ['an Expect other than 100-continue', { method: 'POST', target: '/healthz', headers: [['Host', 'x'], ['Expect', 'fly-me-to-the-moon'], ['Content-Length', '2']], body: '{}' }, 417, 'EXPECTATION_FAILED'],
+      ['HTTP/1.1 without Host', { method: 'GET', target: '/healthz' }, 400, 'BAD_REQUEST'],
+      ['CONNECT', { method: 'CONNECT', target: 'example.com:443', headers: [['Host', 'example.com:443']] }, 405, 'METHOD_NOT_ALLOWED'],
+      ['CONNECT to a path', { method: 'CONNECT', target: '/taxjar/v2/nexus/regions', headers: [['Host', 'x']] }, 405, 'METHOD_NOT_ALLOWED'],
+      ['not HTTP', Buffer.from('NOT HTTP AT ALL\r\n\r\n'), 400, 'BAD_REQUEST'],
+      ['oversized headers', { method: 'GET', target: '/healthz', headers: [['Host', 'x'], ['X-Big', 'a'.repeat(20_000)]] }, 431, 'HEADERS_TOO_LARGE'],
+    ]
+    for (const [listener, url] of [['public', server.url], ['admin', server.running.adminUrl]]) {
+      for (const [name, request, status, code] of cases) {
+        const response = await rawRequest(url, request)
+        const what = `${listener}, ${name}: ${response.status} ${response.text}`
+        expect(response.status, what).toBe(status)
+        expect(JSON.parse(response.text).error.code, what).toBe(code)
+        expect(response.header('connection'), what).toBe('close')
+        const sent = Buffer.isBuffer(request) ? { method: 'NOT', target: 'HTTP' } : request
+        expect(envelopeProblems(sent, response, { taxjarPaths: listener === 'public' }), what).toEqual([])
+        if (sent.method === 'CONNECT') expect(response.header('allow'), what).toBe('')
+      }
+    }
+    // 100-continue is still honoured.
+    const body = '{"name":"ab","count":1}'
+    const continued = await rawRequest(server.url, { method: 'POST', target: '/test/echo', headers: [['Host', 'x'], ['Expect', '100-Continue'], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]], body })
+    expect(continued.status, continued.text).toBe(200)
   })
 
   it('500 INTERNAL_ERROR hides the message and stack, and logs them under the support reference', async () => {

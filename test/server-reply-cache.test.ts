@@ -2,6 +2,8 @@
 // repeat answers the same bytes and is still authenticated and counted; full answers (billing) are
 // never kept; a snapshot swap and a new UTC day each drop what was kept.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { ReplyCache } from '../server/http/reply-cache.ts'
+import { readServerSettings } from '../server/settings.ts'
 import { pointTo } from './support/server-snapshot.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { lookupArtifacts, type LookupArtifacts } from './support/lookup-snapshots.ts'
@@ -103,5 +105,45 @@ describe('the reply cache and the UTC day', () => {
     } finally {
       await dated.close()
     }
+  })
+})
+
+describe('ReplyCache', () => {
+  const reply = (text: string) => ({ status: 200, body: Buffer.from(text), headers: ['X-Service-Mode', 'simple'] })
+  const NOW = Date.parse('2026-11-21T12:00:00Z')
+
+  it('keeps replies within its byte budget, dropping the oldest first', () => {
+    const url = (n: number) => `GET /v1/tax/wa?zip=9810${n}`
+    const cache = new ReplyCache(3 * (url(1).length + 1_000 + 256))
+    for (const n of [1, 2, 3, 4]) cache.set('s1', NOW, url(n), reply('x'.repeat(1_000)))
+    expect(cache.size).toBe(3)
+    expect(cache.get('s1', NOW, 'GET /v1/tax/wa?zip=98101')).toBeUndefined()
+    expect(cache.get('s1', NOW, 'GET /v1/tax/wa?zip=98104')?.body.length).toBe(1_000)
+  })
+
+  it('keeps nothing with a budget of 0 (TAXATLAS_REPLY_CACHE_MB=0)', () => {
+    const cache = new ReplyCache(0)
+    cache.set('s1', NOW, 'GET /v1/tax/wa?zip=98101', reply('{}'))
+    expect(cache.size).toBe(0)
+    expect(cache.get('s1', NOW, 'GET /v1/tax/wa?zip=98101')).toBeUndefined()
+  })
+
+  it('forgets everything when asked with another snapshot or on another UTC day', () => {
+    const cache = new ReplyCache(1 << 20)
+    cache.set('s1', NOW, 'GET /a', reply('{}'))
+    expect(cache.get('s1', NOW + 3_600_000, 'GET /a')).toBeDefined()
+    expect(cache.get('s1', Date.parse('2026-11-22T00:00:00Z'), 'GET /a')).toBeUndefined()
+    cache.set('s1', NOW, 'GET /a', reply('{}'))
+    expect(cache.get('s2', NOW, 'GET /a')).toBeUndefined()
+    expect(cache.size).toBe(0)
+  })
+})
+
+describe('TAXATLAS_REPLY_CACHE_MB', () => {
+  it('is read in MiB, defaults to 64, and refuses what is not a size', () => {
+    expect(readServerSettings({}).replyCacheBytes).toBe(64 * 1024 * 1024)
+    expect(readServerSettings({ TAXATLAS_REPLY_CACHE_MB: '0' }).replyCacheBytes).toBe(0)
+    expect(() => readServerSettings({ TAXATLAS_REPLY_CACHE_MB: 'lots' })).toThrow(/TAXATLAS_REPLY_CACHE_MB/)
+    expect(() => readServerSettings({ TAXATLAS_REPLY_CACHE_MB: '-1' })).toThrow(/TAXATLAS_REPLY_CACHE_MB/)
   })
 })

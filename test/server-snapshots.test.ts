@@ -2,13 +2,14 @@
 // failing one; a corrupted one is refused (logged, previous keeps serving); a server never
 // starts on a snapshot that fails verification.
 import { rm } from 'node:fs/promises'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { API_ROUTES } from '../server/routes/index.ts'
 import { HealthBody } from '../server/routes/health.ts'
 import { memoryLogger } from '../server/logger.ts'
 import { startServer } from '../server/server.ts'
 import { readServerSettings } from '../server/settings.ts'
-import { artifactsWithSnapshot, pointTo, refreshInto, republish } from './support/server-snapshot.ts'
+import { artifactsWithSnapshot, pointTo, refreshInChild, republish } from './support/server-snapshot.ts'
 import { startTestServer, type TestServer } from './support/server-harness.ts'
 import { testSlowReadRoute } from './support/server-test-routes.ts'
 
@@ -51,12 +52,20 @@ describe('hot swap', () => {
       }
     }
     const workers = Array.from({ length: 8 }, (_, n) => worker(n))
+    const loopDelay = monitorEventLoopDelay({ resolution: 20 })
+    loopDelay.enable()
 
-    // A second real refresh (GA only, a day later) publishes a new snapshot and moves CURRENT.
+    // A second real refresh (GA only, a day later), as its own process like `make refresh`,
+    // publishes a new snapshot and moves CURRENT.
     const next = new Date(Date.now() + 86_400_000).toISOString()
-    const manifest = await refreshInto(artifacts.dir, inject('mirrorUrl'), { states: 'GA', now: next })
+    const manifest = await refreshInChild(artifacts.dir, inject('mirrorUrl'), { states: 'GA', now: next })
     expect(manifest.snapshot).not.toBe(artifacts.id)
     await expect.poll(servedId, { timeout: 10_000, interval: 50 }).toBe(manifest.snapshot)
+    loopDelay.disable()
+    // This process hosts the server and its clients: a stall near the server's 5 s keep-alive
+    // timeout lets clients reuse sockets the server has closed (ECONNRESET), a failure of the test
+    // rather than of the swap. A refresh run in this process stalls it for seconds.
+    expect(loopDelay.max / 1e6).toBeLessThan(2_500)
     // Keep the load on a little past the swap, then stop.
     await new Promise((resolve) => setTimeout(resolve, 200))
     done = true

@@ -1,7 +1,7 @@
 // Settings of the optional upstream geocoder, read from the environment. Unset URL = no geocoder:
 // address lookups then resolve from the snapshot alone.
 import { z } from 'zod'
-import { SettingsError } from '../settings.ts'
+import { settingsError } from '../settings-error.ts'
 import { CENSUS_DEFAULT_BENCHMARK, CENSUS_DEFAULT_VINTAGE, type CensusGeocoderOptions } from './census-geocoder.ts'
 
 const GeocoderEnv = z.object({
@@ -19,10 +19,7 @@ export type GeocoderSettings = Required<Omit<CensusGeocoderOptions, 'fetch'>>
 /** null when no geocoder is configured; throws SettingsError for a value that cannot be used. */
 export function readGeocoderSettings(env: NodeJS.ProcessEnv = process.env): GeocoderSettings | null {
   const parsed = GeocoderEnv.safeParse(env)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.map(String).join('.')}: ${i.message}`)
-    throw new SettingsError(`invalid settings:\n${lines.join('\n')}`)
-  }
+  if (!parsed.success) throw settingsError(parsed.error.issues)
   const e = parsed.data
   if (!e.TAXATLAS_GEOCODER_URL) return null
   return {

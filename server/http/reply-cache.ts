@@ -8,8 +8,6 @@ export type CachedReply = { status: number; body: Buffer; headers: string[] }
 
 const DAY_MS = 86_400_000
 
-export const REPLY_CACHE_DEFAULT_BYTES = 64 * 1024 * 1024
-
 export class ReplyCache {
   #entries = new Map<string, CachedReply>()
   #bytes = 0

@@ -1,5 +1,10 @@
 // Request validation through the route's zod schemas; failures become a 422 whose `detail`
 // lists each zod issue as {loc, msg, type, input?, ctx?}.
+//
+// `input` echoes the value as sent only while it stays small: a number, boolean or null as is, a
+// string cut to its first 200 characters (then `…`), an array or object of at most 3 levels and
+// 20 values in all; anything larger is left out. A body may nest thousands of levels deep
+// (JSON.parse takes it), and serializing such a value again would overflow the stack.
 import type { z } from 'zod'
 import { HttpError } from './errors.ts'
 
@@ -19,7 +24,7 @@ function detailOf(issue: z.core.$ZodIssue, location: Location, raw: unknown): Va
   const { code, path, message, input: _input, ...rest } = issue as z.core.$ZodIssue & { input?: unknown }
   const detail: ValidationDetail = { loc: [location, ...path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: message, type: code }
   // The value as sent, not as coerced: `lat=abc` reports "abc", not NaN.
-  const sent = valueAt(raw, path)
+  const sent = echoed(valueAt(raw, path))
   if (sent !== undefined) detail.input = sent
   const ctx = Object.fromEntries(
     Object.entries(rest)
@@ -39,5 +44,35 @@ function valueAt(value: unknown, path: PropertyKey[]): unknown {
   return at
 }
 
+const ECHO_LIMITS = { chars: 200, depth: 3, values: 20 }
+
+/** `value` as `input` may echo it (strings cut), or undefined when it is too large to echo. */
+export function echoed(value: unknown): unknown {
+  let values = 0
+  const copy = (at: unknown, depth: number): unknown => {
+    if (typeof at === 'string') return at.length > ECHO_LIMITS.chars ? `${at.slice(0, ECHO_LIMITS.chars)}…` : at
+    if (at === null || typeof at !== 'object') return at
+    if (depth === ECHO_LIMITS.depth) return undefined
+    const entries = Array.isArray(at) ? at.entries() : Object.entries(at)
+    const copied: [unknown, unknown][] = []
+    for (const [key, item] of entries) {
+      if (++values > ECHO_LIMITS.values) return undefined
+      const inner = copy(item, depth + 1)
+      if (inner === undefined && item !== undefined) return undefined
+      copied.push([key, inner])
+    }
+    return Array.isArray(at) ? copied.map(([, item]) => item) : Object.fromEntries(copied as [string, unknown][])
+  }
+  return copy(value, 0)
+}
+
+/** Bounds the `input` of details not built by `validate` (see echoed). */
+export function withEchoedInput(detail: ValidationDetail): ValidationDetail {
+  if (!('input' in detail)) return detail
+  const { input, ...rest } = detail
+  const sent = echoed(input)
+  return sent === undefined ? rest : { ...rest, input: sent }
+}
+
 export const validationError = (detail: ValidationDetail[]) =>
-  new HttpError('VALIDATION_ERROR', 'The request has invalid values; see detail.', {}, {}, { detail })
+  new HttpError('VALIDATION_ERROR', 'The request has invalid values; see detail.', {}, {}, { detail: detail.map(withEchoedInput) })

@@ -17,17 +17,25 @@ export const PortabilityEnv = z.object({
     .positive()
     .default(16 * 1024 * 1024)
     .describe('largest backfill body sent as one JSON array, bytes (NDJSON streams have no limit)'),
+  TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60_000)
+    .describe('a streamed (NDJSON) backfill is cut when no byte of it arrives for this long; it has no overall time limit'),
 })
 
 export type PortabilitySettings = {
   /** warning band in basis points (2500 = 25%) */
   nexusBandBasisPoints: number
   backfillJsonLimit: number
+  backfillIdleTimeoutMs: number
 }
 
 export const portabilitySettingsOf = (env: z.output<typeof PortabilityEnv>): PortabilitySettings => ({
   nexusBandBasisPoints: (parseBand(env.TAXATLAS_NEXUS_BAND) as { basisPoints: number }).basisPoints,
   backfillJsonLimit: env.TAXATLAS_BACKFILL_JSON_LIMIT,
+  backfillIdleTimeoutMs: env.TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS,
 })
 
 /** Fixed limits, documented with the endpoints. */

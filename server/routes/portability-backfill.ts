@@ -43,7 +43,7 @@ export const backfillRoute = defineRoute({
   operationId: 'backfillTransactions',
   summary: 'Import 12 to 24 months of order history',
   description: [
-    'Body: NDJSON (Content-Type application/x-ndjson, optionally Content-Encoding gzip), one transaction per line with the fields of POST /v1/portability/orders, streamed without a size limit;',
+    'Body: NDJSON (Content-Type application/x-ndjson, optionally Content-Encoding gzip), one transaction per line with the fields of POST /v1/portability/orders, streamed without a size or time limit (cut with 408 only when no byte arrives for TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS, 60 s by default);',
     'or a JSON array (application/json), read whole, up to TAXATLAS_BACKFILL_JSON_LIMIT bytes (16 MiB by default).',
     `Each row is validated on its own; rows dated more than ${BACKFILL_LIMITS.windowMonths} months back or in the future (UTC) are rejected.`,
     'A row whose (provider, transaction_id, kind) is already stored counts as a duplicate and is left as stored, so re-running a file adds nothing.',
@@ -54,7 +54,7 @@ export const backfillRoute = defineRoute({
   auth: 'key',
   responses: { 200: { description: 'What was accepted, duplicate and rejected.', schema: BackfillReportBody } },
 }).handle(async ({ req, caller, store, snapshot, now, settings }) => {
-  const body = await backfillBody(req, { jsonLimit: settings.portability.backfillJsonLimit, maxLineBytes: BACKFILL_LIMITS.maxLineBytes })
+  const body = await backfillBody(req, { jsonLimit: settings.portability.backfillJsonLimit, maxLineBytes: BACKFILL_LIMITS.maxLineBytes, idleTimeoutMs: settings.portability.backfillIdleTimeoutMs })
   const { transactions } = await portabilityStores(store.db)
   const today = utcDate(now)
   const report = await importBackfill(body.rows, {

@@ -1,11 +1,12 @@
 // Bulk writes into `transactions` (a backfill): rows are appended through DuckDB's appender to a
 // staging table of this import, and every COMMIT_ROWS staged rows are copied into `transactions`
-// by one INSERT OR IGNORE in one transaction — keys the account already holds are skipped, which
-// is what makes a re-run add nothing. A commit of a full DuckDB row group (122,880 rows) is
+// by one INSERT … ANTI JOIN in one transaction — keys the account already holds are skipped, which
+// is what makes a re-run add nothing. A commit of at least a DuckDB row group (122,880 rows) is
 // written straight to the data file instead of through the write-ahead log, several times
-// cheaper than many small commits. The staging table is a TEMP table (memory, never logged):
-// what is staged but not yet committed is simply gone if the process dies, and was never
-// acknowledged.
+// cheaper than many small commits; committing exactly one row group (not whatever the batches
+// add up to past it) also leaves no partly filled row group behind each commit. The staging
+// table is a TEMP table (memory, never logged): what is staged but not yet committed is simply
+// gone if the process dies, and was never acknowledged.
 import type { TransactionRecord, TransactionSource } from '../portability/transaction-record.ts'
 import type { AppendValue, Database } from './database.ts'
 
@@ -43,9 +44,9 @@ export class BulkWriter {
     return this.#inserted
   }
 
-  /** Stages records; commits whenever a row group's worth is staged. */
+  /** Stages records; commits each time exactly a row group's worth is staged, whatever the batch size. */
   async add(records: readonly TransactionRecord[]): Promise<void> {
-    const rows: AppendValue[][] = []
+    let rows: AppendValue[][] = []
     for (const r of records) {
       const key = `${r.provider}\u0000${r.transactionId}\u0000${r.kind}`
       if (this.#staged.has(key)) continue
@@ -55,9 +56,13 @@ export class BulkWriter {
         r.fromCountry, r.fromZip, r.fromState, r.fromCity, r.fromStreet, BigInt(r.amount), BigInt(r.shipping), BigInt(r.salesTax),
         r.customerId, r.exemptionType, r.marketplace, r.referenceId, r.lineItems ? JSON.stringify(r.lineItems) : null,
       ])
+      if (this.#staged.size === COMMIT_ROWS) {
+        await this.db.append(this.stage, rows, { temp: true })
+        rows = []
+        await this.commit()
+      }
     }
     if (rows.length) await this.db.append(this.stage, rows, { temp: true })
-    if (this.#staged.size >= COMMIT_ROWS) await this.commit()
   }
 
   /** Copies what is staged into `transactions` in one transaction; resolves once committed. */
@@ -77,7 +82,7 @@ export class BulkWriter {
       await tx.run(`DELETE FROM ${this.stage}`)
       return Number(result[0]?.Count ?? 0)
     })
-    // Keys already committed are in `transactions`, where INSERT OR IGNORE finds them.
+    // Keys already committed are in `transactions`, where the anti-join finds them.
     this.#staged = new Set()
   }
 

@@ -57,7 +57,7 @@ export function benchRows(parts: {
   pipeline: Measure[]
   sizes: { name: string; mb: number }[]
   server: Measure[]
-  lookups: { measures: Measure[]; runs: LoadRun[] }
+  lookups: { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[] }
   portability: Measure[]
 }): BenchRow[] {
   const rows = parts.pipeline.map((m) => measureRow(m))
@@ -68,6 +68,7 @@ export function benchRows(parts: {
   if (runs.length === measures.length + 2) {
     rows.push(infoRow(runs[0].target, 'reference', runs[0]))
     measures.forEach((m, i) => rows.push(measureRow(m, runs[i + 1])))
+    for (const run of parts.lookups.uncachedRuns) rows.push(infoRow(run.target, `${run.ratioToBare.toFixed(2)} × bare`, run))
     rows.push(infoRow(runs[runs.length - 1].target, 'reference', runs[runs.length - 1]))
   } else {
     rows.push(...measures.map((m) => measureRow(m)))

@@ -24,6 +24,6 @@ process.stdout.write(`\nlookups: autocannon, ${CONNECTIONS} connections, ${SECON
 for (const note of lookups.notes) process.stdout.write(`note: ${note}\n`)
 
 const out = path.resolve(process.env.TAXATLAS_BUILD ?? 'build', 'bench.json')
-const report = { measured_at: new Date().toISOString(), table: rows, measures, load_runs: lookups.runs, notes: lookups.notes }
+const report = { measured_at: new Date().toISOString(), table: rows, measures, load_runs: [...lookups.runs, ...lookups.uncachedRuns], notes: lookups.notes }
 await writeAtomically(out, `${JSON.stringify(report, null, 2)}\n`)
 process.stdout.write(`\nwritten to ${out}\n`)

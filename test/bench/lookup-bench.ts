@@ -2,6 +2,8 @@
 // BENCH_SECONDS each, default 10) for ZIP, address, place and coordinate lookups over real ZIPs
 // of several states, each held against a bare node:http server answering a body of the same size
 // in the same run: the ratio is what the service costs beyond HTTP itself, on whatever machine.
+// The server runs as deployed, its reply cache on; ZIP and address lookups are then measured
+// again on a server keeping no replies, shown for context.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -64,12 +66,19 @@ type Autocannon = (options: {
 }) => PromiseLike<AutocannonResult>
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
-export async function lookupMeasures(artifacts: string): Promise<{ measures: Measure[]; runs: LoadRun[]; notes: string[] }> {
+/**
+ * `runs`: the bare server before, one per measure, the bare server after. `uncachedRuns`: ZIP and
+ * address lookups again on a server keeping no replies (TAXATLAS_REPLY_CACHE_MB=0), for context:
+ * what a lookup costs when its URL was not asked before.
+ */
+export type LookupResults = { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[]; notes: string[] }
+
+export async function lookupMeasures(artifacts: string): Promise<LookupResults> {
   await execa('make', ['-s', 'build/server/main.mjs'], { cwd: PROJECT_ROOT })
-  const taxatlas = await startTaxAtlas(artifacts)
+  const taxatlas = await startTaxAtlas(artifacts, PORT)
   try {
     if (!(await servesLookups(taxatlas.url))) {
-      return { measures: [], runs: [], notes: [`lookup bench skipped: the server does not serve ${LOOKUP_PATH} yet`] }
+      return { measures: [], runs: [], uncachedRuns: [], notes: [`lookup bench skipped: the server does not serve ${LOOKUP_PATH} yet`] }
     }
     const workloads = await lookupWorkloads(artifacts)
     const notes = await sampleStatuses(taxatlas, workloads)
@@ -85,6 +94,14 @@ export async function lookupMeasures(artifacts: string): Promise<{ measures: Mea
       const bareBefore = await load(bare, ['/'])
       const lookupResults: LoadResult[] = []
       for (const workload of workloads) lookupResults.push(await load(taxatlas, workload.paths))
+      await stop(taxatlas.child)
+      const uncachedResults: [Workload, LoadResult][] = []
+      const uncached = await startTaxAtlas(artifacts, PORT + 2, { TAXATLAS_REPLY_CACHE_MB: '0' })
+      try {
+        for (const workload of workloads.slice(0, 2)) uncachedResults.push([workload, await load(uncached, workload.paths)])
+      } finally {
+        await stop(uncached.child)
+      }
       const bareAfter = await load(bare, ['/'])
       const bareRate = (bareBefore.requests.average + bareAfter.requests.average) / 2
 
@@ -97,7 +114,10 @@ export async function lookupMeasures(artifacts: string): Promise<{ measures: Mea
         if (run.errors + run.non2xx > 0) notes.push(`${workload.name}: ${run.errors} errors, ${run.non2xx} non-2xx (${JSON.stringify(run.statusCodes)})`)
       })
       runs.push(toRun(`${bareLabel} (after)`, bareAfter, bareRate))
-      return { measures, runs, notes }
+      const uncachedRuns = uncachedResults.map(([workload, result]) =>
+        toRun(`${workload.name} lookups, reply cache off (TAXATLAS_REPLY_CACHE_MB=0)`, result, bareRate),
+      )
+      return { measures, runs, uncachedRuns, notes }
     } finally {
       await stop(bare.child)
     }
@@ -107,18 +127,19 @@ export async function lookupMeasures(artifacts: string): Promise<{ measures: Mea
 }
 
 /** The bundled server with the bench's snapshot and a fresh store, and an enterprise key for it. */
-async function startTaxAtlas(artifacts: string): Promise<Target> {
-  for (const port of [PORT, PORT + 1]) await assertPortFree(port)
+async function startTaxAtlas(artifacts: string, port: number, settings: Record<string, string> = {}): Promise<Target> {
+  for (const taken of [port, port + 1]) await assertPortFree(taken)
   const env = {
     ...process.env,
-    PORT: String(PORT),
-    TAXATLAS_ADMIN_PORT: String(PORT + 1),
+    ...settings,
+    PORT: String(port),
+    TAXATLAS_ADMIN_PORT: String(port + 1),
     TAXATLAS_ARTIFACTS: artifacts,
     TAXATLAS_STORE: path.join(await tempDir('bench-lookup-store'), 'store.duckdb'),
     TAXATLAS_TIERS: BENCH_TIERS,
   }
   const child = stopOnExit(spawn(process.execPath, ['build/server/main.mjs'], { cwd: PROJECT_ROOT, env, stdio: 'ignore' }))
-  const url = `http://127.0.0.1:${PORT}`
+  const url = `http://127.0.0.1:${port}`
   try {
     await firstAnswer(`${url}/healthz`, performance.now() + 30_000)
     const created = await execa('npm', ['run', '-s', 'admin', '--', 'create-account', '--name', 'bench', '--tier', 'enterprise', '--json'], { cwd: PROJECT_ROOT, env })

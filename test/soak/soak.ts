@@ -12,7 +12,7 @@ import path from 'node:path'
 import { execa } from 'execa'
 import { writeAtomically } from '../../pipeline/file-bytes.ts'
 import { readCurrentId } from '../../pipeline/snapshot-store.ts'
-import { tempDir } from '../support/refresh-run.ts'
+import { refreshProcess, tempDir } from '../support/refresh-run.ts'
 import { startServerProcess } from '../support/reliability-server-process.ts'
 import { slowBody, slowHeaders, type SlowClient, type SlowOutcome } from '../support/reliability-slow-client.ts'
 import { runSoak, type SoakReport } from '../support/reliability-soak-run.ts'
@@ -40,7 +40,7 @@ const pipelineEnv = {
 }
 /** A real refresh into the soak's artifacts directory, as its own process; resolves with the published id. */
 async function refresh(): Promise<string> {
-  const run = await execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env: pipelineEnv, reject: false })
+  const run = await refreshProcess(pipelineEnv)
   if (run.exitCode !== 0) throw new Error(`refresh failed:\n${run.stderr}`)
   return (await readCurrentId(artifacts))!
 }
@@ -130,7 +130,7 @@ const lines = [
   ['slowloris: headers a byte every 2 s', slow.headers ? `closed after ${slow.headers.heldSeconds.toFixed(0)} s with ${slow.headers.status ?? 'no answer'}` : `still open after ${SLOW_HEADERS_WAIT_S} s`],
   [
     'slowloris: body a byte every 2 s',
-    `${slow.body ? `closed after ${slow.body.heldSeconds.toFixed(0)} s with ${slow.body.status ?? 'no answer'}` : `still open after ${slow.bodyHeldS.toFixed(0)} s (Node's requestTimeout, 300 s, ends it)`}; heap + external while it held the first snapshot: ${slow.heapAndExternalWhileBodyOpenMb.toFixed(1)} MB`,
+    `${slow.body ? `closed after ${slow.body.heldSeconds.toFixed(0)} s with ${slow.body.status ?? 'no answer'}` : `still open after ${slow.bodyHeldS.toFixed(0)} s (TAXATLAS_REQUEST_TIMEOUT_MS, 300 s by default, ends it)`}; heap + external while it held the first snapshot: ${slow.heapAndExternalWhileBodyOpenMb.toFixed(1)} MB`,
   ],
   ['verdict', failures.length === 0 ? 'held' : `FAILED: ${failures.join('; ')}`],
 ]

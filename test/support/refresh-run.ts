@@ -1,10 +1,12 @@
-// Runs the real pipeline into temporary directories, for tests.
+// Runs the real pipeline into temporary directories, for tests: in the test's process, or as its
+// own process the way `make refresh` runs it.
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { execa } from 'execa'
 import { refresh, type Reporter } from '../../pipeline/refresh.ts'
 import { readPipelineSettings, type PipelineSettings } from '../../pipeline/settings.ts'
-import { sharedPath } from './shared.ts'
+import { PROJECT_ROOT, sharedPath } from './shared.ts'
 
 export const tempDir = (label: string) => mkdtemp(path.join(os.tmpdir(), `taxatlas-${label}-`))
 
@@ -43,3 +45,6 @@ export function recordingReporter(): Reporter & { lines: string[] } {
 }
 
 export const runRefresh = (settings: PipelineSettings) => refresh(settings, recordingReporter())
+
+/** pipeline/main.ts as a child process, with `env` over this process's environment; never rejects on its exit code. */
+export const refreshProcess = (env: Record<string, string>) => execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env, reject: false })

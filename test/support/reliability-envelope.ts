@@ -1,14 +1,15 @@
 // What every answer to a hostile request must look like: never a 5xx; always nosniff; a body, when
 // there is one, is JSON; an error is the taxatlas envelope (`error.code`, `message`,
 // `support_reference` = X-Request-Id; a 422 adds `detail`) or, under /taxjar, TaxJar's
-// `{error, detail, status}`. Requests Node refuses before routing (not valid HTTP, oversized
-// headers, too slow) are answered in the taxatlas envelope whatever their path.
+// `{error, detail, status}`. Requests refused before routing (not valid HTTP, oversized headers,
+// too slow, no Host, an unknown Expect, CONNECT) are answered in the taxatlas envelope whatever
+// their path, and their connection is closed.
 import { ErrorBody, ValidationErrorBody } from '../../server/http/errors.ts'
 import { TaxjarErrorBody } from '../../server/taxjar/taxjar-error.ts'
 import type { RawRequest, RawResponse } from './reliability-raw-http.ts'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
-const REFUSED_BEFORE_ROUTING = new Set(['BAD_REQUEST', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT'])
+const REFUSED_BEFORE_ROUTING = new Set(['BAD_REQUEST', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT', 'EXPECTATION_FAILED'])
 
 /** The first path segment, as the router reads it to choose an error format. */
 const firstSegment = (target: string) => target.split('?')[0].split('/')[1] ?? ''
@@ -33,7 +34,7 @@ export function envelopeProblems(request: Pick<RawRequest, 'method' | 'target'>,
 
   const envelope = ErrorBody.safeParse(body)
   const requestId = response.header('x-request-id')
-  if (envelope.success && REFUSED_BEFORE_ROUTING.has(envelope.data.error.code) && response.header('connection') === 'close') {
+  if (envelope.success && (REFUSED_BEFORE_ROUTING.has(envelope.data.error.code) || request.method === 'CONNECT') && response.header('connection') === 'close') {
     if (envelope.data.error.support_reference !== requestId) problems.push('support_reference is not the X-Request-Id')
     return problems
   }

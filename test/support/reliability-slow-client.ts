@@ -1,13 +1,15 @@
-// Slowloris clients: one that sends its headers a byte at a time and never ends them, one that
-// sends complete headers and then its declared body a byte at a time. Each resolves once the
-// server closes the connection, with what the server answered and how long it held on.
+// Slow clients: one that sends its headers a byte at a time and never ends them, one that sends
+// complete headers and then its declared body a byte at a time, and any request sent piece by
+// piece at a pace. Each resolves once the server closes the connection, with what the server
+// answered and how long it held on.
 import net from 'node:net'
 
 export type SlowOutcome = { heldSeconds: number; status: number | null; answer: string }
 
 export type SlowClient = { outcome: Promise<SlowOutcome>; stop: () => void }
 
-function slowClient(url: string, head: string, trickle: string, everyMs: number): SlowClient {
+/** Writes `head`, then `piece(i)` every `everyMs` (an empty piece writes nothing). */
+export function pacedRequest(url: string, head: string, piece: (i: number) => string, everyMs: number): SlowClient {
   const { hostname, port } = new URL(url)
   const socket = net.connect({ host: hostname, port: Number(port) })
   const started = performance.now()
@@ -17,7 +19,8 @@ function slowClient(url: string, head: string, trickle: string, everyMs: number)
     socket.write(head)
     let at = 0
     timer = setInterval(() => {
-      if (socket.writable) socket.write(trickle[at++ % trickle.length])
+      const bytes = piece(at++)
+      if (bytes && socket.writable) socket.write(bytes)
     }, everyMs)
   })
   socket.on('data', (chunk: Buffer) => void (answer += chunk.toString()))
@@ -33,13 +36,13 @@ function slowClient(url: string, head: string, trickle: string, everyMs: number)
 }
 
 /** Headers that never end: a header value grows by one byte every `everyMs`. */
-export const slowHeaders = (url: string, everyMs = 2_000): SlowClient => slowClient(url, 'GET /healthz HTTP/1.1\r\nHost: slow.test\r\nX-Slow: ', 'abcdefgh', everyMs)
+export const slowHeaders = (url: string, everyMs = 2_000): SlowClient => pacedRequest(url, 'GET /healthz HTTP/1.1\r\nHost: slow.test\r\nX-Slow: ', (i) => 'abcdefgh'[i % 8], everyMs)
 
 /** Complete headers, then a 10,000-byte JSON body a byte every `everyMs`. */
 export const slowBody = (url: string, key: string, everyMs = 2_000): SlowClient =>
-  slowClient(
+  pacedRequest(
     url,
     `POST /v1/portability/orders HTTP/1.1\r\nHost: slow.test\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"a":"`,
-    'x',
+    () => 'x',
     everyMs,
   )

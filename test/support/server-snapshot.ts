@@ -1,14 +1,17 @@
-// Real snapshots for server tests: the pipeline's refresh() run against the test mirror. The first
-// call in a vitest run builds one (GA, CT, DE) and keeps it for the run (the mirror's port names
-// the cache); each test gets its own copy, so tests may move pointers and publish freely.
+// Real snapshots for server tests: the pipeline's refresh() run against the test mirror (in the
+// test's process, or as a child process). The first call in a vitest run builds one (GA, CT, DE)
+// and keeps it for the run (the index format and the mirror's port name the cache); each test
+// gets its own copy, so tests may move pointers and publish freely.
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { writeAtomically } from '../../pipeline/file-bytes.ts'
-import type { Manifest } from '../../pipeline/manifest.ts'
+import { FORMAT_VERSION } from '../../pipeline/format.ts'
+import { Manifest } from '../../pipeline/manifest.ts'
 import { refresh, type Reporter } from '../../pipeline/refresh.ts'
 import { readPipelineSettings } from '../../pipeline/settings.ts'
 import { pointerPath, readCurrentId, snapshotDir } from '../../pipeline/snapshot-store.ts'
+import { refreshProcess } from './refresh-run.ts'
 import { sharedPath } from './shared.ts'
 
 const CACHE_ROOT = path.join(os.tmpdir(), 'taxatlas-server-test-snapshots')
@@ -16,26 +19,44 @@ const STALE_CACHE_MS = 6 * 3_600_000
 
 const silent: Reporter = { start() {}, state() {}, info() {}, finish() {} }
 
+type RefreshOptions = { states?: string; now?: string }
+
 /** Runs a real refresh into `artifactsDir` and returns the published manifest. */
-export async function refreshInto(
-  artifactsDir: string,
-  mirrorUrl: string,
-  options: { states?: string; now?: string } = {},
-): Promise<Manifest> {
-  const buildDir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-server-build-'))
-  try {
-    const settings = readPipelineSettings({
-      TAXATLAS_MIRROR: mirrorUrl,
-      TAXATLAS_DROPS: sharedPath('drops'),
-      TAXATLAS_GEO: sharedPath('geo'),
-      TAXATLAS_ARTIFACTS: artifactsDir,
-      TAXATLAS_BUILD: buildDir,
-      TAXATLAS_STATES: options.states ?? 'GA,CT,DE',
-      ...(options.now ? { TAXATLAS_NOW: options.now } : {}),
-    })
-    const result = await refresh(settings, silent)
+export function refreshInto(artifactsDir: string, mirrorUrl: string, options: RefreshOptions = {}): Promise<Manifest> {
+  return withBuildDir(async (buildDir) => {
+    const result = await refresh(readPipelineSettings(refreshEnv(artifactsDir, mirrorUrl, buildDir, options)), silent)
     if (!result.manifest) throw new Error(`refresh published nothing: ${result.reason}`)
     return result.manifest
+  })
+}
+
+/**
+ * The same refresh as its own process, as `make refresh` runs it, for a test whose process also
+ * hosts the server: in-process, the pipeline would hold the server's event loop for seconds.
+ */
+export function refreshInChild(artifactsDir: string, mirrorUrl: string, options: RefreshOptions = {}): Promise<Manifest> {
+  return withBuildDir(async (buildDir) => {
+    const run = await refreshProcess(refreshEnv(artifactsDir, mirrorUrl, buildDir, options))
+    if (run.exitCode !== 0) throw new Error(`refresh failed (exit ${run.exitCode}):\n${run.stderr}`)
+    const id = await readCurrentId(artifactsDir)
+    return Manifest.parse(JSON.parse(await readFile(path.join(snapshotDir(artifactsDir, id!), 'manifest.json'), 'utf8')))
+  })
+}
+
+const refreshEnv = (artifactsDir: string, mirrorUrl: string, buildDir: string, options: RefreshOptions): Record<string, string> => ({
+  TAXATLAS_MIRROR: mirrorUrl,
+  TAXATLAS_DROPS: sharedPath('drops'),
+  TAXATLAS_GEO: sharedPath('geo'),
+  TAXATLAS_ARTIFACTS: artifactsDir,
+  TAXATLAS_BUILD: buildDir,
+  TAXATLAS_STATES: options.states ?? 'GA,CT,DE',
+  ...(options.now ? { TAXATLAS_NOW: options.now } : {}),
+})
+
+async function withBuildDir<T>(work: (buildDir: string) => Promise<T>): Promise<T> {
+  const buildDir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-server-build-'))
+  try {
+    return await work(buildDir)
   } finally {
     await rm(buildDir, { recursive: true, force: true })
   }
@@ -73,7 +94,7 @@ export async function republish(artifactsDir: string, fromId: string, newId: str
 export const pointTo = (artifactsDir: string, id: string) => writeAtomically(pointerPath(artifactsDir), `${id}\n`)
 
 async function cachedArtifacts(mirrorUrl: string): Promise<string> {
-  const dir = path.join(CACHE_ROOT, new URL(mirrorUrl).port)
+  const dir = path.join(CACHE_ROOT, `v${FORMAT_VERSION}-${new URL(mirrorUrl).port}`)
   if (await readCurrentId(dir)) return dir
   await mkdir(CACHE_ROOT, { recursive: true })
   await removeStaleCaches()

@@ -1,8 +1,11 @@
-// The backfill request body: NDJSON streamed line by line (optionally gzip-compressed), or one
-// JSON array read whole up to a size limit. Anything else is refused before a row is read.
+// The backfill request body: NDJSON streamed line by line (optionally gzip-compressed) with no
+// time limit but an idle timeout, or one JSON array read whole up to a size limit. Anything else
+// is refused before a row is read.
 import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { readJsonBody } from '../../http/body.ts'
+import { streamedBody } from '../../http/body-time.ts'
 import { HttpError } from '../../http/errors.ts'
 import { validationError } from '../../http/validation.ts'
 import { arrayRows, ndjsonRows, type BackfillRow } from './backfill-rows.ts'
@@ -11,12 +14,13 @@ export const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'appl
 
 export type BackfillBody = { format: 'ndjson' | 'json'; rows: AsyncIterable<BackfillRow> | Iterable<BackfillRow> }
 
-export async function backfillBody(req: IncomingMessage, options: { jsonLimit: number; maxLineBytes: number }): Promise<BackfillBody> {
+export async function backfillBody(req: IncomingMessage, options: { jsonLimit: number; maxLineBytes: number; idleTimeoutMs: number }): Promise<BackfillBody> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
   if (NDJSON_TYPES.includes(type)) {
     if (encoding !== 'identity' && encoding !== 'gzip') throw unsupported(`Content-Encoding ${encoding} is not supported; send identity or gzip.`)
-    return { format: 'ndjson', rows: ndjsonRows(encoding === 'gzip' ? gunzipped(req) : req, options.maxLineBytes) }
+    const bytes = streamedBody(req, options.idleTimeoutMs)
+    return { format: 'ndjson', rows: ndjsonRows(encoding === 'gzip' ? gunzipped(bytes) : bytes, options.maxLineBytes) }
   }
   if (type === 'application/json') {
     if (encoding !== 'identity') throw unsupported('A JSON array body cannot be compressed; stream gzip-compressed NDJSON instead.')
@@ -32,13 +36,14 @@ export async function backfillBody(req: IncomingMessage, options: { jsonLimit: n
 
 const unsupported = (message: string) => new HttpError('UNSUPPORTED_MEDIA_TYPE', message)
 
-function gunzipped(req: IncomingMessage): AsyncIterable<Buffer> {
+function gunzipped(bytes: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const gunzip = createGunzip()
   // A corrupt body can fail before the rows are first read: without a listener then, the 'error'
   // event would be unhandled and stop the process. The iterator below still rethrows it.
   gunzip.on('error', () => {})
-  req.on('error', (error) => gunzip.destroy(error))
-  req.pipe(gunzip)
+  const source = Readable.from(bytes)
+  source.on('error', (error) => gunzip.destroy(error))
+  source.pipe(gunzip)
   return (async function* () {
     try {
       for await (const chunk of gunzip) yield chunk as Buffer

@@ -1,6 +1,6 @@
 // Rejected backfill rows: all are counted, the first `keep` are kept with their reasons so a
 // million bad rows cannot grow the response (or the server's memory) without bound.
-import type { ValidationDetail } from '../../http/validation.ts'
+import { withEchoedInput, type ValidationDetail } from '../../http/validation.ts'
 
 export type RejectedRow = {
   /** NDJSON: the line number; JSON array: the 1-based position of the element */
@@ -17,7 +17,7 @@ export class Rejections {
 
   add(line: number, value: unknown, errors: ValidationDetail[]): void {
     this.count++
-    if (this.kept.length < this.keep) this.kept.push({ line, transaction_id: idOf(value), errors })
+    if (this.kept.length < this.keep) this.kept.push({ line, transaction_id: idOf(value), errors: errors.map(withEchoedInput) })
   }
 
   get truncated(): boolean {
