@@ -1,6 +1,7 @@
 // Turns one declared route into a Polka handler: authenticate, rate-limit, check the plan,
 // validate, count the lookup, run the handler, send the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { parse as parseQuery } from 'node:querystring'
 import { authenticate } from '../access/credentials.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { rateLimited, rateLimitHeaderList, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
@@ -32,7 +33,7 @@ export type AppDeps = {
   replies?: ReplyCache
 }
 
-export type RoutedRequest = IncomingMessage & { params?: Record<string, string>; query?: Record<string, unknown> }
+export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
 
 export function routeHandler(route: Route, deps: AppDeps) {
   return (req: RoutedRequest, res: ServerResponse) => {
@@ -100,7 +101,7 @@ async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: Serv
 
     const detail: ValidationDetail[] = []
     const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
-    const query = route.query ? checked(route.query, 'query', req.query ?? {}, detail) : undefined
+    const query = route.query ? checked(route.query, 'query', queryOf(req), detail) : undefined
     const body = route.body ? checked(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit), detail) : undefined
     if (detail.length) throw validationError(detail)
 
@@ -151,6 +152,13 @@ export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, 
   } catch {
     res.destroy()
   }
+}
+
+/** The query string's parameters (a repeated one as an array), as Polka would have put them in req.query. */
+function queryOf(req: IncomingMessage): Record<string, unknown> {
+  const url = req.url ?? ''
+  const start = url.indexOf('?')
+  return parseQuery(start === -1 ? '' : url.slice(start + 1))
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {

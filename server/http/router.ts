@@ -29,6 +29,14 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
       fail(deps.logger, req, res, noMatch(app, req), formatOf(req))
     },
   } as polka.Options)
+  // Polka parses every query string into req.query; here the route handler parses it, and only
+  // when it reads it (a lookup answered from the reply cache never does). `app.parse` is Polka's
+  // documented hook for the URL parser.
+  const parseUrl = app.parse
+  app.parse = (req: polka.Request) => {
+    const url = parseUrl(req)
+    return url && { ...url, query: null }
+  }
   if (options.guard) {
     const guard = options.guard
     app.use(((req, res, next) => {
