@@ -5,6 +5,22 @@ export type Logger = {
   info(event: string, fields?: LogFields): void
   warn(event: string, fields?: LogFields): void
   error(event: string, fields?: LogFields): void
+  /** the access log line of one request: `info('request', entry)`, written without a generic serializer */
+  request(entry: AccessEntry): void
+}
+
+export type AccessEntry = {
+  method: string | null
+  route: string | null
+  path: string | null
+  status: number
+  duration_ms: number
+  support_reference: string
+  account_id: string | null
+  /** the client went away before the answer was sent */
+  aborted?: true
+  /** why a request no route saw was refused (Node's error code, or the check that refused it) */
+  reason?: string | null
 }
 
 // Lines are gathered and written together every FLUSH_MS (or past FLUSH_BYTES): under load a
@@ -24,34 +40,50 @@ export function jsonLogger(write: (text: string) => void = (text) => process.std
     write(text)
   }
   process.on('exit', flush)
-  const log = (level: string) => (event: string, fields: LogFields = {}) => {
-    pending += logLine(level, event, fields)
+  const add = (line: string) => {
+    pending += line
     if (pending.length >= FLUSH_BYTES) flush()
     else if (!scheduled) {
       scheduled = true
       setTimeout(flush, FLUSH_MS).unref()
     }
   }
-  return { info: log('info'), warn: log('warn'), error: log('error') }
+  const log = (level: string) => (event: string, fields: LogFields = {}) => add(logLine(level, event, fields))
+  return { info: log('info'), warn: log('warn'), error: log('error'), request: (entry) => add(accessLine(entry)) }
 }
 
 let lastMs = 0
 let lastTime = new Date(0).toISOString()
 
-/** `{"time":…,"level":…,"event":…, …fields}`: the same as stringifying them as one object, without building it. */
-function logLine(level: string, event: string, fields: LogFields): string {
+function timeNow(): string {
   const ms = Date.now()
   if (ms !== lastMs) {
     lastMs = ms
     lastTime = new Date(ms).toISOString()
   }
+  return lastTime
+}
+
+/** `{"time":…,"level":…,"event":…, …fields}`: the same as stringifying them as one object, without building it. */
+function logLine(level: string, event: string, fields: LogFields): string {
   const rest = JSON.stringify(fields)
-  return `{"time":"${lastTime}","level":${JSON.stringify(level)},"event":${JSON.stringify(event)}${rest === '{}' ? '}' : `,${rest.slice(1)}`}\n`
+  return `{"time":"${timeNow()}","level":${JSON.stringify(level)},"event":${JSON.stringify(event)}${rest === '{}' ? '}' : `,${rest.slice(1)}`}\n`
+}
+
+// One per request: field by field, as logLine would write it, at a third of the cost.
+const text = JSON.stringify
+function accessLine(e: AccessEntry): string {
+  return (
+    `{"time":"${timeNow()}","level":"info","event":"request","method":${text(e.method)},"route":${text(e.route)},` +
+    `"path":${text(e.path)},"status":${e.status},"duration_ms":${e.duration_ms},"support_reference":${text(e.support_reference)},` +
+    `"account_id":${text(e.account_id)}${e.aborted ? ',"aborted":true' : ''}${e.reason === undefined ? '' : `,"reason":${text(e.reason)}`}}\n`
+  )
 }
 
 /** A logger that keeps every entry in memory, for tests and for the admin command's direct mode. */
 export function memoryLogger(): Logger & { entries: (LogFields & { level: string; event: string })[] } {
   const entries: (LogFields & { level: string; event: string })[] = []
   const log = (level: string) => (event: string, fields: LogFields = {}) => void entries.push({ level, event, ...fields })
-  return { entries, info: log('info'), warn: log('warn'), error: log('error') }
+  const info = log('info')
+  return { entries, info, warn: log('warn'), error: log('error'), request: (entry) => info('request', entry) }
 }

@@ -40,3 +40,29 @@ describe('loggedPath', () => {
     expect(loggedPath(`/${key}/x/${key}`)).toBe(`/${KEY_PREFIX}[redacted]/x/${KEY_PREFIX}[redacted]`)
   })
 })
+
+describe('the access log line', () => {
+  it('is the JSON object of its fields, as the generic line would write it', async () => {
+    const writes: string[] = []
+    const logger = jsonLogger((text) => writes.push(text))
+    const entries = [
+      { method: 'GET', route: '/v1/tax/:state', path: '/v1/tax/"ga"\\\n\u2028', status: 200, duration_ms: 0.42, support_reference: 'a3b1c2d4-1111-2222-3333-444455556666', account_id: 'acct_x' },
+      { method: null, route: null, path: null, status: 400, duration_ms: 0, support_reference: 'r', account_id: null, reason: 'HPE_INVALID_METHOD' },
+      { method: 'POST', route: null, path: '/x', status: 499, duration_ms: 12.5, support_reference: 'r2', account_id: null, aborted: true as const },
+    ]
+    for (const entry of entries) {
+      logger.request(entry)
+      logger.info('request', entry)
+    }
+    await expect.poll(() => writes.length).toBe(1)
+    const lines = writes[0].trimEnd().split('\n').map((line) => JSON.parse(line))
+    for (let i = 0; i < entries.length; i++) {
+      const { time: fast, ...fastRest } = lines[2 * i]
+      const { time: generic, ...genericRest } = lines[2 * i + 1]
+      expect(fastRest).toEqual(genericRest)
+      expect(fastRest).toEqual({ level: 'info', event: 'request', ...entries[i] })
+      expect(Object.keys(fastRest)).toEqual(Object.keys(genericRest))
+      expect(Date.parse(fast)).toBeLessThanOrEqual(Date.parse(generic))
+    }
+  })
+})

@@ -82,5 +82,5 @@ function writeRaw(socket: Duplex, error: HttpError, logger: Logger, method: stri
 
 // The access log line of a request that reached no route (never its path: it may carry a key).
 function logRefusal(logger: Logger, method: string | null, status: number, requestId: string, reason: string | null): void {
-  logger.info('request', { method, route: null, path: null, status, duration_ms: 0, support_reference: requestId, account_id: null, reason })
+  logger.request({ method, route: null, path: null, status, duration_ms: 0, support_reference: requestId, account_id: null, reason })
 }

@@ -2,7 +2,7 @@
 // route pattern and account once known, and the access log line written when the response closes.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Logger } from '../logger.ts'
+import type { AccessEntry, Logger } from '../logger.ts'
 import { KEY_PREFIX } from '../store/api-keys.ts'
 import { setBaseHeaders } from './respond.ts'
 
@@ -34,16 +34,17 @@ export function requestContext(logger: Logger) {
   function logOnClose(this: ServerResponse) {
     const req = this.req
     const state = requestState(req)
-    logger.info('request', {
-      method: req.method,
+    const entry: AccessEntry = {
+      method: req.method ?? null,
       route: state.route,
       path: loggedPath(req.url ?? ''),
       status: this.statusCode,
       duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
       support_reference: state.requestId,
       account_id: state.accountId,
-      ...(this.writableFinished ? {} : { aborted: true }),
-    })
+    }
+    if (!this.writableFinished) entry.aborted = true
+    logger.request(entry)
   }
   /** `deferHeaders`: the route sets the base headers itself, with `ensureBaseHeaders` or in a `sendWhole`. */
   return (req: IncomingMessage, res: ServerResponse, deferHeaders = false) => {
