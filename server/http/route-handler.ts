@@ -15,7 +15,7 @@ import type { Tiers } from '../tiers.ts'
 import { readJsonBody } from './body.ts'
 import { HttpError, type ErrorFormat } from './errors.ts'
 import type { CachedReply, ReplyCache } from './reply-cache.ts'
-import { ensureBaseHeaders, requestState } from './request-context.ts'
+import { ensureBaseHeaders, requestState, type RequestState } from './request-context.ts'
 import { baseHeaderList, JsonText, sendError, sendJson, sendWhole } from './respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from './validation.ts'
 
@@ -37,7 +37,16 @@ export type RoutedRequest = IncomingMessage & { params?: Record<string, string> 
 
 export function routeHandler(route: Route, deps: AppDeps) {
   return (req: RoutedRequest, res: ServerResponse) => {
-    handle(route, deps, req, res).catch((error) => fail(deps.logger, req, res, error, route.errorFormat))
+    const store = deps.store.opened
+    if (route.auth === 'key' && store === null) {
+      // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
+      deps.store.ready.then(
+        (opened) => serve(exchange(route, deps, req, res, opened)),
+        (error) => fail(deps.logger, req, res, error, route.errorFormat),
+      )
+      return
+    }
+    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null))
   }
 }
 
@@ -50,79 +59,128 @@ function uncount(counted: Counted | null): void {
   counted.usage.add(counted.accountId, counted.month, -1)
 }
 
-async function handle(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse) {
+/** One request from its admission to its reply. */
+type Exchange = {
+  route: Route
+  deps: AppDeps
+  req: RoutedRequest
+  res: ServerResponse
+  state: RequestState
+  /** the snapshot in service when the request arrived, for all of it */
+  snapshot: Snapshot
+  now: number
+  store: StoreParts | null
+  caller: Caller | null
+  counted: Counted | null
+  limit: RateDecision | null
+  /** the base and rate-limit headers are set on the response (unless a cached reply is sent whole, they are before anything is written) */
+  headersSet: boolean
+  /** `METHOD url` on a route that caches replies */
+  cacheKey: string | null
+}
+
+function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null): Exchange {
   const state = requestState(req)
   state.route = route.path
-  const snapshot = deps.snapshots.current
-  const now = deps.clock()
-  let counted: Counted | null = null
-  // Set on the response before anything else is written, unless a cached reply is sent whole.
-  let limit: RateDecision | null = null
-  let headersSet = false
-  const setHeaders = () => {
-    if (headersSet || res.headersSent) return
-    headersSet = true
-    ensureBaseHeaders(req, res)
-    if (limit) setRateLimitHeaders(res, limit)
+  return {
+    route, deps, req, res, state, store,
+    snapshot: deps.snapshots.current,
+    now: deps.clock(),
+    caller: null,
+    counted: null,
+    limit: null,
+    headersSet: false,
+    cacheKey: route.cachesReplies && deps.replies ? `${req.method} ${req.url}` : null,
   }
+}
+
+// Admission and a cached reply run without awaiting anything: a repeated lookup is answered in
+// the turn its request arrived in, without a promise.
+function serve(x: Exchange): void {
   try {
-    let caller: Caller | null = null
-    let store: StoreParts | null = null
-    if (route.auth === 'key') {
-      // Resolved once the store is open; a 503 when it could not be opened.
-      store = deps.store.opened ?? (await deps.store.ready)
-      const { accounts, usage } = store
-      const { account, keyId } = authenticate(req, accounts)
-      state.accountId = account.id
-      const tier = deps.tiers[account.tier]
-      limit = deps.limiter.take(keyId, tier)
-      if (!limit.allowed) throw rateLimited(limit)
-      const quota = quotaStatus(account, tier, usage, now)
-      checkPlan(quota, route)
-      caller = { account, keyId, tier, quota }
-      if (route.countsAsLookup) {
-        // Counted before the handler runs so concurrent requests cannot overrun the quota; a
-        // request that does not end in 2xx is uncounted.
-        usage.add(account.id, quota.month, 1)
-        counted = { usage, accountId: account.id, month: quota.month, undone: false }
-      }
-    }
-    const cacheKey = route.cachesReplies && deps.replies ? `${req.method} ${req.url}` : null
-    if (cacheKey !== null) {
-      const hit = deps.replies!.get(snapshot.id, now, cacheKey)
-      if (hit) {
-        const headers = baseHeaderList(state.requestId)
-        if (limit) headers.push(...rateLimitHeaderList(limit))
-        headers.push(...hit.headers)
-        return sendWhole(res, hit.status, headers, hit.body)
-      }
-    }
-    setHeaders()
-
-    const detail: ValidationDetail[] = []
-    const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
-    const query = route.query ? checked(route.query, 'query', queryOf(req), detail) : undefined
-    const body = route.body ? checked(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit), detail) : undefined
-    if (detail.length) throw validationError(detail)
-
-    const reply = await route.handler({ req, res, requestId: state.requestId, params, query, body, snapshot, caller, store, settings: deps.routeSettings, now })
-    if (reply) {
-      if (reply.status >= 400) uncount(counted)
-      let replyBody = reply.body
-      if (cacheKey !== null && reply.cacheable && reply.status === 200) {
-        const text = replyBody instanceof JsonText ? replyBody.text : JSON.stringify(replyBody)
-        deps.replies!.set(snapshot.id, now, cacheKey, cachedReply(reply.status, text, reply.headers))
-        replyBody = new JsonText(text)
-      }
-      sendJson(res, reply.status, replyBody, reply.headers)
-    } else if (!res.headersSent) {
-      throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
-    }
+    if (admit(x)) return
   } catch (error) {
-    uncount(counted)
-    setHeaders()
-    throw error
+    failed(x, error)
+    return
   }
+  respond(x).catch((error) => failed(x, error))
+}
+
+function failed(x: Exchange, error: unknown): void {
+  uncount(x.counted)
+  setHeaders(x)
+  fail(x.deps.logger, x.req, x.res, error, x.route.errorFormat)
+}
+
+function setHeaders(x: Exchange): void {
+  if (x.headersSet || x.res.headersSent) return
+  x.headersSet = true
+  ensureBaseHeaders(x.req, x.res)
+  if (x.limit) setRateLimitHeaders(x.res, x.limit)
+}
+
+/** Authenticates, rate-limits, checks the plan and counts the lookup; true when answered from the reply cache. */
+function admit(x: Exchange): boolean {
+  const { route, deps, req, state, store } = x
+  if (route.auth === 'key') {
+    const { accounts, usage } = store!
+    const { account, keyId } = authenticate(req, accounts)
+    state.accountId = account.id
+    const tier = deps.tiers[account.tier]
+    const limit = (x.limit = deps.limiter.take(keyId, tier))
+    if (!limit.allowed) throw rateLimited(limit)
+    const quota = quotaStatus(account, tier, usage, x.now)
+    checkPlan(quota, route)
+    x.caller = { account, keyId, tier, quota }
+    if (route.countsAsLookup) {
+      // Counted before the handler runs so concurrent requests cannot overrun the quota; a
+      // request that does not end in 2xx is uncounted.
+      usage.add(account.id, quota.month, 1)
+      x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
+    }
+  }
+  if (x.cacheKey !== null) {
+    const hit = deps.replies!.get(x.snapshot.id, x.now, x.cacheKey)
+    if (hit) {
+      const headers = baseHeaderList(state.requestId)
+      if (x.limit) headers.push(...rateLimitHeaderList(x.limit))
+      headers.push(...hit.headers)
+      sendWhole(x.res, hit.status, headers, hit.body)
+      return true
+    }
+  }
+  setHeaders(x)
+  return false
+}
+
+/** Validates, runs the handler and sends its reply (keeping it when the route caches replies). */
+async function respond(x: Exchange): Promise<void> {
+  const { route, deps, req, res, snapshot, now, cacheKey } = x
+  const detail: ValidationDetail[] = []
+  const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
+  const query = route.query ? checked(route.query, 'query', queryOf(req), detail) : undefined
+  const body = route.body ? checked(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit), detail) : undefined
+  if (detail.length) throw validationError(detail)
+
+  const reply = await route.handler({
+    req, res, params, query, body, snapshot, now,
+    requestId: x.state.requestId,
+    caller: x.caller,
+    store: x.store,
+    settings: deps.routeSettings,
+  })
+  if (!reply) {
+    if (!res.headersSent) throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
+    return
+  }
+  if (reply.status >= 400) uncount(x.counted)
+  let replyBody = reply.body
+  if (cacheKey !== null && reply.cacheable && reply.status === 200) {
+    const text = replyBody instanceof JsonText ? replyBody.text : JSON.stringify(replyBody)
+    deps.replies!.set(snapshot.id, now, cacheKey, cachedReply(reply.status, text, reply.headers))
+    replyBody = new JsonText(text)
+  }
+  sendJson(res, reply.status, replyBody, reply.headers)
 }
 
 function cachedReply(status: number, text: string, own: Record<string, string> = {}): CachedReply {
@@ -144,6 +202,7 @@ function checked(schema: NonNullable<Route['query']>, location: Location, raw: u
 /** The one error path: logs what the client is not shown, then sends the envelope (or the route's error format). */
 export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, error: unknown, format?: ErrorFormat): void {
   const { requestId } = requestState(req)
+  ensureBaseHeaders(req, res)
   if (!(error instanceof HttpError)) {
     logger.error('request_failed', { support_reference: requestId, error: (error as Error)?.message, stack: (error as Error)?.stack })
   }
