@@ -9,13 +9,14 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener, type Server, 
 import type { Duplex } from 'node:stream'
 import type { Logger } from '../logger.ts'
 import { errorBody, HttpError } from './errors.ts'
-import { JSON_CONTENT_TYPE, sendError, setBaseHeaders } from './respond.ts'
+import { ensureBaseHeaders, requestState } from './request-context.ts'
+import { baseHeaderList, sendError } from './respond.ts'
 
 /** Answers, on `server`, everything Node would otherwise answer itself before a request listener runs. */
 export function answerRefusals(server: Server, logger: Logger): void {
   server.on('clientError', answerClientError(logger))
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
-    answer(res, new HttpError('EXPECTATION_FAILED', `Expect: ${req.headers.expect} is not supported; only Expect: 100-continue is.`), logger, req.method ?? null, 'expectation'),
+    answer(req, res, new HttpError('EXPECTATION_FAILED', `Expect: ${req.headers.expect} is not supported; only Expect: 100-continue is.`), logger, 'expectation'),
   )
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     // Node hands the socket over without its own error listener.
@@ -31,7 +32,7 @@ export function answerRefusals(server: Server, logger: Logger): void {
 export function requireHost(listener: RequestListener, logger: Logger): RequestListener {
   return (req, res) => {
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return listener(req, res)
-    answer(res, new HttpError('BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header.'), logger, req.method ?? null, 'missing_host')
+    answer(req, res, new HttpError('BAD_REQUEST', 'An HTTP/1.1 request must carry a Host header.'), logger, 'missing_host')
   }
 }
 
@@ -52,11 +53,11 @@ export function answerClientError(logger: Logger) {
 }
 
 /** The envelope through the request's own response, which closes the connection. */
-function answer(res: ServerResponse, error: HttpError, logger: Logger, method: string | null, reason: string): void {
-  const requestId = randomUUID()
-  setBaseHeaders(res, requestId)
+function answer(req: IncomingMessage, res: ServerResponse, error: HttpError, logger: Logger, reason: string): void {
+  const { requestId } = requestState(req)
+  ensureBaseHeaders(req, res)
   sendError(res, new HttpError(error.code, error.message, error.extra, { ...error.headers, Connection: 'close' }), requestId)
-  logRefusal(logger, method, error.status, requestId, reason)
+  logRefusal(logger, req.method ?? null, error.status, requestId, reason)
 }
 
 /** The envelope written on a socket no response object owns, then the end of the connection. */
@@ -67,18 +68,17 @@ function writeRaw(socket: Duplex, error: HttpError, logger: Logger, method: stri
   socket.end(
     [
       `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
-      `Content-Type: ${JSON_CONTENT_TYPE}`,
+      ...headerLines([...baseHeaderList(requestId), ...Object.entries(error.headers).flat()]),
       `Content-Length: ${Buffer.byteLength(body)}`,
-      `X-Request-Id: ${requestId}`,
-      'X-Content-Type-Options: nosniff',
-      'Cache-Control: no-store',
-      ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
       'Connection: close',
       '',
       body,
     ].join('\r\n'),
   )
 }
+
+/** `[name, value, …]` as header lines. */
+const headerLines = (list: string[]) => list.flatMap((name, i) => (i % 2 === 0 ? [`${name}: ${list[i + 1]}`] : []))
 
 // The access log line of a request that reached no route (never its path: it may carry a key).
 function logRefusal(logger: Logger, method: string | null, status: number, requestId: string, reason: string | null): void {

@@ -1,5 +1,5 @@
-// Per-request bookkeeping shared by the middleware and the route handler: the request id, the
-// route pattern and account once known, and the access log line written when the response closes.
+// Per-request bookkeeping shared by the router and the route handler: the request id, the route
+// pattern and account once known, and the access log line written when the response closes.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AccessEntry, Logger } from '../logger.ts'
@@ -11,8 +11,7 @@ export type RequestState = {
   startedAt: number
   route: string | null
   accountId: string | null
-  begun: boolean
-  /** the base headers are set on the response (deferred by routes that may answer in one writeHead) */
+  /** the base headers are set on the response (`ensureBaseHeaders`; a cached reply sends them in its one writeHead) */
   baseHeadersSet: boolean
 }
 
@@ -21,13 +20,13 @@ const STATE = Symbol('taxatlas.request')
 type WithState = IncomingMessage & { [STATE]?: RequestState }
 
 export function requestState(req: IncomingMessage): RequestState {
-  return ((req as WithState)[STATE] ??= { requestId: randomUUID(), startedAt: performance.now(), route: null, accountId: null, begun: false, baseHeadersSet: false })
+  return ((req as WithState)[STATE] ??= { requestId: randomUUID(), startedAt: performance.now(), route: null, accountId: null, baseHeadersSet: false })
 }
 
 /**
- * What starts every answer: assigns the request id, sets the headers every response carries, and
- * logs on close. Called once per request (a guarded router calls it before its guard); the error
- * path (`fail`) sets the base headers too, for routes that deferred them.
+ * What starts every request: assigns the request id and logs on close. Called once per request
+ * (by a router's guard, else by the route or the not-found answer). The headers every response
+ * carries are set by whatever answers (`ensureBaseHeaders`).
  */
 export function requestContext(logger: Logger) {
   // One listener for every response (`this`), rather than a closure made per request.
@@ -46,17 +45,14 @@ export function requestContext(logger: Logger) {
     if (!this.writableFinished) entry.aborted = true
     logger.request(entry)
   }
-  /** `deferHeaders`: the route sets the base headers itself, with `ensureBaseHeaders` or in a `sendWhole`. */
-  return (req: IncomingMessage, res: ServerResponse, deferHeaders = false) => {
-    const state = requestState(req)
-    if (state.begun) return
-    state.begun = true
-    if (!deferHeaders) ensureBaseHeaders(req, res)
+  return (req: IncomingMessage, res: ServerResponse) => {
+    requestState(req)
     // `close` comes once per response, after `finish` or when the client went away first.
     res.on('close', logOnClose)
   }
 }
 
+/** Sets the headers every response carries, once; every path that answers calls it before writing. */
 export function ensureBaseHeaders(req: IncomingMessage, res: ServerResponse): void {
   const state = requestState(req)
   if (state.baseHeadersSet || res.headersSent) return

@@ -19,13 +19,15 @@ export type RouterOptions = {
 export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptions = {}): polka.Polka {
   const seen = new Set<string>()
   const formatOf = errorFormatsBySegment(routes)
-  // The request context starts every answer, routed or not. It runs inside each handler rather
-  // than as middleware: with no middleware Polka calls a route's one handler directly.
+  // The request context starts every request, routed or not: in the guard when there is one (it
+  // runs before routing), else inside each handler rather than as middleware, so that Polka calls
+  // a route's one handler directly.
   const begin = requestContext(deps.logger)
+  const beginUnguarded = options.guard ? () => {} : begin
   const app = polka({
     onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, error, formatOf(req)),
     onNoMatch: (req: IncomingMessage, res: ServerResponse) => {
-      begin(req, res)
+      beginUnguarded(req, res)
       fail(deps.logger, req, res, noMatch(app, req), formatOf(req))
     },
   } as polka.Options)
@@ -49,9 +51,8 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
     if (seen.has(key)) throw new Error(`route ${key} is declared twice`)
     seen.add(key)
     const handler = routeHandler(route, deps)
-    const deferHeaders = route.cachesReplies === true
     app.add(route.method, route.path, ((req: RoutedRequest, res: ServerResponse) => {
-      begin(req, res, deferHeaders)
+      beginUnguarded(req, res)
       handler(req, res)
     }) as unknown as polka.Middleware)
   }
