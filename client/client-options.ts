@@ -1,6 +1,5 @@
 // The client's options and their defaults (spec 8: timeout 10.0 s, max_retries 3).
 import { sleepSeconds } from './retry-delay.ts'
-import type { TransportSettings } from './transport.ts'
 
 export type TaxatlasClientOptions = {
   /** where the service runs, e.g. `https://tax.example.com` (a path prefix is kept) */
@@ -20,6 +19,9 @@ export type TaxatlasClientOptions = {
   /** the clock (ms since the epoch) an HTTP-date Retry-After is measured against */
   now?: () => number
 }
+
+/** The options with every default filled in: what each call is made with. */
+export type TransportSettings = Required<Omit<TaxatlasClientOptions, 'apiKey'>> & Pick<TaxatlasClientOptions, 'apiKey'>
 
 export const DEFAULT_TIMEOUT_SECONDS = 10
 export const DEFAULT_MAX_RETRIES = 3

@@ -42,8 +42,8 @@ function iteratorOf(rows: Iterable<unknown> | AsyncIterable<unknown>): RowIterat
 
 export function ndjsonBody(rows: Iterable<unknown> | AsyncIterable<unknown>): RequestBody {
   const encoder = new TextEncoder()
+  // set once the first row is asked for: from then on the body cannot be sent again
   let iterator: RowIterator | undefined
-  let started = false
   let finished = false
   let failure: unknown
   return {
@@ -55,7 +55,6 @@ export function ndjsonBody(rows: Iterable<unknown> | AsyncIterable<unknown>): Re
         {
           async pull(controller) {
             iterator ??= iteratorOf(rows)
-            started = true
             let chunk = ''
             try {
               while (chunk.length < CHUNK_CHARS) {
@@ -83,10 +82,10 @@ export function ndjsonBody(rows: Iterable<unknown> | AsyncIterable<unknown>): Re
       )
       return { payload, sent }
     },
-    replayable: () => !started,
+    replayable: () => iterator === undefined,
     failure: () => failure,
     close: async () => {
-      if (started && !finished) await iterator?.return?.()
+      if (iterator && !finished) await iterator.return?.()
     },
   }
 }

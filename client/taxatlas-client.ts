@@ -1,8 +1,8 @@
 // The typed client: one method per endpoint of the taxatlas API (spec 4), named after it.
-import { transportSettings, type TaxatlasClientOptions } from './client-options.ts'
+import { transportSettings, type TaxatlasClientOptions, type TransportSettings } from './client-options.ts'
 import { jsonBody, ndjsonBody } from './request-body.ts'
 import type { QueryValue } from './request-url.ts'
-import { send, type ApiRequest, type CallOptions, type TransportSettings } from './transport.ts'
+import { send, type ApiRequest, type CallOptions } from './transport.ts'
 import type {
   AccountResponse,
   BackfillReport,
@@ -19,8 +19,6 @@ import type {
   PortabilityRatesResponse,
   SavedOrder,
   TaxFullResponse,
-  TaxInput,
-  TaxOptions,
   TaxParams,
   TaxSimpleResponse,
 } from './types.ts'
@@ -42,8 +40,8 @@ export class TaxatlasClient {
    * GET /v1/tax/{state}: the rates for a ZIP, an address, a place (`location`) or a point
    * (`lat`, `lng`) — exactly one per call. `mode: 'full'` answers the full shape.
    */
-  tax(state: string, params: TaxInput & TaxOptions & { mode: 'full' }, options?: CallOptions): Promise<TaxFullResponse>
-  tax(state: string, params: TaxInput & TaxOptions & { mode?: 'simple' }, options?: CallOptions): Promise<TaxSimpleResponse>
+  tax(state: string, params: TaxParams & { mode: 'full' }, options?: CallOptions): Promise<TaxFullResponse>
+  tax(state: string, params: TaxParams & { mode?: 'simple' }, options?: CallOptions): Promise<TaxSimpleResponse>
   tax(state: string, params: TaxParams, options?: CallOptions): Promise<TaxSimpleResponse | TaxFullResponse>
   tax(state: string, params: TaxParams, options?: CallOptions): Promise<TaxSimpleResponse | TaxFullResponse> {
     const { mode, strict, as_of, period, ...input } = params
@@ -100,8 +98,7 @@ export class TaxatlasClient {
 
   /** GET /v1/portability/nexus/health: rolling 12-month totals per state against each threshold. */
   nexusHealth(params: NexusHealthParams = {}, options?: CallOptions): Promise<NexusHealthResponse> {
-    const band = params.band === undefined ? undefined : String(params.band)
-    return this.#send({ method: 'GET', path: '/v1/portability/nexus/health', query: { band } }, options)
+    return this.#send({ method: 'GET', path: '/v1/portability/nexus/health', query: { ...params } }, options)
   }
 
   /** GET /v1/freshness (public): per-state data freshness. Suggested polling: hourly. */

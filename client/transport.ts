@@ -1,23 +1,12 @@
 // One API call: attempts, retries and timeouts (spec 7 and 8). 429, 5xx, timeouts and network
 // failures are retried, waiting Retry-After when sent, else min(2^attempt * 0.5, 30) seconds; any
 // other 4xx is thrown at once. Every POST carries one Idempotency-Key, the same on each retry.
-import { errorFromResponse } from './error-from-response.ts'
+import type { TransportSettings } from './client-options.ts'
+import { errorFromResponse, parsedBody } from './error-from-response.ts'
 import { ServiceError, TaxatlasError } from './errors.ts'
 import type { RequestBody } from './request-body.ts'
 import { requestUrl, type QueryValue } from './request-url.ts'
 import { backoffSeconds, retryAfterSeconds } from './retry-delay.ts'
-
-export type TransportSettings = {
-  baseUrl: string
-  apiKey: string | undefined
-  authHeader: 'x-api-key' | 'bearer'
-  /** seconds per attempt */
-  timeout: number
-  maxRetries: number
-  fetch: typeof globalThis.fetch
-  sleep: (seconds: number, signal?: AbortSignal) => Promise<void>
-  now: () => number
-}
 
 /** Per-call options, accepted by every method. */
 export type CallOptions = {
@@ -93,13 +82,14 @@ async function attemptOnce<T>(
     }, seconds * 1000)
   }
   const opened = request.body?.open()
-  if (!opened || typeof opened.payload === 'string') startTimer()
-  else void opened.sent.then(startTimer)
+  const streamed = opened !== undefined && typeof opened.payload !== 'string'
+  if (streamed) void opened.sent.then(startTimer)
+  else startTimer()
 
   try {
     // `duplex` is required by fetch for a stream body but missing from the DOM RequestInit type.
     const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, body: opened?.payload, signal: controller.signal }
-    if (opened && typeof opened.payload !== 'string') init.duplex = 'half'
+    if (streamed) init.duplex = 'half'
     const response = await settings.fetch(url, init)
     startTimer()
     const text = await response.text()
@@ -113,13 +103,9 @@ async function attemptOnce<T>(
     if (callerSignal?.aborted) throw callerSignal.reason
     const sourceFailure = request.body?.failure()
     if (sourceFailure !== undefined) throw sourceFailure
-    if (timedOut) {
-      const message = `No response from ${request.method} ${request.path} within ${seconds} s.`
-      return { ok: false, error: new ServiceError({ status: null, code: 'TIMEOUT', message, supportReference: null, body: null, cause: error }), retryAfter: null }
-    }
+    if (timedOut) return noResponse('TIMEOUT', `No response from ${request.method} ${request.path} within ${seconds} s.`, error)
     const reason = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message
-    const message = `Could not reach ${request.method} ${request.path}: ${reason}`
-    return { ok: false, error: new ServiceError({ status: null, code: 'NETWORK_ERROR', message, supportReference: null, body: null, cause: error }), retryAfter: null }
+    return noResponse('NETWORK_ERROR', `Could not reach ${request.method} ${request.path}: ${reason}`, error)
   } finally {
     settled = true
     clearTimeout(timer)
@@ -127,14 +113,14 @@ async function attemptOnce<T>(
   }
 }
 
+/** A retryable failure without a response: status, support reference and body are null. */
+function noResponse(code: 'TIMEOUT' | 'NETWORK_ERROR', message: string, cause: unknown): AttemptOutcome<never> {
+  return { ok: false, error: new ServiceError({ status: null, code, message, supportReference: null, body: null, cause }), retryAfter: null }
+}
+
 /** A 2xx body must be a JSON object; anything else is INVALID_RESPONSE (not retried: the server may have acted on the call). */
 function successBody<T>(response: Response, text: string): T {
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    body = undefined
-  }
+  const body = parsedBody(text)
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as T
   throw new ServiceError({
     status: response.status,

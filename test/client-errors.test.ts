@@ -9,32 +9,17 @@ import {
   PaymentRequiredError,
   RateLimitError,
   ServiceError,
-  TaxatlasClient,
   TaxatlasError,
   ValidationError,
 } from '../client/index.ts'
 import { errorEnvelope, startFaultServer, type FaultServer } from './support/client-fault-server.ts'
+import { recordingClient, rejection } from './support/client-recording.ts'
 
 let fault: FaultServer
 beforeAll(async () => {
   fault = await startFaultServer()
 })
 afterAll(() => fault?.close())
-
-function recordingClient() {
-  const waits: number[] = []
-  const client = new TaxatlasClient({ baseUrl: fault.url, apiKey: 'k', sleep: async (seconds) => void waits.push(seconds) })
-  return { client, waits }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
-}
 
 const CLASSES = [AuthenticationError, PaymentRequiredError, ForbiddenError, NotFoundError, RateLimitError, ValidationError, ServiceError]
 
@@ -52,7 +37,7 @@ describe('a 4xx other than 429 is thrown at once, as the class of its status', (
     it(`${status} ${code} → ${type.name}`, async () => {
       const body = errorEnvelope(code, `${code} happened`)
       fault.script({ status, body }, { status: 200, body: {} })
-      const { client, waits } = recordingClient()
+      const { client, waits } = recordingClient(fault.url)
       const error = await rejection(client.account())
       expect(error).toBeInstanceOf(type)
       expect(error).toBeInstanceOf(TaxatlasError)
@@ -68,7 +53,7 @@ describe('a 4xx other than 429 is thrown at once, as the class of its status', (
   it('a 400 keeps the correction of strict mode in its body', async () => {
     const correction = { field: 'state', raw: 'CT', suggested: 'GA', rule_id: 'state_derived_from_zip', hint: 'fix the state or the ZIP' }
     fault.script({ status: 400, body: { error: { ...errorEnvelope('INVALID_INPUT', 'CT vs 30303').error, correction } } })
-    const error = await rejection(recordingClient().client.tax('ct', { zip: '30303', strict: true }))
+    const error = await rejection(recordingClient(fault.url).client.tax('ct', { zip: '30303', strict: true }))
     expect(error).toBeInstanceOf(ValidationError)
     expect(error.body.error.correction).toEqual(correction)
     expect(error.detail).toEqual([])
@@ -77,7 +62,7 @@ describe('a 4xx other than 429 is thrown at once, as the class of its status', (
   it('a 422 exposes its detail list', async () => {
     const detail = [{ loc: ['query', 'lat'], msg: 'Too big', type: 'too_big', input: '100' }]
     fault.script({ status: 422, body: { ...errorEnvelope('VALIDATION_ERROR', 'invalid'), detail } })
-    const error = await rejection(recordingClient().client.tax('ga', { lat: 100, lng: 0 }))
+    const error = await rejection(recordingClient(fault.url).client.tax('ga', { lat: 100, lng: 0 }))
     expect(error).toBeInstanceOf(ValidationError)
     expect(error.detail).toEqual(detail)
   })
@@ -85,14 +70,14 @@ describe('a 4xx other than 429 is thrown at once, as the class of its status', (
   it('a 422 in the bare {detail} form of spec 2.7 is a ValidationError coded from the status line', async () => {
     const detail = [{ loc: ['query', 'zip'], msg: 'required', type: 'missing' }]
     fault.script({ status: 422, body: { detail } })
-    const error = await rejection(recordingClient().client.portabilityRates({ address: '1 Main St' }))
+    const error = await rejection(recordingClient(fault.url).client.portabilityRates({ address: '1 Main St' }))
     expect(error).toBeInstanceOf(ValidationError)
     expect(error).toMatchObject({ status: 422, code: 'UNPROCESSABLE_ENTITY', supportReference: 'req-1', detail })
   })
 
   it('another 4xx (405, 413, 415) is the base TaxatlasError, not retried', async () => {
     fault.script({ status: 415, body: errorEnvelope('UNSUPPORTED_MEDIA_TYPE', 'send JSON') })
-    const { client, waits } = recordingClient()
+    const { client, waits } = recordingClient(fault.url)
     const error = await rejection(client.createOrder({ transaction_id: 'x' }))
     expect(error.constructor).toBe(TaxatlasError)
     expect(error).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' })
@@ -102,7 +87,7 @@ describe('a 4xx other than 429 is thrown at once, as the class of its status', (
 
   it('a 404 with a text body keeps the text and takes its code from the status line', async () => {
     fault.script({ status: 404, body: 'no such thing', headers: { 'Content-Type': 'text/plain' } })
-    const error = await rejection(recordingClient().client.health())
+    const error = await rejection(recordingClient(fault.url).client.health())
     expect(error).toBeInstanceOf(NotFoundError)
     expect(error).toMatchObject({ code: 'NOT_FOUND', body: 'no such thing', supportReference: 'req-1', message: 'HTTP 404 Not Found' })
   })
@@ -117,7 +102,7 @@ describe('a success whose body is not a JSON object', () => {
   ] as const) {
     it(`${label}: ServiceError INVALID_RESPONSE, not retried`, async () => {
       fault.script({ status: 200, body, headers: { 'Content-Type': 'application/json' } }, { status: 200, body: {} })
-      const { client, waits } = recordingClient()
+      const { client, waits } = recordingClient(fault.url)
       const error = await rejection(client.health())
       expect(error).toBeInstanceOf(ServiceError)
       expect(error).toMatchObject({ status: 200, code: 'INVALID_RESPONSE', supportReference: 'req-1', body })
@@ -135,7 +120,7 @@ describe('unknown response fields', () => {
       added_later: true,
     }
     fault.script({ status: 200, body })
-    const answer = await recordingClient().client.tax('ga', { zip: '30303' })
+    const answer = await recordingClient(fault.url).client.tax('ga', { zip: '30303' })
     expect(answer).toEqual(body)
     expect(answer.added_later).toBe(true)
     expect(answer.rate.county_code).toBe('121')

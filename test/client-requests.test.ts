@@ -2,8 +2,9 @@
 // every method, the key header (X-API-Key or Bearer), JSON and NDJSON bodies, and a streamed
 // backfill sent again only when none of its rows was read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ServiceError, TaxatlasClient, type OrderInput } from '../client/index.ts'
-import { startFaultServer, type FaultServer, type ScriptedAnswer } from './support/client-fault-server.ts'
+import { ServiceError, TaxatlasClient, type OrderInput, type TaxatlasClientOptions } from '../client/index.ts'
+import { errorEnvelope, startFaultServer, type FaultServer, type ScriptedAnswer } from './support/client-fault-server.ts'
+import { recordingClient } from './support/client-recording.ts'
 
 let fault: FaultServer
 beforeAll(async () => {
@@ -13,7 +14,7 @@ afterAll(() => fault?.close())
 
 const ok = (body: unknown = {}): ScriptedAnswer => ({ status: 200, body })
 const noWait = async () => {}
-const client = (options: { apiKey?: string; authHeader?: 'x-api-key' | 'bearer'; baseUrl?: string } = {}) =>
+const client = (options: Partial<TaxatlasClientOptions> = {}) =>
   new TaxatlasClient({ baseUrl: fault.url, apiKey: 'key-1', sleep: noWait, ...options })
 
 const report = { format: 'ndjson', received: 0, accepted: 0, duplicate: 0, rejected: 0, rejected_rows: [], rejected_rows_truncated: false, window: { from: 'a', to: 'b' }, valid_dates: null }
@@ -140,9 +141,8 @@ describe('bodies', () => {
 
 describe('retrying a streamed backfill', () => {
   it('is not done once rows were read: the 503 is thrown after one attempt', async () => {
-    fault.script({ status: 503, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'down', support_reference: 'r' } } }, ok(report))
-    const waits: number[] = []
-    const c = new TaxatlasClient({ baseUrl: fault.url, sleep: async (s) => void waits.push(s) })
+    fault.script({ status: 503, body: errorEnvelope('SERVICE_UNAVAILABLE', 'down') }, ok(report))
+    const { client: c, waits } = recordingClient(fault.url)
     await expect(c.backfill((async function* () { yield row(1) })())).rejects.toBeInstanceOf(ServiceError)
     expect(fault.requests).toHaveLength(1)
     expect(waits).toEqual([])
@@ -155,8 +155,7 @@ describe('retrying a streamed backfill', () => {
       return fetch(input, init)
     }
     fault.script(ok(report))
-    const waits: number[] = []
-    const c = new TaxatlasClient({ baseUrl: fault.url, fetch: flaky, sleep: async (s) => void waits.push(s) })
+    const { client: c, waits } = recordingClient(fault.url, { fetch: flaky })
     await c.backfill((async function* () { yield row(1); yield row(2) })())
     expect(waits).toEqual([0.5])
     expect(fault.requests[0].body.split('\n').filter(Boolean)).toHaveLength(2)
@@ -171,7 +170,7 @@ describe('retrying a streamed backfill', () => {
         closed = true
       }
     }
-    fault.script({ status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'no', support_reference: 'r' } }, skipRequestBody: true })
+    fault.script({ status: 401, body: errorEnvelope('UNAUTHORIZED', 'no'), skipRequestBody: true })
     await expect(client().backfill(endless())).rejects.toMatchObject({ status: 401 })
     expect(closed).toBe(true)
   })
@@ -179,8 +178,7 @@ describe('retrying a streamed backfill', () => {
   it("rejects with the source's own error when the iterable throws, without retrying", async () => {
     const broken = new Error('the export file is corrupt')
     fault.script(ok(report), ok(report))
-    const waits: number[] = []
-    const c = new TaxatlasClient({ baseUrl: fault.url, sleep: async (s) => void waits.push(s) })
+    const { client: c, waits } = recordingClient(fault.url)
     await expect(
       c.backfill(
         (async function* () {

@@ -2,9 +2,10 @@
 // slow answers beyond the timeout, network failures; the waits it asks of the injected sleep,
 // how many attempts it makes, and the Idempotency-Key it repeats on each retry of a POST.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RateLimitError, ServiceError, TaxatlasClient, type TaxatlasClientOptions } from '../client/index.ts'
+import { RateLimitError, ServiceError, TaxatlasClient } from '../client/index.ts'
 import { backoffSeconds, retryAfterSeconds } from '../client/retry-delay.ts'
 import { errorEnvelope, startFaultServer, type FaultServer, type ScriptedAnswer } from './support/client-fault-server.ts'
+import { recordingClient, rejection } from './support/client-recording.ts'
 
 let fault: FaultServer
 beforeAll(async () => {
@@ -20,22 +21,6 @@ const rateLimited = (retryAfter?: string): ScriptedAnswer => ({
   body: errorEnvelope('RATE_LIMITED', 'slow down'),
   headers: retryAfter === undefined ? {} : { 'Retry-After': retryAfter },
 })
-
-/** A client whose waits are recorded instead of slept. */
-function recordingClient(options: Partial<TaxatlasClientOptions> = {}) {
-  const waits: number[] = []
-  const client = new TaxatlasClient({ baseUrl: fault.url, apiKey: 'k', sleep: async (seconds) => void waits.push(seconds), ...options })
-  return { client, waits }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
-}
 
 describe('the backoff schedule (spec 8)', () => {
   it('is min(2^attempt * 0.5, 30) seconds, without jitter', () => {
@@ -56,7 +41,7 @@ describe('the backoff schedule (spec 8)', () => {
 describe('429', () => {
   it('without Retry-After waits 0.5, 1 and 2 s, then succeeds on the fourth attempt', async () => {
     fault.script(rateLimited(), rateLimited(), rateLimited(), ok())
-    const { client, waits } = recordingClient()
+    const { client, waits } = recordingClient(fault.url)
     expect(await client.health()).toEqual(HEALTH)
     expect(fault.requests).toHaveLength(4)
     expect(waits).toEqual([0.5, 1, 2])
@@ -64,21 +49,21 @@ describe('429', () => {
 
   it('with Retry-After waits exactly that long', async () => {
     fault.script(rateLimited('3'), rateLimited('1'), ok())
-    const { client, waits } = recordingClient()
+    const { client, waits } = recordingClient(fault.url)
     await client.health()
     expect(waits).toEqual([3, 1])
   })
 
   it('with an HTTP-date Retry-After waits until that date by the injected clock', async () => {
     fault.script(rateLimited('Sat, 21 Nov 2026 15:00:09 GMT'), ok())
-    const { client, waits } = recordingClient({ now: () => Date.parse('2026-11-21T15:00:00Z') })
+    const { client, waits } = recordingClient(fault.url, { now: () => Date.parse('2026-11-21T15:00:00Z') })
     await client.health()
     expect(waits).toEqual([9])
   })
 
   it('throws RateLimitError with retryAfter after max_retries (3) retries', async () => {
     fault.script(rateLimited('2'), rateLimited('2'), rateLimited('2'), rateLimited('2'))
-    const { client, waits } = recordingClient()
+    const { client, waits } = recordingClient(fault.url)
     const error = await rejection(client.health())
     expect(error).toBeInstanceOf(RateLimitError)
     expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 2, supportReference: 'ref-rate_limited', message: 'slow down' })
@@ -89,7 +74,7 @@ describe('429', () => {
 
   it('has retryAfter null when the server did not send it', async () => {
     fault.script(rateLimited())
-    const error = await rejection(recordingClient({ maxRetries: 0 }).client.health())
+    const error = await rejection(recordingClient(fault.url, { maxRetries: 0 }).client.health())
     expect(error).toBeInstanceOf(RateLimitError)
     expect(error.retryAfter).toBeNull()
   })
@@ -98,7 +83,7 @@ describe('429', () => {
 describe('5xx', () => {
   it('503 is retried with the backoff, and a 503 with Retry-After waits that long', async () => {
     fault.script(unavailable, { ...unavailable, headers: { 'Retry-After': '5' } }, ok())
-    const { client, waits } = recordingClient()
+    const { client, waits } = recordingClient(fault.url)
     await client.health()
     expect(fault.requests).toHaveLength(3)
     expect(waits).toEqual([0.5, 5])
@@ -106,7 +91,7 @@ describe('5xx', () => {
 
   it('throws ServiceError after the last attempt, with the code and support reference of the body', async () => {
     fault.script(unavailable, unavailable, unavailable, unavailable)
-    const { client, waits } = recordingClient()
+    const { client, waits } = recordingClient(fault.url)
     const error = await rejection(client.health())
     expect(error).toBeInstanceOf(ServiceError)
     expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', supportReference: 'ref-service_unavailable' })
@@ -116,7 +101,7 @@ describe('5xx', () => {
   it('a malformed 502 (an HTML page from a proxy) is retried; its code comes from the status line, its reference from X-Request-Id', async () => {
     const page: ScriptedAnswer = { status: 502, body: '<html>Bad Gateway</html>', headers: { 'Content-Type': 'text/html' } }
     fault.script(page, page)
-    const error = await rejection(recordingClient({ maxRetries: 1 }).client.health())
+    const error = await rejection(recordingClient(fault.url, { maxRetries: 1 }).client.health())
     expect(fault.requests).toHaveLength(2)
     expect(error).toBeInstanceOf(ServiceError)
     expect(error).toMatchObject({ status: 502, code: 'BAD_GATEWAY', supportReference: 'req-2', body: '<html>Bad Gateway</html>' })
@@ -124,19 +109,19 @@ describe('5xx', () => {
 
   it('500 with an empty body is a ServiceError with body null', async () => {
     fault.script({ status: 500 })
-    const error = await rejection(recordingClient({ maxRetries: 0 }).client.health())
+    const error = await rejection(recordingClient(fault.url, { maxRetries: 0 }).client.health())
     expect(error).toMatchObject({ status: 500, code: 'INTERNAL_SERVER_ERROR', body: null })
   })
 
   it('maxRetries is configurable: 5 retries wait 0.5, 1, 2, 4, 8 s; 0 makes one attempt', async () => {
     fault.script(...Array(6).fill(unavailable))
-    const five = recordingClient({ maxRetries: 5 })
+    const five = recordingClient(fault.url, { maxRetries: 5 })
     await rejection(five.client.health())
     expect(fault.requests).toHaveLength(6)
     expect(five.waits).toEqual([0.5, 1, 2, 4, 8])
 
     fault.script(unavailable)
-    const none = recordingClient({ maxRetries: 0 })
+    const none = recordingClient(fault.url, { maxRetries: 0 })
     await rejection(none.client.health())
     expect(fault.requests).toHaveLength(1)
     expect(none.waits).toEqual([])
@@ -146,7 +131,7 @@ describe('5xx', () => {
 describe('timeouts', () => {
   it('a response slower than the timeout is abandoned and retried', async () => {
     fault.script({ ...ok(), delayMs: 2_000 }, { ...ok(), delayMs: 2_000 }, ok())
-    const { client, waits } = recordingClient({ timeout: 0.2 })
+    const { client, waits } = recordingClient(fault.url, { timeout: 0.2 })
     expect(await client.health()).toEqual(HEALTH)
     expect(fault.requests).toHaveLength(3)
     expect(waits).toEqual([0.5, 1])
@@ -154,14 +139,14 @@ describe('timeouts', () => {
 
   it('a body that stalls after the headers counts against the timeout too', async () => {
     fault.script({ ...ok(), bodyDelayMs: 2_000 }, ok())
-    const { client, waits } = recordingClient({ timeout: 0.2 })
+    const { client, waits } = recordingClient(fault.url, { timeout: 0.2 })
     expect(await client.health()).toEqual(HEALTH)
     expect(waits).toEqual([0.5])
   })
 
   it('after the last attempt throws ServiceError TIMEOUT with status null', async () => {
     fault.script(...Array(4).fill({ ...ok(), delayMs: 2_000 }))
-    const { client, waits } = recordingClient({ timeout: 0.2 })
+    const { client, waits } = recordingClient(fault.url, { timeout: 0.2 })
     const started = Date.now()
     const error = await rejection(client.health())
     expect(error).toBeInstanceOf(ServiceError)
@@ -174,21 +159,19 @@ describe('timeouts', () => {
 
   it('a per-call timeout overrides the client default', async () => {
     fault.script({ ...ok(), delayMs: 2_000 })
-    const { client } = recordingClient({ maxRetries: 0 })
+    const { client } = recordingClient(fault.url, { maxRetries: 0 })
     expect(await rejection(client.health({ timeout: 0.1 }))).toMatchObject({ code: 'TIMEOUT' })
   })
 })
 
 describe('network failures', () => {
   it('are retried, then thrown as ServiceError NETWORK_ERROR', async () => {
-    let calls = 0
     const refusing: typeof fetch = async () => {
-      calls++
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) })
     }
-    const { client, waits } = recordingClient({ fetch: refusing })
+    const { client, waits, calls } = recordingClient(fault.url, { fetch: refusing })
     const error = await rejection(client.health())
-    expect(calls).toBe(4)
+    expect(calls()).toBe(4)
     expect(waits).toEqual([0.5, 1, 2])
     expect(error).toBeInstanceOf(ServiceError)
     expect(error).toMatchObject({ status: null, code: 'NETWORK_ERROR' })
@@ -213,7 +196,7 @@ describe('aborting a call', () => {
     const controller = new AbortController()
     const reason = new Error('stop')
     setTimeout(() => controller.abort(reason), 100)
-    const error = await rejection(recordingClient().client.health({ signal: controller.signal }))
+    const error = await rejection(recordingClient(fault.url).client.health({ signal: controller.signal }))
     expect(error).toBe(reason)
     expect(fault.requests).toHaveLength(1)
   })
@@ -234,7 +217,7 @@ describe('Idempotency-Key', () => {
 
   it('is sent on a POST, the same on every retry, and new for the next call', async () => {
     fault.script(unavailable, rateLimited(), { status: 201, body: saved })
-    const { client } = recordingClient()
+    const { client } = recordingClient(fault.url)
     expect(await client.createOrder({ transaction_id: 'o-1' })).toEqual(saved)
     const keys = fault.requests.map((r) => r.headers['idempotency-key'])
     expect(keys).toHaveLength(3)
@@ -249,13 +232,13 @@ describe('Idempotency-Key', () => {
 
   it('can be chosen by the caller', async () => {
     fault.script(unavailable, { status: 201, body: saved })
-    await recordingClient().client.createOrder({ transaction_id: 'o-1' }, { idempotencyKey: 'order-o-1' })
+    await recordingClient(fault.url).client.createOrder({ transaction_id: 'o-1' }, { idempotencyKey: 'order-o-1' })
     expect(fault.requests.map((r) => r.headers['idempotency-key'])).toEqual(['order-o-1', 'order-o-1'])
   })
 
   it('is not sent on GET or PUT', async () => {
     fault.script(ok(), ok({ regions: [] }))
-    const { client } = recordingClient()
+    const { client } = recordingClient(fault.url)
     await client.health()
     await client.setNexus([])
     expect(fault.requests.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined])

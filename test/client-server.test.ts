@@ -9,12 +9,12 @@ import {
   NotFoundError,
   PaymentRequiredError,
   RateLimitError,
-  TaxatlasClient,
   ValidationError,
   type OrderInput,
   type TaxatlasClientOptions,
 } from 'taxatlas/client'
 import { API_ROUTES } from '../server/routes/index.ts'
+import { recordingClient, rejection } from './support/client-recording.ts'
 import { gaOrder, startPortabilityServer, TODAY, type PortabilityServer } from './support/portability-server.ts'
 
 let server: PortabilityServer
@@ -28,35 +28,13 @@ beforeAll(async () => {
 })
 afterAll(() => server?.dispose())
 
-/** A client with a call counter and recorded waits (no real sleeping). */
-function clientOf(options: Partial<TaxatlasClientOptions> = {}) {
-  const counter = { calls: 0, waits: [] as number[] }
-  const client = new TaxatlasClient({
-    baseUrl: server.url,
-    apiKey: key,
-    fetch: (input, init) => {
-      counter.calls++
-      return fetch(input, init)
-    },
-    sleep: async (seconds) => void counter.waits.push(seconds),
-    ...options,
-  })
-  return { client, counter }
-}
+/** A client with the enterprise key, counting its calls and recording its waits (no real sleeping). */
+const clientOf = (options: Partial<TaxatlasClientOptions> = {}) => recordingClient(server.url, { apiKey: key, ...options })
 
 async function raw(path: string) {
   const response = await fetch(`${server.url}${path}`, { headers: { 'X-API-Key': key } })
   expect(response.status, path).toBe(200)
   return response.json()
-}
-
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected the call to fail')
 }
 
 describe('tax(state, params)', () => {
@@ -98,7 +76,7 @@ describe('tax(state, params)', () => {
   })
 
   it('a wrong path state is repaired and disclosed; strict mode refuses it as ValidationError with a correction', async () => {
-    const { client, counter } = clientOf()
+    const { client, calls } = clientOf()
     const repaired = await client.tax('ct', { zip: '30303' })
     expect(repaired.rate.state).toBe('GA')
     expect(repaired.meta.normalization?.applied.map((a) => a.rule_id)).toContain('state_derived_from_zip')
@@ -108,25 +86,25 @@ describe('tax(state, params)', () => {
     expect(error).toMatchObject({ status: 400, code: 'INVALID_INPUT' })
     expect(error.body.error.correction).toMatchObject({ rule_id: 'state_derived_from_zip', suggested: 'GA' })
     expect(error.supportReference).toBe(error.body.error.support_reference)
-    expect(counter.calls).toBe(2)
+    expect(calls()).toBe(2)
   })
 
   it('an unknown ZIP is NotFoundError (never 0%), not retried', async () => {
-    const { client, counter } = clientOf()
+    const { client, calls } = clientOf()
     const error = await rejection(client.tax('ga', { zip: '39999' }))
     expect(error).toBeInstanceOf(NotFoundError)
     expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND' })
     expect(error.supportReference).toMatch(/\S/)
-    expect(counter.calls).toBe(1)
+    expect(calls()).toBe(1)
   })
 
   it('coordinates out of range are ValidationError with the detail list (422)', async () => {
-    const { client, counter } = clientOf()
+    const { client, calls } = clientOf()
     const error = await rejection(client.tax('ga', { lat: 100, lng: -84 }))
     expect(error).toBeInstanceOf(ValidationError)
     expect(error).toMatchObject({ status: 422, code: 'VALIDATION_ERROR' })
     expect(error.detail[0].loc).toEqual(['query', 'lat'])
-    expect(counter.calls).toBe(1)
+    expect(calls()).toBe(1)
   })
 })
 
@@ -137,11 +115,11 @@ describe('authentication', () => {
   })
 
   it('an unknown key is AuthenticationError UNAUTHORIZED, not retried', async () => {
-    const { client, counter } = clientOf({ apiKey: 'not-a-key' })
+    const { client, calls } = clientOf({ apiKey: 'not-a-key' })
     const error = await rejection(client.tax('ga', { zip: '30303' }))
     expect(error).toBeInstanceOf(AuthenticationError)
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: 'Invalid X-API-Key.' })
-    expect(counter.calls).toBe(1)
+    expect(calls()).toBe(1)
   })
 
   it('no key: public endpoints answer, key endpoints refuse', async () => {
@@ -154,24 +132,24 @@ describe('authentication', () => {
 describe('plan limits', () => {
   it('a used-up quota is PaymentRequiredError QUOTA_EXCEEDED, not retried', async () => {
     const { api_key } = await server.createAccount('starter', 'two lookups')
-    const { client, counter } = clientOf({ apiKey: api_key })
+    const { client, calls } = clientOf({ apiKey: api_key })
     await client.tax('ga', { zip: '30303' })
     await client.tax('ga', { zip: '30303' })
     const error = await rejection(client.tax('ga', { zip: '30303' }))
     expect(error).toBeInstanceOf(PaymentRequiredError)
     expect(error).toMatchObject({ status: 402, code: 'QUOTA_EXCEEDED' })
-    expect(counter.calls).toBe(3)
+    expect(calls()).toBe(3)
   })
 
   it("the rate limit's 429 is retried after Retry-After, then RateLimitError with retryAfter", async () => {
     const { api_key } = await server.createAccount('growth', 'one request')
-    const { client, counter } = clientOf({ apiKey: api_key })
+    const { client, calls, waits } = clientOf({ apiKey: api_key })
     await client.account()
     const error = await rejection(client.account())
     expect(error).toBeInstanceOf(RateLimitError)
     expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 2 })
-    expect(counter.calls).toBe(5)
-    expect(counter.waits).toEqual([2, 2, 2])
+    expect(calls()).toBe(5)
+    expect(waits).toEqual([2, 2, 2])
   })
 })
 
