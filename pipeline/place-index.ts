@@ -10,6 +10,7 @@
 import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts'
 import type { Geography } from './geography/model.ts'
 import { placeMatchKey, placeMatchKeys } from './geography/place-names.ts'
+import { lowerBound } from './lower-bound.ts'
 
 export const PLACE_KIND = ['incorporated', 'cdp'] as const
 
@@ -114,13 +115,7 @@ export class PlaceIndex {
   find(name: string, state?: string): PlaceMatch[] {
     const key = placeMatchKey(name)
     if (!key) return []
-    let lo = 0
-    let hi = this.#key.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.#key.get(mid) < key) lo = mid + 1
-      else hi = mid
-    }
+    const lo = lowerBound(this.#key.length, (i) => this.#key.get(i) < key)
     const matches: PlaceMatch[] = []
     for (let i = lo; i < this.#key.length && this.#key.get(i) === key; i++) {
       const match = this.#at(i)
@@ -130,13 +125,7 @@ export class PlaceIndex {
   }
 
   countyName(fips: string): string | null {
-    let lo = 0
-    let hi = this.#countyFips.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.#countyFips.get(mid) < fips) lo = mid + 1
-      else hi = mid
-    }
+    const lo = lowerBound(this.#countyFips.length, (i) => this.#countyFips.get(i) < fips)
     return lo < this.#countyFips.length && this.#countyFips.get(lo) === fips ? this.#countyName.get(lo) : null
   }
 

@@ -28,6 +28,7 @@ import {
   isoFromDayNumber,
   type StringColumn,
 } from './format.ts'
+import { lowerBound } from './lower-bound.ts'
 
 export const NONE = 0xffffffff
 export const WEIGHT_SCALE = 10_000
@@ -248,13 +249,7 @@ export class RateIndex {
   lookupZip(zip: string): ZipEntry[] {
     const target = Number(zip)
     const zips = this.#z.zip
-    let lo = 0
-    let hi = zips.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (zips[mid] < target) lo = mid + 1
-      else hi = mid
-    }
+    const lo = lowerBound(zips.length, (i) => zips[i] < target)
     const found: ZipEntry[] = []
     for (let i = lo; i < zips.length && zips[i] === target; i++) found.push(this.entryAt(i))
     return found

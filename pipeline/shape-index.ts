@@ -19,6 +19,7 @@
 // ordered counties first, each layer by id, which is the order `at` reports them in.
 import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts'
 import type { GeoShape } from './geography/model.ts'
+import { lowerBound } from './lower-bound.ts'
 
 export const SHAPE_KIND = ['county', 'place'] as const
 export type ShapeKind = (typeof SHAPE_KIND)[number]
@@ -197,13 +198,7 @@ export class ShapeIndex {
   #cellRange(lng: number, lat: number): [number, number] {
     const key = this.#grid.row(lat) * this.#grid.columns + this.#grid.column(lng)
     const keys = this.#cellKey
-    let lo = 0
-    let hi = keys.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (keys[mid] < key) lo = mid + 1
-      else hi = mid
-    }
+    const lo = lowerBound(keys.length, (i) => keys[i] < key)
     if (lo === keys.length || keys[lo] !== key) return [0, 0]
     return [this.#cellStart[lo], this.#cellStart[lo + 1]]
   }
