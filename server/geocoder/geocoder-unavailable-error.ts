@@ -2,7 +2,7 @@
 // (refused, too slow, 5xx, or an answer it could not read). The route answers 503 with Retry-After.
 
 /** Seconds a caller is told to wait when the upstream gave no Retry-After of its own. */
-export const DEFAULT_RETRY_AFTER_SECONDS = 30
+const DEFAULT_RETRY_AFTER_SECONDS = 30
 
 export class GeocoderUnavailableError extends Error {
   constructor(

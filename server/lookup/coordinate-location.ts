@@ -10,7 +10,7 @@
 // A point inside another state's county outline stays a 400 however near the border.
 import { HttpError } from '../http/errors.ts'
 import type { Located } from './located.ts'
-import { invalidInput, stateDataMissing, stateNotServed } from './lookup-errors.ts'
+import { invalidInput, requireServed } from './lookup-errors.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { nearestZip, zipPointsInCounty, type CandidateMatch, type NearestZip } from './nearest-zip.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
@@ -37,10 +37,6 @@ function inPlace(facts: SnapshotFacts, state: string, place: string): CandidateM
 
 function pointStateWarning(state: string, lat: number, lng: number): WarningObject {
   return warning('state_from_input', `The path state is not a state; served ${state}, where the point (${lat}, ${lng}) lies.`)
-}
-
-function requireServed(facts: SnapshotFacts, state: string): void {
-  if (!facts.serves(state)) throw facts.descriptor(state) ? stateDataMissing(state, facts.record(state)?.status ?? 'unknown') : stateNotServed(state)
 }
 
 export function locatePoint(view: SnapshotView, query: PointQuery): Located {

@@ -39,12 +39,12 @@ function laterDateWarnings(view: SnapshotView, state: string, coverage: Coverage
   return warnings
 }
 
-export async function viewForDate(current: SnapshotView, state: string, date: LookupDate, earlier: EarlierSnapshots | null): Promise<DatedView> {
+export async function viewForDate(current: SnapshotView, state: string, date: LookupDate, earlier: EarlierSnapshots): Promise<DatedView> {
   const coverage = factsOf(current).coverage(state)
   if (coverage.from === null || date.iso >= coverage.from) {
     return { view: current, isoDate: date.iso, warnings: laterDateWarnings(current, state, coverage, date, true) }
   }
-  const search = earlier ? await earlier.covering(state, date.iso, current) : { found: false as const, earliestFrom: null }
+  const search = await earlier.covering(state, date.iso, current)
   if (search.found) {
     const { view, coverage: older } = search.snapshot
     const record = factsOf(view).record(state)

@@ -14,7 +14,7 @@ export type Geocoding =
 const NOT_ASKED: Geocoding = { kind: 'not_asked' }
 
 /** "400 BROAD ST, SEATTLE, WA 98109": the normalized parts, repairs applied. */
-export function oneLineAddress(address: StreetAddress): string {
+function oneLineAddress(address: StreetAddress): string {
   const stateAndZip = address.zip5 ? `${address.state} ${address.zip5}` : address.state
   return [address.street, address.city, stateAndZip].filter((part) => part).join(', ')
 }

@@ -1,21 +1,15 @@
-// Where the earlier snapshots of the served one live. The served snapshot may name its artifacts
-// directory; otherwise it is the server's setting, TAXATLAS_ARTIFACTS (default `artifacts`).
-import path from 'node:path'
+// Where the earlier snapshots of the served one live: the artifacts directory it was published in.
+// One EarlierSnapshots per directory, so the manifests and files it opened outlive a snapshot swap.
+import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { EarlierSnapshots } from './earlier-snapshots.ts'
-import type { SnapshotView } from './snapshot-facts.ts'
-
-type Served = SnapshotView & { readonly artifactsDir?: string }
 
 const BY_DIRECTORY = new Map<string, EarlierSnapshots>()
-const BY_SNAPSHOT = new WeakMap<Served, EarlierSnapshots>()
 
-export function earlierSnapshotsFor(snapshot: Served): EarlierSnapshots {
-  let earlier = BY_SNAPSHOT.get(snapshot)
+export function earlierSnapshotsFor(snapshot: Pick<Snapshot, 'artifactsDir'>): EarlierSnapshots {
+  let earlier = BY_DIRECTORY.get(snapshot.artifactsDir)
   if (!earlier) {
-    const dir = snapshot.artifactsDir ?? path.resolve(process.env.TAXATLAS_ARTIFACTS ?? 'artifacts')
-    earlier = BY_DIRECTORY.get(dir) ?? new EarlierSnapshots(dir)
-    BY_DIRECTORY.set(dir, earlier)
-    BY_SNAPSHOT.set(snapshot, earlier)
+    earlier = new EarlierSnapshots(snapshot.artifactsDir)
+    BY_DIRECTORY.set(snapshot.artifactsDir, earlier)
   }
   return earlier
 }

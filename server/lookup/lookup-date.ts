@@ -21,8 +21,6 @@ export function isCalendarDate(text: string): boolean {
   return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === text
 }
 
-export const isPeriodCode = (text: string): boolean => PERIOD.test(text)
-
 /** `20262` or `2026Q2` → `2026-04-01`. */
 export function periodStart(code: string): string | null {
   const match = PERIOD.exec(code)
@@ -31,7 +29,7 @@ export function periodStart(code: string): string | null {
   return `${match[1]}-${String(month).padStart(2, '0')}-01`
 }
 
-export const todayUtc = (now: number): string => new Date(now).toISOString().slice(0, 10)
+const todayUtc = (now: number): string => new Date(now).toISOString().slice(0, 10)
 
 export function readLookupDate(asOf: string | undefined, period: string | undefined, now: number): DateReading {
   if (asOf !== undefined && period !== undefined) {

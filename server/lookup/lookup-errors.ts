@@ -1,5 +1,6 @@
 // Every refusal of GET /v1/tax/{state}, worded in one place so the README table and the answers agree.
 import { HttpError } from '../http/errors.ts'
+import type { SnapshotFacts } from './snapshot-facts.ts'
 
 export const INPUT_MODES = {
   address: 'address (address, optional city and zip; or city with zip)',
@@ -42,8 +43,13 @@ export function stateDataMissing(state: string, status: string): HttpError {
   )
 }
 
-export const stateNotServed = (state: string) =>
+const stateNotServed = (state: string) =>
   new HttpError('NOT_FOUND', `State ${state} is not served: no rate data is published for it.`, { state })
+
+/** A state the snapshot holds no rates for: 503 when it is one of ours (its data is missing), else 404. */
+export function requireServed(facts: SnapshotFacts, state: string): void {
+  if (!facts.serves(state)) throw facts.descriptor(state) ? stateDataMissing(state, facts.record(state)?.status ?? 'unknown') : stateNotServed(state)
+}
 
 /** The upstream geocoder could not answer; sends its wait (Retry-After) rather than a guess from the ZIP. */
 export function geocoderUnavailable(reason: string, retryAfterSeconds: number): HttpError {

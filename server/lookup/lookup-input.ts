@@ -56,20 +56,17 @@ function prepareAddress(request: LookupRequest, input: AddressInput, zips: ZipEn
   return { kind: 'place', query: { name: value.city, state }, inputPlace: value.city, normalization, streetAddress }
 }
 
-const nameToCode = (field: 'state' | 'location', written: WrittenState, raw: string, normalized: string): { entry: NormalizationEntry; warning: string } => ({
-  entry: { rule_id: RULE.stateName, field, raw, normalized, confidence: 'unambiguous', detail: { written: written.written, code: written.code } },
-  warning: `State "${written.written}" in ${field === 'state' ? 'the state parameter' : 'the location'} served as ${written.code}.`,
-})
+/** Rule state_name_to_code on the path state or the location's state. */
+function logStateName(log: Normalization, field: 'state' | 'location', written: WrittenState, raw: string, normalized: string): void {
+  log.applied.push({ rule_id: RULE.stateName, field, raw, normalized, confidence: 'unambiguous', detail: { written: written.written, code: written.code } })
+  log.warnings.push(`State "${written.written}" in ${field === 'state' ? 'the state parameter' : 'the location'} served as ${written.code}.`)
+}
 
 /** The path state of place and point modes; a state name is repaired (state_name_to_code) like in address mode. */
 function readPathState(text: string | null, log: Normalization): string | null {
   if (text === null) return null
   const written = readPathStateText(text)
-  if (written?.form === 'name') {
-    const { entry, warning } = nameToCode('state', written, text, written.code)
-    log.applied.push(entry)
-    log.warnings.push(warning)
-  }
+  if (written?.form === 'name') logStateName(log, 'state', written, text, written.code)
   return written?.code ?? null
 }
 
@@ -78,11 +75,7 @@ function preparePlace(request: LookupRequest, location: string): PreparedInput {
   const pathState = readPathState(request.pathState, normalization)
   const { name, state } = readLocation(location)
   if (!name) throw invalidInput(`location "${location}" has no place name.`, { field: 'location' })
-  if (state?.form === 'name') {
-    const { entry, warning } = nameToCode('location', state, location, `${name}, ${state.code}`)
-    normalization.applied.push(entry)
-    normalization.warnings.push(warning)
-  }
+  if (state?.form === 'name') logStateName(normalization, 'location', state, location, `${name}, ${state.code}`)
   if (state && pathState && state.code !== pathState) {
     throw invalidInput(`The path state ${pathState} and the state ${state.code} in the location disagree; send the place under its own state.`, { field: 'location' })
   }

@@ -7,7 +7,7 @@ import type { Candidate, ZipEntry } from '../../pipeline/rate-index.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ChosenBy } from './candidate-choice.ts'
 import { placeMismatch, type ConfidenceCap, type Located } from './located.ts'
-import { stateDataMissing, stateNotServed } from './lookup-errors.ts'
+import { requireServed } from './lookup-errors.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
 import { placeModelOf, placeNameMatch, type PlaceModel } from './taxing-place.ts'
@@ -26,7 +26,7 @@ type Bound = { entry: ZipEntry; index: number; weight: number }
  * GEOID, or for a name-only source its name); 2 the source names no place there (aggregator row
  * without a city rate, statute), so the ZIP's rates are the place's; 0 it is another place's.
  */
-export function placeTier(candidate: Candidate, place: PlaceMatch, model: PlaceModel, facts: SnapshotFacts): number {
+function placeTier(candidate: Candidate, place: PlaceMatch, model: PlaceModel, facts: SnapshotFacts): number {
   if (model === 'none') return 2
   if (!candidate.place) return model === 'name' ? 2 : 0
   if (model === 'geoid') return candidate.place.geoid === place.geoid ? 3 : 0
@@ -148,9 +148,7 @@ function cached(view: SnapshotView, key: string, find: () => Bound | null): Boun
 export function locatePlace(view: SnapshotView, query: PlaceQuery, inputPlace: string): Located {
   const { place, warnings, cap } = findPlace(view, query)
   const facts = factsOf(view)
-  if (!facts.serves(place.state)) {
-    throw facts.descriptor(place.state) ? stateDataMissing(place.state, facts.record(place.state)?.status ?? 'unknown') : stateNotServed(place.state)
-  }
+  requireServed(facts, place.state)
   const model = placeModelOf(facts.record(place.state)?.feed ?? '')
   // A CDP is unincorporated: its county's rates apply, whatever its ZIPs' candidates name.
   let pick = place.kind === 'incorporated' || model === 'none' ? cached(view, `place ${place.geoid}`, () => boundCandidate(view, place, model)) : null

@@ -7,8 +7,8 @@ import type { CandidateSummary, RateObject, RateRow } from './tax-response.ts'
 
 const ZERO = formatRate(0)
 
-export const countyNameOf = (candidate: Candidate): string => candidate.county?.name.toUpperCase() ?? ''
-export const cityNameOf = (candidate: Candidate): string => candidate.place?.name.toUpperCase() ?? ''
+const countyNameOf = (candidate: Candidate): string => candidate.county?.name.toUpperCase() ?? ''
+const cityNameOf = (candidate: Candidate): string => candidate.place?.name.toUpperCase() ?? ''
 
 export function rateObject(zip: string, state: string, candidate: Candidate, parts: RateParts, freightTaxable: boolean): RateObject {
   return {

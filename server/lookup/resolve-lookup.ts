@@ -22,14 +22,14 @@ import { locateZip } from './zip-location.ts'
 export type LookupSources = {
   /** the snapshot in service when the request arrived */
   snapshot: SnapshotView
-  /** earlier snapshots for dates before the data in service; null when none can be read */
-  earlier: EarlierSnapshots | null
+  /** earlier snapshots for dates before the data in service */
+  earlier: EarlierSnapshots
   /** the upstream geocoder for addresses with a street; absent when none is configured */
   geocoder?: Geocoder
 }
 
 /** Locates the prepared input in one snapshot; `state` pins the state found in the served snapshot. */
-export function locate(view: SnapshotView, zips: ZipEntries, prepared: PreparedInput, state?: string): Located {
+function locate(view: SnapshotView, zips: ZipEntries, prepared: PreparedInput, state?: string): Located {
   switch (prepared.kind) {
     case 'zip':
       return locateZip(view, zips, prepared.query)

@@ -22,7 +22,7 @@ export type ZipQuery = {
 }
 
 /** The entry of `state` for the ZIP, or the reason there is none. */
-export function zipEntryOf(view: SnapshotView, zips: ZipEntries, zip5: string, state: string): ZipEntry {
+function zipEntryOf(view: SnapshotView, zips: ZipEntries, zip5: string, state: string): ZipEntry {
   const entries = zips.of(zip5)
   const entry = entries.find((e) => e.state === state)
   if (entry) return entry

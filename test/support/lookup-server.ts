@@ -12,9 +12,6 @@ export type LookupServer = {
 
 /** `env`: more server settings, e.g. TAXATLAS_GEOCODER_URL or TAXATLAS_TIERS; `clock`: the server's, moved by the test. */
 export async function startLookupServer(artifacts: Pick<LookupArtifacts, 'dir'>, env: Record<string, string> = {}, clock?: ManualClock): Promise<LookupServer> {
-  // The lookup finds earlier snapshots in the server's artifacts directory (TAXATLAS_ARTIFACTS).
-  const previous = process.env.TAXATLAS_ARTIFACTS
-  process.env.TAXATLAS_ARTIFACTS = artifacts.dir
   const server = await startTestServer({ artifactsDir: artifacts.dir, env, clock })
   const { api_key: key } = await server.createAccount('enterprise')
   const get = async (path: string, withKey = key) => {
@@ -25,10 +22,6 @@ export async function startLookupServer(artifacts: Pick<LookupArtifacts, 'dir'>,
     server,
     key,
     get,
-    close: async () => {
-      await server.close()
-      if (previous === undefined) delete process.env.TAXATLAS_ARTIFACTS
-      else process.env.TAXATLAS_ARTIFACTS = previous
-    },
+    close: () => server.close(),
   }
 }

@@ -1,7 +1,7 @@
 // Rejections that come before any parsing: oversize fields and control characters.
 import type { FieldError } from './types.ts'
 
-export const MAX_FIELD_LENGTH = 500
+const MAX_FIELD_LENGTH = 500
 
 // Tab is whitespace to collapse; every other C0/C1 control (line breaks included) is refused.
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F]/

@@ -13,7 +13,7 @@ export type TokenizedText = { lead: string; tokens: Token[] }
 /** Tokens [start, end) replaced by `words` (removed when empty). */
 export type Edit = { start: number; end: number; words: string[] }
 
-export const tokenKey = (text: string): string => text.toUpperCase().replace(/\./g, '')
+const tokenKey = (text: string): string => text.toUpperCase().replace(/\./g, '')
 
 export function tokenize(text: string): TokenizedText {
   const spans = [...text.matchAll(/[^\s,]+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }))
