@@ -36,7 +36,7 @@ export function requireHost(listener: RequestListener, logger: Logger): RequestL
   }
 }
 
-export function answerClientError(logger: Logger) {
+function answerClientError(logger: Logger) {
   return (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()

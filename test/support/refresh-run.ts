@@ -33,7 +33,7 @@ export function pipelineSettings(env: {
   })
 }
 
-export function recordingReporter(): Reporter & { lines: string[] } {
+function recordingReporter(): Reporter & { lines: string[] } {
   const lines: string[] = []
   return {
     lines,

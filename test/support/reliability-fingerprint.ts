@@ -2,7 +2,7 @@
 // nexus registration list, the per-state totals of nexus health, and the ids of its orders and
 // refunds under each provider a request may have written to.
 
-export const normalizedProvider = (provider: string) => provider.trim().toLowerCase()
+const normalizedProvider = (provider: string) => provider.trim().toLowerCase()
 
 export type AccountState = {
   /** lookups counted this month */
@@ -41,7 +41,7 @@ export async function readAccountState(url: string, key: string, providers: stri
 }
 
 /** `api`, `taxjar` and the providers named, as the server keys them (trimmed, lower case, 1-64 characters). */
-export function providerNames(providers: string[]): string[] {
+function providerNames(providers: string[]): string[] {
   return [...new Set(['api', 'taxjar', ...providers.map(normalizedProvider).filter((p) => p.length > 0 && p.length <= 64)])]
 }
 

@@ -4,9 +4,9 @@
 import fc from 'fast-check'
 
 /** Deepest nesting sent: twice what JSON.stringify survives, and (6 bytes a level) within the fuzz's 64 KiB body limit. */
-export const MAX_JSON_DEPTH = 10_000
+const MAX_JSON_DEPTH = 10_000
 
-export const IMPOSSIBLE_DATES = [
+const IMPOSSIBLE_DATES = [
   '2026-02-30',
   '2026-02-29',
   '2025-02-29',
@@ -29,7 +29,7 @@ export const IMPOSSIBLE_DATES = [
   '2026-11-21T12:00:00Z',
 ]
 
-export const NUMBER_LOOKALIKES = [
+const NUMBER_LOOKALIKES = [
   'NaN',
   'Infinity',
   '-Infinity',

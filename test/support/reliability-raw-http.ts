@@ -23,7 +23,7 @@ export type RawResponse = {
 }
 
 /** The request's bytes: request line, headers, blank line, body. No header is added. */
-export function requestBytes(request: RawRequest): Buffer {
+function requestBytes(request: RawRequest): Buffer {
   const head = [`${request.method} ${request.target} HTTP/1.1`, ...(request.headers ?? []).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n')
   return Buffer.concat([Buffer.from(head, 'latin1'), Buffer.from(request.body ?? '')])
 }
