@@ -1,11 +1,6 @@
-// `npm run admin -- <command> [options]`: account and API-key management (spec 5.3). Talks to
-// the running server's loopback admin listener, or opens the store when no server runs.
-//
-//   create-account --name NAME --tier trial|starter|growth|enterprise [--json]
-//   create-key     --account ACCOUNT_ID [--json]
-//   revoke-key     --key KEY_ID [--json]
-//   list-accounts  [--json]
-//   usage          [--account ACCOUNT_ID] [--month YYYY-MM] [--json]
+// `npm run admin -- <command> [options]` (commands in USAGE): account and API-key management
+// (spec 5.3). Talks to the running server's loopback admin listener, or opens the store when no
+// server runs.
 import { parseArgs } from 'node:util'
 import { AdminError, connectAdmin, type AdminClient } from './admin/admin-client.ts'
 import { SettingsError } from './settings-error.ts'
