@@ -1,11 +1,13 @@
 // From the lenient input shape to a TransactionRecord: exact money, a UTC instant, a 5-digit ZIP
 // that belongs to the state, TaxJar's rules on ids, exemptions and refunds. Every problem is
 // reported (not just the first) as a validation detail located relative to the transaction.
-import type { ValidationDetail } from '../http/validation.ts'
+import type { RateIndex } from '../../pipeline/rate-index.ts'
+import { validationError, type ValidationDetail } from '../http/validation.ts'
 import { formatMoney, parseMoney } from './money.ts'
 import { stateCodeOf } from './state-code.ts'
 import { parseTransactionDate } from './transaction-date.ts'
 import type { LineItemInput, TransactionInput } from './transaction-input.ts'
+import { zipStateMismatch } from './zip-state-check.ts'
 import {
   EXEMPTION_TYPES,
   MARKETPLACE_PROVIDERS,
@@ -16,8 +18,8 @@ import {
 } from './transaction-record.ts'
 
 export type NormalizeOptions = {
-  /** the ZIP/state check against the snapshot in service: null when consistent, else the reason */
-  zipStateMismatch: (zip5: string, state: string) => string | null
+  /** the snapshot in service's rates: to_zip must be used within to_state */
+  rates: RateIndex
   /** fixed by the endpoint (TaxJar orders / refunds); otherwise `kind`, or the sign of `amount` */
   kind?: TransactionKind
   /** TaxJar refunds must name the order they refund */
@@ -62,7 +64,7 @@ export function normalizeTransaction(input: TransactionInput, options: Normalize
   const toState = stateOf(text('to_state'), ['to_state'], true, fail)
   const toZip = zipOf(input.to_zip, ['to_zip'], true, fail)
   if (toState && toZip) {
-    const mismatch = options.zipStateMismatch(toZip, toState)
+    const mismatch = zipStateMismatch(options.rates, toZip, toState)
     if (mismatch) detail.push({ loc: ['to_zip'], msg: mismatch, type: 'zip_state_mismatch', input: input.to_zip })
   }
   const fromState = stateOf(text('from_state'), ['from_state'], false, fail)
@@ -142,6 +144,13 @@ export function normalizeTransaction(input: TransactionInput, options: Normalize
       lineItems,
     },
   }
+}
+
+/** The record of a request body, or a 422 whose problems are located within the body. */
+export function recordOfBody(input: TransactionInput, options: NormalizeOptions): TransactionRecord {
+  const normalized = normalizeTransaction(input, options)
+  if (!normalized.ok) throw validationError(normalized.detail.map((d) => ({ ...d, loc: ['body', ...d.loc] })))
+  return normalized.record
 }
 
 type Fail = (loc: (string | number)[], msg: string, input?: unknown) => void

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import type { StoredTransaction } from '../store/transactions.ts'
 import { formatMoney } from './money.ts'
+import type { TransactionRecord } from './transaction-record.ts'
 
 const MoneyText = z.string().describe('decimal string, e.g. "19.99"; negative for a refund')
 
@@ -50,32 +51,37 @@ export const OrderView = z
   .meta({ id: 'Order' })
 export type OrderView = z.infer<typeof OrderView>
 
-export function orderView(stored: StoredTransaction): OrderView {
+/** A transaction's own fields under TaxJar's names, as answered and as sent (see input-of-record.ts). */
+export function transactionFields(record: TransactionRecord): Omit<OrderView, 'source' | 'created_at' | 'updated_at'> {
   return {
-    transaction_id: stored.transactionId,
-    provider: stored.provider,
-    kind: stored.kind,
-    transaction_date: stored.transactionAt,
-    transaction_reference_id: stored.referenceId,
-    to_country: stored.toCountry,
-    to_zip: stored.toZip,
-    to_state: stored.toState,
-    to_city: stored.toCity,
-    to_street: stored.toStreet,
-    from_country: stored.fromCountry,
-    from_zip: stored.fromZip,
-    from_state: stored.fromState,
-    from_city: stored.fromCity,
-    from_street: stored.fromStreet,
-    amount: formatMoney(stored.amount),
-    shipping: formatMoney(stored.shipping),
-    sales_tax: formatMoney(stored.salesTax),
-    customer_id: stored.customerId,
-    exemption_type: stored.exemptionType,
-    marketplace: stored.marketplace,
-    line_items: stored.lineItems,
-    source: stored.source,
-    created_at: stored.createdAt,
-    updated_at: stored.updatedAt,
+    transaction_id: record.transactionId,
+    provider: record.provider,
+    kind: record.kind,
+    transaction_date: record.transactionAt,
+    transaction_reference_id: record.referenceId,
+    to_country: record.toCountry,
+    to_zip: record.toZip,
+    to_state: record.toState,
+    to_city: record.toCity,
+    to_street: record.toStreet,
+    from_country: record.fromCountry,
+    from_zip: record.fromZip,
+    from_state: record.fromState,
+    from_city: record.fromCity,
+    from_street: record.fromStreet,
+    amount: formatMoney(record.amount),
+    shipping: formatMoney(record.shipping),
+    sales_tax: formatMoney(record.salesTax),
+    customer_id: record.customerId,
+    exemption_type: record.exemptionType,
+    marketplace: record.marketplace,
+    line_items: record.lineItems,
   }
 }
+
+export const orderView = (stored: StoredTransaction): OrderView => ({
+  ...transactionFields(stored),
+  source: stored.source,
+  created_at: stored.createdAt,
+  updated_at: stored.updatedAt,
+})

@@ -6,7 +6,15 @@ import { TransactionStore } from '../store/transactions.ts'
 
 export type PortabilityStores = { transactions: TransactionStore; registrations: NexusRegistrations }
 
-export async function portabilityStores(db: Database): Promise<PortabilityStores> {
-  const [transactions, registrations] = await Promise.all([TransactionStore.of(db), NexusRegistrations.of(db)])
-  return { transactions, registrations }
+const opened = new WeakMap<Database, Promise<PortabilityStores>>()
+
+/** The stores over `db`, their tables created by the first call (a failed attempt is retried by the next). */
+export function portabilityStores(db: Database): Promise<PortabilityStores> {
+  let stores = opened.get(db)
+  if (!stores) {
+    stores = Promise.all([TransactionStore.of(db), NexusRegistrations.of(db)]).then(([transactions, registrations]) => ({ transactions, registrations }))
+    stores.catch(() => opened.delete(db))
+    opened.set(db, stores)
+  }
+  return stores
 }

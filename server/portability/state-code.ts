@@ -1,6 +1,6 @@
 // A destination state as integrations send it: the USPS code in any case ("ga", "GA") or the full
 // name ("Georgia"), for the 50 states, DC and Puerto Rico (the states the rules table covers).
-import { STATES } from '../../sources/index.ts'
+import { STATES, stateByCode } from '../../sources/index.ts'
 
 const BY_KEY = new Map<string, string>()
 for (const state of STATES) {
@@ -13,4 +13,4 @@ export function stateCodeOf(text: string): string | null {
   return BY_KEY.get(text.trim().replace(/\s+/g, ' ').toUpperCase()) ?? null
 }
 
-export const stateName = (code: string): string => STATES.find((s) => s.code === code)?.name ?? code
+export const stateName = (code: string): string => stateByCode(code)?.name ?? code

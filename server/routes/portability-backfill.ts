@@ -10,7 +10,6 @@ import { monthsBefore, utcDate } from '../portability/date-window.ts'
 import { BACKFILL_LIMITS } from '../portability/portability-settings.ts'
 import { portabilityStores } from '../portability/portability-stores.ts'
 import { COMMIT_ROWS } from '../store/transactions-bulk.ts'
-import { zipStateMismatch } from '../portability/zip-state-check.ts'
 import { defineRoute } from './route.ts'
 
 const DateWindowView = z.object({ from: z.string(), to: z.string() })
@@ -62,7 +61,7 @@ export const backfillRoute = defineRoute({
     accountId: caller.account.id,
     now,
     window: { from: monthsBefore(today, BACKFILL_LIMITS.windowMonths), to: today },
-    zipStateMismatch: (zip, state) => zipStateMismatch(snapshot.rates, zip, state),
+    rates: snapshot.rates,
     batchSize: BACKFILL_LIMITS.batchRows,
     keepRejected: BACKFILL_LIMITS.rejectedRowsKept,
   })

@@ -5,12 +5,10 @@
 // GET /v1/portability/orders/:transaction_id reads one back.
 import { z } from 'zod'
 import { HttpError } from '../http/errors.ts'
-import { validationError } from '../http/validation.ts'
-import { normalizeTransaction } from '../portability/normalize-transaction.ts'
+import { recordOfBody } from '../portability/normalize-transaction.ts'
 import { OrderView, orderView } from '../portability/order-view.ts'
 import { portabilityStores } from '../portability/portability-stores.ts'
 import { TransactionInput } from '../portability/transaction-input.ts'
-import { zipStateMismatch } from '../portability/zip-state-check.ts'
 import { defineRoute } from './route.ts'
 
 const SavedOrder = z
@@ -39,10 +37,9 @@ export const createOrderRoute = defineRoute({
     201: { description: 'Stored.', schema: SavedOrder },
   },
 }).handle(async ({ body, caller, store, snapshot, now }) => {
-  const normalized = normalizeTransaction(body, { zipStateMismatch: (zip, state) => zipStateMismatch(snapshot.rates, zip, state) })
-  if (!normalized.ok) throw validationError(normalized.detail.map((d) => ({ ...d, loc: ['body', ...d.loc] })))
+  const record = recordOfBody(body, { rates: snapshot.rates })
   const { transactions } = await portabilityStores(store.db)
-  const { result, stored } = await transactions.save(caller.account.id, normalized.record, 'api', now, 'upsert')
+  const { result, stored } = await transactions.save(caller.account.id, record, 'api', now, 'upsert')
   const order = orderView(stored!)
   return result === 'created' ? { status: 201, body: { result, order } } : { status: 200, body: { result: result as 'updated' | 'unchanged', order } }
 })

@@ -2,21 +2,21 @@
 // and point its apiUrl at `<base URL>/taxjar`: list, show, create, update and delete, for orders
 // and refunds alike (TaxJar's /transactions/orders and /transactions/refunds). Writes land in the
 // same store as /v1/portability/orders (source `taxjar`) and feed nexus health.
+import type { IncomingMessage } from 'node:http'
 import { z } from 'zod'
+import type { RateIndex } from '../../pipeline/rate-index.ts'
 import { HttpError } from '../http/errors.ts'
 import { validationError } from '../http/validation.ts'
 import { inputOfRecord, patched } from '../portability/input-of-record.ts'
-import { normalizeTransaction } from '../portability/normalize-transaction.ts'
+import { recordOfBody, type NormalizeOptions } from '../portability/normalize-transaction.ts'
 import { portabilityStores } from '../portability/portability-stores.ts'
 import { parseTransactionDate } from '../portability/transaction-date.ts'
 import { TRANSACTION_FIELDS } from '../portability/transaction-input.ts'
 import type { TransactionKind } from '../portability/transaction-record.ts'
-import { zipStateMismatch } from '../portability/zip-state-check.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { deletedTaxjarTransaction, TaxjarTransaction, taxjarTransaction } from '../taxjar/taxjar-order.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
-import type { Route } from './route.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute, type Route } from './route.ts'
 
 /** TaxJar's body for create and update: its own fields only; unknown keys are ignored. */
 export const TaxjarTransactionInput = z.object(TRANSACTION_FIELDS).meta({ id: 'TaxjarTransactionInput' })
@@ -37,6 +37,12 @@ function transactionRoutes(kind: TransactionKind): Route[] {
   const common = { tags: TAXJAR_TAGS, auth: 'key' as const, errorFormat: TAXJAR_ERRORS }
   const notFound = (id: string, provider: string) => new HttpError('NOT_FOUND', `No ${kind} with transaction_id ${id} for provider ${provider}.`)
   const providerOf = (value: string | undefined) => (value ?? 'api').trim().toLowerCase()
+  const normalizeOptions = (req: IncomingMessage, rates: RateIndex): NormalizeOptions => ({
+    kind,
+    requireReference: kind === 'refund',
+    checkLineTotals: req.headers['x-api-version'] === MATH_CHECK_VERSION,
+    rates,
+  })
 
   const list = defineRoute({
     ...common,
@@ -98,17 +104,11 @@ function transactionRoutes(kind: TransactionKind): Route[] {
     body: TaxjarTransactionInput,
     responses: { 201: { description: `The ${kind} as recorded.`, schema: One } },
   }).handle(async ({ req, body, caller, store, snapshot, now }) => {
-    const normalized = normalizeTransaction(body, {
-      kind,
-      requireReference: kind === 'refund',
-      checkLineTotals: req.headers['x-api-version'] === MATH_CHECK_VERSION,
-      zipStateMismatch: (zip, state) => zipStateMismatch(snapshot.rates, zip, state),
-    })
-    if (!normalized.ok) throw validationError(normalized.detail.map((d) => ({ ...d, loc: ['body', ...d.loc] })))
+    const record = recordOfBody(body, normalizeOptions(req, snapshot.rates))
     const { transactions } = await portabilityStores(store.db)
-    const { result, stored } = await transactions.save(caller.account.id, normalized.record, 'taxjar', now, 'create')
+    const { result, stored } = await transactions.save(caller.account.id, record, 'taxjar', now, 'create')
     if (result === 'exists') {
-      const { transactionId, provider } = normalized.record
+      const { transactionId, provider } = record
       throw new HttpError('VALIDATION_ERROR', `Provider transaction ${transactionId} (provider ${provider}) is already recorded; use PUT ${base.replace('/taxjar', '')}/${transactionId} to update it.`)
     }
     return { status: 201, body: { [kind]: taxjarTransaction(stored!, caller.account.id) } }
@@ -129,14 +129,8 @@ function transactionRoutes(kind: TransactionKind): Route[] {
     const { transactions } = await portabilityStores(store.db)
     const existing = await transactions.get(caller.account.id, { provider, transactionId: params.transaction_id, kind })
     if (!existing) throw notFound(params.transaction_id, provider)
-    const normalized = normalizeTransaction(patched(inputOfRecord(existing), { ...body, transaction_id: params.transaction_id }), {
-      kind,
-      requireReference: kind === 'refund',
-      checkLineTotals: req.headers['x-api-version'] === MATH_CHECK_VERSION,
-      zipStateMismatch: (zip, state) => zipStateMismatch(snapshot.rates, zip, state),
-    })
-    if (!normalized.ok) throw validationError(normalized.detail.map((d) => ({ ...d, loc: ['body', ...d.loc] })))
-    const { result, stored } = await transactions.save(caller.account.id, normalized.record, 'taxjar', now, 'update')
+    const record = recordOfBody(patched(inputOfRecord(existing), { ...body, transaction_id: params.transaction_id }), normalizeOptions(req, snapshot.rates))
+    const { result, stored } = await transactions.save(caller.account.id, record, 'taxjar', now, 'update')
     if (result === 'missing') throw notFound(params.transaction_id, provider)
     return { status: 200, body: { [kind]: taxjarTransaction(stored!, caller.account.id) } }
   })

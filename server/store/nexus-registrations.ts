@@ -8,20 +8,13 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS nexus_registrations (
 
 export type Registration = { state: string; registeredSince: string | null; updatedAt: string }
 
-const ready = new WeakMap<Database, Promise<NexusRegistrations>>()
-
 export class NexusRegistrations {
   private constructor(private readonly db: Database) {}
 
-  /** The registrations over `db`, creating the table on first use. */
-  static of(db: Database): Promise<NexusRegistrations> {
-    let opened = ready.get(db)
-    if (!opened) {
-      opened = db.run(SCHEMA).then(() => new NexusRegistrations(db))
-      opened.catch(() => ready.delete(db))
-      ready.set(db, opened)
-    }
-    return opened
+  /** The registrations over `db`, creating the table if it is missing. */
+  static async of(db: Database): Promise<NexusRegistrations> {
+    await db.run(SCHEMA)
+    return new NexusRegistrations(db)
   }
 
   /** The account's registered states, in code order. */

@@ -44,23 +44,13 @@ const COLUMNS = `provider, transaction_id, kind, transaction_date::VARCHAR AS tr
 
 const KEY_WHERE = 'account_id = ? AND provider = ? AND transaction_id = ? AND kind = ?'
 
-const schemaReady = new WeakMap<Database, Promise<TransactionStore>>()
-
 export class TransactionStore {
   private constructor(private readonly db: Database) {}
 
-  /** The store over `db`, creating its table on first use. */
-  static of(db: Database): Promise<TransactionStore> {
-    let ready = schemaReady.get(db)
-    if (!ready) {
-      ready = (async () => {
-        for (const statement of SCHEMA) await db.run(statement)
-        return new TransactionStore(db)
-      })()
-      ready.catch(() => schemaReady.delete(db))
-      schemaReady.set(db, ready)
-    }
-    return ready
+  /** The store over `db`, creating its table if it is missing. */
+  static async of(db: Database): Promise<TransactionStore> {
+    for (const statement of SCHEMA) await db.run(statement)
+    return new TransactionStore(db)
   }
 
   async get(accountId: string, key: TransactionKey): Promise<StoredTransaction | null> {
@@ -160,12 +150,13 @@ function insertOne(tx: Statements, accountId: string, record: TransactionRecord,
   )
 }
 
+const VALUE_ASSIGNMENTS = VALUE_COLUMNS.split(',')
+  .map((column) => column.trim())
+  .map((column) => `${column} = ?${column === 'transaction_date' ? '::DATE' : column === 'transaction_at' ? '::TIMESTAMP' : ''}`)
+  .join(', ')
+
 function updateOne(tx: Statements, accountId: string, record: TransactionRecord, stamp: string) {
-  const assignments = VALUE_COLUMNS.split(',')
-    .map((column) => column.trim())
-    .map((column) => `${column} = ?${column === 'transaction_date' ? '::DATE' : column === 'transaction_at' ? '::TIMESTAMP' : ''}`)
-    .join(', ')
-  return tx.run(`UPDATE transactions SET ${assignments}, updated_at = ?::TIMESTAMP WHERE ${KEY_WHERE}`, [
+  return tx.run(`UPDATE transactions SET ${VALUE_ASSIGNMENTS}, updated_at = ?::TIMESTAMP WHERE ${KEY_WHERE}`, [
     ...recordValues(record),
     stamp,
     accountId,

@@ -2,6 +2,7 @@
 // handed to the store's bulk writer in batches (it commits a DuckDB row group at a time, and the
 // rest at the end, before the answer). Rows the account already holds (or that repeat earlier in
 // the upload) are counted as duplicates and left as stored, so re-running a file adds nothing.
+import type { RateIndex } from '../../../pipeline/rate-index.ts'
 import { validate, type ValidationDetail } from '../../http/validation.ts'
 import type { TransactionStore } from '../../store/transactions.ts'
 import type { DateWindow } from '../date-window.ts'
@@ -16,7 +17,7 @@ export type BackfillOptions = {
   accountId: string
   now: number
   window: DateWindow
-  zipStateMismatch: (zip5: string, state: string) => string | null
+  rates: RateIndex
   batchSize: number
   keepRejected: number
 }
@@ -89,7 +90,7 @@ function recordOf(value: unknown, options: BackfillOptions): RowRecord {
   const shaped = validate(TransactionInput, 'body', value)
   // Located within the row, not the request body.
   if (!shaped.ok) return { ok: false, detail: shaped.detail.map((d) => ({ ...d, loc: d.loc.slice(1) })) }
-  const normalized = normalizeTransaction(shaped.value, { zipStateMismatch: options.zipStateMismatch })
+  const normalized = normalizeTransaction(shaped.value, { rates: options.rates })
   if (!normalized.ok) return normalized
   const date = normalized.record.transactionDate
   const { from, to } = options.window
