@@ -1,7 +1,9 @@
 // Where the earlier snapshots of the served one live: the artifacts directory it was published in.
 // One EarlierSnapshots per directory, so the manifests and files it opened outlive a snapshot swap.
+import type { Geocoder } from '../geocoder/geocode-match.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { EarlierSnapshots } from './earlier-snapshots.ts'
+import type { LookupSources } from './resolve-lookup.ts'
 
 const BY_DIRECTORY = new Map<string, EarlierSnapshots>()
 
@@ -13,3 +15,10 @@ export function earlierSnapshotsFor(snapshot: Pick<Snapshot, 'artifactsDir'>): E
   }
   return earlier
 }
+
+/** What a lookup reads: the snapshot in service, the earlier ones beside it, the upstream geocoder if any. */
+export const lookupSources = (snapshot: Snapshot, geocoder: Geocoder | undefined): LookupSources => ({
+  snapshot,
+  earlier: earlierSnapshotsFor(snapshot),
+  geocoder,
+})

@@ -4,7 +4,7 @@
 // sourcing rule names for the seller sent.
 import { z } from 'zod'
 import { ErrorBody } from '../http/errors.ts'
-import { earlierSnapshotsFor } from '../lookup/history-source.ts'
+import { lookupSources } from '../lookup/history-source.ts'
 import { ZipEntries } from '../lookup/zip-entries.ts'
 import { AvalaraRatesBody } from '../portability/rates-avalara.ts'
 import { lookupRates } from '../portability/rates-lookup.ts'
@@ -66,6 +66,6 @@ export const portabilityRatesRoute = defineRoute({
 }).handle(async ({ query, snapshot, caller, settings, now }) => {
   const request = readRatesRequest(query, now)
   const seller = readSeller(query.seller_state, query.seller_zip, new ZipEntries(snapshot))
-  const sources = { snapshot, earlier: earlierSnapshotsFor(snapshot), geocoder: settings.geocoder }
+  const sources = lookupSources(snapshot, settings.geocoder)
   return { status: 200, body: await lookupRates(request, seller, sources, () => billingOf(caller)) }
 })

@@ -3,7 +3,7 @@
 // (spec 7), checked by the lookup; the schema's own failures are 422.
 import { z } from 'zod'
 import { ErrorBody } from '../http/errors.ts'
-import { earlierSnapshotsFor } from '../lookup/history-source.ts'
+import { lookupSources } from '../lookup/history-source.ts'
 import { INPUT_MODES } from '../lookup/lookup-errors.ts'
 import { readLookupRequest, RESPONSE_SHAPES, STRICT_OFF, STRICT_ON } from '../lookup/lookup-request.ts'
 import { lookupTax } from '../lookup/resolve-lookup.ts'
@@ -87,7 +87,7 @@ export const taxRoute = defineRoute({
 }).handle(async ({ params, query, snapshot, caller, settings, now }) => {
   const reading = readLookupRequest(params.state, query, now)
   if (!reading.ok) throw reading.error
-  const sources = { snapshot, earlier: earlierSnapshotsFor(snapshot), geocoder: settings.geocoder }
+  const sources = lookupSources(snapshot, settings.geocoder)
   const body = await lookupTax(reading.request, sources, () => billingOf(caller))
   // A full answer carries the caller's billing, and an address may be answered from what an
   // upstream geocoder said (or did not say): only simple answers from the snapshot alone are the

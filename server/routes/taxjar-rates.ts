@@ -2,7 +2,7 @@
 // state, country})` of TaxJar clients: the GET /v1/tax resolver (a street and city choose among the
 // ZIP's jurisdictions), answered as TaxJar's `rate` object, errors in TaxJar's shape.
 import { z } from 'zod'
-import { earlierSnapshotsFor } from '../lookup/history-source.ts'
+import { lookupSources } from '../lookup/history-source.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'
 import { readLookupRequest } from '../lookup/lookup-request.ts'
 import { lookupTax } from '../lookup/resolve-lookup.ts'
@@ -51,7 +51,7 @@ export const taxjarRatesRoute = defineRoute({
   const city = given(query.city)
   const reading = readLookupRequest(given(query.state) ?? null, { address: street, city, zip: params.zip, mode: 'simple' }, now)
   if (!reading.ok) throw reading.error
-  const sources = { snapshot, earlier: earlierSnapshotsFor(snapshot), geocoder: settings.geocoder }
+  const sources = lookupSources(snapshot, settings.geocoder)
   const { rate } = await lookupTax(reading.request, sources, () => billingOf(caller))
   return { status: 200, body: taxjarRates(rate) }
 })

@@ -1,12 +1,11 @@
 // The registration list as sent to PUT /v1/portability/nexus: each state once (code or name),
 // `registered_since` a plain date when given.
 import type { ValidationDetail } from '../../http/validation.ts'
+import { isCalendarDate } from '../../lookup/lookup-date.ts'
 import { stateCodeOf } from '../state-code.ts'
 
 export type RegionInput = { state: string; registered_since?: string | null }
 export type Region = { state: string; registeredSince: string | null }
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
 export function parseRegions(input: readonly RegionInput[]): { ok: true; regions: Region[] } | { ok: false; detail: ValidationDetail[] } {
   const detail: ValidationDetail[] = []
@@ -25,11 +24,4 @@ export function parseRegions(input: readonly RegionInput[]): { ok: true; regions
     if (state) regions.push({ state, registeredSince: since })
   })
   return detail.length ? { ok: false, detail } : { ok: true, regions }
-}
-
-function isCalendarDate(text: string): boolean {
-  const m = DATE.exec(text)
-  if (!m) return false
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-  return date.toISOString().slice(0, 10) === text
 }
