@@ -14,7 +14,6 @@ import { pointerPath, readCurrentId, snapshotDir } from '../../pipeline/snapshot
 import { refreshProcess } from './refresh-run.ts'
 import { sharedPath } from './shared.ts'
 
-const CACHE_ROOT = path.join(os.tmpdir(), 'taxatlas-server-test-snapshots')
 const STALE_CACHE_MS = 6 * 3_600_000
 
 const silent: Reporter = { start() {}, state() {}, info() {}, finish() {} }
@@ -64,11 +63,9 @@ async function withBuildDir<T>(work: (buildDir: string) => Promise<T>): Promise<
 
 /** A temp artifacts directory holding a copy of this run's real snapshot, CURRENT pointing at it. */
 export async function artifactsWithSnapshot(mirrorUrl: string): Promise<{ dir: string; id: string }> {
-  const cached = await cachedArtifacts(mirrorUrl)
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-server-artifacts-'))
-  await cp(cached, dir, { recursive: true })
+  const dir = await copyOfCachedArtifacts(mirrorUrl, { name: 'server' })
   const id = await readCurrentId(dir)
-  if (!id) throw new Error(`cached artifacts ${cached} have no CURRENT`)
+  if (!id) throw new Error(`cached artifacts copied to ${dir} have no CURRENT`)
   return { dir, id }
 }
 
@@ -93,22 +90,38 @@ export async function republish(artifactsDir: string, fromId: string, newId: str
 
 export const pointTo = (artifactsDir: string, id: string) => writeAtomically(pointerPath(artifactsDir), `${id}\n`)
 
-async function cachedArtifacts(mirrorUrl: string): Promise<string> {
-  const dir = path.join(CACHE_ROOT, `v${FORMAT_VERSION}-${new URL(mirrorUrl).port}`)
+/**
+ * A snapshot built once for the test run (per index format and mirror port) and kept between
+ * test files: `cache` names its folder, `states` limits the refresh to them.
+ */
+export type SnapshotCache = { name: string; states?: string }
+
+/** A fresh temp artifacts directory holding a copy of the cached snapshot, CURRENT pointing at it. */
+export async function copyOfCachedArtifacts(mirrorUrl: string, cache: SnapshotCache): Promise<string> {
+  const cached = await cachedArtifacts(mirrorUrl, cache)
+  const dir = await mkdtemp(path.join(os.tmpdir(), `taxatlas-${cache.name}-artifacts-`))
+  await cp(cached, dir, { recursive: true })
+  return dir
+}
+
+async function cachedArtifacts(mirrorUrl: string, cache: SnapshotCache): Promise<string> {
+  const root = path.join(os.tmpdir(), `taxatlas-${cache.name}-test-snapshots`)
+  // A new index format must not read an old build's snapshot.
+  const dir = path.join(root, `v${FORMAT_VERSION}-${new URL(mirrorUrl).port}`)
   if (await readCurrentId(dir)) return dir
-  await mkdir(CACHE_ROOT, { recursive: true })
-  await removeStaleCaches()
+  await mkdir(root, { recursive: true })
+  await removeStaleCaches(root)
   const building = `${dir}.tmp-${process.pid}`
   await rm(building, { recursive: true, force: true })
-  await refreshInto(building, mirrorUrl)
+  await refreshInto(building, mirrorUrl, cache.states ? { states: cache.states } : {})
   // Another test file may have finished first; either copy is the same run's data.
   await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }))
   return dir
 }
 
-async function removeStaleCaches() {
-  for (const name of await readdir(CACHE_ROOT).catch(() => [] as string[])) {
-    const entry = path.join(CACHE_ROOT, name)
+async function removeStaleCaches(root: string) {
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const entry = path.join(root, name)
     const info = await stat(entry).catch(() => null)
     if (info && Date.now() - info.mtimeMs > STALE_CACHE_MS) await rm(entry, { recursive: true, force: true })
   }
