@@ -72,11 +72,26 @@ function logLine(level: string, event: string, fields: LogFields): string {
 
 // One per request: field by field, as logLine would write it, at a third of the cost.
 const text = JSON.stringify
+// A string of printable ASCII without `"` or `\` (methods, routes, ids, most paths) is quoted as
+// is: the same JSON as JSON.stringify gives, for less. Anything else goes through JSON.stringify.
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+const quoted = (value: string | null) => (value === null ? 'null' : PLAIN.test(value) ? `"${value}"` : text(value))
+
+// `duration_ms` is rounded to hundredths; written from integers it reads the same as
+// `String(number)` does, at a third of the cost.
+function hundredths(ms: number): string {
+  const all = Math.round(ms * 100)
+  const whole = Math.floor(all / 100)
+  const part = all - whole * 100
+  if (part === 0) return `${whole}`
+  return part % 10 === 0 ? `${whole}.${part / 10}` : `${whole}.${part < 10 ? '0' : ''}${part}`
+}
+
 function accessLine(e: AccessEntry): string {
   return (
-    `{"time":"${timeNow()}","level":"info","event":"request","method":${text(e.method)},"route":${text(e.route)},` +
-    `"path":${text(e.path)},"status":${e.status},"duration_ms":${e.duration_ms},"support_reference":${text(e.support_reference)},` +
-    `"account_id":${text(e.account_id)}${e.aborted ? ',"aborted":true' : ''}${e.reason === undefined ? '' : `,"reason":${text(e.reason)}`}}\n`
+    `{"time":"${timeNow()}","level":"info","event":"request","method":${quoted(e.method)},"route":${quoted(e.route)},` +
+    `"path":${quoted(e.path)},"status":${e.status},"duration_ms":${hundredths(e.duration_ms)},"support_reference":${quoted(e.support_reference)},` +
+    `"account_id":${quoted(e.account_id)}${e.aborted ? ',"aborted":true' : ''}${e.reason === undefined ? '' : `,"reason":${text(e.reason)}`}}\n`
   )
 }
 

@@ -156,6 +156,21 @@ describe('usage persistence', () => {
     expect(usage.usage).toEqual([expect.objectContaining({ month: '2026-07', lookups: 3 })])
   })
 
+  it('keeps each account and month apart, in memory and in the store', async () => {
+    const db = await Database.open(path.join(storeDir, 'apart.duckdb'))
+    const usage = await UsageCounter.load(db)
+    usage.add('acct_a', '2026-09', 2)
+    usage.add('acct_b', '2026-09', 3)
+    usage.add('acct_a', '2026-10', 1)
+    expect([usage.used('acct_a', '2026-09'), usage.used('acct_b', '2026-09'), usage.used('acct_a', '2026-10'), usage.used('acct_b', '2026-10')]).toEqual([2, 3, 1, 0])
+    expect([usage.usedTotal('acct_a'), usage.usedTotal('acct_b')]).toEqual([3, 3])
+    await usage.flush()
+    const stored = await db.rows('SELECT account_id, month, lookups FROM usage ORDER BY account_id, month')
+    expect(stored.map((r) => [r.account_id, r.month, Number(r.lookups)])).toEqual([['acct_a', '2026-09', 2], ['acct_a', '2026-10', 1], ['acct_b', '2026-09', 3]])
+    expect((await UsageCounter.load(db)).rows()).toEqual(usage.rows())
+    await db.close()
+  })
+
   it('is written by the periodic flush, so a crash loses at most one flush interval', async () => {
     const file = path.join(storeDir, 'flush.duckdb')
     const db = await Database.open(file)

@@ -66,3 +66,17 @@ describe('the access log line', () => {
     }
   })
 })
+
+describe('the access log duration', () => {
+  it('reads as String(number) does for every hundredth, and rounds a longer one to hundredths', async () => {
+    const writes: string[] = []
+    const logger = jsonLogger((text) => writes.push(text))
+    const durations = Array.from({ length: 4000 }, (_, i) => (i * 37) / 100)
+    const entry = { method: 'GET', route: null, path: '/', status: 200, support_reference: 'r', account_id: null }
+    for (const duration_ms of [...durations, 1.004, 2.3456, 0.004]) logger.request({ ...entry, duration_ms })
+    await expect.poll(() => writes.join('').split('\n').length).toBe(durations.length + 4)
+    const written = writes.join('').trimEnd().split('\n').map((line) => /"duration_ms":([^,]*),/.exec(line)![1])
+    expect(written.slice(0, durations.length)).toEqual(durations.map(String))
+    expect(written.slice(durations.length)).toEqual(['1', '2.35', '0'])
+  })
+})

@@ -55,20 +55,21 @@ export class RateLimiter {
   }
 }
 
-/** `RateLimit-Limit`, `-Remaining`, `-Reset`, and the same as `X-RateLimit-*`, as [name, value, …]. */
-export function rateLimitHeaderList(decision: RateDecision): string[] {
+/** Adds `RateLimit-Limit`, `-Remaining`, `-Reset`, and the same as `X-RateLimit-*`, to a [name, value, …] list. */
+export function addRateLimitHeaders(headers: string[], decision: RateDecision): void {
   const limit = String(decision.limit)
   const remaining = String(decision.remaining)
   const reset = String(decision.resetSeconds)
-  return [
+  headers.push(
     'RateLimit-Limit', limit, 'X-RateLimit-Limit', limit,
     'RateLimit-Remaining', remaining, 'X-RateLimit-Remaining', remaining,
     'RateLimit-Reset', reset, 'X-RateLimit-Reset', reset,
-  ]
+  )
 }
 
 export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {
-  const headers = rateLimitHeaderList(decision)
+  const headers: string[] = []
+  addRateLimitHeaders(headers, decision)
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1])
 }
 

@@ -22,7 +22,7 @@ export function setBaseHeaders(res: ServerResponse, requestId: string): void {
   for (let i = 0; i < BASE_HEADERS.length; i += 2) res.setHeader(BASE_HEADERS[i], BASE_HEADERS[i + 1])
 }
 
-/** The same headers as [name, value, …], for `sendWhole`. */
+/** The same headers as [name, value, …], for `sendWhole` (a fresh list, which the caller may add to). */
 export const baseHeaderList = (requestId: string): string[] => ['X-Request-Id', requestId, ...BASE_HEADERS]
 
 /**

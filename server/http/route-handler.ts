@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
 import { authenticate } from '../access/credentials.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
-import { rateLimited, rateLimitHeaderList, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
+import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 import type { Caller, Route, RouteSettings } from '../routes/route.ts'
@@ -75,7 +75,7 @@ type Exchange = {
   limit: RateDecision | null
   /** the base and rate-limit headers are set on the response (unless a cached reply is sent whole, they are before anything is written) */
   headersSet: boolean
-  /** `METHOD url` on a route that caches replies */
+  /** the URL, on a route that caches replies (only GET routes do) */
   cacheKey: string | null
 }
 
@@ -90,7 +90,7 @@ function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerRe
     counted: null,
     limit: null,
     headersSet: false,
-    cacheKey: route.cachesReplies && deps.replies ? `${req.method} ${req.url}` : null,
+    cacheKey: route.cachesReplies && deps.replies ? req.url! : null,
   }
 }
 
@@ -143,8 +143,8 @@ function admit(x: Exchange): boolean {
     const hit = deps.replies!.get(x.snapshot.id, x.now, x.cacheKey)
     if (hit) {
       const headers = baseHeaderList(state.requestId)
-      if (x.limit) headers.push(...rateLimitHeaderList(x.limit))
-      headers.push(...hit.headers)
+      if (x.limit) addRateLimitHeaders(headers, x.limit)
+      for (const part of hit.headers) headers.push(part)
       sendWhole(x.res, hit.status, headers, hit.body)
       return true
     }

@@ -81,7 +81,8 @@ export type RouteSpec<A extends Auth, P extends z.ZodType | undefined, Q extends
   countsAsLookup?: boolean
   /**
    * keeps the 200 replies its handler marks `cacheable` (server/http/reply-cache.ts): a repeat of
-   * the same URL is authenticated, limited and counted as usual, then answered from the cache
+   * the same URL is authenticated, limited and counted as usual, then answered from the cache.
+   * GET routes only: the cache is keyed by URL.
    */
   cachesReplies?: boolean
   /** still answers for an account whose trial has ended (other key routes then give 402 TRIAL_EXPIRED) */

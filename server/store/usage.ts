@@ -6,12 +6,24 @@ import type { Logger } from '../logger.ts'
 
 export type UsageRow = { accountId: string; month: string; lookups: number }
 
-const keyOf = (accountId: string, month: string) => `${accountId}|${month}`
+// Counts by account, then by month: the request path looks them up with the strings it already
+// holds, without building a key per lookup.
+type Counts = Map<string, Map<string, number>>
+
+function addTo(counts: Counts, accountId: string, month: string, delta: number): void {
+  let months = counts.get(accountId)
+  if (months === undefined) counts.set(accountId, (months = new Map()))
+  months.set(month, (months.get(month) ?? 0) + delta)
+}
+
+function* entriesOf(counts: Counts): Generator<UsageRow> {
+  for (const [accountId, months] of counts) for (const [month, lookups] of months) yield { accountId, month, lookups }
+}
 
 export class UsageCounter {
-  readonly #counts = new Map<string, number>()
+  readonly #counts: Counts = new Map()
   readonly #totals = new Map<string, number>()
-  #pending = new Map<string, number>()
+  #pending: Counts = new Map()
 
   private constructor(private readonly db: Database) {}
 
@@ -24,7 +36,7 @@ export class UsageCounter {
   }
 
   used(accountId: string, month: string): number {
-    return this.#counts.get(keyOf(accountId, month)) ?? 0
+    return this.#counts.get(accountId)?.get(month) ?? 0
   }
 
   /** Every lookup the account ever made (a trial's quota spans its whole trial). */
@@ -35,38 +47,31 @@ export class UsageCounter {
   /** Counts (or, with a negative delta, uncounts) lookups; persisted by the next flush. */
   add(accountId: string, month: string, delta = 1): void {
     this.#apply(accountId, month, delta)
-    const key = keyOf(accountId, month)
-    this.#pending.set(key, (this.#pending.get(key) ?? 0) + delta)
+    addTo(this.#pending, accountId, month, delta)
   }
 
   rows(): UsageRow[] {
-    return [...this.#counts.entries()]
-      .map(([key, lookups]) => {
-        const [accountId, month] = key.split('|')
-        return { accountId, month, lookups }
-      })
-      .sort((a, b) => a.accountId.localeCompare(b.accountId) || a.month.localeCompare(b.month))
+    return [...entriesOf(this.#counts)].sort((a, b) => a.accountId.localeCompare(b.accountId) || a.month.localeCompare(b.month))
   }
 
   /** Writes the counts gathered since the last flush; on failure they stay pending for the next one. */
   async flush(): Promise<void> {
     const batch = this.#pending
     this.#pending = new Map()
-    const changes = [...batch.entries()].filter(([, delta]) => delta !== 0)
+    const changes = [...entriesOf(batch)].filter((change) => change.lookups !== 0)
     if (changes.length === 0) return
     try {
       await this.db.transaction(async (tx) => {
-        for (const [key, delta] of changes) {
-          const [accountId, month] = key.split('|')
+        for (const { accountId, month, lookups } of changes) {
           await tx.run(
             `INSERT INTO usage VALUES (?, ?, ?)
              ON CONFLICT (account_id, month) DO UPDATE SET lookups = usage.lookups + excluded.lookups`,
-            [accountId, month, delta],
+            [accountId, month, lookups],
           )
         }
       })
     } catch (error) {
-      for (const [key, delta] of changes) this.#pending.set(key, (this.#pending.get(key) ?? 0) + delta)
+      for (const { accountId, month, lookups } of changes) addTo(this.#pending, accountId, month, lookups)
       throw error
     }
   }
@@ -81,8 +86,7 @@ export class UsageCounter {
   }
 
   #apply(accountId: string, month: string, delta: number) {
-    const key = keyOf(accountId, month)
-    this.#counts.set(key, (this.#counts.get(key) ?? 0) + delta)
+    addTo(this.#counts, accountId, month, delta)
     this.#totals.set(accountId, (this.#totals.get(accountId) ?? 0) + delta)
   }
 }
