@@ -1,6 +1,8 @@
 // The HTTP surface of a real server on port 0: public routes, the auth matrix, the error
 // envelope for every status, request ids, headers, the access log, and OpenAPI validity/coverage.
 import { rm } from 'node:fs/promises'
+import net from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { FreshnessEnvelope, freshnessEnvelope } from '../pipeline/manifest.ts'
@@ -16,9 +18,9 @@ import { envelopeProblems } from './support/reliability-envelope.ts'
 import { rawRequest, type RawRequest } from './support/reliability-raw-http.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 import { startTestServer, withKey, type TestServer } from './support/server-harness.ts'
-import { testBoomRoute, testEchoRoute, testLookupRoute } from './support/server-test-routes.ts'
+import { testBoomRoute, testEchoRoute, testLookupRoute, testSlowReadRoute } from './support/server-test-routes.ts'
 
-const routes = [...API_ROUTES, testLookupRoute, testEchoRoute, testBoomRoute]
+const routes = [...API_ROUTES, testLookupRoute, testEchoRoute, testBoomRoute, testSlowReadRoute]
 let server: TestServer
 let artifacts: { dir: string; id: string }
 
@@ -76,7 +78,7 @@ describe('public routes', () => {
 
   it('every response carries a fresh request id and the security headers', async () => {
     const [a, b] = await Promise.all([get('/healthz'), get('/healthz')])
-    expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/)
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'))
     for (const response of [a, b]) {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
@@ -275,6 +277,29 @@ describe('access log', () => {
     const everything = JSON.stringify(server.logs)
     expect(everything).not.toContain(api_key)
     expect(everything).not.toContain('leak')
+  })
+})
+
+describe('access log timing', () => {
+  const linesOf = (requestId: string | null) => server.logs.filter((e) => e.event === 'request' && e.support_reference === requestId)
+
+  it('writes exactly one line per request, answered at once (a 404) or later (a key route waiting on the store)', async () => {
+    const { api_key } = await server.createAccount('starter')
+    const answers = await Promise.all([get('/no/such/route'), get('/v1/account', withKey(api_key))])
+    const ids = await Promise.all(answers.map(async (response) => (await response.text(), response.headers.get('x-request-id'))))
+    await expect.poll(() => ids.map((id) => linesOf(id).length)).toEqual([1, 1])
+    await sleep(50)
+    expect(ids.map((id) => linesOf(id).map((line) => [line.status, line.aborted ?? false]))).toEqual([[[404, false]], [[200, false]]])
+  })
+
+  it('marks a request the client left before its answer as aborted', async () => {
+    const before = server.logs.length
+    const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1')
+    socket.on('error', () => {})
+    socket.write('GET /test/slow-read/90210?ms=150 HTTP/1.1\r\nHost: x\r\n\r\n')
+    await sleep(30)
+    socket.destroy()
+    await expect.poll(() => server.logs.slice(before).find((e) => e.event === 'request' && e.path === '/test/slow-read/90210')).toMatchObject({ aborted: true })
   })
 })
 

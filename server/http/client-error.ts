@@ -4,12 +4,12 @@
 // closed unanswered); HTTP/1.1 without Host (Node's requireHostHeader, a bare 400: server.ts
 // turns it off, and `requireHost` answers instead). Each gets the JSON envelope like the
 // rest, and its connection is closed.
-import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Logger } from '../logger.ts'
 import { errorBody, HttpError } from './errors.ts'
 import { ensureBaseHeaders, requestState } from './request-context.ts'
+import { newRequestId } from './request-id.ts'
 import { baseHeaderList, sendError } from './respond.ts'
 
 /** Answers, on `server`, everything Node would otherwise answer itself before a request listener runs. */
@@ -62,7 +62,7 @@ function answer(req: IncomingMessage, res: ServerResponse, error: HttpError, log
 
 /** The envelope written on a socket no response object owns, then the end of the connection. */
 function writeRaw(socket: Duplex, error: HttpError, logger: Logger, method: string | null, reason: string | null): void {
-  const requestId = randomUUID()
+  const requestId = newRequestId()
   const body = JSON.stringify(errorBody(error, requestId))
   logRefusal(logger, method, error.status, requestId, reason)
   socket.end(

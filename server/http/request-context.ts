@@ -1,9 +1,9 @@
 // Per-request bookkeeping shared by the router and the route handler: the request id, the route
 // pattern and account once known, and the access log line written when the response closes.
-import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AccessEntry, Logger } from '../logger.ts'
 import { KEY_PREFIX } from '../store/api-keys.ts'
+import { newRequestId } from './request-id.ts'
 import { setBaseHeaders } from './respond.ts'
 
 export type RequestState = {
@@ -20,35 +20,49 @@ const STATE = Symbol('taxatlas.request')
 type WithState = IncomingMessage & { [STATE]?: RequestState }
 
 export function requestState(req: IncomingMessage): RequestState {
-  return ((req as WithState)[STATE] ??= { requestId: randomUUID(), startedAt: performance.now(), route: null, accountId: null, baseHeadersSet: false })
+  return ((req as WithState)[STATE] ??= { requestId: newRequestId(), startedAt: performance.now(), route: null, accountId: null, baseHeadersSet: false })
 }
 
 /**
- * What starts every request: assigns the request id and logs on close. Called once per request
- * (by a router's guard, else by the route or the not-found answer). The headers every response
- * carries are set by whatever answers (`ensureBaseHeaders`).
+ * Runs the handling of one request (`handle`, called at once with `next` if given) and writes its access log line: at
+ * once when `handle` answered before returning (a lookup from the reply cache, a refusal), else
+ * when the response closes. Used once per request: by a router's guard, else by the route or the
+ * not-found answer. The headers every response carries are set by whatever answers
+ * (`ensureBaseHeaders`).
  */
+type Handle = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
+
 export function requestContext(logger: Logger) {
-  // One listener for every response (`this`), rather than a closure made per request.
-  function logOnClose(this: ServerResponse) {
-    const req = this.req
+  function log(res: ServerResponse, aborted: boolean) {
+    const req = res.req
     const state = requestState(req)
     const entry: AccessEntry = {
       method: req.method ?? null,
       route: state.route,
       path: loggedPath(req.url ?? ''),
-      status: this.statusCode,
+      status: res.statusCode,
       duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
       support_reference: state.requestId,
       account_id: state.accountId,
     }
-    if (!this.writableFinished) entry.aborted = true
+    if (aborted) entry.aborted = true
     logger.request(entry)
   }
-  return (req: IncomingMessage, res: ServerResponse) => {
+  // One listener for every response (`this`), rather than a closure made per request. `close`
+  // comes once per response, after `finish` or when the client went away first.
+  function logOnClose(this: ServerResponse) {
+    log(this, !this.writableFinished)
+  }
+  return (req: IncomingMessage, res: ServerResponse, handle: Handle, next?: (error?: unknown) => void) => {
     requestState(req)
-    // `close` comes once per response, after `finish` or when the client went away first.
-    res.on('close', logOnClose)
+    try {
+      handle(req, res, next)
+    } finally {
+      // Answered already: the whole reply is with the socket (unless the client is gone), so the
+      // line need not wait for the close.
+      if (res.writableEnded) log(res, req.socket.destroyed)
+      else res.on('close', logOnClose)
+    }
   }
 }
 

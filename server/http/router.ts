@@ -19,17 +19,15 @@ export type RouterOptions = {
 export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptions = {}): polka.Polka {
   const seen = new Set<string>()
   const formatOf = errorFormatsBySegment(routes)
-  // The request context starts every request, routed or not: in the guard when there is one (it
+  // The request context wraps every request, routed or not: in the guard when there is one (it
   // runs before routing), else inside each handler rather than as middleware, so that Polka calls
   // a route's one handler directly.
-  const begin = requestContext(deps.logger)
-  const beginUnguarded = options.guard ? () => {} : begin
+  const within = requestContext(deps.logger)
+  const withinUnguarded: typeof within = options.guard ? (req, res, handle) => handle(req, res) : within
+  const notFound = (req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, noMatch(app, req), formatOf(req))
   const app = polka({
     onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, error, formatOf(req)),
-    onNoMatch: (req: IncomingMessage, res: ServerResponse) => {
-      beginUnguarded(req, res)
-      fail(deps.logger, req, res, noMatch(app, req), formatOf(req))
-    },
+    onNoMatch: (req: IncomingMessage, res: ServerResponse) => withinUnguarded(req, res, notFound),
   } as polka.Options)
   // Polka parses every query string into req.query; here the route handler parses it, and only
   // when it reads it (a lookup answered from the reply cache never does). `app.parse` is Polka's
@@ -41,10 +39,7 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
   }
   if (options.guard) {
     const guard = options.guard
-    app.use(((req, res, next) => {
-      begin(req, res)
-      guard(req, res, next)
-    }) as Handler as unknown as polka.Middleware)
+    app.use(((req, res, next) => within(req, res, guard as Parameters<typeof within>[2], next)) as Handler as unknown as polka.Middleware)
   }
   const direct = new DirectRoutes(routes)
   for (const route of routes) {
@@ -54,10 +49,7 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
     if (route.cachesReplies && route.method !== 'GET') throw new Error(`route ${key} caches replies, which only a GET route may`)
     seen.add(key)
     const handler = routeHandler(route, deps)
-    const routed = (req: RoutedRequest, res: ServerResponse) => {
-      beginUnguarded(req, res)
-      handler(req, res)
-    }
+    const routed = (req: RoutedRequest, res: ServerResponse) => withinUnguarded(req, res, handler)
     app.add(route.method, route.path, routed as unknown as polka.Middleware)
     direct.set(route, routed)
   }

@@ -63,13 +63,12 @@ export function benchRows(parts: {
   const rows = parts.pipeline.map((m) => measureRow(m))
   for (const { name, mb } of parts.sizes) rows.push(infoRow(`  ${name}`, `${mb.toFixed(mb < 0.1 ? 3 : 2)} MB`))
   rows.push(...parts.server.map((m) => measureRow(m)))
-  // runs: the bare server before, one per lookup measure in order, the bare server after.
+  // runs: the bare server (all its turns), then one per lookup measure in order.
   const { measures, runs } = parts.lookups
-  if (runs.length === measures.length + 2) {
+  if (runs.length === measures.length + 1) {
     rows.push(infoRow(runs[0].target, 'reference', runs[0]))
     measures.forEach((m, i) => rows.push(measureRow(m, runs[i + 1])))
     for (const run of parts.lookups.uncachedRuns) rows.push(infoRow(run.target, `${run.ratioToBare.toFixed(2)} × bare`, run))
-    rows.push(infoRow(runs[runs.length - 1].target, 'reference', runs[runs.length - 1]))
   } else {
     rows.push(...measures.map((m) => measureRow(m)))
   }

@@ -2,8 +2,10 @@
 // BENCH_SECONDS each, default 10) for ZIP, address, place and coordinate lookups over real ZIPs
 // of several states, each held against a bare node:http server answering a body of the same size
 // in the same run: the ratio is what the service costs beyond HTTP itself, on whatever machine.
-// The server runs as deployed, its reply cache on; ZIP and address lookups are then measured
-// again on a server keeping no replies, shown for context.
+// Each workload and the bare server take turns (ROUNDS each way), so a machine that gets busier
+// or quieter during the run weighs on both sides of a ratio alike. The server runs as deployed,
+// its reply cache on; ZIP and address lookups are then measured again on a server keeping no
+// replies, shown for context.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -21,6 +23,8 @@ const PORT = 18_490
 export const CONNECTIONS = 50
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const WARMUP_SECONDS = Math.min(2, SECONDS)
+/** turns of the bare server and of a workload, taken in the order ABBA…, that share SECONDS */
+const ROUNDS = 4
 const STATES = ['CA', 'IL', 'NY', 'TX', 'WA']
 const LOOKUP_PATH = '/v1/tax/{state}'
 const STREETS = ['Main St', 'Oak Ave', '1st St', 'Park Blvd', 'Washington St']
@@ -45,11 +49,12 @@ export type LoadRun = {
 type Workload = { name: string; paths: string[]; minRatio: number }
 /** A listening server under test: its URL, its process (for CPU time) and the headers it needs. */
 type Target = { url: string; child: ChildProcess; headers: Record<string, string> }
-type LoadResult = AutocannonResult & { serverCpuMicros: number | null }
 
 // autocannon ships no types; only what is used here is declared.
 type AutocannonResult = {
   requests: { average: number; total: number }
+  /** seconds the run lasted */
+  duration: number
   latency: { p50: number; p99: number }
   errors: number
   timeouts: number
@@ -60,16 +65,17 @@ type AutocannonClient = { setRequests(requests: { method: 'GET'; path: string }[
 type Autocannon = (options: {
   url: string
   connections: number
-  duration: number
+  duration?: number
+  amount?: number
   headers?: Record<string, string>
   setupClient?: (client: AutocannonClient) => void
 }) => PromiseLike<AutocannonResult>
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 /**
- * `runs`: the bare server before, one per measure, the bare server after. `uncachedRuns`: ZIP and
- * address lookups again on a server keeping no replies (TAXATLAS_REPLY_CACHE_MB=0), for context:
- * what a lookup costs when its URL was not asked before.
+ * `runs`: the bare server (all its turns), then one per measure. `uncachedRuns`: ZIP and address
+ * lookups again on a server keeping no replies (TAXATLAS_REPLY_CACHE_MB=0), for context: what a
+ * lookup costs when its URL was not asked before.
  */
 export type LookupResults = { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[]; notes: string[] }
 
@@ -86,37 +92,37 @@ export async function lookupMeasures(artifacts: string): Promise<LookupResults> 
     const answerBytes = Buffer.byteLength(await answer.text())
     if (!answer.ok) notes.push(`the sample answer sized for the bare server was HTTP ${answer.status}`)
 
-    // The bare server is loaded before and after the lookups, and their mean is the reference, so
-    // a machine that gets busier or quieter during the run does not skew the ratios one way.
     const bare = await startBareServer(answerBytes)
     try {
-      const bareLabel = `bare node:http, canned ${answerBytes}-byte JSON`
-      const bareBefore = await load(bare, ['/'])
-      const lookupResults: LoadResult[] = []
-      for (const workload of workloads) lookupResults.push(await load(taxatlas, workload.paths))
+      await warm(bare, ['/'])
+      const bareTurns: Load[] = []
+      const alongsideBare = async (target: Target, paths: string[]) => {
+        const { own, reference } = await takingTurns(target, paths, bare)
+        bareTurns.push(reference)
+        return { own, bareRate: reference.requestsPerSecond }
+      }
+      const measured: { own: Load; bareRate: number }[] = []
+      for (const workload of workloads) measured.push(await alongsideBare(taxatlas, workload.paths))
       await stop(taxatlas.child)
-      const uncachedResults: [Workload, LoadResult][] = []
+      const uncachedRuns: LoadRun[] = []
       const uncached = await startTaxAtlas(artifacts, PORT + 2, { TAXATLAS_REPLY_CACHE_MB: '0' })
       try {
-        for (const workload of workloads.slice(0, 2)) uncachedResults.push([workload, await load(uncached, workload.paths)])
+        for (const workload of workloads.slice(0, 2)) {
+          const { own, bareRate } = await alongsideBare(uncached, workload.paths)
+          uncachedRuns.push(toRun(`${workload.name} lookups, reply cache off (TAXATLAS_REPLY_CACHE_MB=0)`, own, bareRate))
+        }
       } finally {
         await stop(uncached.child)
       }
-      const bareAfter = await load(bare, ['/'])
-      const bareRate = (bareBefore.requests.average + bareAfter.requests.average) / 2
-
-      const runs = [toRun(`${bareLabel} (before)`, bareBefore, bareRate)]
+      const allBare = merged(bareTurns)
+      const runs = [toRun(`bare node:http, canned ${answerBytes}-byte JSON (all its turns)`, allBare, allBare.requestsPerSecond)]
       const measures: Measure[] = []
       workloads.forEach((workload, i) => {
-        const run = toRun(`${workload.name} lookups (${workload.paths.length} paths)`, lookupResults[i], bareRate)
+        const run = toRun(`${workload.name} lookups (${workload.paths.length} paths)`, measured[i].own, measured[i].bareRate)
         runs.push(run)
         measures.push({ name: `${workload.name} lookups, req/s vs bare server`, value: run.ratioToBare, unit: '× bare', target: workload.minRatio, better: 'higher' })
         if (run.errors + run.non2xx > 0) notes.push(`${workload.name}: ${run.errors} errors, ${run.non2xx} non-2xx (${JSON.stringify(run.statusCodes)})`)
       })
-      runs.push(toRun(`${bareLabel} (after)`, bareAfter, bareRate))
-      const uncachedRuns = uncachedResults.map(([workload, result]) =>
-        toRun(`${workload.name} lookups, reply cache off (TAXATLAS_REPLY_CACHE_MB=0)`, result, bareRate),
-      )
       return { measures, runs, uncachedRuns, notes }
     } finally {
       await stop(bare.child)
@@ -223,27 +229,97 @@ async function sampleStatuses(target: Target, workloads: Workload[]): Promise<st
   return notes
 }
 
+/** A load's outcome, summed over the turns it was measured in. */
+type Load = {
+  requestsPerSecond: number
+  requests: number
+  /** the median of the turns' medians, and the worst of their 99th percentiles */
+  p50Ms: number
+  p99Ms: number
+  errors: number
+  non2xx: number
+  statusCodes: Record<string, number>
+  /** server CPU time over the measured turns, in µs; null off Linux */
+  serverCpu: number | null
+  seconds: number
+}
+
 /**
- * A warm-up, then the measured run. Each connection cycles through its own slice of the paths, so
- * together they cover them all.
+ * Warms the server on the workload, then measures it and the bare server in ROUNDS turns each,
+ * in the order ABBA… (bare first), every turn SECONDS / ROUNDS long.
  */
-async function load(target: Target, paths: string[]): Promise<LoadResult> {
+async function takingTurns(target: Target, paths: string[], bare: Target): Promise<{ own: Load; reference: Load }> {
+  await warm(target, paths)
+  const own: Load[] = []
+  const reference: Load[] = []
+  for (let turn = 0; turn < 2 * ROUNDS; turn++) {
+    const bareNow = turn % 4 === 0 || turn % 4 === 3
+    if (bareNow) reference.push(await measure(bare, ['/'], SECONDS / ROUNDS))
+    else own.push(await measure(target, paths, SECONDS / ROUNDS))
+  }
+  return { own: merged(own), reference: merged(reference) }
+}
+
+/**
+ * Asks every path (about twice over), then runs for WARMUP_SECONDS: the measured turns see the
+ * server after its first pass over the workload (its reply cache holding every path), not that
+ * first pass, which the reply-cache-off runs show.
+ */
+async function warm(target: Target, paths: string[]): Promise<void> {
+  // Each connection asks its slice in order; twice the longest slice leaves room for the
+  // connections that run ahead of the others.
+  await load(target, paths, { amount: 2 * CONNECTIONS * Math.ceil(paths.length / CONNECTIONS) })
+  await load(target, paths, { duration: WARMUP_SECONDS })
+}
+
+async function measure(target: Target, paths: string[], seconds: number): Promise<Load> {
+  const cpuBefore = cpuMicros(target.child)
+  const result = await load(target, paths, { duration: seconds })
+  const cpuAfter = cpuMicros(target.child)
+  return {
+    requestsPerSecond: result.requests.total / result.duration,
+    requests: result.requests.total,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+    serverCpu: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+    seconds: result.duration,
+  }
+}
+
+/** One autocannon run. Each connection cycles through its own slice of the paths, so together they cover them all. */
+function load(target: Target, paths: string[], limit: { duration: number } | { amount: number }): PromiseLike<AutocannonResult> {
   const slices = Array.from({ length: CONNECTIONS }, (_, c) => paths.filter((_, i) => i % CONNECTIONS === c)).filter((s) => s.length > 0)
   let next = 0
-  const run = (duration: number) =>
-    autocannon({
-      url: target.url,
-      connections: CONNECTIONS,
-      duration,
-      headers: target.headers,
-      setupClient: (client) => client.setRequests(slices[next++ % slices.length].map((p) => ({ method: 'GET', path: p }))),
-    })
-  await run(WARMUP_SECONDS)
-  const cpuBefore = cpuMicros(target.child)
-  const result = await run(SECONDS)
-  const cpuAfter = cpuMicros(target.child)
-  const serverCpuMicros = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.requests.total
-  return { ...result, serverCpuMicros }
+  return autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    ...limit,
+    headers: target.headers,
+    setupClient: (client) => client.setRequests(slices[next++ % slices.length].map((p) => ({ method: 'GET', path: p }))),
+  })
+}
+
+function merged(turns: Load[]): Load {
+  const sum = (pick: (turn: Load) => number) => turns.reduce((total, turn) => total + pick(turn), 0)
+  const requests = sum((t) => t.requests)
+  const seconds = sum((t) => t.seconds)
+  const p50s = turns.map((t) => t.p50Ms).sort((a, b) => a - b)
+  const statusCodes: Record<string, number> = {}
+  for (const turn of turns) for (const [code, count] of Object.entries(turn.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count
+  return {
+    requestsPerSecond: requests / seconds,
+    requests,
+    p50Ms: p50s[Math.floor((p50s.length - 1) / 2)],
+    p99Ms: Math.max(...turns.map((t) => t.p99Ms)),
+    errors: sum((t) => t.errors),
+    non2xx: sum((t) => t.non2xx),
+    statusCodes,
+    serverCpu: turns.some((t) => t.serverCpu === null) ? null : sum((t) => t.serverCpu!),
+    seconds,
+  }
 }
 
 const CLOCK_TICKS_PER_SECOND = 100 // USER_HZ, 100 on every mainstream Linux build
@@ -258,17 +334,17 @@ function cpuMicros(child: ChildProcess): number | null {
   }
 }
 
-function toRun(target: string, result: LoadResult, bareRate: number): LoadRun {
+function toRun(target: string, load: Load, bareRate: number): LoadRun {
   return {
     target,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
-    ratioToBare: result.requests.average / bareRate,
-    serverCpuMicros: result.serverCpuMicros,
+    requestsPerSecond: load.requestsPerSecond,
+    p50Ms: load.p50Ms,
+    p99Ms: load.p99Ms,
+    errors: load.errors,
+    non2xx: load.non2xx,
+    statusCodes: load.statusCodes,
+    ratioToBare: load.requestsPerSecond / bareRate,
+    serverCpuMicros: load.serverCpu === null ? null : load.serverCpu / load.requests,
   }
 }
 
