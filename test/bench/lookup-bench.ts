@@ -8,7 +8,6 @@
 // replies, shown for context.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import net from 'node:net'
 import path from 'node:path'
 import { execa } from 'execa'
@@ -16,6 +15,7 @@ import { PlaceIndex } from '../../pipeline/place-index.ts'
 import { RateIndex } from '../../pipeline/rate-index.ts'
 import { loadSnapshot, readCurrentId } from '../../pipeline/snapshot-store.ts'
 import { tempDir } from '../support/refresh-run.ts'
+import { runLoad } from '../support/reliability-load.ts'
 import { PROJECT_ROOT } from '../support/shared.ts'
 import type { Measure } from './measure.ts'
 
@@ -49,28 +49,6 @@ export type LoadRun = {
 type Workload = { name: string; paths: string[]; minRatio: number }
 /** A listening server under test: its URL, its process (for CPU time) and the headers it needs. */
 type Target = { url: string; child: ChildProcess; headers: Record<string, string> }
-
-// autocannon ships no types; only what is used here is declared.
-type AutocannonResult = {
-  requests: { average: number; total: number }
-  /** seconds the run lasted */
-  duration: number
-  latency: { p50: number; p99: number }
-  errors: number
-  timeouts: number
-  non2xx: number
-  statusCodeStats: Record<string, { count: number }>
-}
-type AutocannonClient = { setRequests(requests: { method: 'GET'; path: string }[]): void }
-type Autocannon = (options: {
-  url: string
-  connections: number
-  duration?: number
-  amount?: number
-  headers?: Record<string, string>
-  setupClient?: (client: AutocannonClient) => void
-}) => PromiseLike<AutocannonResult>
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon
 
 /**
  * `runs`: the bare server (all its turns), then one per measure. `uncachedRuns`: ZIP and address
@@ -269,38 +247,22 @@ async function warm(target: Target, paths: string[]): Promise<void> {
   // Each connection asks its slice in order; twice the longest slice leaves room for the
   // connections that run ahead of the others.
   await load(target, paths, { amount: 2 * CONNECTIONS * Math.ceil(paths.length / CONNECTIONS) })
-  await load(target, paths, { duration: WARMUP_SECONDS })
+  await load(target, paths, { seconds: WARMUP_SECONDS })
 }
 
 async function measure(target: Target, paths: string[], seconds: number): Promise<Load> {
   const cpuBefore = cpuMicros(target.child)
-  const result = await load(target, paths, { duration: seconds })
+  const result = await load(target, paths, { seconds })
   const cpuAfter = cpuMicros(target.child)
   return {
-    requestsPerSecond: result.requests.total / result.duration,
-    requests: result.requests.total,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+    ...result,
+    requestsPerSecond: result.requests / result.seconds,
     serverCpu: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-    seconds: result.duration,
   }
 }
 
-/** One autocannon run. Each connection cycles through its own slice of the paths, so together they cover them all. */
-function load(target: Target, paths: string[], limit: { duration: number } | { amount: number }): PromiseLike<AutocannonResult> {
-  const slices = Array.from({ length: CONNECTIONS }, (_, c) => paths.filter((_, i) => i % CONNECTIONS === c)).filter((s) => s.length > 0)
-  let next = 0
-  return autocannon({
-    url: target.url,
-    connections: CONNECTIONS,
-    ...limit,
-    headers: target.headers,
-    setupClient: (client) => client.setRequests(slices[next++ % slices.length].map((p) => ({ method: 'GET', path: p }))),
-  })
-}
+const load = (target: Target, paths: string[], limit: { seconds: number } | { amount: number }) =>
+  runLoad({ url: target.url, paths, headers: target.headers, connections: CONNECTIONS, ...limit })
 
 function merged(turns: Load[]): Load {
   const sum = (pick: (turn: Load) => number) => turns.reduce((total, turn) => total + pick(turn), 0)

@@ -1,10 +1,13 @@
-// autocannon for the soak: as fast as it goes (to find the maximum), or at a fixed overall rate.
-// Each connection cycles through its own slice of the paths, so together they cover them all.
+// autocannon for the soak and the lookup bench: as fast as it goes, or at a fixed overall rate;
+// for a time or a number of requests. Each connection cycles through its own slice of the paths,
+// so together they cover them all.
 import { createRequire } from 'node:module'
 
 // autocannon ships no types; only what is used here is declared.
 type AutocannonResult = {
   requests: { average: number; total: number }
+  /** seconds the run lasted */
+  duration: number
   latency: { p50: number; p99: number; max: number }
   errors: number
   timeouts: number
@@ -16,7 +19,8 @@ type AutocannonInstance = PromiseLike<AutocannonResult> & { stop(): void }
 type Autocannon = (options: {
   url: string
   connections: number
-  duration: number
+  duration?: number
+  amount?: number
   overallRate?: number
   timeout?: number
   headers?: Record<string, string>
@@ -34,13 +38,17 @@ export type LoadOutcome = {
   errors: number
   non2xx: number
   statusCodes: Record<string, number>
+  /** how long the run lasted */
+  seconds: number
 }
 
 export type LoadOptions = {
   url: string
   paths: string[]
   headers: Record<string, string>
-  seconds: number
+  /** how long to run, or how many requests to send (`amount`) */
+  seconds?: number
+  amount?: number
   connections: number
   /** requests per second over all connections; unset = as fast as the server answers */
   overallRate?: number
@@ -52,7 +60,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
-    duration: options.seconds,
+    ...(options.amount === undefined ? { duration: options.seconds } : { amount: options.amount }),
     overallRate: options.overallRate,
     timeout: 10,
     headers: options.headers,
@@ -67,5 +75,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+    seconds: result.duration,
   }
 }
