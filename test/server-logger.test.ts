@@ -24,6 +24,18 @@ describe('jsonLogger', () => {
     for (const entry of entries) expect(new Date(entry.time).toISOString()).toBe(entry.time)
   })
 
+  it('writes at once when many lines are waiting, instead of holding them to the next flush', () => {
+    const writes: string[] = []
+    const logger = jsonLogger((text) => writes.push(text))
+    const entry = { method: 'GET', route: '/v1/tax/:state', path: '/v1/tax/ga', status: 200, duration_ms: 0.5, support_reference: 'r', account_id: null }
+    for (let i = 0; i < 255; i++) logger.request({ ...entry, support_reference: `r${i}` })
+    expect(writes).toEqual([])
+    logger.info('last')
+    expect(writes).toHaveLength(1)
+    const lines = writes[0].trimEnd().split('\n').map((line) => JSON.parse(line))
+    expect(lines.map((line) => line.support_reference ?? line.event)).toEqual([...Array.from({ length: 255 }, (_, i) => `r${i}`), 'last'])
+  })
+
   it('a process that exits straight after logging still writes every line', async () => {
     const script = "import { jsonLogger } from './server/logger.ts'; const l = jsonLogger(); for (let i = 0; i < 3; i++) l.info('line', { i }); process.exit(3)"
     const run = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, reject: false })
