@@ -4,7 +4,7 @@ import path from 'node:path'
 import { writeAtomically } from '../../pipeline/file-bytes.ts'
 import { formatTable } from '../../pipeline/snapshot-diff.ts'
 import { artifactSizes, benchRows, type BenchRow } from './bench-table.ts'
-import { CONNECTIONS, lookupMeasures, SECONDS } from './lookup-bench.ts'
+import { CONNECTIONS, lookupMeasures, ROUNDS, SECONDS } from './lookup-bench.ts'
 import type { Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
 import { portabilityMeasures } from './portability-bench.ts'
@@ -20,7 +20,10 @@ const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measure
 const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, portability })
 const columns = ['measure', 'value', 'target', 'ratio', '', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req']
 process.stdout.write(`${formatTable(columns, rows.map((r) => [r.measure, r.value, r.target, r.ratio, r.met, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.serverCpuMicros]))}\n`)
-process.stdout.write(`\nlookups: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS); ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)\n`)
+process.stdout.write(
+  `\nlookups: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths; ` +
+    `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)\n`,
+)
 for (const note of lookups.notes) process.stdout.write(`note: ${note}\n`)
 
 const out = path.resolve(process.env.TAXATLAS_BUILD ?? 'build', 'bench.json')

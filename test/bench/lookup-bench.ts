@@ -24,7 +24,7 @@ export const CONNECTIONS = 50
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const WARMUP_SECONDS = Math.min(2, SECONDS)
 /** turns of the bare server and of a workload, taken in the order ABBA…, that share SECONDS */
-const ROUNDS = 4
+export const ROUNDS = 4
 const STATES = ['CA', 'IL', 'NY', 'TX', 'WA']
 const LOOKUP_PATH = '/v1/tax/{state}'
 const STREETS = ['Main St', 'Oak Ave', '1st St', 'Park Blvd', 'Washington St']
