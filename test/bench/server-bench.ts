@@ -9,6 +9,9 @@ import { PROJECT_ROOT } from '../support/shared.ts'
 import type { Measure } from './measure.ts'
 
 const PORT = 18_480
+// The start-up time is the median of these: one start slowed by a busy moment of a shared machine
+// does not decide it.
+const STARTS = 5
 
 async function firstAnswer(url: string, deadline: number): Promise<void> {
   while (performance.now() < deadline) {
@@ -24,7 +27,7 @@ export async function serverMeasures(artifacts: string): Promise<Measure[]> {
   const store = path.join(await tempDir('bench-store'), 'store.duckdb')
   const starts: number[] = []
   let rssMb = 0
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < STARTS; run++) {
     const started = performance.now()
     const child = spawn(process.execPath, ['build/server/main.mjs'], {
       cwd: PROJECT_ROOT,
@@ -45,7 +48,7 @@ export async function serverMeasures(artifacts: string): Promise<Measure[]> {
   }
   starts.sort((a, b) => a - b)
   return [
-    { name: 'server start-up to first answer (median of 3)', value: starts[1], unit: 'ms', target: 500, better: 'lower' },
+    { name: `server start-up to first answer (median of ${STARTS})`, value: starts[Math.floor(STARTS / 2)], unit: 'ms', target: 500, better: 'lower' },
     { name: 'server RSS with the store open', value: rssMb, unit: 'MB', target: 300, better: 'lower' },
   ]
 }
