@@ -1,5 +1,5 @@
 // Per-request bookkeeping shared by the router and the route handler: the request id, the route
-// pattern and account once known, and the access log line written when the response closes.
+// pattern and account once known, and the access log line written once the request is answered.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AccessEntry, Logger } from '../logger.ts'
 import { KEY_PREFIX } from '../store/api-keys.ts'
@@ -23,15 +23,15 @@ export function requestState(req: IncomingMessage): RequestState {
   return ((req as WithState)[STATE] ??= { requestId: newRequestId(), startedAt: performance.now(), route: null, accountId: null, baseHeadersSet: false })
 }
 
-/**
- * Runs the handling of one request (`handle`, called at once with `next` if given) and writes its access log line: at
- * once when `handle` answered before returning (a lookup from the reply cache, a refusal), else
- * when the response closes. Used once per request: by a router's guard, else by the route or the
- * not-found answer. The headers every response carries are set by whatever answers
- * (`ensureBaseHeaders`).
- */
 type Handle = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
 
+/**
+ * Runs the handling of one request (`handle`, called at once, with `next` if given) and writes its
+ * access log line: at once when `handle` answered before returning (a lookup from the reply cache,
+ * a refusal), else when the response closes. Used once per request: by a router's guard, else by
+ * the route or the not-found answer. The headers every response carries are set by whatever
+ * answers (`ensureBaseHeaders`).
+ */
 export function requestContext(logger: Logger) {
   function log(res: ServerResponse, aborted: boolean) {
     const req = res.req

@@ -66,8 +66,8 @@ type Routed = (req: RoutedRequest, res: ServerResponse) => void
 
 /**
  * Routes shaped `/fixed/segments/:param` (the rate lookup, `/v1/tax/:state`), answered without
- * Polka's URL parsing and route search: on a lookup answered from the reply cache those were a
- * tenth of the server's time. A route is taken only when no other route of its method could match
+ * Polka's URL parsing and route search: on a lookup answered from the reply cache those took about
+ * a tenth of the server's time. A route is taken only when no other route of its method could match
  * the same URLs, and only a URL of exactly that shape (one non-empty last segment, no trailing
  * slash) is dispatched here; any other goes through Polka, so the answer is always the one Polka
  * would route to.
