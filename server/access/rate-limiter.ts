@@ -24,8 +24,8 @@ export class RateLimiter {
 
   constructor(private readonly clock: Clock) {}
 
-  take(bucketKey: string, rule: RateRule): RateDecision {
-    const now = this.clock()
+  /** `now`: the request's own time, when the caller has read the clock already */
+  take(bucketKey: string, rule: RateRule, now = this.clock()): RateDecision {
     let bucket = this.#buckets.get(bucketKey)
     let tokens = bucket ? Math.min(rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rule.ratePerSecond) : rule.burst
     const allowed = tokens >= 1

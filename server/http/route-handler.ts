@@ -127,7 +127,7 @@ function admit(x: Exchange): boolean {
     const { account, keyId } = authenticate(req, accounts)
     state.accountId = account.id
     const tier = deps.tiers[account.tier]
-    const limit = (x.limit = deps.limiter.take(keyId, tier))
+    const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
     if (!limit.allowed) throw rateLimited(limit)
     const quota = quotaStatus(account, tier, usage, x.now)
     checkPlan(quota, route)
