@@ -25,8 +25,8 @@ export type AccessEntry = {
 
 // Lines are gathered and written together every FLUSH_MS (or past FLUSH_LINES): under load a
 // write per request line, or per turn of the event loop, costs more than answering the request.
-// Access entries are kept as they are and written out as lines at the flush, together: one after
-// another the formatting costs a fraction of what it does between requests. Written at exit too,
+// Access entries are kept as they are and formatted into lines at the flush, all together, off the
+// path of the request they describe (their time is read when they are logged). Written at exit too,
 // so a crash loses nothing; only `kill -9` loses the last FLUSH_MS of lines.
 const FLUSH_MS = 50
 const FLUSH_LINES = 256
