@@ -73,8 +73,6 @@ type Exchange = {
   caller: Caller | null
   counted: Counted | null
   limit: RateDecision | null
-  /** the base and rate-limit headers are set on the response (unless a cached reply is sent whole, they are before anything is written) */
-  headersSet: boolean
   /** the URL, on a route that caches replies (only GET routes do) */
   cacheKey: string | null
 }
@@ -89,7 +87,6 @@ function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerRe
     caller: null,
     counted: null,
     limit: null,
-    headersSet: false,
     cacheKey: route.cachesReplies && deps.replies ? req.url! : null,
   }
 }
@@ -112,9 +109,10 @@ function failed(x: Exchange, error: unknown): void {
   fail(x.deps.logger, x.req, x.res, error, x.route.errorFormat)
 }
 
+// The base and rate-limit headers, before anything is written (a cached reply sends them whole
+// instead); setting them again on the error path changes nothing.
 function setHeaders(x: Exchange): void {
-  if (x.headersSet || x.res.headersSent) return
-  x.headersSet = true
+  if (x.res.headersSent) return
   ensureBaseHeaders(x.req, x.res)
   if (x.limit) setRateLimitHeaders(x.res, x.limit)
 }
