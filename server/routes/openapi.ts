@@ -1,5 +1,6 @@
 // GET /openapi.json (public): the description of exactly the routes this app serves, generated
-// when the app is built so a schema that cannot be described fails before listen().
+// on its first request and kept: building it takes ~80 ms, which start-up does not wait for.
+// The routes are code, so a schema that cannot be described fails the tests, which ask for it.
 import { z } from 'zod'
 import { etagOf, matchesIfNoneMatch } from '../http/etag.ts'
 import { JsonText } from '../http/respond.ts'
@@ -8,7 +9,14 @@ import { defineRoute, type Route } from './route.ts'
 
 /** The route serving the document of `routes` plus itself. */
 export function openApiRoute(routes: Route[]): Route {
-  const document = { text: '', etag: '' }
+  let document: { text: string; etag: string } | null = null
+  const described = () => {
+    if (document === null) {
+      const text = JSON.stringify(openApiDocument([...routes, route]))
+      document = { text, etag: etagOf(text) }
+    }
+    return document
+  }
   const route: Route = defineRoute({
     method: 'GET',
     path: '/openapi.json',
@@ -21,11 +29,10 @@ export function openApiRoute(routes: Route[]): Route {
       304: { description: 'Not modified since the ETag sent in If-None-Match.' },
     },
   }).handle(({ req }) => {
-    const headers = { ETag: document.etag, 'Cache-Control': 'no-cache' }
-    if (matchesIfNoneMatch(req, document.etag)) return { status: 304, body: undefined, headers }
-    return { status: 200, body: new JsonText(document.text), headers }
+    const { text, etag } = described()
+    const headers = { ETag: etag, 'Cache-Control': 'no-cache' }
+    if (matchesIfNoneMatch(req, etag)) return { status: 304, body: undefined, headers }
+    return { status: 200, body: new JsonText(text), headers }
   })
-  document.text = JSON.stringify(openApiDocument([...routes, route]))
-  document.etag = etagOf(document.text)
   return route
 }

@@ -1,12 +1,17 @@
 // The embedded store: one DuckDB file, one connection, opened by exactly one process (DuckDB
 // locks the file). Statements are queued so a transaction never interleaves with another write.
-// The DuckDB module (native, ~150-270 ms to load) is imported by open() only, never at module
+// The DuckDB module (native, ~100-270 ms to load) is loaded by open() only, never at module
 // top level: a bundle would hoist a static import of it, and the server answers public routes
 // before it has loaded (see server.ts).
 import { mkdir } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
 import { HttpError } from '../http/errors.ts'
+
+// require(), not import(): import() of a CommonJS package first scans its sources for their
+// exports, ~80-110 ms more on the event loop, which runs just after listen (server.ts).
+const loadDuckDB = () => createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api')
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS accounts (
@@ -74,7 +79,7 @@ export class Database implements Statements {
   /** `memoryLimit` caps DuckDB's buffer memory (DuckDB syntax, e.g. "256MB"); DuckDB's default is 80% of RAM. */
   static async open(file: string, options: { memoryLimit?: string } = {}): Promise<Database> {
     await mkdir(path.dirname(file), { recursive: true })
-    const { DuckDBInstance } = await import('@duckdb/node-api')
+    const { DuckDBInstance } = loadDuckDB()
     let instance: DuckDBInstance
     try {
       instance = await DuckDBInstance.create(file, options.memoryLimit ? { memory_limit: options.memoryLimit } : {})
