@@ -41,7 +41,7 @@ export function requestContext(logger: Logger) {
       route: state.route,
       path: loggedPath(req.url ?? ''),
       status: res.statusCode,
-      duration_ms: Math.round((performance.now() - state.startedAt) * 100) / 100,
+      duration_ms: performance.now() - state.startedAt,
       support_reference: state.requestId,
       account_id: state.accountId,
     }
