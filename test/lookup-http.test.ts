@@ -470,7 +470,7 @@ describe('dates', () => {
     const error = await refused('/v1/tax/ga?zip=30303&as_of=1999-01-01', 400, 'INVALID_INPUT')
     const coverage = factsOf(snapshot).coverage('GA')
     expect(error).toMatchObject({ state: 'GA', available_from: coverage.from, available_through: '2026-04-01' })
-    expect(error.message).toMatch(`available from ${coverage.from} through 2026-04-01`)
+    expect(error.message).toMatch(`is before the GA data held: rates are available from ${coverage.from}; the newest data is effective through 2026-04-01, and later dates are answered with it`)
     const ca = await refused('/v1/tax/ca?zip=95814&as_of=2020-01-01', 400, 'INVALID_INPUT')
     expect(ca).toMatchObject({ available_from: '2026-01-01', available_through: '2026-01-01' })
   })

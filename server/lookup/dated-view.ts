@@ -56,7 +56,9 @@ export async function viewForDate(current: SnapshotView, state: string, date: Lo
   }
   const availableFrom = search.earliestFrom && search.earliestFrom < coverage.from ? search.earliestFrom : coverage.from
   if (date.explicit) {
-    throw invalidInput(`${date.label} is outside the ${state} data held: rates are available from ${availableFrom} through ${coverage.through ?? 'the latest data'}.`, {
+    // Dates after the newest data are answered (with date_after_data), so only the start bounds them.
+    const later = coverage.through ? `; the newest data is effective through ${coverage.through}, and later dates are answered with it` : ''
+    throw invalidInput(`${date.label} is before the ${state} data held: rates are available from ${availableFrom}${later}.`, {
       state,
       available_from: availableFrom,
       available_through: coverage.through,

@@ -77,7 +77,7 @@ export const taxRoute = defineRoute({
       schema: z.union([SimpleLookupBody, FullLookupBody]),
       headers: { 'X-Service-Mode': 'simple or full: the shape served' },
     },
-    400: error('INVALID_INPUT: no or several input modes, a bad mode/strict/as_of/period value (valid_values listed), input strict mode refuses (error.correction), coordinates outside the state, or a date outside the data held (available_from, available_through).'),
+    400: error('INVALID_INPUT: no or several input modes, a bad mode/strict/as_of/period value (valid_values listed), input strict mode refuses (error.correction), coordinates outside the state, or a date before the data held (available_from; available_through is the effective date of the newest data, and later dates are answered).'),
     404: error('NOT_FOUND: the ZIP is not known, its rate is withheld (the source figure failed validation), or the place or point could not be resolved.'),
     503: {
       ...error('SERVICE_UNAVAILABLE: no rate data is in service for the state (error.state, error.status). GEOCODER_UNAVAILABLE: the configured upstream geocoder cannot be reached (error.retry_after_seconds).'),
