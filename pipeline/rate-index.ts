@@ -112,9 +112,9 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
   const stackKeys: number[] = []
   for (const entry of entries) {
     const meta = input.zipMeta(entry.zip)
-    const ordered = [...entry.candidates].sort(
-      (a, b) => b.weight - a.weight || (a.countyFips ?? '').localeCompare(b.countyFips ?? '') || (a.placeFips ?? '').localeCompare(b.placeFips ?? ''),
-    )
+    // Equal weights in one county keep the feed's order (a stable sort): a ZIP shared by two places
+    // lists the one its point lies in first (geography/build-geography.ts), and that one answers.
+    const ordered = [...entry.candidates].sort((a, b) => b.weight - a.weight || (a.countyFips ?? '').localeCompare(b.countyFips ?? ''))
     let flags = 0
     if (meta?.straddles) flags |= ZIP_FLAG.straddles
     if (meta && !meta.zcta) flags |= ZIP_FLAG.notZcta

@@ -7,11 +7,13 @@ import path from 'node:path'
 import { readFileSync } from 'node:fs'
 import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
 import { formatRate } from '../pipeline/rate-units.ts'
 import { pointerPath, snapshotDir } from '../pipeline/snapshot-store.ts'
 import { writeAtomically } from '../pipeline/file-bytes.ts'
 import { ErrorBody } from '../server/http/errors.ts'
 import { factsOf } from '../server/lookup/snapshot-facts.ts'
+import { placeName } from '../server/lookup/taxing-place.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { STATES } from '../sources/index.ts'
@@ -23,6 +25,7 @@ let artifacts: LookupArtifacts
 let lookup: LookupServer
 let snapshot: Snapshot
 const TODAY = new Date().toISOString().slice(0, 10)
+const CDTFA_FILE = 'SalesTaxRates1-1-26.xlsx'
 
 beforeAll(async () => {
   artifacts = await lookupArtifacts(inject('mirrorUrl'))
@@ -245,7 +248,11 @@ describe('ambiguous ZIPs', () => {
     let found: { zip: string; index: number; city: string } | null = null
     for (const i of snapshot.rates.entriesOfState('GA')) {
       const entry = snapshot.rates.entryAt(i)
-      const index = entry.candidates.findIndex((c, n) => n > 0 && c.place && !entry.candidates.slice(0, n).some((o) => o.place?.name === c.place!.name))
+      // (the ZIP's own USPS city chooses nothing: see the shared-ZIP test below)
+      const postal = placeName(entry.city).key
+      const index = entry.candidates.findIndex(
+        (c, n) => n > 0 && c.place && placeName(c.place.name).key !== postal && !entry.candidates.slice(0, n).some((o) => o.place?.name === c.place!.name),
+      )
       if (index > 0) {
         found = { zip: entry.zip, index, city: entry.candidates[index]!.place!.name }
         break
@@ -393,6 +400,39 @@ describe('place mode', () => {
     const { rate, meta } = await simple(`/v1/tax/mn?address=${encodeURIComponent('7700 France Ave S, Minneapolis, MN 55435')}`)
     expect(rate.city).toBe('EDINA')
     expect(warningOf(meta.warnings, 'place_input_mismatch')).toMatchObject({ customer_input_place: 'MINNEAPOLIS', resolved_place_name: 'EDINA' })
+  })
+
+  it('a ZIP shared by two cities answers the one its point lies in at medium, naming the other with its rate (pitfall P30)', async () => {
+    // 90069 is addressed WEST HOLLYWOOD; its ZCTA point lies in Los Angeles.
+    const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
+    const cityRate = (name: string) => formatRate(workbook.rows.find((row) => row.type === 'City' && row.location === name)!.rateUnits!)
+    const zip = await simple('/v1/tax/ca?zip=90069')
+    expect(zip.rate).toMatchObject({ city: 'LOS ANGELES', combined_rate: cityRate('Los Angeles') })
+    expect(zip.meta.confidence).toBe('medium')
+    const others = warningOf(zip.meta.warnings, 'ambiguous_zip5').candidates
+    expect(others).toEqual([{ county: 'LOS ANGELES', city: 'WEST HOLLYWOOD', weight: 0.5, combined_rate: cityRate('West Hollywood') }])
+    expect(cityRate('West Hollywood')).not.toBe(cityRate('Los Angeles'))
+
+    // The place itself now has a ZIP carrying its rates.
+    const place = await simple(`/v1/tax/ca?location=${encodeURIComponent('West Hollywood, CA')}`)
+    expect(place.rate).toMatchObject({ zip: '90069', city: 'WEST HOLLYWOOD', combined_rate: cityRate('West Hollywood') })
+    expect(codes(place.meta.warnings)).not.toContain('county_only')
+
+    // The ZIP's postal name chooses nothing: the answer stays the ZIP's, with the same doubt.
+    const postal = await simple(`/v1/tax/ca?address=${encodeURIComponent('8500 Sunset Blvd, West Hollywood, CA 90069')}`)
+    expect(postal.rate.city).toBe('LOS ANGELES')
+    expect(postal.meta.confidence).toBe('medium')
+    expect(codes(postal.meta.warnings)).toEqual(expect.arrayContaining(['place_input_mismatch', 'ambiguous_zip5']))
+    // Equal weights keep the point's place first, whatever the names or codes: 55441 is addressed
+    // MINNEAPOLIS and its point lies in Plymouth.
+    const suburb = await simple('/v1/tax/mn?zip=55441')
+    expect(suburb.rate.city).toBe('PLYMOUTH')
+    expect(warningOf(suburb.meta.warnings, 'ambiguous_zip5').candidates).toEqual([expect.objectContaining({ city: 'MINNEAPOLIS', weight: 0.5 })])
+    // Any other city sent chooses its candidate (here the first one, so nothing is in doubt).
+    const named = await simple(`/v1/tax/ca?address=${encodeURIComponent('1 Sunset Plaza Dr, Los Angeles, CA 90069')}`)
+    expect(named.rate.city).toBe('LOS ANGELES')
+    expect(named.meta.confidence).toBe('high')
+    expect(codes(named.meta.warnings)).not.toContain('ambiguous_zip5')
   })
 
   it('an aggregator state names tax regions, not places: "Auburn, WA" is a ZIP of its AUBURN/KING region', async () => {

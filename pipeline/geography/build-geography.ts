@@ -178,11 +178,12 @@ function zipStates(zip: HudZip, stateOfCounty: (fips: string) => string): string
 }
 
 /**
- * Binds a ZIP to at most one taxing (incorporated) place of its USPS state that lies in one of its
- * counties: the place its USPS preferred city names, else the place polygon holding its ZCTA
- * internal point. A CDP match binds nothing; CDPs levy no tax. When the ZCTA point lies inside a
- * different incorporated place, the polygon wins: USPS names suburbs after the core city
- * ("MINNEAPOLIS" for Edina 55435, pitfalls P24/P30).
+ * Binds a ZIP to the taxing (incorporated) places of its USPS state that lie in one of its counties:
+ * the place its USPS preferred city names and the place polygon holding its ZCTA internal point.
+ * A CDP match binds nothing; CDPs levy no tax. When the two differ, both are bound, the polygon's
+ * first: either can be the one most addresses are in — USPS names suburbs after the core city
+ * ("MINNEAPOLIS" for Edina 55435), and a ZIP's interior point can fall in the neighbour it shares
+ * the ZIP with (West Hollywood 90069, whose point lies in Los Angeles): pitfalls P24/P30.
  */
 function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (zip: GeoZip) => GeoZipPlace[] {
   const byStateAndKey = new Map<string, GeoPlace[]>()
@@ -215,6 +216,7 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
 
     // Among same-named places (Louisville city vs Louisville/Jefferson County metro), the point decides.
     if (locatedUsable && named.includes(locatedUsable)) return binding(locatedUsable, 'preferred_city')
+    if (locatedUsable && named[0]) return [...binding(locatedUsable, 'centroid_polygon'), ...binding(named[0], 'preferred_city')]
     if (locatedUsable) return binding(locatedUsable, 'centroid_polygon')
     if (named[0]) return binding(named[0], 'preferred_city')
     return []

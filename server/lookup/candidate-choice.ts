@@ -1,5 +1,7 @@
 // Which candidate of a ZIP entry answers: the only one, the one whose place the caller named, or
-// the highest-weight one (candidates are stored highest weight first).
+// the highest-weight one (candidates are stored highest weight first). The ZIP's own USPS city
+// names no place: it is the mailing name of every address in the ZIP, suburbs included
+// ("MINNEAPOLIS" for Plymouth 55441), so sending it says nothing the ZIP did not.
 import type { ZipEntry } from '../../pipeline/rate-index.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'
 import { placeName, placeNameMatch } from './taxing-place.ts'
@@ -12,6 +14,7 @@ export function chooseCandidate(entry: ZipEntry, city: string | null, facts: Sna
   if (entry.candidates.length === 1) return { index: 0, by: 'only' }
   if (city) {
     const sent = placeName(city)
+    if (sent.key === placeName(entry.city).key) return { index: 0, by: 'weight' }
     for (const kind of ['exact', 'prefix'] as const) {
       const index = entry.candidates.findIndex((candidate) => candidate.place !== null && placeNameMatch(facts.placeName(candidate.place.name), sent) === kind)
       if (index >= 0) return { index, by: 'city' }

@@ -25,7 +25,7 @@ function ambiguityWarning(located: Located, summaries: CandidateSummary[], rateD
   return warning(
     'ambiguous_zip5',
     `ZIP ${located.entry.zip} spans ${summaries.length} jurisdictions; answered the highest-weight one (${chosen.county || 'no county'}${chosen.city ? `, ${chosen.city}` : ''}, weight ${chosen.weight}). ` +
-      (rateDiffers ? 'The others have different combined rates; send an address with its city, or coordinates, to choose.' : 'All of them have the same combined rate.'),
+      (rateDiffers ? 'The others have different combined rates; send an address with the city it lies in (its ZIP\'s postal name does not choose), or coordinates, to choose.' : 'All of them have the same combined rate.'),
     { candidates: others.map(({ county, city, weight, combined_rate }) => ({ county, city, weight, combined_rate })) },
   )
 }
