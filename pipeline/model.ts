@@ -52,6 +52,8 @@ export type UnplacedJurisdiction = {
   name: string
   rate: number
   reason: string
+  /** county FIPS codes the tax lies within, when known (a city's); absent: anywhere in the state */
+  counties?: string[]
 }
 
 export type RawFile = { url: string; name: string; sha256: string; size: number; member?: string }

@@ -89,7 +89,7 @@ describe('a configured geocoder chooses the candidate', () => {
     const body = SimpleLookupBody.parse(await ok(geocoded, path('/v1/tax/ga', { address: AUBURN_STREET })))
     expect(askedFor()).toEqual([AUBURN_ONE_LINE])
     expect(body.rate).toMatchObject({ county: 'GWINNETT', city: '', combined_rate: '0.06000' })
-    expect(body.meta).toMatchObject({ resolved_via: 'census_geocoder', confidence: 'high' })
+    expect(body.meta).toMatchObject({ resolved_via: 'census_geocoder', confidence: 'medium' }) // GA districts unplaced
     expect(codes(body.meta.warnings)).not.toContain('ambiguous_zip5')
 
     answerWith(AUBURN_ONE_LINE, [auburn])

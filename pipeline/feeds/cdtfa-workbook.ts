@@ -203,7 +203,8 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
     const rate = combined - statewideRate
     return { ref: table.add('district', code, name, rate), name, rate }
   }
-  const unplace = (district: District, reason: string) => unplaced.push({ ...district.ref, name: district.name, rate: district.rate, reason })
+  const unplace = (district: District, reason: string, counties?: string[]) =>
+    unplaced.push({ ...district.ref, name: district.name, rate: district.rate, reason, ...(counties ? { counties } : {}) })
 
   const stateRef = table.add('state', STATE, 'California', statewideRate)
 
@@ -221,14 +222,15 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
   }
 
   // Cities: a rate-0 city jurisdiction plus the city's district, keyed by the matched place GEOID.
-  const cities = new Map<string, { location: string; district: District }>()
+  const cities = new Map<string, { location: string; district: District; counties: string[] }>()
   const byKey = placesByKey(geography)
   for (const row of rows.filter((r) => r.type === 'City')) {
-    const place = matchPlace(row, fipsByCountyKey.get(countyKey(row.county)) ?? null, byKey)
+    const countyFips = fipsByCountyKey.get(countyKey(row.county)) ?? null
+    const place = matchPlace(row, countyFips, byKey)
     table.add('city', place ? placeCode(place.geoid) : displayKey(row.location), row.location, 0)
     const district = addDistrict(row, cityDistrictCode(row.location), `${row.location} district taxes`, row.rateUnits!)
-    if (place) cities.set(place.geoid, { location: row.location, district })
-    else unplace(district, `no geography place named ${row.location} in ${row.county} County`)
+    if (place) cities.set(place.geoid, { location: row.location, district, counties: place.counties })
+    else unplace(district, `no geography place named ${row.location} in ${row.county} County`, countyFips ? [countyFips] : undefined)
   }
 
   let noCounty = 0
@@ -258,11 +260,11 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
     }),
   )
 
-  for (const [geoid, { district }] of cities) {
-    if (!used.has(district.ref.code)) unplace(district, `matched geography place ${geoid}, but no ZIP is bound to it`)
+  for (const [geoid, { district, counties }] of cities) {
+    if (!used.has(district.ref.code)) unplace(district, `matched geography place ${geoid}, but no ZIP is bound to it`, counties)
   }
   for (const [fips, district] of countyDistricts) {
-    if (!used.has(district.ref.code)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`)
+    if (!used.has(district.ref.code)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`, [fips])
   }
 
   if (noCounty) notes.push(`${noCounty} ZIP candidates have no CA county in geography: state rate only`)

@@ -345,12 +345,16 @@ function findUnplaced(prepared: Prepared, candidates: ZipCandidate[]): UnplacedJ
   for (const [key, { level, code, rows }] of prepared.rowsByRef) {
     if (level === 'state' || placed.has(key)) continue
     const latest = rows.reduce((a, b) => (b.from > a.from ? b : a))
+    // A county's or a known place's tax lies within its counties; a district may lie anywhere.
+    const counties =
+      level === 'county' ? [stateFips + code] : level === 'city' ? input.geography.places.get(stateFips + code)?.counties.map((c) => c.fips) : undefined
     unplaced.push({
       level,
       code,
       name: jurisdictionName(level, code, stateFips, input),
       rate: latest.generalIntra,
       reason: unplacedReason(level, code, prepared),
+      ...(counties ? { counties } : {}),
     })
   }
   return unplaced

@@ -49,12 +49,15 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
   const resolvedVia: ResolvedVia = statewide ? 'static_statewide' : located.resolvedVia
   const warnings: LookupWarning[] = [...normalization.warnings, ...located.warnings, ...dated.warnings]
   if (byWeight) warnings.push(ambiguityWarning(located, summaries!, rateDiffers))
-  warnings.push(...facts.standingWarnings(state, shape === 'full'))
+  const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, shape === 'full')
+  warnings.push(...standing)
+  // Local taxes of the state that could not be placed may apply here: the answer may be short of them.
+  const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
 
   const basis = effectiveDateBasisOf(record)
   const meta = {
     resolved_via: resolvedVia,
-    confidence: confidenceOf(record, located.confidenceCap, rateDiffers),
+    confidence: confidenceOf(record, located.confidenceCap, rateDiffers, unplacedTaxes),
     effective_date: effectiveDateOf(basis, authorities),
     effective_date_basis: basis,
     period: legacyPeriodOf(record),

@@ -27,8 +27,11 @@ export type LookupWarning = string | WarningObject
 
 const UNPLACED_LEVELS = new Set(['city', 'district'])
 
-/** Warnings that hold for every answer of a state in a snapshot; `detailed` (full mode) lists the unplaced taxes. */
-export function standingWarnings(record: StateRecord, snapshotId: string, detailed: boolean): WarningObject[] {
+/**
+ * Warnings that hold for every answer of a state in a snapshot, in one county: an unplaced tax known
+ * to lie in other counties is not named. `detailed` (full mode) lists the unplaced taxes.
+ */
+export function standingWarnings(record: StateRecord, snapshotId: string, countyFips: string | null, detailed: boolean): WarningObject[] {
   const warnings: WarningObject[] = []
   if (record.feed === 'avalara-zip5') {
     warnings.push({
@@ -37,14 +40,16 @@ export function standingWarnings(record: StateRecord, snapshotId: string, detail
       edition: record.edition,
     })
   }
-  const unplaced = record.unplaced.filter((u) => UNPLACED_LEVELS.has(u.level) && u.rate !== '0.00000')
+  const unplaced = record.unplaced.filter(
+    (u) => UNPLACED_LEVELS.has(u.level) && u.rate !== '0.00000' && (!u.counties || countyFips === null || u.counties.includes(countyFips)),
+  )
   if (unplaced.length > 0) {
     const example = unplaced[0]!
     warnings.push({
       code: 'unplaced_jurisdictions',
       message:
         `${unplaced.length} ${record.code} local or district tax${unplaced.length > 1 ? 'es' : ''} (e.g. ${example.name || `${example.level} ${example.code}`} at ${example.rate}) ` +
-        'could not be bound to ZIPs; they may apply and are not included.',
+        `could not be bound to ZIPs${countyFips ? ' and may lie in this county' : ''}; they may apply and are not included.`,
       count: unplaced.length,
       ...(detailed ? { jurisdictions: unplaced.map(({ level, code, name, rate }) => ({ level, code, name, rate })) } : {}),
     })

@@ -65,14 +65,18 @@ export class SnapshotFacts {
     return this.#withheld.get(zip5)
   }
 
-  /** The aggregator label, unplaced taxes and freshness status of the state, shared by every answer. */
-  standingWarnings(state: string, detailed: boolean): readonly LookupWarning[] {
+  /**
+   * The aggregator label, unplaced taxes and freshness status of the state, shared by every answer
+   * in the county (`countyFips`; null: the county is not known, so every unplaced tax may apply).
+   */
+  standingWarnings(state: string, countyFips: string | null, detailed: boolean): readonly LookupWarning[] {
     const cache = detailed ? this.#detailedWarnings : this.#warnings
-    let warnings = cache.get(state)
+    const key = `${state}|${countyFips ?? ''}`
+    let warnings = cache.get(key)
     if (!warnings) {
       const record = this.#records.get(state)
-      warnings = record ? Object.freeze(standingWarnings(record, this.#view.id, detailed)) : []
-      cache.set(state, warnings)
+      warnings = record ? Object.freeze(standingWarnings(record, this.#view.id, countyFips, detailed)) : []
+      cache.set(key, warnings)
     }
     return warnings
   }
