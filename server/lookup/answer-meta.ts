@@ -13,9 +13,9 @@ export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
  * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
  *         (also a place name found in several states, answered where it is most populous)
  * medium  an aggregator estimate (avalara-zip5), a ZIP whose candidates differ in combined rate
- *         answered by weight, one of several same-named places of a state, or a state with local
- *         taxes that could not be bound to ZIPs (they may apply here and are not included)
- * high    one jurisdiction from an official source (sst, cdtfa), every local tax of the state placed
+ *         answered by weight, one of several same-named places of a state, or an answer where a
+ *         local tax that could not be bound to ZIPs may lie (it may apply and is not included)
+ * high    one jurisdiction from an official source (sst, cdtfa), no unplaced local tax that may lie there
  * none    never sent with a 200 (nothing resolved is a 404)
  */
 export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: ConfidenceCap, ambiguousRate: boolean, unplacedTaxes: boolean): Confidence {

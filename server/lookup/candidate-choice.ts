@@ -14,7 +14,7 @@ export function chooseCandidate(entry: ZipEntry, city: string | null, facts: Sna
   if (entry.candidates.length === 1) return { index: 0, by: 'only' }
   if (city) {
     const sent = placeName(city)
-    if (sent.key === placeName(entry.city).key) return { index: 0, by: 'weight' }
+    if (sent.key === facts.placeName(entry.city).key) return { index: 0, by: 'weight' }
     for (const kind of ['exact', 'prefix'] as const) {
       const index = entry.candidates.findIndex((candidate) => candidate.place !== null && placeNameMatch(facts.placeName(candidate.place.name), sent) === kind)
       if (index >= 0) return { index, by: 'city' }
