@@ -74,8 +74,13 @@ export const StateRecord = z.object({
   sources: z.array(SourceFileRecord),
   /** why the status is what it is, and what the loader noticed */
   notes: z.array(z.string()),
-  /** `counties`: where the tax lies, when known (a city's counties); absent: anywhere in the state */
-  unplaced: z.array(z.object({ level: z.string(), code: z.string(), name: z.string(), rate: z.string(), reason: z.string(), counties: z.array(z.string()).optional() })),
+  /**
+   * `counties`: where the tax lies, when known (a city's counties), absent: anywhere in the state;
+   * `until`: its last day in force, absent: no end
+   */
+  unplaced: z.array(
+    z.object({ level: z.string(), code: z.string(), name: z.string(), rate: z.string(), reason: z.string(), counties: z.array(z.string()).optional(), until: z.string().optional() }),
+  ),
   anchors: z.array(AnchorResult),
   /** ZIPs answered as unresolved because their source figure broke an invariant */
   withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),

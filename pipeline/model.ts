@@ -54,6 +54,8 @@ export type UnplacedJurisdiction = {
   reason: string
   /** county FIPS codes the tax lies within, when known (a city's); absent: anywhere in the state */
   counties?: string[]
+  /** the last day the tax is in force (ISO date); absent: it has no end */
+  until?: string
 }
 
 export type RawFile = { url: string; name: string; sha256: string; size: number; member?: string }

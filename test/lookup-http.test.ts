@@ -456,6 +456,18 @@ describe('place mode', () => {
     const minneapolis = await simple('/v1/tax/mn?zip=55401')
     expect(minneapolis.meta.confidence).toBe('medium')
     expect(codes(minneapolis.meta.warnings)).toContain('unplaced_jurisdictions')
+    // WI: its stadium districts have ended, so they are named only for the dates they were in force.
+    const ended = unplaced('WI')
+    expect(ended.length).toBeGreaterThan(0)
+    for (const tax of ended) expect(tax.until! < TODAY).toBe(true)
+    const milwaukee = await simple('/v1/tax/wi?zip=53202')
+    expect(milwaukee.meta.confidence).toBe('high')
+    expect(codes(milwaukee.meta.warnings)).not.toContain('unplaced_jurisdictions')
+    const lastDay = ended.map((tax) => tax.until!).sort().at(-1)!
+    const then = await full(`/v1/tax/wi?zip=53202&mode=full&as_of=${lastDay}`)
+    expect(then.meta.confidence).toBe('medium')
+    const named = warningOf(then.meta.warnings, 'unplaced_jurisdictions').jurisdictions.map((j: { code: string }) => j.code)
+    expect(named).toEqual(ended.filter((tax) => tax.until! >= lastDay).map((tax) => tax.code))
   })
 
   it('an aggregator state names tax regions, not places: "Auburn, WA" is a ZIP of its AUBURN/KING region', async () => {

@@ -355,6 +355,7 @@ function findUnplaced(prepared: Prepared, candidates: ZipCandidate[]): UnplacedJ
       rate: latest.generalIntra,
       reason: unplacedReason(level, code, prepared),
       ...(counties ? { counties } : {}),
+      ...(latest.to ? { until: latest.to } : {}),
     })
   }
   return unplaced

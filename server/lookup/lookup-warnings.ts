@@ -27,11 +27,21 @@ export type LookupWarning = string | WarningObject
 
 const UNPLACED_LEVELS = new Set(['city', 'district'])
 
+export type UnplacedTax = StateRecord['unplaced'][number]
+
+/** The state's taxes that could not be bound to ZIPs and may apply somewhere: a city's or a district's, above 0. */
+export const taxingUnplaced = (record: StateRecord): UnplacedTax[] => record.unplaced.filter((u) => UNPLACED_LEVELS.has(u.level) && u.rate !== '0.00000')
+
+/** Of `taxes`, those that may apply to an answer in the county (null: not known) on the date. */
+export const unplacedAt = (taxes: UnplacedTax[], countyFips: string | null, isoDate: string): UnplacedTax[] =>
+  taxes.filter((u) => (!u.counties || countyFips === null || u.counties.includes(countyFips)) && (!u.until || u.until >= isoDate))
+
 /**
- * Warnings that hold for every answer of a state in a snapshot, in one county: an unplaced tax known
- * to lie in other counties is not named. `detailed` (full mode) lists the unplaced taxes.
+ * Warnings that hold for every answer of a state in a snapshot: the aggregator label, the status,
+ * and the `unplaced` taxes that may apply to the answer (`unplacedAt`), listed when `detailed` (full
+ * mode); `inCounty`: the answer's county is known, so those taxes are the ones that may lie there.
  */
-export function standingWarnings(record: StateRecord, snapshotId: string, countyFips: string | null, detailed: boolean): WarningObject[] {
+export function standingWarnings(record: StateRecord, snapshotId: string, unplaced: UnplacedTax[], inCounty: boolean, detailed: boolean): WarningObject[] {
   const warnings: WarningObject[] = []
   if (record.feed === 'avalara-zip5') {
     warnings.push({
@@ -40,16 +50,13 @@ export function standingWarnings(record: StateRecord, snapshotId: string, county
       edition: record.edition,
     })
   }
-  const unplaced = record.unplaced.filter(
-    (u) => UNPLACED_LEVELS.has(u.level) && u.rate !== '0.00000' && (!u.counties || countyFips === null || u.counties.includes(countyFips)),
-  )
   if (unplaced.length > 0) {
     const example = unplaced[0]!
     warnings.push({
       code: 'unplaced_jurisdictions',
       message:
         `${unplaced.length} ${record.code} local or district tax${unplaced.length > 1 ? 'es' : ''} (e.g. ${example.name || `${example.level} ${example.code}`} at ${example.rate}) ` +
-        `could not be bound to ZIPs${countyFips ? ' and may lie in this county' : ''}; they may apply and are not included.`,
+        `could not be bound to ZIPs${inCounty ? ' and may lie in this county' : ''}; they may apply and are not included.`,
       count: unplaced.length,
       ...(detailed ? { jurisdictions: unplaced.map(({ level, code, name, rate }) => ({ level, code, name, rate })) } : {}),
     })

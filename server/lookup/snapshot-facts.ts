@@ -6,7 +6,7 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import type { LookupWarning } from './lookup-warnings.ts'
-import { standingWarnings } from './lookup-warnings.ts'
+import { standingWarnings, taxingUnplaced, unplacedAt, type UnplacedTax } from './lookup-warnings.ts'
 import { placeName, type PlaceName } from './taxing-place.ts'
 
 /** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
@@ -36,6 +36,7 @@ export class SnapshotFacts {
   readonly #served: ReadonlySet<string>
   readonly #warnings = new Map<string, readonly LookupWarning[]>()
   readonly #detailedWarnings = new Map<string, readonly LookupWarning[]>()
+  readonly #unplaced = new Map<string, UnplacedTax[]>()
   readonly #coverage = new Map<string, Coverage>()
   readonly #points = new Map<string, ZipPoint[]>()
   readonly #geoidsByName = new Map<string, ReadonlySet<string>>()
@@ -66,18 +67,21 @@ export class SnapshotFacts {
   }
 
   /**
-   * The aggregator label, unplaced taxes and freshness status of the state, shared by every answer
-   * in the county (`countyFips`; null: the county is not known, so every unplaced tax may apply).
+   * The aggregator label, freshness status and unplaced taxes of the state for an answer in the
+   * county (`countyFips`; null: not known, so every unplaced tax may lie there) on the date: shared
+   * by every answer with the same unplaced taxes.
    */
-  standingWarnings(state: string, countyFips: string | null, detailed: boolean): readonly LookupWarning[] {
+  standingWarnings(state: string, countyFips: string | null, isoDate: string, detailed: boolean): readonly LookupWarning[] {
+    const record = this.#records.get(state)
+    if (!record) return []
+    let taxes = this.#unplaced.get(state)
+    if (!taxes) this.#unplaced.set(state, (taxes = taxingUnplaced(record)))
+    const unplaced = unplacedAt(taxes, countyFips, isoDate)
+    const inCounty = countyFips !== null
     const cache = detailed ? this.#detailedWarnings : this.#warnings
-    const key = `${state}|${countyFips ?? ''}`
+    const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}`
     let warnings = cache.get(key)
-    if (!warnings) {
-      const record = this.#records.get(state)
-      warnings = record ? Object.freeze(standingWarnings(record, this.#view.id, countyFips, detailed)) : []
-      cache.set(key, warnings)
-    }
+    if (!warnings) cache.set(key, (warnings = Object.freeze(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed))))
     return warnings
   }
 
