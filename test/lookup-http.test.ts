@@ -12,6 +12,7 @@ import { formatRate } from '../pipeline/rate-units.ts'
 import { pointerPath, snapshotDir } from '../pipeline/snapshot-store.ts'
 import { writeAtomically } from '../pipeline/file-bytes.ts'
 import { ErrorBody } from '../server/http/errors.ts'
+import { taxingUnplaced } from '../server/lookup/lookup-warnings.ts'
 import { factsOf } from '../server/lookup/snapshot-facts.ts'
 import { placeName } from '../server/lookup/taxing-place.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
@@ -438,7 +439,7 @@ describe('place mode', () => {
   })
 
   it('a local tax that could not be placed is named, and holds the answer to medium, only where it may lie', async () => {
-    const unplaced = (state: string) => factsOf(snapshot).record(state)!.unplaced.filter((u) => u.rate !== '0.00000' && u.level !== 'county')
+    const unplaced = (state: string) => taxingUnplaced(factsOf(snapshot).record(state)!)
     // CA: the unplaced taxes are cities', each known to lie in its counties.
     const ca = unplaced('CA')
     expect(ca.length).toBeGreaterThan(0)

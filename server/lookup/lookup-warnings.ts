@@ -4,7 +4,7 @@ import type { StateRecord } from '../../pipeline/manifest.ts'
 
 export const WARNING_CODES = {
   aggregator_estimate: 'the state is served from Avalara ZIP5 tables: estimates by an aggregator, not an official source',
-  unplaced_jurisdictions: 'the state has local or district taxes that could not be bound to ZIPs; they may apply and are not included (listed in full mode)',
+  unplaced_jurisdictions: 'local or district taxes of the state that could not be bound to ZIPs may lie where the answer is (in its county, in force on its date); they may apply and are not included (listed in full mode)',
   state_data_status: 'the state data is stale, or its last refresh failed and earlier data is served',
   ambiguous_zip5: 'the ZIP has several candidate jurisdictions; the highest-weight one was answered',
   place_input_mismatch: 'the city or location sent is not the place the answer is for',
