@@ -298,3 +298,55 @@ describe('compiled feed', () => {
     expect(feed.notes.join('\n')).toContain(`${unknown.length} ZIPs unknown to geography`)
   })
 })
+
+describe('city names of aggregator rows', () => {
+  let geography: Geography
+  beforeAll(async () => {
+    geography = await loadMiniGeography(['IL', 'AZ', 'NY', 'MO', 'AR', 'VT'])
+  })
+  const compiled = (state: string) => compileAvalara({ ...parseDrop('202512', state), geography })
+  const cityOf = (state: string, zip: string) => {
+    const feed = compiled(state)
+    const candidate = feed.candidates.find((c) => c.zip === zip)!
+    const named = (level: string) => feed.jurisdictions.find((j) => j.level === level && candidate.stack.some((ref) => ref.level === level && ref.code === j.code))
+    return { candidate, city: named('city'), district: named('district') }
+  }
+
+  it('a region named for a district is answered with the city the ZIP is bound to; the district keeps the region name', () => {
+    // IL,60601,CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT,0.102500,0.062500,0.017500,0.012500,0.010000,0
+    const chicago = cityOf('IL', '60601')
+    expect(chicago.city).toMatchObject({ name: 'CHICAGO', rate: 1250 })
+    expect(chicago.candidate.placeName).toBe('CHICAGO')
+    expect(chicago.district).toMatchObject({ name: 'Special districts (CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT)', rate: 1000 })
+  })
+
+  it('a region named for a county is answered with the ZIP\'s only bound place', () => {
+    // AZ,85004,MARICOPA COUNTY STADIUM DISTRICT,…,0.028000 (Phoenix's city rate); Maricopa is also a city, elsewhere
+    expect(geography.zips.get('85004')!.places.map((p) => p.name)).toEqual(['Phoenix'])
+    expect(cityOf('AZ', '85004').city).toMatchObject({ name: 'PHOENIX', rate: 2800 })
+    // AR,72405,CRAIGHEAD,…,0.030000
+    expect(cityOf('AR', '72405').city).toMatchObject({ name: 'JONESBORO', rate: 3000 })
+  })
+
+  it('keeps a region name that is a place, or that no bound place explains', () => {
+    // NY,10001,NEW YORK CITY: the Census place "New York city"
+    expect(cityOf('NY', '10001').city!.name).toBe('NEW YORK CITY')
+    // MO,63136,COUNTRY CL HILL T1 LUC TL: Country Club Hills, abbreviated; the ZIP is mailed as St. Louis
+    expect(cityOf('MO', '63136').city!.name).toBe('COUNTRY CL HILL T1 LUC TL')
+    // VT,05641,BERLIN: a town (not a Census place) whose 1% applies; the ZIP is mailed as Barre
+    expect(cityOf('VT', '05641').city!.name).toBe('BERLIN')
+  })
+
+  it('never names a city the ZIP is not bound to unless the region itself names it', () => {
+    for (const state of ['IL', 'AZ', 'NY', 'MO', 'AR', 'VT']) {
+      const feed = compiled(state)
+      const regions = new Map(parseDrop('202512', state).rows.map((row) => [row.zip, row.taxRegionName]))
+      for (const candidate of feed.candidates) {
+        const region = regions.get(candidate.zip)!
+        if (candidate.placeName === '' || candidate.placeName === region) continue
+        const bound = geography.zips.get(candidate.zip)!.places.map((p) => p.name.toUpperCase())
+        expect(bound, `${state} ${candidate.zip} ${region}`).toContain(candidate.placeName)
+      }
+    }
+  })
+})

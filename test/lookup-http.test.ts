@@ -485,6 +485,18 @@ describe('place mode', () => {
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
   })
 
+  it('an aggregator region named for a district answers the city: downtown Chicago is CHICAGO, the district keeps its rate', async () => {
+    const row = (await avalaraRows('IL', '202512')).get('60606')!
+    expect(row.TaxRegionName).toBe('CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT')
+    const { rate, meta } = await simple(`/v1/tax/il?address=${encodeURIComponent('233 S Wacker Dr, Chicago, IL 60606')}`)
+    expect(rate).toMatchObject({ city: 'CHICAGO', city_rate: formatRate(dropUnits(row.EstimatedCityRate!)), combined_district_rate: formatRate(dropUnits(row.EstimatedSpecialRate!)) })
+    expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
+    expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
+    const body = await full('/v1/tax/il?zip=60606&mode=full')
+    expect(body.resolved_place.city.name).toBe('CHICAGO')
+    expect(body.rows.find((r: { level: string }) => r.level === 'district').name).toContain(row.TaxRegionName)
+  })
+
   it('an aggregator row without a city rate is the ZIP\'s answer, not a mismatch', async () => {
     const row = (await avalaraRows('WY', '202512')).get('82001')!
     const { rate, meta } = await simple(`/v1/tax/wy?address=${encodeURIComponent('2001 Capitol Ave, Cheyenne, WY 82001')}`)

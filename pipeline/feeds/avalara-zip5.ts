@@ -19,6 +19,7 @@ import type { Geography } from '../geography/model.ts'
 import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../model.ts'
 import { parseRateFraction, type ParsedRate } from '../rate-units.ts'
 import { JurisdictionTable, countyCandidates, countyCode, countyName, zipsInState } from './candidate-weights.ts'
+import { regionCityNamer } from './region-city.ts'
 
 export const AVALARA_LABEL = 'Avalara estimate (aggregator, not an official source)'
 
@@ -281,14 +282,16 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
     return table.add('state', `${state}:${row.zip}`, `${stateName} state share (${row.taxRegionName})`, row.stateRate)
   }
 
+  const cityName = regionCityNamer(geography, state)
   const candidates: ZipCandidate[] = kept.map((row) => {
     const fips = topCounty(row.zip)
     const zipCode = `zip:${row.zip}`
     const stateRef = stateJurisdiction(row)
     const county = fips ? countyName(geography, fips) || row.taxRegionName : row.taxRegionName
     const code = !fips ? zipCode : countyRates.get(fips)!.size === 1 ? countyCode(fips) : `${countyCode(fips)}:${row.zip}`
+    const city = row.cityRate > 0 ? cityName(row.taxRegionName, geography.zips.get(row.zip)) : ''
     const stack: JurisdictionRef[] = [stateRef, table.add('county', code, county, row.countyRate)]
-    if (row.cityRate > 0) stack.push(table.add('city', zipCode, row.taxRegionName, row.cityRate))
+    if (row.cityRate > 0) stack.push(table.add('city', zipCode, city, row.cityRate))
     if (row.specialRate > 0) stack.push(table.add('district', zipCode, `Special districts (${row.taxRegionName})`, row.specialRate))
     return {
       zip: row.zip,
@@ -296,7 +299,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
       countyFips: fips,
       countyName: fips ? countyName(geography, fips) : '',
       placeFips: null,
-      placeName: row.cityRate > 0 ? row.taxRegionName : '',
+      placeName: city,
       weight: 1,
       stack,
     }

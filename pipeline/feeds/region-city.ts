@@ -1,0 +1,43 @@
+// The city an aggregator row's city rate belongs to. Avalara names each ZIP's tax region, which is
+// the city where a city tax applies ("SEATTLE"), but is sometimes the special district that sets
+// the region's extra rate ("CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT", 60601) or the
+// county ("DEKALB", 35968). Answering such a name as the city shows a district or a county as the
+// city of a downtown address.
+import type { Geography, GeoZip } from '../geography/model.ts'
+import { normalizePlaceName, placeMatchKey, placeMatchKeys } from '../geography/place-names.ts'
+
+const COUNTY_WORDS = new Set(['COUNTY', 'PARISH', 'BOROUGH'])
+const COUNTY_SUFFIX = / (COUNTY|PARISH|BOROUGH|CENSUS AREA|CITY AND BOROUGH|MUNICIPALITY)$/
+
+/**
+ * Names the city of a row with a city rate:
+ * - the region name, when it is a place of the state ("SEATTLE", "NEW YORK CITY");
+ * - else the place the ZIP is bound to that the region name begins with
+ *   ("SAN JOSE CONVENTION CENTER FACILITY DISTRICT ZONE 2" → SAN JOSE);
+ * - else, when the region is named for a county ("DEKALB", "MARICOPA COUNTY STADIUM DISTRICT"),
+ *   the ZIP's only bound place (FORT PAYNE, PHOENIX);
+ * - else the region name as published: an abbreviated city ("COUNTRY CL HILL") or a New England
+ *   town is the taxing city itself, and nothing better is known.
+ */
+export function regionCityNamer(geography: Geography, state: string): (regionName: string, zip: GeoZip | undefined) => string {
+  const placeKeys = new Set<string>()
+  for (const place of geography.places.values()) {
+    if (place.state !== state) continue
+    for (const key of placeMatchKeys(place.fullName)) placeKeys.add(key)
+    placeKeys.add(placeMatchKey(place.fullName))
+  }
+  const countyKeys = new Set<string>()
+  for (const county of geography.counties.values()) {
+    if (county.state === state) countyKeys.add(placeMatchKey(normalizePlaceName(county.name).replace(COUNTY_SUFFIX, '')))
+  }
+  return (regionName, zip) => {
+    const words = normalizePlaceName(regionName).split(' ')
+    if (placeKeys.has(words.join(''))) return regionName
+    const bound = zip?.places ?? []
+    const prefixes = words.map((_, i) => words.slice(0, i + 1).join(''))
+    const named = bound.find((place) => prefixes.includes(placeMatchKey(place.name)))
+    if (named) return named.name.toUpperCase()
+    const countyNamed = prefixes.some((prefix, i) => countyKeys.has(prefix) && (i === words.length - 1 || COUNTY_WORDS.has(words[i + 1]!)))
+    return countyNamed && bound.length === 1 ? bound[0]!.name.toUpperCase() : regionName
+  }
+}
