@@ -13,6 +13,7 @@ import {
   type AvalaraZip5File,
 } from '../pipeline/feeds/avalara-zip5.ts'
 import type { Geography } from '../pipeline/geography/model.ts'
+import { placeMatchKey, placeMatchKeys } from '../pipeline/geography/place-names.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 
@@ -326,6 +327,9 @@ describe('city names of aggregator rows', () => {
     expect(cityOf('AZ', '85004').city).toMatchObject({ name: 'PHOENIX', rate: 2800 })
     // AR,72405,CRAIGHEAD,…,0.030000
     expect(cityOf('AR', '72405').city).toMatchObject({ name: 'JONESBORO', rate: 3000 })
+    // NY,10272,RICHMOND (a Staten Island region at a ZIP mailed as NEW YORK): named as the file
+    // names New York City elsewhere, not as the Census "New York"
+    expect(cityOf('NY', '10272').city!.name).toBe('NEW YORK CITY')
   })
 
   it('keeps a region name that is a place, or that no bound place explains', () => {
@@ -344,8 +348,11 @@ describe('city names of aggregator rows', () => {
       for (const candidate of feed.candidates) {
         const region = regions.get(candidate.zip)!
         if (candidate.placeName === '' || candidate.placeName === region) continue
-        const bound = geography.zips.get(candidate.zip)!.places.map((p) => p.name.toUpperCase())
-        expect(bound, `${state} ${candidate.zip} ${region}`).toContain(candidate.placeName)
+        const bound = geography.zips.get(candidate.zip)!.places.flatMap((p) => {
+          const { fullName } = geography.places.get(p.geoid)!
+          return [...placeMatchKeys(fullName), placeMatchKey(fullName)]
+        })
+        expect(bound, `${state} ${candidate.zip} ${region}`).toContain(placeMatchKey(candidate.placeName))
       }
     }
   })

@@ -377,6 +377,54 @@ describe('place mode', () => {
     expect((await refused('/v1/tax/il?location=Notarealtown', 404, 'NOT_FOUND')).message).toMatch(/No place named "Notarealtown"/)
   })
 
+  /** The state's ZIP entries mailed under a USPS city name, from the index itself. */
+  const mailedAs = (state: string, city: string) => [...snapshot.rates.entriesOfState(state)].map((i) => snapshot.rates.entryAt(i)).filter((e) => e.city === city)
+
+  it('a USPS mailing name that is no place ("Brooklyn, NY") answers the taxing place its ZIPs resolve to, at medium', async () => {
+    expect(snapshot.places.find('Brooklyn', 'NY')).toEqual([])
+    const streets = mailedAs('NY', 'BROOKLYN').filter((e) => e.zcta)
+    expect(streets.length).toBeGreaterThan(20)
+    const cities = new Set(streets.map((e) => e.candidates[0]!.place?.name))
+    expect(cities).toEqual(new Set(['NEW YORK CITY']))
+    const { rate, meta } = await simple(`/v1/tax/ny?location=${encodeURIComponent('Brooklyn, NY')}`)
+    expect(streets.map((e) => e.zip)).toContain(rate.zip)
+    expect(rate.city).toBe('NEW YORK CITY')
+    expect(rate).toEqual((await simple(`/v1/tax/ny?zip=${rate.zip}`)).rate)
+    expect(meta).toMatchObject({ resolved_via: 'postal_city', confidence: 'medium' })
+    expect(warningOf(meta.warnings, 'postal_city')).toMatchObject({ postal_city: 'BROOKLYN', zips: streets.length, others: [] })
+    expect(warningOf(meta.warnings, 'place_input_mismatch')).toMatchObject({ customer_input_place: 'Brooklyn', resolved_place_name: 'NEW YORK CITY' })
+    // an address without a ZIP goes the same way
+    const address = await simple(`/v1/tax/ny?address=${encodeURIComponent('100 Court St, Brooklyn, NY')}`)
+    expect(address.rate).toEqual(rate)
+  })
+
+  it('a mailing name counts its street-address ZIPs, not its PO boxes, which no location binds', async () => {
+    const all = mailedAs('CA', 'NORTH HOLLYWOOD')
+    const streets = all.filter((e) => e.zcta)
+    expect(all.length).toBeGreaterThan(streets.length)
+    expect(new Set(streets.map((e) => e.candidates[0]!.place?.name))).toEqual(new Set(['Los Angeles']))
+    const { rate, meta } = await simple('/v1/tax/ca?location=North%20Hollywood')
+    expect(rate).toMatchObject({ city: 'LOS ANGELES', county: 'LOS ANGELES' })
+    expect(meta.confidence).toBe('medium')
+    expect(warningOf(meta.warnings, 'postal_city')).toMatchObject({ zips: streets.length, others: [] })
+  })
+
+  it('a mailing name whose ZIPs resolve to different places answers the most common one at low, listing the others', async () => {
+    const streets = mailedAs('TX', 'KINGWOOD').filter((e) => e.zcta)
+    const places = new Set(streets.map((e) => `${e.candidates[0]!.county?.fips}|${e.candidates[0]!.place?.name ?? ''}`))
+    expect(places.size).toBeGreaterThan(1)
+    const { rate, meta } = await simple('/v1/tax/tx?location=Kingwood')
+    expect(meta).toMatchObject({ resolved_via: 'postal_city', confidence: 'low' })
+    const postal = warningOf(meta.warnings, 'postal_city')
+    const listed: string[] = postal.others.flatMap((other: { zips: string[] }) => other.zips)
+    const zips = streets.map((e) => e.zip)
+    expect(zips).toContain(rate.zip)
+    expect(listed).not.toContain(rate.zip)
+    expect(listed.length).toBeGreaterThan(0)
+    for (const zip of listed) expect(zips).toContain(zip)
+    expect(postal.message).toMatch(/Send the ZIP/)
+  })
+
   it('a placeholder path state lets the place choose its state, and says so', async () => {
     const { rate, meta } = await simple(`/v1/tax/-?location=${encodeURIComponent('Springfield, IL')}`)
     expect(rate.state).toBe('IL')
@@ -493,8 +541,8 @@ describe('place mode', () => {
     expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
     const body = await full('/v1/tax/il?zip=60606&mode=full')
-    expect(body.resolved_place.city.name).toBe('CHICAGO')
-    expect(body.rows.find((r: { level: string }) => r.level === 'district').name).toContain(row.TaxRegionName)
+    expect(body.resolved_place.city?.name).toBe('CHICAGO')
+    expect(body.rows.find((r) => r.level === 'district')?.name).toContain(row.TaxRegionName)
   })
 
   it('an aggregator row without a city rate is the ZIP\'s answer, not a mismatch', async () => {

@@ -282,7 +282,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
     return table.add('state', `${state}:${row.zip}`, `${stateName} state share (${row.taxRegionName})`, row.stateRate)
   }
 
-  const cityName = regionCityNamer(geography, state)
+  const cityName = regionCityNamer(geography, state, kept.map((row) => row.taxRegionName))
   const candidates: ZipCandidate[] = kept.map((row) => {
     const fips = topCounty(row.zip)
     const zipCode = `zip:${row.zip}`

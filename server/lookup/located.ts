@@ -11,11 +11,13 @@ import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
  *   zip5              the ZIP (zip parameter) resolved the jurisdiction
  *   address_locator   the address's ZIP, with its city choosing among the ZIP's candidates
  *   place_gazetteer   a place name (location, or an address without a ZIP) through the place gazetteer
+ *   postal_city       a name that is no place of the state but the USPS name of some of its ZIPs
+ *                     ("Brooklyn, NY"): the taxing place most of those ZIPs resolve to
  *   coordinates       lat/lng through county and place polygons, then the ZIPs of that county and place
  *   census_geocoder   an address with a street through the upstream Census geocoder (TAXATLAS_GEOCODER_URL):
  *                     its ZIP, county and place chose the candidate
  */
-export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'coordinates', 'census_geocoder'] as const
+export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'postal_city', 'coordinates', 'census_geocoder'] as const
 export type ResolvedVia = (typeof RESOLVED_VIA)[number]
 
 export type ConfidenceCap = 'low' | 'medium' | null

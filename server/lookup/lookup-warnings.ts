@@ -9,6 +9,7 @@ export const WARNING_CODES = {
   ambiguous_zip5: 'the ZIP has several candidate jurisdictions; the highest-weight one was answered',
   place_input_mismatch: 'the city or location sent is not the place the answer is for',
   place_name_ambiguous: 'several places in the state have the name sent; the most populous was answered',
+  postal_city: 'the name sent is no place of the state but the USPS name of some of its ZIPs; the taxing place most of them resolve to was answered (others listed)',
   county_only: 'the place is a CDP (unincorporated), or no ZIP carries its own rates; its county\'s rates are answered',
   nearest_zip: 'no ZIP matches the point\'s county and place, or the point fell outside the county outlines near the shore; the nearest ZIP centroid was answered',
   zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',

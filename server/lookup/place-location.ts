@@ -1,13 +1,15 @@
 // Place mode (and an address without a ZIP): the gazetteer's place, then the highest-weight candidate
 // of its ZIPs that stands for it, in its main county first. A CDP, or a place no candidate stands
-// for, answers its county with low confidence. A name found only in another state is a 404 naming that state, never a silent
-// switch, unless the path state was a placeholder.
+// for, answers its county with low confidence. A name that is no place of the state but a USPS
+// mailing name there is answered from its ZIPs (postal-city.ts). A name found only in another
+// state is a 404 naming that state, never a silent switch, unless the path state was a placeholder.
 import type { PlaceMatch } from '../../pipeline/place-index.ts'
 import type { Candidate, ZipEntry } from '../../pipeline/rate-index.ts'
 import { HttpError } from '../http/errors.ts'
 import type { ChosenBy } from './candidate-choice.ts'
 import { placeMismatch, type ConfidenceCap, type Located } from './located.ts'
 import { requireServed } from './lookup-errors.ts'
+import { locatePostalCity } from './postal-city.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
 import { placeModelOf, placeNameMatch, type PlaceModel } from './taxing-place.ts'
@@ -146,6 +148,10 @@ function cached(view: SnapshotView, key: string, find: () => Bound | null): Boun
 }
 
 export function locatePlace(view: SnapshotView, query: PlaceQuery, inputPlace: string): Located {
+  if (query.state && view.places.find(query.name, query.state).length === 0) {
+    const postal = locatePostalCity(view, query.state, query.name, inputPlace)
+    if (postal) return postal
+  }
   const { place, warnings, cap } = findPlace(view, query)
   const facts = factsOf(view)
   requireServed(facts, place.state)
