@@ -361,6 +361,16 @@ describe('place mode', () => {
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
   })
 
+  it('a place answers one of its ZIPs mailed under its own name, a street-address ZIP, rather than a suburb\'s or a PO box', async () => {
+    for (const [name, state] of [['Chicago', 'IL'], ['Houston', 'TX'], ['Phoenix', 'AZ']] as const) {
+      const [place] = snapshot.places.find(name, state)
+      const own = place!.zips.flatMap((zip) => snapshot.rates.lookupZip(zip)).filter((e) => e.state === state && e.city === name.toUpperCase() && e.zcta)
+      expect(own.length, name).toBeGreaterThan(0)
+      const { rate } = await simple(`/v1/tax/${state.toLowerCase()}?location=${encodeURIComponent(`${name}, ${state}`)}`)
+      expect(own.map((e) => e.zip), name).toContain(rate.zip)
+    }
+  })
+
   it('"Saint Paul MN" finds St. Paul; a name with the path state only works too', async () => {
     const saint = await simple(`/v1/tax/mn?location=${encodeURIComponent('Saint Paul MN')}`)
     expect(saint.rate.city).toBe('ST. PAUL')

@@ -82,17 +82,21 @@ function* candidatesOfPlaceZips(view: SnapshotView, place: PlaceMatch, keep: (ca
 
 /**
  * The candidate answering for an incorporated place: the best tier, then the place's main county,
- * then the highest weight. Null when no candidate of its ZIPs can stand for it.
+ * then the highest weight; among equals, a ZIP mailed under the place's name, then a
+ * street-address ZIP (a ZCTA), so "Chicago, IL" answers a downtown ZIP rather than a PO box or
+ * a ZIP shared with a suburb. Null when no candidate of its ZIPs can stand for it.
  */
 function boundCandidate(view: SnapshotView, place: PlaceMatch, model: PlaceModel): Bound | null {
   const facts = factsOf(view)
+  const placeKey = facts.placeName(place.name).key
   let best: Bound | null = null
   let bestRank = 0
   for (const bound of candidatesOfPlaceZips(view, place, () => true)) {
     const candidate = bound.entry.candidates[bound.index]!
     const tier = placeTier(candidate, place, model, facts)
     if (tier === 0) continue
-    const rank = tier * 10 + (candidate.county?.fips === place.countyFips ? 2 : 0) + bound.weight
+    const mailedAsPlace = facts.placeName(bound.entry.city).key === placeKey
+    const rank = tier * 100 + (candidate.county?.fips === place.countyFips ? 40 : 0) + bound.weight * 20 + (mailedAsPlace ? 2 : 0) + (bound.entry.zcta ? 1 : 0)
     if (rank > bestRank) {
       best = bound
       bestRank = rank
