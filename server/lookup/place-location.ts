@@ -35,9 +35,10 @@ function placeTier(candidate: Candidate, place: PlaceMatch, model: PlaceModel, f
   return placeNameMatch(facts.placeName(candidate.place.name), facts.placeName(place.name)) ? 3 : 1
 }
 
-function findPlace(view: SnapshotView, query: PlaceQuery): { place: PlaceMatch; warnings: WarningObject[]; cap: ConfidenceCap } {
+/** `inState`: the places of the query's state with its name (none when it named no state). */
+function findPlace(view: SnapshotView, query: PlaceQuery, inState: PlaceMatch[]): { place: PlaceMatch; warnings: WarningObject[]; cap: ConfidenceCap } {
   const warnings: WarningObject[] = []
-  let matches = query.state ? view.places.find(query.name, query.state) : []
+  let matches = inState
   if (matches.length === 0) {
     const anywhere = view.places.find(query.name)
     if (anywhere.length === 0) {
@@ -152,11 +153,12 @@ function cached(view: SnapshotView, key: string, find: () => Bound | null): Boun
 }
 
 export function locatePlace(view: SnapshotView, query: PlaceQuery, inputPlace: string): Located {
-  if (query.state && view.places.find(query.name, query.state).length === 0) {
+  const inState = query.state ? view.places.find(query.name, query.state) : []
+  if (query.state && inState.length === 0) {
     const postal = locatePostalCity(view, query.state, query.name, inputPlace)
     if (postal) return postal
   }
-  const { place, warnings, cap } = findPlace(view, query)
+  const { place, warnings, cap } = findPlace(view, query, inState)
   const facts = factsOf(view)
   requireServed(facts, place.state)
   const model = placeModelOf(facts.record(place.state)?.feed ?? '')

@@ -1,5 +1,5 @@
 // A location that is no place of its state but is the USPS name its ZIPs are mailed under
-// ("Brooklyn, NY", "Hollywood, CA", "Flushing, NY"): a fifth of ZIPs carry such a name
+// ("Brooklyn, NY", "North Hollywood, CA", "Flushing, NY"): a fifth of ZIPs carry such a name
 // (geography.md §5). The USPS name is not the taxing place, so the answer comes from what the
 // ZIPs mailed under it resolve to: the taxing place (county and city of each ZIP's highest-weight
 // candidate) most of them share. When they do not all share it, the answer says so and is `low`.
@@ -10,27 +10,7 @@ import { warning } from './lookup-warnings.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import { placeModelOf } from './taxing-place.ts'
 
-/** Entry indexes of each state's ZIPs by the key of their USPS city, built once per snapshot. */
-const POSTAL_CITIES = new WeakMap<SnapshotView, Map<string, Map<string, number[]>>>()
-
-function zipsMailedAs(view: SnapshotView, state: string, name: string): number[] {
-  let byState = POSTAL_CITIES.get(view)
-  if (!byState) POSTAL_CITIES.set(view, (byState = new Map()))
-  let byCity = byState.get(state)
-  if (!byCity) {
-    byCity = new Map()
-    const facts = factsOf(view)
-    for (const i of view.rates.entriesOfState(state)) {
-      const key = facts.placeName(view.rates.entryAt(i).city).key
-      if (key === '') continue
-      if (!byCity.has(key)) byCity.set(key, [])
-      byCity.get(key)!.push(i)
-    }
-    byState.set(state, byCity)
-  }
-  const key = factsOf(view).placeName(name).key
-  return key === '' ? [] : (byCity.get(key) ?? [])
-}
+type TaxingPlace = { county: string; city: string; entries: ZipEntry[] }
 
 /** The taxing place a ZIP's answer is for: county and city of its highest-weight candidate. */
 function taxingPlaceOf(entry: ZipEntry): { key: string; county: string; city: string } {
@@ -45,37 +25,35 @@ function taxingPlaceOf(entry: ZipEntry): { key: string; county: string; city: st
  * it: the lowest ZIP of the taxing place most of its street-address ZIPs share.
  */
 export function locatePostalCity(view: SnapshotView, state: string, name: string, inputPlace: string): Located | null {
-  const indexes = zipsMailedAs(view, state, name)
-  if (indexes.length === 0) return null
   const facts = factsOf(view)
+  const indexes = facts.zipsMailedAs(state, name)
+  if (indexes.length === 0) return null
   requireServed(facts, state)
   // Street-address ZIPs (ZCTAs) are bound to places by their location; a PO-box ZIP only by its
   // mailing name, which here names no place: they speak for the name when there are no others.
   const entries = indexes.map((i) => view.rates.entryAt(i))
   const streets = entries.filter((e) => e.zcta)
-  const groups = new Map<string, { county: string; city: string; entries: ZipEntry[] }>()
-  for (const entry of streets.length > 0 ? streets : entries) {
+  const counted = streets.length > 0 ? streets : entries
+  const groups = new Map<string, TaxingPlace>()
+  for (const entry of counted) {
     const place = taxingPlaceOf(entry)
     const group = groups.get(place.key) ?? { county: place.county, city: place.city, entries: [] }
     group.entries.push(entry)
     groups.set(place.key, group)
   }
-  const ranked = [...groups.values()].sort((a, b) => b.entries.length - a.entries.length)
-  const main = ranked[0]!
+  const [main, ...others] = [...groups.values()].sort((a, b) => b.entries.length - a.entries.length) as [TaxingPlace, ...TaxingPlace[]]
   const entry = main.entries[0]!
-  const where = (g: { county: string; city: string }) => (g.city ? `${g.city} (${g.county} county)` : `${g.county} county, no city tax`)
+  const where = (g: TaxingPlace) => (g.city ? `${g.city} (${g.county} county)` : `${g.county} county, no city tax`)
   const postalName = entry.city
-  const others = ranked.slice(1)
-  const counted = streets.length > 0 ? streets.length : entries.length
   const message =
-    `"${name}" is a USPS mailing name, not an incorporated place of ${state}: answered from the ${counted} ${streets.length > 0 ? 'street-address ' : ''}ZIP${counted > 1 ? 's' : ''} mailed as ${postalName}, ` +
+    `"${name}" is a USPS mailing name, not an incorporated place of ${state}: answered from the ${counted.length} ${streets.length > 0 ? 'street-address ' : ''}ZIP${counted.length > 1 ? 's' : ''} mailed as ${postalName}, ` +
     (others.length === 0
       ? `all of which resolve to ${where(main)}.`
       : `${main.entries.length} of which resolve${main.entries.length === 1 ? 's' : ''} to ${where(main)}; the others lie elsewhere (listed). Send the ZIP to be sure.`)
   const warnings = [
     warning('postal_city', message, {
       postal_city: postalName,
-      zips: counted,
+      zips: counted.length,
       others: others.map((g) => ({ county: g.county, city: g.city, zips: g.entries.map((e) => e.zip) })),
     }),
   ]

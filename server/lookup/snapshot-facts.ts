@@ -41,6 +41,7 @@ export class SnapshotFacts {
   readonly #points = new Map<string, ZipPoint[]>()
   readonly #geoidsByName = new Map<string, ReadonlySet<string>>()
   readonly #placeNames = new Map<string, PlaceName>()
+  readonly #mailingNames = new Map<string, Map<string, number[]>>()
 
   constructor(view: SnapshotView) {
     this.#view = view
@@ -119,6 +120,23 @@ export class SnapshotFacts {
       this.#points.set(state, points)
     }
     return points
+  }
+
+  /** Entry indexes of the state's ZIPs whose USPS city has the name's key ("BROOKLYN"). */
+  zipsMailedAs(state: string, name: string): readonly number[] {
+    let byName = this.#mailingNames.get(state)
+    if (!byName) {
+      byName = new Map()
+      for (const i of this.#view.rates.entriesOfState(state)) {
+        const key = this.placeName(this.#view.rates.entryAt(i).city).key
+        if (key === '') continue
+        if (!byName.has(key)) byName.set(key, [])
+        byName.get(key)!.push(i)
+      }
+      this.#mailingNames.set(state, byName)
+    }
+    const key = placeName(name).key
+    return key === '' ? [] : (byName.get(key) ?? [])
   }
 
   /** GEOIDs of the gazetteer places of a state answering to a name (aggregator rows name places only). */
