@@ -41,6 +41,13 @@ describe('place names', () => {
     expect(placeMatchKey('CANON CITY')).toBe(placeMatchKey('Cañon City'))
     expect(placeMatchKey('WINSTON SALEM')).toBe(placeMatchKey('Winston-Salem'))
   })
+
+  it('a Census name with the name in common use in parentheses answers to both', () => {
+    // Geocorr 2022 "San Buenaventura (Ventura) city, CA" and "El Paso de Robles (Paso Robles) city, CA"
+    expect(placeMatchKeys('San Buenaventura (Ventura) city')).toEqual([placeMatchKey('San Buenaventura'), placeMatchKey('VENTURA')])
+    expect(placeMatchKeys('El Paso de Robles (Paso Robles) city')).toContain(placeMatchKey('PASO ROBLES'))
+    expect(placeMatchKeys('Indianapolis city (balance)')).toEqual([placeMatchKey('Indianapolis')])
+  })
 })
 
 describe('buildGeography (state subset)', () => {

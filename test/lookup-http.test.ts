@@ -462,6 +462,20 @@ describe('place mode', () => {
     expect(warningOf(meta.warnings, 'place_input_mismatch')).toMatchObject({ customer_input_place: 'MINNEAPOLIS', resolved_place_name: 'EDINA' })
   })
 
+  it('a city whose Census name carries its common name in parentheses is placed: Paso Robles and Ventura ZIPs answer their city rates', async () => {
+    const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
+    const cityRate = (name: string) => formatRate(workbook.rows.find((row) => row.type === 'City' && row.location === name)!.rateUnits!)
+    // 93446 and 93001 are mailed as PASO ROBLES and VENTURA; Census: "El Paso de Robles (Paso Robles) city", "San Buenaventura (Ventura) city"
+    expect((await simple('/v1/tax/ca?zip=93446')).rate.combined_rate).toBe(cityRate('Paso Robles'))
+    expect((await simple('/v1/tax/ca?zip=93001')).rate.combined_rate).toBe(cityRate('Ventura'))
+    const ventura = await simple('/v1/tax/ca?location=Ventura')
+    expect(ventura.meta.resolved_via).toBe('place_gazetteer')
+    expect(ventura.rate.combined_rate).toBe(cityRate('Ventura'))
+    expect(codes(ventura.meta.warnings)).not.toContain('place_input_mismatch')
+    const unplaced = snapshot.manifest.states.find((s) => s.code === 'CA')!.unplaced.map((u) => u.name)
+    expect(unplaced.join(' ')).not.toMatch(/Paso Robles|Ventura/)
+  })
+
   it('a ZIP shared by two cities answers the one its point lies in at medium, naming the other with its rate (pitfall P30)', async () => {
     // 90069 is addressed WEST HOLLYWOOD; its ZCTA point lies in Los Angeles.
     const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)

@@ -145,14 +145,6 @@ const countyDistrictCode = (county: string) => `county:${displayKey(county)}`
 
 const countyKey = (name: string) => placeMatchKey(name.replace(/\s+county$/i, ''))
 
-/** Keys a geography place answers to, adding both halves of "San Buenaventura (Ventura)". */
-function geoPlaceKeys(fullName: string, name: string): string[] {
-  const keys = new Set(placeMatchKeys(fullName))
-  const alias = /^(.*?)\s*\((.+)\)$/.exec(name)
-  if (alias) for (const part of [alias[1]!, alias[2]!]) keys.add(placeMatchKey(part))
-  return [...keys]
-}
-
 export type CompileCdtfaInput = {
   workbook: CdtfaWorkbook
   /** the name the workbook was fetched under; its edition date must match the workbook's */
@@ -172,7 +164,7 @@ function placesByKey(geography: Geography): Map<string, MatchedPlace[]> {
   const byKey = new Map<string, MatchedPlace[]>()
   for (const place of geography.places.values()) {
     if (place.state !== STATE) continue
-    for (const key of geoPlaceKeys(place.fullName, place.name)) {
+    for (const key of placeMatchKeys(place.fullName)) {
       const list = byKey.get(key) ?? []
       list.push({ geoid: place.geoid, kind: place.kind, counties: place.counties.map((c) => c.fips) })
       byKey.set(key, list)

@@ -85,11 +85,17 @@ export function placeMatchKey(name: string): string {
 
 /**
  * Keys a place answers to. A consolidated city-county ("Nashville-Davidson metropolitan government
- * (balance)", "Macon-Bibb County") is mailed to under its core city name, so that name is added.
+ * (balance)", "Macon-Bibb County") is mailed to under its core city name, so that name is added. A
+ * place whose name in common use follows its legal name in parentheses ("San Buenaventura
+ * (Ventura) city", "El Paso de Robles (Paso Robles) city") answers to both.
  */
 export function placeMatchKeys(fullName: string): string[] {
-  const { name, suffix, balance } = parsePlaceName(fullName)
+  const parsed = parsePlaceName(fullName)
+  const { suffix, balance } = parsed
+  const alias = /^(.*?)\s*\((.+)\)$/.exec(parsed.name)
+  const name = alias ? alias[1]! : parsed.name
   const keys = [placeMatchKey(name)]
+  if (alias) keys.push(placeMatchKey(alias[2]!))
   const consolidated = balance || (suffix !== null && CONSOLIDATION_SUFFIXES.has(suffix)) || / County\b/.test(name)
   if (consolidated) {
     const core = name.split(/[-/,]/)[0]!.trim()
