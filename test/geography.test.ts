@@ -48,6 +48,11 @@ describe('place names', () => {
     expect(placeMatchKeys('El Paso de Robles (Paso Robles) city')).toContain(placeMatchKey('PASO ROBLES'))
     expect(placeMatchKeys('Indianapolis city (balance)')).toEqual([placeMatchKey('Indianapolis')])
   })
+
+  it('USPS\'s and CDTFA\'s "CITY OF INDUSTRY" meets the Census "Industry city"; "Angels city" answers to Angels Camp', () => {
+    expect(placeMatchKey('CITY OF INDUSTRY')).toBe(placeMatchKeys('Industry city')[0])
+    expect(placeMatchKeys('Angels city')).toContain(placeMatchKey('ANGELS CAMP'))
+  })
 })
 
 describe('buildGeography (state subset)', () => {

@@ -462,12 +462,14 @@ describe('place mode', () => {
     expect(warningOf(meta.warnings, 'place_input_mismatch')).toMatchObject({ customer_input_place: 'MINNEAPOLIS', resolved_place_name: 'EDINA' })
   })
 
-  it('a city whose Census name carries its common name in parentheses is placed: Paso Robles and Ventura ZIPs answer their city rates', async () => {
+  it('a city known by a name its Census name lacks is placed: Paso Robles, Ventura and Angels Camp ZIPs answer their city rates', async () => {
     const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
     const cityRate = (name: string) => formatRate(workbook.rows.find((row) => row.type === 'City' && row.location === name)!.rateUnits!)
     // 93446 and 93001 are mailed as PASO ROBLES and VENTURA; Census: "El Paso de Robles (Paso Robles) city", "San Buenaventura (Ventura) city"
     expect((await simple('/v1/tax/ca?zip=93446')).rate.combined_rate).toBe(cityRate('Paso Robles'))
     expect((await simple('/v1/tax/ca?zip=93001')).rate.combined_rate).toBe(cityRate('Ventura'))
+    // 95222 is mailed as ANGELS CAMP; Census: "Angels city"
+    expect((await simple('/v1/tax/ca?zip=95222')).rate).toMatchObject({ city: 'ANGELS CAMP', combined_rate: cityRate('Angels Camp') })
     const ventura = await simple('/v1/tax/ca?location=Ventura')
     expect(ventura.meta.resolved_via).toBe('place_gazetteer')
     expect(ventura.rate.combined_rate).toBe(cityRate('Ventura'))

@@ -125,17 +125,6 @@ export async function parseCdtfaWorkbook(bytes: Buffer, fileName: string): Promi
 // ---------------------------------------------------------------------------------------------
 // Compile
 
-/** Census legal names CDTFA does not use; keys are placeMatchKey forms. */
-const CDTFA_NAME_ALIASES: Record<string, string> = {
-  // Census: "Angels city" (its legal name is the City of Angels).
-  ANGELSCAMP: 'ANGELS',
-}
-
-/** City name key: "City of Industry" → "INDUSTRY", "St. Helena" → "SAINTHELENA". */
-function cityKey(location: string): string {
-  const key = placeMatchKey(location.replace(/^city of\s+/i, ''))
-  return CDTFA_NAME_ALIASES[key] ?? key
-}
 
 /** Readable code part: "City of Industry" → "INDUSTRY", "St. Helena" → "SAINT HELENA". */
 const displayKey = (name: string): string => normalizePlaceName(name.replace(/^city of\s+/i, ''))
@@ -175,7 +164,7 @@ function placesByKey(geography: Geography): Map<string, MatchedPlace[]> {
 
 /** The geography place a CDTFA city row names, looked for inside its CDTFA county. */
 function matchPlace(row: CdtfaRow, countyFips: string | null, byKey: Map<string, MatchedPlace[]>): MatchedPlace | undefined {
-  const inCounty = (byKey.get(cityKey(row.location)) ?? []).filter((place) => countyFips === null || place.counties.includes(countyFips))
+  const inCounty = (byKey.get(placeMatchKey(row.location)) ?? []).filter((place) => countyFips === null || place.counties.includes(countyFips))
   // A city incorporated after the 2020 Census (Mountain House, 2024) is still a CDP there.
   return inCounty.find((place) => place.kind === 'incorporated') ?? inCounty[0]
 }

@@ -78,16 +78,27 @@ export function normalizePlaceName(name: string): string {
   return words.map((w) => WORD_EXPANSIONS[w] ?? w).join(' ')
 }
 
-/** Key for equality matching; spaces dropped so "DE KALB" meets "DeKalb" and "MC ALLEN" meets "McAllen". */
+/**
+ * Key for equality matching; spaces dropped so "DE KALB" meets "DeKalb" and "MC ALLEN" meets
+ * "McAllen", and a leading "City of" dropped so USPS's and CDTFA's "CITY OF INDUSTRY" meets the
+ * Census "Industry city".
+ */
 export function placeMatchKey(name: string): string {
-  return normalizePlaceName(name).replace(/ /g, '')
+  return normalizePlaceName(name).replace(/^CITY OF /, '').replace(/ /g, '')
+}
+
+/** Census places known by a name their Census name does not contain, by Census name. */
+const COMMON_NAMES: Record<string, string> = {
+  // Its legal name is the City of Angels; USPS, CDTFA and everyone else say Angels Camp.
+  'Angels city': 'Angels Camp',
 }
 
 /**
  * Keys a place answers to. A consolidated city-county ("Nashville-Davidson metropolitan government
  * (balance)", "Macon-Bibb County") is mailed to under its core city name, so that name is added. A
  * place whose name in common use follows its legal name in parentheses ("San Buenaventura
- * (Ventura) city", "El Paso de Robles (Paso Robles) city") answers to both.
+ * (Ventura) city", "El Paso de Robles (Paso Robles) city"), or is known otherwise (COMMON_NAMES),
+ * answers to both.
  */
 export function placeMatchKeys(fullName: string): string[] {
   const parsed = parsePlaceName(fullName)
@@ -96,6 +107,8 @@ export function placeMatchKeys(fullName: string): string[] {
   const name = alias ? alias[1]! : parsed.name
   const keys = [placeMatchKey(name)]
   if (alias) keys.push(placeMatchKey(alias[2]!))
+  const common = COMMON_NAMES[fullName]
+  if (common) keys.push(placeMatchKey(common))
   const consolidated = balance || (suffix !== null && CONSOLIDATION_SUFFIXES.has(suffix)) || / County\b/.test(name)
   if (consolidated) {
     const core = name.split(/[-/,]/)[0]!.trim()
