@@ -478,6 +478,15 @@ describe('place mode', () => {
     expect(unplaced.join(' ')).not.toMatch(/Paso Robles|Ventura/)
   })
 
+  it('"Industry" and "City of Industry" are one name: either finds the city CDTFA calls City of Industry, without a mismatch', async () => {
+    for (const name of ['Industry', 'City of Industry']) {
+      const { rate, meta } = await simple(`/v1/tax/ca?location=${encodeURIComponent(name)}`)
+      expect(rate.city, name).toBe('CITY OF INDUSTRY')
+      expect(meta.resolved_via, name).toBe('place_gazetteer')
+      expect(codes(meta.warnings), name).not.toContain('place_input_mismatch')
+    }
+  })
+
   it('a ZIP shared by two cities answers the one its point lies in at medium, naming the other with its rate (pitfall P30)', async () => {
     // 90069 is addressed WEST HOLLYWOOD; its ZCTA point lies in Los Angeles.
     const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)

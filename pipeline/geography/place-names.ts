@@ -79,12 +79,16 @@ export function normalizePlaceName(name: string): string {
 }
 
 /**
- * Key for equality matching; spaces dropped so "DE KALB" meets "DeKalb" and "MC ALLEN" meets
- * "McAllen", and a leading "City of" dropped so USPS's and CDTFA's "CITY OF INDUSTRY" meets the
- * Census "Industry city".
+ * A name's words for matching: normalized, and a leading "City of" dropped so USPS's and CDTFA's
+ * "CITY OF INDUSTRY" meets the Census "Industry city".
  */
+export function placeMatchWords(name: string): string {
+  return normalizePlaceName(name).replace(/^CITY OF /, '')
+}
+
+/** Key for equality matching; spaces dropped so "DE KALB" meets "DeKalb" and "MC ALLEN" meets "McAllen". */
 export function placeMatchKey(name: string): string {
-  return normalizePlaceName(name).replace(/^CITY OF /, '').replace(/ /g, '')
+  return placeMatchWords(name).replace(/ /g, '')
 }
 
 /** Census places known by a name their Census name does not contain, by Census name. */

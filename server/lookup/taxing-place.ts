@@ -2,18 +2,18 @@
 // SST files and the CDTFA workbook bind Census places (GEOIDs): no place means unincorporated.
 // Avalara tables name tax regions only ("AUBURN/KING SPECIAL TAX DIST"), and a row without a city
 // rate names none, which says nothing about incorporation. Statutes model no places at all.
-import { normalizePlaceName } from '../../pipeline/geography/place-names.ts'
+import { placeMatchWords } from '../../pipeline/geography/place-names.ts'
 
 export type PlaceModel = 'geoid' | 'name' | 'none'
 
 export const placeModelOf = (feed: string): PlaceModel =>
   feed === 'sst' || feed === 'cdtfa' ? 'geoid' : feed === 'avalara-zip5' ? 'name' : 'none'
 
-/** A place name in comparable form: "St. Paul" → words "SAINT PAUL", key "SAINTPAUL". */
+/** A place name in comparable form: "St. Paul" → words "SAINT PAUL", key "SAINTPAUL"; "City of Industry" → "INDUSTRY". */
 export type PlaceName = { words: string; key: string }
 
 export function placeName(name: string): PlaceName {
-  const words = normalizePlaceName(name)
+  const words = placeMatchWords(name)
   return { words, key: words.replace(/ /g, '') }
 }
 
