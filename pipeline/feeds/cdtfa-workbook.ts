@@ -9,8 +9,8 @@
 // are not split out — we transcribe the combined rate the publisher prints (pitfall P40).
 // County and city jurisdictions themselves carry rate 0 so names resolve (pitfall P29).
 import readXlsxFile from 'read-excel-file/node'
-import type { Geography } from '../geography/model.ts'
-import { normalizePlaceName, placeMatchKey, placeMatchKeys } from '../geography/place-names.ts'
+import type { GeoPlace, Geography } from '../geography/model.ts'
+import { placeMatchKey, placeMatchWords, placesByMatchKey } from '../geography/place-names.ts'
 import type { FeedResult, JurisdictionRef, RawFile, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
 import { formatRate, rateUnitsFromSpreadsheetNumber } from '../rate-units.ts'
 import { JurisdictionTable, candidatesByCounty, countyCode, placeCode, zipsInState } from './candidate-weights.ts'
@@ -127,7 +127,7 @@ export async function parseCdtfaWorkbook(bytes: Buffer, fileName: string): Promi
 
 
 /** Readable code part: "City of Industry" → "INDUSTRY", "St. Helena" → "SAINT HELENA". */
-const displayKey = (name: string): string => normalizePlaceName(name.replace(/^city of\s+/i, ''))
+const displayKey = placeMatchWords
 
 const cityDistrictCode = (location: string) => `city:${displayKey(location)}`
 const countyDistrictCode = (county: string) => `county:${displayKey(county)}`
@@ -146,25 +146,9 @@ export type CompileCdtfaInput = {
 }
 
 type District = { ref: JurisdictionRef; name: string; rate: number }
-type MatchedPlace = { geoid: string; kind: string; counties: string[] }
-
-/** CA geography places by every name key they answer to. */
-function placesByKey(geography: Geography): Map<string, MatchedPlace[]> {
-  const byKey = new Map<string, MatchedPlace[]>()
-  for (const place of geography.places.values()) {
-    if (place.state !== STATE) continue
-    for (const key of placeMatchKeys(place.fullName)) {
-      const list = byKey.get(key) ?? []
-      list.push({ geoid: place.geoid, kind: place.kind, counties: place.counties.map((c) => c.fips) })
-      byKey.set(key, list)
-    }
-  }
-  return byKey
-}
-
 /** The geography place a CDTFA city row names, looked for inside its CDTFA county. */
-function matchPlace(row: CdtfaRow, countyFips: string | null, byKey: Map<string, MatchedPlace[]>): MatchedPlace | undefined {
-  const inCounty = (byKey.get(placeMatchKey(row.location)) ?? []).filter((place) => countyFips === null || place.counties.includes(countyFips))
+function matchPlace(row: CdtfaRow, countyFips: string | null, byKey: Map<string, GeoPlace[]>): GeoPlace | undefined {
+  const inCounty = (byKey.get(placeMatchKey(row.location)) ?? []).filter((place) => countyFips === null || place.counties.some((c) => c.fips === countyFips))
   // A city incorporated after the 2020 Census (Mountain House, 2024) is still a CDP there.
   return inCounty.find((place) => place.kind === 'incorporated') ?? inCounty[0]
 }
@@ -204,13 +188,13 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
 
   // Cities: a rate-0 city jurisdiction plus the city's district, keyed by the matched place GEOID.
   const cities = new Map<string, { location: string; district: District; counties: string[] }>()
-  const byKey = placesByKey(geography)
+  const byKey = placesByMatchKey([...geography.places.values()].filter((place) => place.state === STATE))
   for (const row of rows.filter((r) => r.type === 'City')) {
     const countyFips = fipsByCountyKey.get(countyKey(row.county)) ?? null
     const place = matchPlace(row, countyFips, byKey)
     table.add('city', place ? placeCode(place.geoid) : displayKey(row.location), row.location, 0)
     const district = addDistrict(row, cityDistrictCode(row.location), `${row.location} district taxes`, row.rateUnits!)
-    if (place) cities.set(place.geoid, { location: row.location, district, counties: place.counties })
+    if (place) cities.set(place.geoid, { location: row.location, district, counties: place.counties.map((c) => c.fips) })
     else unplace(district, `no geography place named ${row.location} in ${row.county} County`, countyFips ? [countyFips] : undefined)
   }
 

