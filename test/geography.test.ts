@@ -44,14 +44,15 @@ describe('place names', () => {
 
   it('a Census name with the name in common use in parentheses answers to both', () => {
     // Geocorr 2022 "San Buenaventura (Ventura) city, CA" and "El Paso de Robles (Paso Robles) city, CA"
-    expect(placeMatchKeys('San Buenaventura (Ventura) city')).toEqual([placeMatchKey('San Buenaventura'), placeMatchKey('VENTURA')])
+    expect(placeMatchKeys('San Buenaventura (Ventura) city')).toEqual(expect.arrayContaining([placeMatchKey('San Buenaventura'), placeMatchKey('VENTURA')]))
     expect(placeMatchKeys('El Paso de Robles (Paso Robles) city')).toContain(placeMatchKey('PASO ROBLES'))
-    expect(placeMatchKeys('Indianapolis city (balance)')).toEqual([placeMatchKey('Indianapolis')])
+    expect(placeMatchKeys('Indianapolis city (balance)')).toEqual([placeMatchKey('Indianapolis'), placeMatchKey('Indianapolis city')])
   })
 
   it('USPS\'s and CDTFA\'s "CITY OF INDUSTRY" meets the Census "Industry city"; "Angels city" answers to Angels Camp', () => {
     expect(placeMatchKey('CITY OF INDUSTRY')).toBe(placeMatchKeys('Industry city')[0])
     expect(placeMatchKeys('Angels city')).toContain(placeMatchKey('ANGELS CAMP'))
+    expect(placeMatchKeys('New York city')).toEqual([placeMatchKey('New York'), placeMatchKey('NEW YORK CITY')])
   })
 })
 

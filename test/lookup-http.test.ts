@@ -478,6 +478,15 @@ describe('place mode', () => {
     expect(unplaced.join(' ')).not.toMatch(/Paso Robles|Ventura/)
   })
 
+  it('"New York City" is New York city: as a location and as the city of an address without a ZIP', async () => {
+    const { rate, meta } = await simple(`/v1/tax/ny?location=${encodeURIComponent('New York City, NY')}`)
+    expect(rate).toEqual((await simple(`/v1/tax/ny?location=${encodeURIComponent('New York, NY')}`)).rate)
+    expect(meta.resolved_via).toBe('place_gazetteer')
+    expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
+    const address = await simple(`/v1/tax/ny?address=${encodeURIComponent('1 Centre St, New York City, NY')}`)
+    expect(address.rate).toEqual(rate)
+  })
+
   it('"Industry" and "City of Industry" are one name: either finds the city CDTFA calls City of Industry, without a mismatch', async () => {
     for (const name of ['Industry', 'City of Industry']) {
       const { rate, meta } = await simple(`/v1/tax/ca?location=${encodeURIComponent(name)}`)

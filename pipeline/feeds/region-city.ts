@@ -23,7 +23,8 @@ const COUNTY_SUFFIX = / (COUNTY|PARISH|BOROUGH|CENSUS AREA|CITY AND BOROUGH|MUNI
 export function regionCityNamer(geography: Geography, state: string, regionNames: Iterable<string>): (regionName: string, zip: GeoZip | undefined) => string {
   const statePlaces = [...geography.places.values()].filter((place) => place.state === state)
   const placesByKey = placesByMatchKey(statePlaces)
-  // A region named with the legal suffix ("NEW YORK CITY" for "New York city") names that place too.
+  // A region named with the legal suffix names that place too: "CREOLA VILLAGE" for "Creola
+  // village" (placeMatchKeys already adds it for cities: "NEW YORK CITY").
   for (const place of statePlaces) {
     const key = placeMatchKey(place.fullName)
     if (!placesByKey.get(key)?.includes(place)) placesByKey.set(key, [...(placesByKey.get(key) ?? []), place])

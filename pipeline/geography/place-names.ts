@@ -102,7 +102,7 @@ const COMMON_NAMES: Record<string, string> = {
  * (balance)", "Macon-Bibb County") is mailed to under its core city name, so that name is added. A
  * place whose name in common use follows its legal name in parentheses ("San Buenaventura
  * (Ventura) city", "El Paso de Robles (Paso Robles) city"), or is known otherwise (COMMON_NAMES),
- * answers to both.
+ * answers to both. A city also answers to its name with "city" ("NEW YORK CITY").
  */
 export function placeMatchKeys(fullName: string): string[] {
   const parsed = parsePlaceName(fullName)
@@ -110,6 +110,8 @@ export function placeMatchKeys(fullName: string): string[] {
   const alias = /^(.*?)\s*\((.+)\)$/.exec(parsed.name)
   const name = alias ? alias[1]! : parsed.name
   const keys = [placeMatchKey(name)]
+  // "New York city" is New York City to everyone who writes it.
+  if (suffix === 'city') keys.push(placeMatchKey(`${name} city`))
   if (alias) keys.push(placeMatchKey(alias[2]!))
   const common = COMMON_NAMES[fullName]
   if (common) keys.push(placeMatchKey(common))
