@@ -255,6 +255,15 @@ export class RateIndex {
     return found
   }
 
+  /** The states holding any ZIP that starts with these three digits (USPS assigns prefixes by state). */
+  statesOfZipPrefix(prefix: string): string[] {
+    const first = Number(prefix) * 100
+    const zips = this.#z.zip
+    const found = new Set<string>()
+    for (let i = lowerBound(zips.length, (i) => zips[i] < first); i < zips.length && zips[i] < first + 100; i++) found.add(this.states[this.#z.state[i]])
+    return [...found]
+  }
+
   entryAt(i: number): ZipEntry {
     const z = this.#z
     const candidates: Candidate[] = []

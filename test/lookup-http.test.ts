@@ -153,6 +153,39 @@ describe('ZIP mode', () => {
     expect(error.message).toMatch(/ZIP 00000 is not known/)
   })
 
+  it("an unknown ZIP of a served state's prefix says which list lacks it", async () => {
+    // Real ZIPs the aggregator lists that the HUD–USPS crosswalk placing CA's official rates lacks (90080, 942xx).
+    const missing = [...(await avalaraRows('CA', '202512')).keys()].filter((zip) => snapshot.rates.lookupZip(zip).length === 0)
+    expect(missing.length).toBeGreaterThan(0)
+    for (const zip of missing.slice(0, 3)) {
+      const error = await refused(`/v1/tax/ca?zip=${zip}`, 404, 'NOT_FOUND')
+      expect(error.message).toMatch(new RegExp(`^ZIP ${zip} is not known for CA: CA's rates are placed on the ZIPs of the HUD–USPS ZIP–county crosswalk, which does not list it`))
+    }
+    // An aggregator state's ZIPs are its edition's rows: a gap between two TX ZIPs.
+    const tx = [...snapshot.rates.entriesOfState('TX')].map((i) => Number(snapshot.rates.entryAt(i).zip))
+    const gap = String(tx.find((zip, i) => tx[i + 1]! > zip + 1 && String(zip + 1).slice(0, 3) === String(zip).slice(0, 3))! + 1)
+    const error = await refused(`/v1/tax/tx?zip=${gap}`, 404, 'NOT_FOUND')
+    expect(error.message).toBe(`ZIP ${gap} is not known for TX: the TX source edition (${factsOf(snapshot).record('TX')!.edition}) lists no such ZIP. No rate is given rather than a guess.`)
+    // A prefix no served state holds says only that.
+    expect((await refused('/v1/tax/ca?zip=00009', 404, 'NOT_FOUND')).message).toMatch(/^ZIP 00009 is not known for CA: no served state holds it\./)
+  })
+
+  it('an address whose ZIP is unknown is placed by its city, at low confidence, saying so', async () => {
+    const rows = await avalaraRows('CA', '202512')
+    const zip = [...rows.keys()].find((z) => snapshot.rates.lookupZip(z).length === 0 && rows.get(z)!.TaxRegionName === 'LOS ANGELES')!
+    expect(zip).toBeDefined()
+    const byCity = await simple(`/v1/tax/ca?address=${encodeURIComponent(`1 World Way, Los Angeles, CA ${zip}`)}`)
+    const place = await simple(`/v1/tax/ca?location=${encodeURIComponent('Los Angeles, CA')}`)
+    expect(byCity.rate).toEqual(place.rate)
+    expect(byCity.meta).toMatchObject({ resolved_via: 'place_gazetteer', confidence: 'low' })
+    expect(byCity.meta.warnings).toContainEqual(expect.objectContaining({ code: 'zip_not_known', zip }))
+    // The same with city and zip parameters; a city that is no place keeps the ZIP's 404.
+    expect((await simple(`/v1/tax/ca?city=Los%20Angeles&zip=${zip}`)).rate).toEqual(place.rate)
+    expect((await refused(`/v1/tax/ca?city=Nowhereville&zip=${zip}`, 404, 'NOT_FOUND')).message).toMatch(`ZIP ${zip} is not known for CA`)
+    // The ZIP alone has no city to fall back on.
+    await refused(`/v1/tax/ca?zip=${zip}`, 404, 'NOT_FOUND')
+  })
+
   it('a withheld ZIP is a 404 saying the source figure failed validation', async () => {
     const nv = factsOf(snapshot).record('NV')!
     const zip = nv.withheld[0]!.zip

@@ -22,9 +22,23 @@ export function modeCountError(received: readonly string[]): HttpError {
 
 export const invalidInput = (message: string, extra: Record<string, unknown> = {}) => new HttpError('INVALID_INPUT', message, extra)
 
-export function unknownZip(zip5: string, state: string | null): HttpError {
-  const where = state ? ` (looked up for ${state})` : ''
-  return new HttpError('NOT_FOUND', `ZIP ${zip5} is not known${where}: no served state holds it. No rate is given rather than a guess.`, { zip: zip5 })
+/**
+ * A ZIP no served state holds. When other ZIPs of its three-digit prefix are the state's, the
+ * message says which list lacks it: an aggregator state's ZIPs are its edition's rows; every other
+ * state's are the ZIPs of the HUD–USPS crosswalk its rates are placed with, which misses many
+ * PO-box and unique ZIPs (90080 in Los Angeles).
+ */
+export function unknownZip(
+  zip5: string,
+  state: string | null,
+  source?: { feed: string; edition: string | null; prefixStates: readonly string[] },
+): HttpError {
+  const why = !state || !source || !source.prefixStates.includes(state)
+    ? 'no served state holds it'
+    : source?.feed === 'avalara-zip5'
+      ? `the ${state} source edition${source.edition ? ` (${source.edition})` : ''} lists no such ZIP`
+      : `${state}'s rates are placed on the ZIPs of the HUD–USPS ZIP–county crosswalk, which does not list it (PO-box and unique ZIPs are often missing there); a place lookup (location) may still answer`
+  return new HttpError('NOT_FOUND', `ZIP ${zip5} is not known${state ? ` for ${state}` : ''}: ${why}. No rate is given rather than a guess.`, { zip: zip5 })
 }
 
 export function withheldZip(zip5: string, state: string, note: string): HttpError {

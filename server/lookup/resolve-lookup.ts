@@ -17,7 +17,7 @@ import { locatePlace } from './place-location.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import type { Billing, FullLookupBody, SimpleLookupBody } from './tax-response.ts'
 import { ZipEntries } from './zip-entries.ts'
-import { locateZip } from './zip-location.ts'
+import { cityOfUnknownZip, locateZip, type ZipQuery } from './zip-location.ts'
 
 export type LookupSources = {
   /** the snapshot in service when the request arrived */
@@ -31,13 +31,31 @@ export type LookupSources = {
 /** Locates the prepared input in one snapshot; `state` pins the state found in the served snapshot. */
 function locate(view: SnapshotView, zips: ZipEntries, prepared: PreparedInput, state?: string): Located {
   switch (prepared.kind) {
-    case 'zip':
-      return locateZip(view, zips, prepared.query)
+    case 'zip': {
+      const city = cityOfUnknownZip(view, zips, prepared.query)
+      return city ? locateByCity(view, zips, prepared.query, { ...city, state: state ?? city.state }) : locateZip(view, zips, prepared.query)
+    }
     case 'place':
       return locatePlace(view, { ...prepared.query, state: state ?? prepared.query.state }, prepared.inputPlace)
     case 'point':
       return locatePoint(view, { ...prepared.query, state: state ?? prepared.query.state })
   }
+}
+
+/** An address with an unknown ZIP, by its city: low confidence at best; no such place keeps the ZIP's 404. */
+function locateByCity(view: SnapshotView, zips: ZipEntries, query: ZipQuery, city: { name: string; state: string }): Located {
+  let located: Located
+  try {
+    located = locatePlace(view, city, city.name)
+  } catch (error) {
+    if (error instanceof HttpError && error.code === 'NOT_FOUND') return locateZip(view, zips, query)
+    throw error
+  }
+  located.confidenceCap = 'low'
+  located.warnings.push(
+    warning('zip_not_known', `ZIP ${query.zip5} is not known for ${city.state}; the address was placed by its city "${city.name}" instead (the rate of ZIP ${located.entry.zip}).`, { zip: query.zip5 }),
+  )
+  return located
 }
 
 /**

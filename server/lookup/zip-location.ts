@@ -34,7 +34,19 @@ function zipEntryOf(view: SnapshotView, zips: ZipEntries, zip5: string, state: s
     throw new HttpError('NOT_FOUND', `ZIP ${zip5} has no ${state} rate in the data for that date (it is served for ${entries.map((e) => e.state).join(', ')}).`, { zip: zip5, state })
   }
   if (facts.descriptor(state) && !facts.serves(state)) throw stateDataMissing(state, facts.record(state)?.status ?? 'unknown')
-  throw unknownZip(zip5, state)
+  const record = facts.record(state)
+  throw unknownZip(zip5, state, record && { ...record, prefixStates: view.rates.statesOfZipPrefix(zip5.slice(0, 3)) })
+}
+
+/**
+ * An address whose ZIP no served state holds (a PO-box or unique ZIP the ZIP geography lacks, such
+ * as Los Angeles 90080) but which names its city: the place query to locate it by instead, as an
+ * address without a ZIP is. Null when the ZIP is known, withheld, or sent without a city.
+ */
+export function cityOfUnknownZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery): { name: string; state: string } | null {
+  if (query.via !== 'address_locator' || !query.city) return null
+  if (zips.of(query.zip5).length > 0 || factsOf(view).withheld(query.zip5)) return null
+  return { name: query.city, state: query.state }
 }
 
 export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery): Located {
