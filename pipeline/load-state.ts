@@ -3,10 +3,11 @@ import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { extractMember } from './archive.ts'
-import { compileAvalara, parseAvalaraZip5, pickNewestDrop } from './feeds/avalara-zip5.ts'
+import { compileAvalara, parseAvalaraZip5, pickNewestDrop, type AvalaraZip5File } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { compileSstState } from './feeds/sst.ts'
 import { compileStatutory } from './feeds/statutory.ts'
+import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
 import { sha256Hex } from './file-bytes.ts'
 import type { Geography } from './geography/model.ts'
@@ -32,7 +33,7 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
         rateFile: { name: member ?? fetched.name, text },
         geography: context.geography,
       })
-      return withFiles(result, [{ ...rawFile(fetched), ...(member ? { member } : {}) }])
+      return withUnlistedZips(withFiles(result, [{ ...rawFile(fetched), ...(member ? { member } : {}) }]), descriptor.code, context)
     }
     case 'cdtfa': {
       const fileName = decodeURIComponent(path.posix.basename(new URL(feed.url).pathname))
@@ -44,19 +45,13 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
         statewideRate: descriptor.stateRate,
         geography: context.geography,
       })
-      return withFiles(result, [rawFile(fetched)])
+      return withUnlistedZips(withFiles(result, [rawFile(fetched)]), descriptor.code, context)
     }
     case 'avalara-zip5': {
-      const names = await listFiles(context.settings.dropsDir)
-      const chosen = pickNewestDrop(names, descriptor.code)
-      if (!chosen) throw new Error(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
-      const file = path.join(context.settings.dropsDir, chosen.path)
-      const bytes = await readFile(file)
-      const fileName = path.basename(file)
-      const parsed = parseAvalaraZip5(decodeText(bytes, fileName, { rowsCheckDamage: true }), fileName)
-      const result = compileAvalara({ ...parsed, state: descriptor.code, geography: context.geography })
-      const raw: RawFile = { url: `file://${file}`, name: fileName, sha256: sha256Hex(bytes), size: bytes.length }
-      return withFiles({ ...result, notes: [...parsed.notes, ...result.notes] }, [raw])
+      const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
+      if (!drop) throw new Error(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
+      const result = compileAvalara({ ...drop.parsed, state: descriptor.code, geography: context.geography })
+      return withFiles({ ...result, notes: [...drop.parsed.notes, ...result.notes] }, [drop.raw])
     }
     case 'statutory':
       return compileStatutory({
@@ -68,6 +63,34 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
         geography: context.geography,
       })
   }
+}
+
+/** The newest manual drop of the state's Avalara ZIP5 table, parsed; undefined when there is none. */
+async function readNewestDrop(state: string, dropsDir: string): Promise<{ parsed: AvalaraZip5File; raw: RawFile } | undefined> {
+  const chosen = pickNewestDrop(await listFiles(dropsDir), state)
+  if (!chosen) return undefined
+  const file = path.join(dropsDir, chosen.path)
+  const bytes = await readFile(file)
+  const fileName = path.basename(file)
+  const parsed = parseAvalaraZip5(decodeText(bytes, fileName, { rowsCheckDamage: true }), fileName)
+  return { parsed, raw: { url: `file://${file}`, name: fileName, sha256: sha256Hex(bytes), size: bytes.length } }
+}
+
+/**
+ * An official state's result with the ZIPs the geography lacks placed by an aggregator drop's
+ * region names (feeds/unlisted-zips.ts), when a drop of the state is at hand; a drop that cannot
+ * be read leaves the result as it is, with a note.
+ */
+async function withUnlistedZips(result: FeedResult, state: string, context: LoadContext): Promise<FeedResult> {
+  let drop
+  try {
+    drop = await readNewestDrop(state, context.settings.dropsDir)
+  } catch (error) {
+    return { ...result, notes: [...result.notes, `ZIPs the ZIP geography lacks left unplaced: the aggregator drop could not be read (${(error as Error).message})`] }
+  }
+  if (!drop) return result
+  const placed = placeUnlistedZips(result, { state, geography: context.geography, rows: drop.parsed.rows, edition: drop.parsed.edition.edition })
+  return placed === result ? result : { ...placed, files: [...placed.files, drop.raw] }
 }
 
 function fileText(fetched: FetchedSource): { text: string; member?: string } {

@@ -33,7 +33,8 @@ import { lowerBound } from './lower-bound.ts'
 export const NONE = 0xffffffff
 export const WEIGHT_SCALE = 10_000
 
-export const ZIP_FLAG = { straddles: 1, notZcta: 2, ambiguous: 4 } as const
+/** `unlisted`: the ZIP geography lacks the ZIP (an aggregator row, or an official state's ZIP placed by an aggregator's region name) */
+export const ZIP_FLAG = { straddles: 1, notZcta: 2, ambiguous: 4, unlisted: 8 } as const
 
 export type ZipMeta = { city: string; lat: number | null; lng: number | null; zcta: boolean; straddles: boolean }
 
@@ -117,7 +118,8 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     const ordered = [...entry.candidates].sort((a, b) => b.weight - a.weight || (a.countyFips ?? '').localeCompare(b.countyFips ?? ''))
     let flags = 0
     if (meta?.straddles) flags |= ZIP_FLAG.straddles
-    if (meta && !meta.zcta) flags |= ZIP_FLAG.notZcta
+    if (!meta?.zcta) flags |= ZIP_FLAG.notZcta
+    if (!meta) flags |= ZIP_FLAG.unlisted
     if (ordered.length > 1) flags |= ZIP_FLAG.ambiguous
     z.zip.push(Number(entry.zip))
     z.state.push(stateIndex.get(entry.state)!)
@@ -215,6 +217,8 @@ export type ZipEntry = {
   lng: number | null
   straddles: boolean
   zcta: boolean
+  /** the ZIP geography lacks the ZIP (ZIP_FLAG.unlisted) */
+  unlisted: boolean
   candidates: Candidate[]
 }
 
@@ -276,6 +280,7 @@ export class RateIndex {
       lng: Number.isNaN(z.lng[i]) ? null : z.lng[i],
       straddles: (z.flags[i] & ZIP_FLAG.straddles) !== 0,
       zcta: (z.flags[i] & ZIP_FLAG.notZcta) === 0,
+      unlisted: (z.flags[i] & ZIP_FLAG.unlisted) !== 0,
       candidates,
     }
   }

@@ -45,7 +45,12 @@ describe('a full refresh from the HTTP mirror', () => {
   it('records every file with the sha256 of the bytes the publisher served', async () => {
     const ga = first.states.find((s) => s.code === 'GA')!
     const original = await readFile(sharedPath('mirror/sst/GAR2026Q2FEB19.csv'))
-    expect(ga.sources).toEqual([{ url: `${inject('mirrorUrl')}/sst/GAR2026Q2FEB19.csv`, name: 'GAR2026Q2FEB19.csv', sha256: sha256Hex(original), size: original.length }])
+    const drop = await readFile(sharedPath('drops/avalara-zip5/202512/TAXRATES_ZIP5_GA202512.csv'))
+    expect(ga.sources).toEqual([
+      { url: `${inject('mirrorUrl')}/sst/GAR2026Q2FEB19.csv`, name: 'GAR2026Q2FEB19.csv', sha256: sha256Hex(original), size: original.length },
+      // The drop whose region names placed the ZIPs the geography lacks (feeds/unlisted-zips.ts).
+      { url: expect.stringMatching(/^file:\/\/.*\/drops\/avalara-zip5\/202512\/TAXRATES_ZIP5_GA202512\.csv$/), name: 'TAXRATES_ZIP5_GA202512.csv', sha256: sha256Hex(drop), size: drop.length },
+    ])
     const mn = first.states.find((s) => s.code === 'MN')!
     expect(mn.sources[0].member).toBe('MNR2026Q2FEB18.csv')
     const loaded = await loadSnapshot(artifacts, first.snapshot)

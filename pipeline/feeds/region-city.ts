@@ -9,6 +9,15 @@ import { normalizePlaceName, placeMatchKey, placesByMatchKey } from '../geograph
 const COUNTY_WORDS = new Set(['COUNTY', 'PARISH', 'BOROUGH'])
 const COUNTY_SUFFIX = / (COUNTY|PARISH|BOROUGH|CENSUS AREA|CITY AND BOROUGH|MUNICIPALITY)$/
 
+/** The counties of a state by the match key of their name without its suffix ("DEKALB", "SAINTLOUIS"): FIPS. */
+export function countiesByMatchKey(geography: Geography, state: string): Map<string, string> {
+  const byKey = new Map<string, string>()
+  for (const county of geography.counties.values()) {
+    if (county.state === state) byKey.set(placeMatchKey(normalizePlaceName(county.name).replace(COUNTY_SUFFIX, '')), county.fips)
+  }
+  return byKey
+}
+
 /**
  * Names the city of a row with a city rate:
  * - the region name, when it is a place of the state ("SEATTLE", "NEW YORK CITY");
@@ -35,10 +44,7 @@ export function regionCityNamer(geography: Geography, state: string, regionNames
     for (const { geoid } of placesByKey.get(placeMatchKey(name)) ?? []) if (!fileName.has(geoid)) fileName.set(geoid, name)
   }
   const nameOf = (place: GeoZipPlace) => fileName.get(place.geoid) ?? place.name.toUpperCase()
-  const countyKeys = new Set<string>()
-  for (const county of geography.counties.values()) {
-    if (county.state === state) countyKeys.add(placeMatchKey(normalizePlaceName(county.name).replace(COUNTY_SUFFIX, '')))
-  }
+  const countyKeys = countiesByMatchKey(geography, state)
   return (regionName, zip) => {
     const words = normalizePlaceName(regionName).split(' ')
     if (placesByKey.has(words.join(''))) return regionName

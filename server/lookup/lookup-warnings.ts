@@ -13,6 +13,7 @@ export const WARNING_CODES = {
   county_only: 'the place is a CDP (unincorporated), or no ZIP carries its own rates; its county\'s rates are answered',
   nearest_zip: 'no ZIP matches the point\'s county and place, or the point fell outside the county outlines near the shore; the nearest ZIP centroid was answered',
   zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',
+  zip_placed_by_region_name: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); it was placed by the tax region name an aggregator edition gives it, and the official rates of that place were answered',
   zip_not_known: 'the address\'s ZIP is held by no served state (a PO-box or unique ZIP the ZIP geography lacks); the address was placed by its city instead',
   date_after_data: 'the date asked for is after the newest data held; the latest rates were answered',
   data_not_yet_effective: 'today is before the first day of the data in service and no earlier data covers it',

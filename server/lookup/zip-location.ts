@@ -55,8 +55,15 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
   const choice = chooseCandidate(entry, query.city, facts)
   const candidate = entry.candidates[choice.index]!
   const warnings = []
-  const mismatch = placeMismatch(query.city, candidate, placeModelOf(facts.record(query.state)?.feed ?? ''))
+  const model = placeModelOf(facts.record(query.state)?.feed ?? '')
+  const mismatch = placeMismatch(query.city, candidate, model)
   if (mismatch) warnings.push(mismatch)
+  // An official state's ZIP the geography lacks was placed by an aggregator's name for it (pipeline/feeds/unlisted-zips.ts).
+  const byRegionName = entry.unlisted && model === 'geoid'
+  if (byRegionName) {
+    const where = [candidate.place?.name, candidate.county?.name].filter(Boolean).join(', ')
+    warnings.push(warning('zip_placed_by_region_name', `ZIP ${query.zip5} is not in the ZIP geography (a PO-box or unique ZIP): it was placed in ${where} by the tax region name an aggregator edition gives it, and that place's official rates were answered.`))
+  }
   if (query.zip4) {
     warnings.push(warning('zip4_not_used', `No ZIP+4 data is held: ZIP+4 ${query.zip5}-${query.zip4} was answered as ZIP ${query.zip5}.`, { zip4: query.zip4 }))
   }
@@ -66,7 +73,7 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
     choice: choice.index,
     chosenBy: choice.by,
     resolvedVia: query.via,
-    confidenceCap: null,
+    confidenceCap: byRegionName ? 'low' : null,
     warnings,
     zip4: query.zip4,
     point: null,
