@@ -4,19 +4,8 @@
 // county ("DEKALB", 35968). Answering such a name as the city shows a district or a county as the
 // city of a downtown address.
 import type { Geography, GeoZip, GeoZipPlace } from '../geography/model.ts'
-import { normalizePlaceName, placeMatchKey, placesByMatchKey } from '../geography/place-names.ts'
-
-const COUNTY_WORDS = new Set(['COUNTY', 'PARISH', 'BOROUGH'])
-const COUNTY_SUFFIX = / (COUNTY|PARISH|BOROUGH|CENSUS AREA|CITY AND BOROUGH|MUNICIPALITY)$/
-
-/** The counties of a state by the match key of their name without its suffix ("DEKALB", "SAINTLOUIS"): FIPS. */
-export function countiesByMatchKey(geography: Geography, state: string): Map<string, string> {
-  const byKey = new Map<string, string>()
-  for (const county of geography.counties.values()) {
-    if (county.state === state) byKey.set(placeMatchKey(normalizePlaceName(county.name).replace(COUNTY_SUFFIX, '')), county.fips)
-  }
-  return byKey
-}
+import { placeMatchKey, placesByMatchKey } from '../geography/place-names.ts'
+import { leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 
 /**
  * Names the city of a row with a city rate:
@@ -44,15 +33,14 @@ export function regionCityNamer(geography: Geography, state: string, regionNames
     for (const { geoid } of placesByKey.get(placeMatchKey(name)) ?? []) if (!fileName.has(geoid)) fileName.set(geoid, name)
   }
   const nameOf = (place: GeoZipPlace) => fileName.get(place.geoid) ?? place.name.toUpperCase()
-  const countyKeys = countiesByMatchKey(geography, state)
+  const regionCounty = regionCountyFinder(geography, state)
   return (regionName, zip) => {
-    const words = normalizePlaceName(regionName).split(' ')
-    if (placesByKey.has(words.join(''))) return regionName
+    const words = regionWords(regionName)
+    if (placesByKey.has(leadingKey(words, words.length))) return regionName
     const bound = zip?.places ?? []
-    const prefixes = words.map((_, i) => words.slice(0, i + 1).join(''))
+    const prefixes = words.map((_, i) => leadingKey(words, i + 1))
     const named = bound.find((place) => prefixes.includes(placeMatchKey(place.name)))
     if (named) return nameOf(named)
-    const countyNamed = prefixes.some((prefix, i) => countyKeys.has(prefix) && (i === words.length - 1 || COUNTY_WORDS.has(words[i + 1]!)))
-    return countyNamed && bound.length === 1 ? nameOf(bound[0]!) : regionName
+    return regionCounty(words) !== null && bound.length === 1 ? nameOf(bound[0]!) : regionName
   }
 }

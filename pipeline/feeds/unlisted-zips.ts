@@ -5,34 +5,26 @@
 // official stack of another ZIP of the same county and place, and such ZIPs answer at low
 // confidence (the server knows them by their missing geography).
 import type { Geography, GeoPlace } from '../geography/model.ts'
-import { normalizePlaceName, placeMatchKey, placesByMatchKey } from '../geography/place-names.ts'
+import { placesByMatchKey } from '../geography/place-names.ts'
 import type { FeedResult, ZipCandidate } from '../model.ts'
 import type { AvalaraRow } from './avalara-zip5.ts'
-import { countiesByMatchKey } from './region-city.ts'
-
-// A region name continuing with one of these names a county ("SANTA CLARA CO", "MUSCOGEE CO TSPLOST").
-const COUNTY_WORDS = new Set(['CO', 'COUNTY', 'PARISH', 'BOROUGH'])
+import { countyWordFollows, leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 
 type RegionPlace = { kind: 'place'; place: GeoPlace } | { kind: 'county'; fips: string }
 
 /** What a region name names: its longest leading words that are one incorporated place, else a county. */
 function regionNamer(geography: Geography, state: string): (regionName: string) => RegionPlace | null {
-  const places = [...geography.places.values()].filter((p) => p.state === state && p.kind === 'incorporated')
-  const placesByKey = placesByMatchKey(places)
-  const countyByKey = countiesByMatchKey(geography, state)
+  const placesByKey = placesByMatchKey([...geography.places.values()].filter((p) => p.state === state && p.kind === 'incorporated'))
+  const regionCounty = regionCountyFinder(geography, state)
   return (regionName) => {
-    const words = normalizePlaceName(regionName).split(' ')
-    const endsName = (i: number) => i === words.length || !COUNTY_WORDS.has(words[i]!)
-    for (let i = words.length; i > 0; i--) {
-      const named = placesByKey.get(placeMatchKey(words.slice(0, i).join(' '))) ?? []
-      if (named.length === 1 && endsName(i)) return { kind: 'place', place: named[0]! }
+    const words = regionWords(regionName)
+    for (let count = words.length; count > 0; count--) {
+      const named = placesByKey.get(leadingKey(words, count)) ?? []
       if (named.length > 1) return null
+      if (named.length === 1 && !countyWordFollows(words, count)) return { kind: 'place', place: named[0]! }
     }
-    for (let i = words.length; i > 0; i--) {
-      const fips = countyByKey.get(placeMatchKey(words.slice(0, i).join(' ')))
-      if (fips && (i === words.length || COUNTY_WORDS.has(words[i]!))) return { kind: 'county', fips }
-    }
-    return null
+    const fips = regionCounty(words)
+    return fips ? { kind: 'county', fips } : null
   }
 }
 
