@@ -45,6 +45,20 @@ export const ZipCandidate = z.object({
 })
 export type ZipCandidate = z.infer<typeof ZipCandidate>
 
+/**
+ * The stack of an incorporated place that no ZIP candidate names (the ZIP geography gives it no
+ * ZIP of its own: Cudahy, CA shares 90201 with Bell and Bell Gardens), in one of its counties.
+ * Answered when a lookup names the place or points into it; its taxes stay listed as unplaced,
+ * since no ZIP answer can include them.
+ */
+export type PlaceStack = {
+  countyFips: string
+  countyName: string
+  placeFips: string
+  placeName: string
+  stack: JurisdictionRef[]
+}
+
 /** An authority whose rate is known but which could not be bound to any ZIP. */
 export type UnplacedJurisdiction = {
   level: Level
@@ -63,6 +77,8 @@ export type RawFile = { url: string; name: string; sha256: string; size: number;
 export type FeedResult = {
   jurisdictions: JurisdictionRate[]
   candidates: ZipCandidate[]
+  /** places with no ZIP of their own, with their stacks (feeds that bind places by GEOID) */
+  placeStacks?: PlaceStack[]
   unplaced: UnplacedJurisdiction[]
   /** edition label of the source, e.g. `2026Q2FEB19`, `202512`, `2026-01-01` */
   edition: string

@@ -16,8 +16,10 @@
 //                          county and place (index into geo names, NONE = none), weight in
 //                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices
 //   s.key u32
+//   p.state u8 · p.c u32   places with no ZIP of their own (FeedResult.placeStacks): the state and
+//                          a candidate no ZIP entry points at; absent from older snapshots
 //   g.id strings · g.name strings   county FIPS / place GEOID and display name
-import type { FeedResult, Level } from './model.ts'
+import type { FeedResult, Level, ZipCandidate } from './model.ts'
 import { LEVELS } from './model.ts'
 import {
   ContainerReader,
@@ -111,6 +113,21 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
   const z = { zip: [] as number[], state: [] as number[], flags: [] as number[], c0: [] as number[], cn: [] as number[], city: [] as string[], lat: [] as number[], lng: [] as number[] }
   const c = { cty: [] as number[], plc: [] as number[], w: [] as number[], s0: [] as number[], sn: [] as number[] }
   const stackKeys: number[] = []
+  const addCandidate = (state: string, where: string, candidate: Pick<ZipCandidate, 'countyFips' | 'countyName' | 'placeFips' | 'placeName' | 'weight' | 'stack'>) => {
+    c.cty.push(geoIndex(candidate.countyFips, candidate.countyName))
+    c.plc.push(candidate.placeFips || candidate.placeName ? geoIndex(candidate.placeFips, candidate.placeName) : NONE)
+    c.w.push(Math.round(candidate.weight * WEIGHT_SCALE))
+    c.s0.push(stackKeys.length)
+    const stack = candidate.stack
+      .map((ref) => {
+        const position = keyPosition.get(keyId(state, ref.level, ref.code))
+        if (position === undefined) throw new Error(`${state} ${where}: stack names ${ref.level} ${ref.code}, which has no rate`)
+        return position
+      })
+      .sort((a, b) => a - b)
+    c.sn.push(stack.length)
+    stackKeys.push(...stack)
+  }
   for (const entry of entries) {
     const meta = input.zipMeta(entry.zip)
     // Equal weights in one county keep the feed's order (a stable sort): a ZIP shared by two places
@@ -129,22 +146,15 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     z.city.push(meta?.city ?? '')
     z.lat.push(meta?.lat ?? NaN)
     z.lng.push(meta?.lng ?? NaN)
-    for (const candidate of ordered) {
-      c.cty.push(geoIndex(candidate.countyFips, candidate.countyName))
-      c.plc.push(candidate.placeFips || candidate.placeName ? geoIndex(candidate.placeFips, candidate.placeName) : NONE)
-      c.w.push(Math.round(candidate.weight * WEIGHT_SCALE))
-      c.s0.push(stackKeys.length)
-      const stack = candidate.stack
-        .map((ref) => {
-          const position = keyPosition.get(keyId(entry.state, ref.level, ref.code))
-          if (position === undefined) {
-            throw new Error(`${entry.state} ${entry.zip}: stack names ${ref.level} ${ref.code}, which has no rate`)
-          }
-          return position
-        })
-        .sort((a, b) => a - b)
-      c.sn.push(stack.length)
-      stackKeys.push(...stack)
+    for (const candidate of ordered) addCandidate(entry.state, entry.zip, candidate)
+  }
+  // Places with no ZIP of their own: candidates no ZIP entry points at, listed by state.
+  const p = { state: [] as number[], c: [] as number[] }
+  for (const { code, result } of states) {
+    for (const place of result.placeStacks ?? []) {
+      p.state.push(stateIndex.get(code)!)
+      p.c.push(c.cty.length)
+      addCandidate(code, `place ${place.placeFips}`, { ...place, weight: 1 })
     }
   }
 
@@ -162,7 +172,7 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     vn.push(key.versions.length)
     first += key.versions.length
   }
-  return writer
+  writer
     .column('k.v0', 'u32', v0)
     .column('k.vn', 'u16', vn)
     .column('v.rate', 'u32', versions.map((v) => v.rate))
@@ -186,7 +196,9 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     .column('s.key', 'u32', stackKeys)
     .strings('g.id', geoIds)
     .strings('g.name', geoNames)
-    .toBuffer()
+  // Written only when some place has a stack: an index without them reads as an older one does.
+  if (p.c.length > 0) writer.column('p.state', 'u8', p.state).column('p.c', 'u32', p.c)
+  return writer.toBuffer()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,6 +243,8 @@ export class RateIndex {
   readonly #c: { cty: Uint32Array; plc: Uint32Array; w: Uint16Array; s0: Uint32Array; sn: Uint8Array }
   readonly #stack: Uint32Array
   readonly #g: { id: StringColumn; name: StringColumn }
+  readonly #p: { state: Uint8Array; c: Uint32Array } | null
+  #placeCandidates: Map<string, number[]> | null = null
 
   constructor(bytes: Uint8Array, label = 'rates.bin') {
     const r = new ContainerReader(bytes, 'rates', label)
@@ -243,6 +257,7 @@ export class RateIndex {
     this.#c = { cty: r.column('c.cty', 'u32'), plc: r.column('c.plc', 'u32'), w: r.column('c.w', 'u16'), s0: r.column('c.s0', 'u32'), sn: r.column('c.sn', 'u8') }
     this.#stack = r.column('s.key', 'u32')
     this.#g = { id: r.strings('g.id'), name: r.strings('g.name') }
+    this.#p = r.has('p.c') ? { state: r.column('p.state', 'u8'), c: r.column('p.c', 'u32') } : null
   }
 
   get zipEntryCount(): number {
@@ -289,6 +304,28 @@ export class RateIndex {
   *entriesOfState(state: string): Generator<number> {
     const s = this.states.indexOf(state)
     for (let i = 0; i < this.#z.zip.length; i++) if (this.#z.state[i] === s) yield i
+  }
+
+  /** The candidates of a place with no ZIP of its own, one per county it lies in (none for any other place). */
+  placeCandidates(state: string, geoid: string): Candidate[] {
+    if (!this.#p) return []
+    if (!this.#placeCandidates) {
+      const byPlace = new Map<string, number[]>()
+      for (let i = 0; i < this.#p.c.length; i++) {
+        const j = this.#p.c[i]
+        const key = `${this.states[this.#p.state[i]]}|${this.#g.id.get(this.#c.plc[j])}`
+        byPlace.set(key, [...(byPlace.get(key) ?? []), j])
+      }
+      this.#placeCandidates = byPlace
+    }
+    return (this.#placeCandidates.get(`${state}|${geoid}`) ?? []).map((j) => this.#candidateAt(j))
+  }
+
+  /** Every place candidate of one state (see placeCandidates). */
+  *placeCandidatesOfState(state: string): Generator<Candidate> {
+    if (!this.#p) return
+    const s = this.states.indexOf(state)
+    for (let i = 0; i < this.#p.c.length; i++) if (this.#p.state[i] === s) yield this.#candidateAt(this.#p.c[i])
   }
 
   /** Every version of every authority of one state. */

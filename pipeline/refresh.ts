@@ -3,7 +3,7 @@
 import pLimit from 'p-limit'
 import { STATES } from '../sources/index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
-import { dataFromIndex } from './carry-over.ts'
+import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from './format.ts'
 import { buildGeography } from './geography/build-geography.ts'
 import type { Geography } from './geography/model.ts'
@@ -35,7 +35,7 @@ export type Reporter = {
 
 export type RefreshResult = { manifest: Manifest | null; states: StateRecord[]; reason?: string }
 
-type Outcome = { descriptor: StateDescriptor; record: StateRecord; data: Pick<FeedResult, 'jurisdictions' | 'candidates'> | null }
+type Outcome = { descriptor: StateDescriptor; record: StateRecord; data: StateData | null }
 
 export async function refresh(settings: PipelineSettings, reporter: Reporter): Promise<RefreshResult> {
   const now = settings.now

@@ -6,7 +6,9 @@ import readXlsxFile from 'read-excel-file/node'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { cdtfaEditionDate, compileCdtfa, parseCdtfaWorkbook, type CdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
 import type { Geography } from '../pipeline/geography/model.ts'
-import type { FeedResult, ZipCandidate } from '../pipeline/model.ts'
+import { dataFromIndex } from '../pipeline/carry-over.ts'
+import type { FeedResult, PlaceStack, ZipCandidate } from '../pipeline/model.ts'
+import { RateIndex, writeRateIndex } from '../pipeline/rate-index.ts'
 import { stateByCode } from '../sources/index.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
@@ -156,6 +158,34 @@ describe('compileCdtfa', () => {
       expect(candidates.reduce((sum, c) => sum + c.weight, 0), zip).toBeCloseTo(1, 9)
       for (const candidate of candidates) expect(published.has(combined(candidate)), zip).toBe(true)
     }
+  })
+
+  it('a city no ZIP is bound to (Cudahy, which shares 90201 with Bell and Bell Gardens) keeps its own stack at its CDTFA rate', () => {
+    const cudahy = [...geography.places.values()].find((place) => place.state === 'CA' && place.name === 'Cudahy')!
+    expect(feed.candidates.some((c) => c.placeFips === cudahy.geoid)).toBe(false)
+    const own = (feed.placeStacks ?? []).filter((p) => p.placeFips === cudahy.geoid)
+    expect(own.map((p) => p.countyFips)).toEqual(['06037'])
+    expect(combined({ ...own[0]!, zip: '00000', state: 'CA', weight: 1 })).toBe(workbook.rows.find((row) => row.type === 'City' && row.location === 'Cudahy')!.rateUnits)
+    // Every place with a stack of its own is a city whose district no ZIP carries, and is still listed unplaced.
+    const unplacedCodes = new Set(feed.unplaced.map((u) => u.code))
+    for (const place of feed.placeStacks ?? []) {
+      expect(unplacedCodes.has(place.stack.find((ref) => ref.level === 'district')!.code), place.placeName).toBe(true)
+    }
+  })
+
+  it('the rates index keeps those stacks by place, and a refresh that carries the state over reads them back', () => {
+    const index = new RateIndex(writeRateIndex({ states: [{ code: 'CA', result: feed }], zipMeta: () => undefined }))
+    const cudahy = feed.placeStacks!.find((p) => p.placeName === 'Cudahy')!
+    const [candidate, ...more] = index.placeCandidates('CA', cudahy.placeFips)
+    expect(more).toEqual([])
+    expect(candidate).toMatchObject({ county: { fips: '06037' }, place: { geoid: cudahy.placeFips, name: 'Cudahy' }, weight: 1 })
+    expect(index.combinedRate(candidate!.stack, '2026-01-01')).toBe(workbook.rows.find((row) => row.type === 'City' && row.location === 'Cudahy')!.rateUnits)
+    expect(index.placeCandidates('CA', '0604870')).toEqual([]) // Bell has ZIPs of its own
+    const sorted = (stacks: PlaceStack[]) => stacks.map((p) => ({ ...p, stack: [...p.stack].sort((a, b) => `${a.level}${a.code}`.localeCompare(`${b.level}${b.code}`)) }))
+    expect(sorted(dataFromIndex(index, 'CA').placeStacks!)).toEqual(sorted(feed.placeStacks!))
+    // An index without place stacks (no p.* sections, as written before they existed) reads as having none.
+    const older = new RateIndex(writeRateIndex({ states: [{ code: 'CA', result: { ...feed, placeStacks: undefined } }], zipMeta: () => undefined }))
+    expect(older.placeCandidates('CA', cudahy.placeFips)).toEqual([])
   })
 
   it('P29 keeps every CA county (rate 0, named from geography) and every CDTFA city (rate 0)', () => {

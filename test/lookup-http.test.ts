@@ -7,7 +7,10 @@ import path from 'node:path'
 import { readFileSync } from 'node:fs'
 import Papa from 'papaparse'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { extractMember } from '../pipeline/archive.ts'
 import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
+import { parseRateFile } from '../pipeline/feeds/sst-rate-file.ts'
+import { decodeText } from '../pipeline/text-decoding.ts'
 import { formatRate } from '../pipeline/rate-units.ts'
 import { pointerPath, snapshotDir } from '../pipeline/snapshot-store.ts'
 import { writeAtomically } from '../pipeline/file-bytes.ts'
@@ -524,6 +527,60 @@ describe('place mode', () => {
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
     const address = await simple(`/v1/tax/ny?address=${encodeURIComponent('1 Centre St, New York City, NY')}`)
     expect(address.rate).toEqual(rate)
+  })
+
+  it("a CDP whose ZIPs are all bound to cities answers its county's unincorporated rate, never a neighbouring city's, at a ZIP near it", async () => {
+    // East Los Angeles (CDP): 90022's point lies in it, but the ZIP is bound to Los Angeles by its USPS name.
+    const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
+    const county = formatRate(workbook.rows.find((row) => row.type === 'County' && row.county === 'Los Angeles')!.rateUnits!)
+    const [place] = snapshot.places.find('East Los Angeles', 'CA')
+    expect(place!.kind).toBe('cdp')
+    const { rate, meta } = await simple('/v1/tax/ca?location=East%20Los%20Angeles')
+    expect(rate).toMatchObject({ county: 'LOS ANGELES', city: '', combined_rate: county })
+    expect(warningOf(meta.warnings, 'county_only').message).toMatch(/the rates of LOS ANGELES county were answered/)
+    const [entry] = snapshot.rates.lookupZip(rate.zip)
+    expect(Math.hypot(entry!.lat! - place!.lat!, (entry!.lng! - place!.lng!) * Math.cos((place!.lat! * Math.PI) / 180)) * 111.2).toBeLessThan(5)
+  })
+
+  it('a city with no ZIP of its own answers its own official rate by name, by an address with a ZIP beside it, and by a point inside it', async () => {
+    // Cudahy, CA shares 90201 with Bell and Bell Gardens: no ZIP candidate carries its rates.
+    const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
+    const cudahyRate = formatRate(workbook.rows.find((row) => row.type === 'City' && row.location === 'Cudahy')!.rateUnits!)
+    const zip = await simple('/v1/tax/ca?zip=90201')
+    expect(zip.rate.combined_rate).not.toBe(cudahyRate)
+    const named = await full('/v1/tax/ca?location=Cudahy&mode=full')
+    expect(named.rate).toMatchObject({ zip: '90201', county: 'LOS ANGELES', city: 'CUDAHY', combined_rate: cudahyRate })
+    expect(named.meta.resolved_via).toBe('place_gazetteer')
+    expect(warningOf(named.meta.warnings, 'place_without_zip').message).toMatch(/Cudahy, CA has no ZIP of its own/)
+    expect(codes(named.meta.warnings)).not.toContain('county_only')
+    // Its own tax is answered, so it is not among the taxes that may be missing.
+    const missing = warningOf(named.meta.warnings, 'unplaced_jurisdictions').jurisdictions.map((j: { code: string }) => j.code)
+    expect(missing).not.toContain('city:CUDAHY')
+    expect(named.ambiguous_zip5).toMatchObject({ ambiguous: false })
+
+    const address = await simple(`/v1/tax/ca?address=${encodeURIComponent('4610 Santa Ana St, Cudahy, CA 90201')}`)
+    expect(address.rate).toMatchObject({ zip: '90201', city: 'CUDAHY', combined_rate: cudahyRate })
+    expect(address.meta).toMatchObject({ resolved_via: 'address_locator', confidence: 'medium' })
+    expect(codes(address.meta.warnings)).not.toContain('place_input_mismatch')
+    // A ZIP across town is not Cudahy's: the ZIP's own place answers, with the mismatch said.
+    const across = await simple(`/v1/tax/ca?address=${encodeURIComponent('4610 Santa Ana St, Cudahy, CA 90001')}`)
+    expect(across.rate.city).toBe('LOS ANGELES')
+    expect(codes(across.meta.warnings)).toContain('place_input_mismatch')
+
+    const [place] = snapshot.places.find('Cudahy', 'CA')
+    const point = await simple(`/v1/tax/ca?lat=${place!.lat}&lng=${place!.lng}`)
+    expect(point.rate).toMatchObject({ city: 'CUDAHY', combined_rate: cudahyRate })
+    expect(point.meta.resolved_via).toBe('coordinates')
+    expect(codes(point.meta.warnings)).not.toContain('nearest_zip')
+
+    // North Mankato, MN (SST): its county's and its own rows of the rate file in force today.
+    const member = extractMember(readFileSync(sharedPath('mirror/sst/MNR2026Q2FEB18.zip')), 'MNR2026Q2FEB18.zip')
+    const rows = parseRateFile(decodeText(member.bytes, member.member)).rows.filter((row) => row.from <= TODAY && (row.to === null || row.to >= TODAY))
+    const rowRate = (typeCode: string, code: string) => rows.find((row) => row.typeCode === typeCode && row.code === code)!.generalIntra
+    const mankato = await simple(`/v1/tax/mn?location=${encodeURIComponent('North Mankato, MN')}`)
+    expect(mankato.rate).toMatchObject({ county: 'NICOLLET', city: 'NORTH MANKATO', city_rate: formatRate(rowRate('01', '47068')) })
+    expect(mankato.rate.combined_rate).toBe(formatRate(rowRate('45', '27') + rowRate('00', '103') + rowRate('01', '47068')))
+    expect(codes(mankato.meta.warnings)).toContain('place_without_zip')
   })
 
   it('"Industry" and "City of Industry" are one name: either finds the city CDTFA calls City of Industry, without a mismatch', async () => {

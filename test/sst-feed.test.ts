@@ -112,6 +112,26 @@ describe('SST feed without a boundary file', () => {
     expect(result.candidates.some((c) => c.stack.some((ref) => ref.level === 'district'))).toBe(false)
   })
 
+  it('MN: a city no ZIP is bound to keeps its own stack in each of its counties, its tax still listed unplaced for ZIP answers', () => {
+    const result = compileSstState({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography })
+    const unboundCities = result.unplaced.filter((u) => u.level === 'city' && geography.places.get(`27${u.code}`)?.kind === 'incorporated')
+    expect(unboundCities.length).toBeGreaterThan(0)
+    const stacks = result.placeStacks ?? []
+    expect(new Set(stacks.map((p) => p.placeFips))).toEqual(new Set(unboundCities.map((u) => `27${u.code}`)))
+    // North Mankato lies in Nicollet and Blue Earth counties: one stack in each, with its own city row.
+    const northMankato = geography.places.get('2747068')!
+    expect(northMankato.name).toBe('North Mankato')
+    const own = stacks.filter((p) => p.placeFips === northMankato.geoid)
+    expect(own.map((p) => p.countyFips).sort()).toEqual(northMankato.counties.map((c) => c.fips).sort())
+    for (const { countyFips, stack } of own) {
+      expect(stack).toEqual([{ level: 'state', code: '27' }, { level: 'county', code: countyFips.slice(2) }, { level: 'city', code: '47068' }])
+    }
+    expect(fieldsOf(MN.text).some((f) => f[1] === '01' && f[2] === '47068' && Number(f[3]) > 0)).toBe(true)
+    // A place some ZIP is bound to has no stack of its own.
+    const bound = new Set(result.candidates.map((c) => c.placeFips))
+    expect(stacks.some((p) => bound.has(p.placeFips))).toBe(false)
+  })
+
   it("MN: one answer set per ZIP HUD puts in MN, and none for another state's ZIPs", () => {
     const hud = Papa.parse<{ ZIP: string; USPS_ZIP_PREF_STATE: string }>(readFileSync(sharedPath('geo/hud/ZIP_COUNTY_032023.csv'), 'utf8'), { header: true, skipEmptyLines: true }).data
     const hudMn = new Set(hud.filter((row) => row.USPS_ZIP_PREF_STATE === 'MN').map((row) => row.ZIP))

@@ -1,7 +1,7 @@
 // The SST feed for one state: rate file (+ optional boundary file) + geography → FeedResult.
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../geography/model.ts'
-import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
+import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, PlaceStack, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
 import { candidatesByCounty, countyCode, countyName, placeCode, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
@@ -288,6 +288,21 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const unplaced = findUnplaced(prepared, candidates)
   for (const [level, count] of Object.entries(countBy(unplaced.map((u) => u.level)))) notes.push(`${count} ${level} jurisdictions unplaced`)
 
+  // A city of the geography that no ZIP is bound to (North Mankato, MN): its county's stack and its
+  // own rate. Only without a boundary file: with one, the place's districts would be unknown.
+  const placeStacks: PlaceStack[] = []
+  if (!input.boundaryFile) {
+    for (const { level, code } of unplaced) {
+      const place = level === 'city' ? geography.places.get(stateFips + code) : undefined
+      if (!place || place.kind !== 'incorporated') continue
+      for (const { fips } of place.counties) {
+        const stack = [...stateRef, ...countyRef(countyCode(fips)), { level: 'city' as const, code }]
+        placeStacks.push({ countyFips: fips, countyName: countyName(geography, fips), placeFips: place.geoid, placeName: place.name, stack })
+      }
+    }
+    if (placeStacks.length) notes.push(`${new Set(placeStacks.map((p) => p.placeFips)).size} cities with no ZIP of their own keep their stack for lookups that name or point into them`)
+  }
+
   // The file attests every rate in force in its quarter, even when no row starts that late.
   const { year, quarter } = prepared.fileName
   const quarterStart = `${year}-${String((quarter - 1) * 3 + 1).padStart(2, '0')}-01`
@@ -295,6 +310,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   return {
     jurisdictions: prepared.jurisdictions,
     candidates,
+    placeStacks,
     unplaced,
     edition: prepared.fileName.edition,
     effectiveThrough: latestFrom,

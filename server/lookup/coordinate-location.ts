@@ -13,6 +13,7 @@ import type { Located } from './located.ts'
 import { invalidInput, requireServed } from './lookup-errors.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { nearestZip, zipPointsInCounty, type CandidateMatch, type NearestZip } from './nearest-zip.ts'
+import { ownPlaceCandidate, onZipOf, placeWithoutZip } from './place-stack.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
 import type { ShapeHit } from '../../pipeline/shape-index.ts'
 
@@ -66,9 +67,13 @@ export function locatePoint(view: SnapshotView, query: PointQuery): Located {
   const exact = nearestZip(ofCounty, lat, lng, inCountyAndPlace)
   const found = exact ?? nearestZip(ofCounty, lat, lng, (c) => c.county === county.id) ?? nearestZip(points, lat, lng, () => true)
   if (!found) throw new HttpError('NOT_FOUND', `No ZIP of ${state} has a centroid to compare the point with.`, { lat, lng })
-  const entry = view.rates.entryAt(found.point.entry)
+  const nearestEntry = view.rates.entryAt(found.point.entry)
+  // A place with no ZIP of its own: its own rates, on the nearest ZIP of its county.
+  const own = !exact && place !== null ? ownPlaceCandidate(view, state, place, county.id) : null
+  if (own) warnings.push(placeWithoutZip(own, state, nearestEntry.zip))
+  const entry = own ? onZipOf(nearestEntry, own) : nearestEntry
   // A statewide rate is the same at any ZIP of the state: the nearest one is as good as an exact match.
-  const nearestOnly = !exact && facts.record(state)?.feed !== 'statutory'
+  const nearestOnly = !exact && !own && facts.record(state)?.feed !== 'statutory'
   if (nearestOnly) {
     const where = place ? `county ${county.id} and place ${place}` : `county ${county.id} outside any incorporated place`
     warnings.push(warning('nearest_zip', `No ZIP of ${state} has a candidate for ${where}; the nearest ZIP centroid (${entry.zip}) was answered.`))
@@ -76,7 +81,7 @@ export function locatePoint(view: SnapshotView, query: PointQuery): Located {
   return {
     state,
     entry,
-    choice: found.index,
+    choice: own ? 0 : found.index,
     chosenBy: nearestOnly ? 'nearest' : 'point',
     resolvedVia: 'coordinates',
     confidenceCap: nearestOnly ? 'low' : null,

@@ -49,7 +49,7 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
   const resolvedVia: ResolvedVia = statewide ? 'static_statewide' : located.resolvedVia
   const warnings: LookupWarning[] = [...normalization.warnings, ...located.warnings, ...dated.warnings]
   if (byWeight) warnings.push(ambiguityWarning(located, summaries!, rateDiffers))
-  const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, isoDate, shape === 'full')
+  const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, isoDate, shape === 'full', authorities)
   warnings.push(...standing)
   // Local taxes of the state that could not be placed may apply here: the answer may be short of them.
   const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')

@@ -11,6 +11,7 @@ export const WARNING_CODES = {
   place_name_ambiguous: 'several places in the state have the name sent; the most populous was answered',
   postal_city: 'the name sent is no place of the state but the USPS name of some of its ZIPs; the taxing place most of them resolve to was answered (others listed)',
   county_only: 'the place is a CDP (unincorporated), or no ZIP carries its own rates; its county\'s rates are answered',
+  place_without_zip: 'the place has no ZIP of its own (it shares its ZIPs with neighbouring places); its own official rates were answered, with a ZIP of its county near it as the answer\'s ZIP',
   nearest_zip: 'no ZIP matches the point\'s county and place, or the point fell outside the county outlines near the shore; the nearest ZIP centroid was answered',
   zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',
   zip_placed_by_region_name: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); it was placed by the tax region name an aggregator edition gives it, and the official rates of that place were answered',

@@ -11,6 +11,12 @@ export type NearestZip = { point: ZipPoint; index: number; distanceKm: number }
 
 /** Kilometres per degree of latitude (mean Earth radius 6371 km); distances are equirectangular. */
 const KM_PER_DEGREE = 111.195
+/** Equirectangular distance in km between two points (what the search below ranks by). */
+export function distanceKm(lat: number, lng: number, otherLat: number, otherLng: number): number {
+  const cosLat = Math.cos((lat * Math.PI) / 180)
+  return Math.sqrt((otherLat - lat) ** 2 + ((otherLng - lng) * cosLat) ** 2) * KM_PER_DEGREE
+}
+
 /** About two centroids per cell on average (cities hold many more, rural cells none). */
 const POINTS_PER_CELL = 2
 /** Cell edges and point cells are computed separately in floating point; never trust a gap closer than this. */

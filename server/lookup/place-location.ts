@@ -11,7 +11,9 @@ import { placeMismatch, type ConfidenceCap, type Located } from './located.ts'
 import { requireServed } from './lookup-errors.ts'
 import { locatePostalCity } from './postal-city.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
-import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
+import { nearestZip, zipPointsInCounty, type CandidateMatch } from './nearest-zip.ts'
+import { ownPlaceCandidate, onZipOf, placeWithoutZip } from './place-stack.ts'
+import { factsOf, type SnapshotFacts, type SnapshotView, type ZipPoint } from './snapshot-facts.ts'
 import { placeModelOf, placeNameMatch, type PlaceModel } from './taxing-place.ts'
 
 export type PlaceQuery = {
@@ -106,33 +108,43 @@ function boundCandidate(view: SnapshotView, place: PlaceMatch, model: PlaceModel
   return best
 }
 
-/** The county's rates: a candidate of one of the place's ZIPs in that county, else the county ZIP nearest the place. */
+/**
+ * The county's rates: an unincorporated candidate of one of the place's ZIPs in that county, else
+ * of the county ZIP nearest the place; only a county with no unincorporated candidate at all
+ * answers a candidate of one of its places (the warning names it).
+ */
 function countyCandidate(view: SnapshotView, place: PlaceMatch): Bound | null {
   if (!place.countyFips) return null
-  // Unincorporated (no place) first: a CDP pays the county's rates, not a neighbouring city's.
+  // A CDP pays the county's rates, not a neighbouring city's.
   let best: Bound | null = null
-  let bestRank = -1
-  for (const bound of candidatesOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips)) {
-    const rank = (bound.entry.candidates[bound.index]!.place ? 0 : 2) + bound.weight
-    if (rank > bestRank) {
-      best = bound
-      bestRank = rank
-    }
+  for (const bound of candidatesOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips && !c.place)) {
+    if (!best || bound.weight > best.weight) best = bound
   }
   if (best) return best
-  let nearest = Infinity
-  const cosLat = Math.cos(((place.lat ?? 0) * Math.PI) / 180)
-  for (const point of factsOf(view).zipPoints(place.state)) {
-    const unincorporated = point.candidates.findIndex((c) => c.county === place.countyFips && c.placeGeoid === null)
-    const index = unincorporated >= 0 ? unincorporated : point.candidates.findIndex((c) => c.county === place.countyFips)
-    if (index < 0) continue
-    const distance = place.lat === null || place.lng === null ? 0 : (point.lat - place.lat) ** 2 + ((point.lng - place.lng) * cosLat) ** 2
-    if (distance < nearest) {
-      nearest = distance
-      best = { entry: view.rates.entryAt(point.entry), index, weight: 0 }
-    }
+  const unincorporated = nearestOfCounty(view, place, (c) => c.placeGeoid === null)
+  if (!unincorporated) return nearestOfCounty(view, place, () => true)
+  // Shown with the place's own ZIP, else the ZIP nearest it (East Los Angeles: 90022, bound to Los
+  // Angeles by its USPS name), rather than an unincorporated ZIP across the county.
+  let shown: Bound | null = null
+  for (const bound of candidatesOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips)) if (!shown || bound.weight > shown.weight) shown = bound
+  shown ??= nearestOfCounty(view, place, () => true)
+  return { entry: onZipOf(shown!.entry, unincorporated.entry.candidates[unincorporated.index]!), index: 0, weight: 0 }
+}
+
+/** The ZIP of the place's county nearest the place with a candidate of that county `keep` accepts. */
+function nearestOfCounty(view: SnapshotView, place: PlaceMatch, keep: CandidateMatch): Bound | null {
+  const points = zipPointsInCounty(factsOf(view).zipPoints(place.state), place.countyFips)
+  const inCounty: CandidateMatch = (c) => c.county === place.countyFips && keep(c)
+  const found = place.lat === null || place.lng === null ? firstZip(points, inCounty) : nearestZip(points, place.lat, place.lng, inCounty)
+  return found && { entry: view.rates.entryAt(found.point.entry), index: found.index, weight: 0 }
+}
+
+function firstZip(points: readonly ZipPoint[], match: CandidateMatch): { point: ZipPoint; index: number } | null {
+  for (const point of points) {
+    const index = point.candidates.findIndex(match)
+    if (index >= 0) return { point, index }
   }
-  return best
+  return null
 }
 
 // A place's answer depends on the snapshot and the place only: found once, then reused.
@@ -150,6 +162,16 @@ function cached(view: SnapshotView, key: string, find: () => Bound | null): Boun
     picks.set(key, pick)
   }
   return pick
+}
+
+function countyOnly(place: PlaceMatch, answered: Candidate, zip: string): WarningObject {
+  const why = place.kind === 'cdp' ? 'is a census-designated place (unincorporated)' : 'has no ZIP whose rates are its own'
+  const county = (answered.county?.name ?? place.countyFips ?? '').toUpperCase()
+  // A county wholly within its places has no unincorporated rates to answer.
+  const what = answered.place
+    ? `no ZIP of ${county} county has unincorporated rates, so those of ${answered.place.name.toUpperCase()}, the nearest place, were answered`
+    : `the rates of ${county} county were answered`
+  return warning('county_only', `${place.name}, ${place.state} ${why}: ${what} (ZIP ${zip}).`, { place_geoid: place.geoid, place_kind: place.kind })
 }
 
 export function locatePlace(view: SnapshotView, query: PlaceQuery, inputPlace: string): Located {
@@ -170,21 +192,21 @@ export function locatePlace(view: SnapshotView, query: PlaceQuery, inputPlace: s
     const mismatch = placeMismatch(inputPlace, pick.entry.candidates[pick.index]!, model)
     if (mismatch) warnings.push(mismatch)
   } else {
-    pick = cached(view, `county ${place.geoid}`, () => countyCandidate(view, place))
+    // A place with no ZIP of its own answers its own rates, shown with the ZIP of its county nearest it.
+    const own = place.kind === 'incorporated' ? ownPlaceCandidate(view, place.state, place.geoid, place.countyFips) : null
+    pick = own ? cached(view, `near ${place.geoid}`, () => nearestOfCounty(view, place, () => true)) : cached(view, `county ${place.geoid}`, () => countyCandidate(view, place))
     if (!pick) {
       throw new HttpError('NOT_FOUND', `No rate could be bound to ${place.name}, ${place.state}: no ZIP of the place or of its county is served.`, { location: inputPlace })
     }
-    chosenBy = 'county'
-    if (model !== 'none') {
-      confidenceCap = 'low'
-      const county = pick.entry.candidates[pick.index]!.county?.name ?? place.countyFips
-      const why = place.kind === 'cdp' ? 'is a census-designated place (unincorporated)' : 'has no ZIP whose rates are its own'
-      warnings.push(
-        warning('county_only', `${place.name}, ${place.state} ${why}: the rates of ${county.toUpperCase()} county were answered (ZIP ${pick.entry.zip}).`, {
-          place_geoid: place.geoid,
-          place_kind: place.kind,
-        }),
-      )
+    if (own) {
+      warnings.push(placeWithoutZip(own, place.state, pick.entry.zip))
+      pick = { entry: onZipOf(pick.entry, own), index: 0, weight: 1 }
+    } else {
+      chosenBy = 'county'
+      if (model !== 'none') {
+        confidenceCap = 'low'
+        warnings.push(countyOnly(place, pick.entry.candidates[pick.index]!, pick.entry.zip))
+      }
     }
   }
   return {

@@ -2,6 +2,7 @@
 // a WeakMap, so it goes away with the snapshot): state records by code, withheld ZIPs, each state's
 // standing warnings, the date range its data covers, and its ZIP centroids for point lookups.
 import type { StateRecord } from '../../pipeline/manifest.ts'
+import type { Authority } from '../../pipeline/rate-index.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
@@ -72,12 +73,13 @@ export class SnapshotFacts {
    * county (`countyFips`; null: not known, so every unplaced tax may lie there) on the date: shared
    * by every answer with the same unplaced taxes.
    */
-  standingWarnings(state: string, countyFips: string | null, isoDate: string, detailed: boolean): readonly LookupWarning[] {
+  standingWarnings(state: string, countyFips: string | null, isoDate: string, detailed: boolean, answered: readonly Authority[]): readonly LookupWarning[] {
     const record = this.#records.get(state)
     if (!record) return []
     let taxes = this.#unplaced.get(state)
     if (!taxes) this.#unplaced.set(state, (taxes = taxingUnplaced(record)))
-    const unplaced = unplacedAt(taxes, countyFips, isoDate)
+    // A place with no ZIP of its own answers its own taxes, which stay listed as unplaced for ZIP answers.
+    const unplaced = unplacedAt(taxes, countyFips, isoDate).filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
     const inCounty = countyFips !== null
     const cache = detailed ? this.#detailedWarnings : this.#warnings
     const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}`

@@ -8,6 +8,7 @@ import { placeMismatch, type Located } from './located.ts'
 import { stateDataMissing, unknownZip, withheldZip } from './lookup-errors.ts'
 import { warning } from './lookup-warnings.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
+import { onZipOf, ownPlaceNear, placeWithoutZip } from './place-stack.ts'
 import { placeModelOf } from './taxing-place.ts'
 import type { ZipEntries } from './zip-entries.ts'
 
@@ -50,13 +51,22 @@ export function cityOfUnknownZip(view: SnapshotView, zips: ZipEntries, query: Zi
 }
 
 export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery): Located {
-  const entry = zipEntryOf(view, zips, query.zip5, query.state)
+  const zipEntry = zipEntryOf(view, zips, query.zip5, query.state)
   const facts = factsOf(view)
-  const choice = chooseCandidate(entry, query.city, facts)
-  const candidate = entry.candidates[choice.index]!
-  const warnings = []
   const model = placeModelOf(facts.record(query.state)?.feed ?? '')
-  const mismatch = placeMismatch(query.city, candidate, model)
+  let entry = zipEntry
+  let choice = chooseCandidate(zipEntry, query.city, facts)
+  const warnings = []
+  let mismatch = placeMismatch(query.city, zipEntry.candidates[choice.index]!, model)
+  // The city sent is a place with no ZIP of its own beside this ZIP (Cudahy on 90201): its own rates.
+  const own = mismatch && model === 'geoid' ? ownPlaceNear(view, zipEntry, query.city!) : null
+  if (own) {
+    entry = onZipOf(zipEntry, own)
+    choice = { index: 0, by: 'city' }
+    mismatch = null
+    warnings.push(placeWithoutZip(own, query.state, zipEntry.zip))
+  }
+  const candidate = entry.candidates[choice.index]!
   if (mismatch) warnings.push(mismatch)
   // An official state's ZIP the geography lacks was placed by an aggregator's name for it (pipeline/feeds/unlisted-zips.ts).
   const byRegionName = entry.unlisted && model === 'geoid'
@@ -73,7 +83,8 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
     choice: choice.index,
     chosenBy: choice.by,
     resolvedVia: query.via,
-    confidenceCap: byRegionName ? 'low' : null,
+    // The ZIP's candidates do not list the place: its lying beside the ZIP is read from the distance only.
+    confidenceCap: byRegionName ? 'low' : own ? 'medium' : null,
     warnings,
     zip4: query.zip4,
     point: null,
