@@ -3,7 +3,7 @@
 // different rates under one identity (state, level, code) — pitfall P37.
 import { stateByCode } from '../../sources/index.ts'
 import type { GeoZip, Geography } from '../geography/model.ts'
-import type { JurisdictionRate, JurisdictionRef, Level, ZipCandidate } from '../model.ts'
+import type { JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../model.ts'
 
 export type CountyShare = { fips: string | null; weight: number }
 
@@ -43,6 +43,15 @@ export const countyCode = (fips: string): string => fips.slice(2)
 export function countyName(geography: Geography, fips: string | null): string {
   return fips === null ? '' : (geography.counties.get(fips)?.name ?? '')
 }
+
+/** A city no ZIP is bound to: its stack in each county it lies in (FeedResult.placeStacks). */
+export function placeStacksOf(geography: Geography, place: { geoid: string; name: string; counties: string[] }, stackIn: (countyFips: string) => JurisdictionRef[]): PlaceStack[] {
+  return place.counties.map((fips) => ({ countyFips: fips, countyName: countyName(geography, fips), placeFips: place.geoid, placeName: place.name, stack: stackIn(fips) }))
+}
+
+/** The manifest note saying how many cities keep such stacks (none when there are none). */
+export const placeStacksNotes = (stacks: PlaceStack[]): string[] =>
+  stacks.length ? [`${new Set(stacks.map((p) => p.placeFips)).size} cities with no ZIP of their own keep their stack for lookups that name or point into them`] : []
 
 export function placeCode(geoid: string): string {
   return geoid.slice(2)

@@ -13,7 +13,7 @@ import type { GeoPlace, Geography } from '../geography/model.ts'
 import { placeMatchKey, placeMatchWords, placesByMatchKey } from '../geography/place-names.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
 import { formatRate, rateUnitsFromSpreadsheetNumber } from '../rate-units.ts'
-import { JurisdictionTable, candidatesByCounty, countyCode, countyName, placeCode, zipsInState } from './candidate-weights.ts'
+import { JurisdictionTable, candidatesByCounty, countyCode, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
 
 export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'
 
@@ -229,12 +229,10 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
   for (const [geoid, { location, district, counties }] of cities) {
     if (used.has(district.ref.code)) continue
     unplace(district, `matched geography place ${geoid}, but no ZIP is bound to it`, counties)
-    for (const fips of counties) {
-      const stack = [stateRef, { level: 'county', code: countyCode(fips) } as const, { level: 'city', code: placeCode(geoid) } as const, district.ref]
-      placeStacks.push({ countyFips: fips, countyName: countyName(geography, fips), placeFips: geoid, placeName: location, stack })
-    }
+    const cityRef: JurisdictionRef = { level: 'city', code: placeCode(geoid) }
+    placeStacks.push(...placeStacksOf(geography, { geoid, name: location, counties }, (fips) => [stateRef, { level: 'county', code: countyCode(fips) }, cityRef, district.ref]))
   }
-  if (placeStacks.length) notes.push(`${new Set(placeStacks.map((p) => p.placeFips)).size} cities with no ZIP of their own keep their stack for lookups that name or point into them`)
+  notes.push(...placeStacksNotes(placeStacks))
   for (const [fips, district] of countyDistricts) {
     if (!used.has(district.ref.code)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`, [fips])
   }

@@ -2,7 +2,7 @@
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../geography/model.ts'
 import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, PlaceStack, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
-import { candidatesByCounty, countyCode, countyName, placeCode, zipsInState } from './candidate-weights.ts'
+import { candidatesByCounty, countyCode, countyName, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
   expandZipRange,
@@ -295,12 +295,10 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     for (const { level, code } of unplaced) {
       const place = level === 'city' ? geography.places.get(stateFips + code) : undefined
       if (!place || place.kind !== 'incorporated') continue
-      for (const { fips } of place.counties) {
-        const stack = [...stateRef, ...countyRef(countyCode(fips)), { level: 'city' as const, code }]
-        placeStacks.push({ countyFips: fips, countyName: countyName(geography, fips), placeFips: place.geoid, placeName: place.name, stack })
-      }
+      const counties = place.counties.map((c) => c.fips)
+      placeStacks.push(...placeStacksOf(geography, { geoid: place.geoid, name: place.name, counties }, (fips) => [...stateRef, ...countyRef(countyCode(fips)), { level: 'city', code }]))
     }
-    if (placeStacks.length) notes.push(`${new Set(placeStacks.map((p) => p.placeFips)).size} cities with no ZIP of their own keep their stack for lookups that name or point into them`)
+    notes.push(...placeStacksNotes(placeStacks))
   }
 
   // The file attests every rate in force in its quarter, even when no row starts that late.
