@@ -116,19 +116,21 @@ function boundCandidate(view: SnapshotView, place: PlaceMatch, model: PlaceModel
 function countyCandidate(view: SnapshotView, place: PlaceMatch): Bound | null {
   if (!place.countyFips) return null
   // A CDP pays the county's rates, not a neighbouring city's.
-  let best: Bound | null = null
-  for (const bound of candidatesOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips && !c.place)) {
-    if (!best || bound.weight > best.weight) best = bound
-  }
+  const best = heaviestOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips && !c.place)
   if (best) return best
   const unincorporated = nearestOfCounty(view, place, (c) => c.placeGeoid === null)
   if (!unincorporated) return nearestOfCounty(view, place, () => true)
   // Shown with the place's own ZIP, else the ZIP nearest it (East Los Angeles: 90022, bound to Los
   // Angeles by its USPS name), rather than an unincorporated ZIP across the county.
-  let shown: Bound | null = null
-  for (const bound of candidatesOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips)) if (!shown || bound.weight > shown.weight) shown = bound
-  shown ??= nearestOfCounty(view, place, () => true)
+  const shown = heaviestOfPlaceZips(view, place, (c) => c.county?.fips === place.countyFips) ?? nearestOfCounty(view, place, () => true)
   return { entry: onZipOf(shown!.entry, unincorporated.entry.candidates[unincorporated.index]!), index: 0, weight: 0 }
+}
+
+/** The highest-weight candidate of the place's ZIPs that `keep` accepts. */
+function heaviestOfPlaceZips(view: SnapshotView, place: PlaceMatch, keep: (candidate: Candidate) => boolean): Bound | null {
+  let best: Bound | null = null
+  for (const bound of candidatesOfPlaceZips(view, place, keep)) if (!best || bound.weight > best.weight) best = bound
+  return best
 }
 
 /** The ZIP of the place's county nearest the place with a candidate of that county `keep` accepts. */
