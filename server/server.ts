@@ -16,6 +16,7 @@ import { createApp } from './app.ts'
 import { limitBodyTime } from './http/body-time.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { HttpError } from './http/errors.ts'
+import { keepNextTickClass } from './http/next-tick-class.ts'
 import type { AppDeps } from './http/route-handler.ts'
 import { buildRouter } from './http/router.ts'
 import { systemClock, type Clock } from './clock.ts'
@@ -53,6 +54,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const { logger } = options
   const clock = options.clock ?? systemClock
+  keepNextTickClass()
   // Nothing listens unless a verified snapshot opened.
   const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock)
 
