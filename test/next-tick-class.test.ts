@@ -61,6 +61,6 @@ describe('keepNextTickClass', () => {
   it('without it, the same load and collections leave that feedback megamorphic (what it is for)', async () => {
     const states = await literalFeedback(false)
     expect(states).toHaveLength(4)
-    expect(states).toContain('MEGAMORPHIC')
+    expect(states, 'V8 no longer loses this feedback: keepNextTickClass may have become unnecessary').toContain('MEGAMORPHIC')
   }, 60_000)
 })
