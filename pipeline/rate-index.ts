@@ -314,7 +314,9 @@ export class RateIndex {
       for (let i = 0; i < this.#p.c.length; i++) {
         const j = this.#p.c[i]
         const key = `${this.states[this.#p.state[i]]}|${this.#g.id.get(this.#c.plc[j])}`
-        byPlace.set(key, [...(byPlace.get(key) ?? []), j])
+        const list = byPlace.get(key)
+        if (list) list.push(j)
+        else byPlace.set(key, [j])
       }
       this.#placeCandidates = byPlace
     }

@@ -35,7 +35,7 @@ export function unknownZip(
 ): HttpError {
   const why = !state || !source || !source.prefixStates.includes(state)
     ? 'no served state holds it'
-    : source?.feed === 'avalara-zip5'
+    : source.feed === 'avalara-zip5'
       ? `the ${state} source edition${source.edition ? ` (${source.edition})` : ''} lists no such ZIP`
       : `${state}'s rates are placed on the ZIPs of the HUD–USPS ZIP–county crosswalk, which does not list it (PO-box and unique ZIPs are often missing there); a place lookup (location) may still answer`
   return new HttpError('NOT_FOUND', `ZIP ${zip5} is not known${state ? ` for ${state}` : ''}: ${why}. No rate is given rather than a guess.`, { zip: zip5 })
