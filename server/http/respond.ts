@@ -6,7 +6,7 @@ import { errorBody, HttpError, type ErrorFormat } from './errors.ts'
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 // Headers a failed handler may have set (ETag, Content-Length…) must not describe the error body.
-const KEPT_ON_ERROR = /^(x-request-id|x-content-type-options|content-security-policy|(x-)?ratelimit-[a-z]+)$/
+const KEPT_ON_ERROR = /^(x-request-id|x-content-type-options|content-security-policy|ratelimit-[a-z]+)$/
 
 // The headers every response carries besides its request id, as [name, value, …].
 const BASE_HEADERS = [

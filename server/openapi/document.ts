@@ -25,9 +25,9 @@ const ERROR_RESPONSES: Record<string, { status: number; description: string }> =
 }
 
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': 'requests the key may make at once (token bucket size); also sent as X-RateLimit-Limit',
-  'RateLimit-Remaining': 'requests left right now; also sent as X-RateLimit-Remaining',
-  'RateLimit-Reset': 'seconds until the bucket is full again; also sent as X-RateLimit-Reset',
+  'RateLimit-Limit': 'requests the key may make at once (token bucket size)',
+  'RateLimit-Remaining': 'requests left right now',
+  'RateLimit-Reset': 'seconds until the bucket is full again',
 }
 
 export function openApiDocument(routes: Route[]): Json {
