@@ -21,8 +21,9 @@ import type { Measure } from './measure.ts'
 
 const PORT = 18_490
 export const CONNECTIONS = 50
-// This machine moves the same server's CPU per request by ±20% from one second to the next: each
-// side gets 20 s in eight 2.5 s turns, twice the turns a 10 s run had, to narrow a ratio's spread by chance.
+// On the shared 2-core machines this was measured on, the same server's CPU per request moves by
+// ±20% from one second to the next: each side gets 20 s in eight 2.5 s turns, twice the turns of a
+// 10 s run, to narrow what chance does to a ratio.
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 20)
 const WARMUP_SECONDS = Math.min(2, SECONDS)
 /** turns of the bare server and of a workload, taken in the order ABBA…, that share SECONDS */
