@@ -39,7 +39,7 @@ clean:
 # The server runs as one bundled ES module with its dependencies inside (only DuckDB's native
 # module stays outside, loaded after listen): no TypeScript loader and no package resolution at
 # start-up, and signals such as SIGHUP reach it directly.
-SERVER_SOURCES := $(shell find server pipeline sources -name '*.ts')
+SERVER_SOURCES := $(shell find server snapshot-contract pipeline sources -name '*.ts')
 # Bundled CommonJS dependencies call require(); an ES module has none, so the bundle gets one.
 REQUIRE_SHIM := import { createRequire as __taxatlasRequire } from 'node:module'; const require = __taxatlasRequire(import.meta.url);
 build/server/main.mjs: $(SERVER_SOURCES) node_modules/.package-lock.json

@@ -2,8 +2,8 @@
 // erased at run time, so the client still needs nothing but fetch, and they change with the
 // server's schemas. test/client-types.test.ts pins the few written by hand.
 import type { z } from 'zod'
-import type { FreshnessEnvelope } from '../pipeline/manifest.ts'
-import type { ValidationIssue as ValidationIssueSchema } from '../server/http/errors.ts'
+import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
+import type { ValidationIssue as ValidationIssueSchema } from '../server/base/errors.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { OrderView } from '../server/portability/order-view.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'

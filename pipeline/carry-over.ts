@@ -1,8 +1,8 @@
 // A state whose refresh failed keeps serving what the previous snapshot held: its authorities and
 // ZIP candidates and the stacks of places with no ZIP of their own are read back out of the
 // previous rates index, unchanged.
-import type { FeedResult, JurisdictionRef, PlaceStack, ZipCandidate } from './model.ts'
-import type { Candidate, RateIndex } from './rate-index.ts'
+import type { FeedResult, JurisdictionRef, PlaceStack, ZipCandidate } from '../snapshot-contract/model.ts'
+import type { Candidate, RateIndex } from '../snapshot-contract/rate-index.ts'
 
 export type StateData = Pick<FeedResult, 'jurisdictions' | 'candidates' | 'placeStacks'>
 

@@ -1,11 +1,11 @@
 // `make diff FROM=<snapshot> TO=<snapshot> [AS_OF=YYYY-MM-DD]`: per state, the ZIPs added, removed and
 // re-rated between two published snapshots, as a table on stdout and as CSV under build/.
 import path from 'node:path'
-import { writeAtomically } from './file-bytes.ts'
-import { RateIndex } from './rate-index.ts'
+import { writeAtomically } from '../snapshot-contract/file-bytes.ts'
+import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { readPipelineSettings } from './settings.ts'
 import { changesToCsv, defaultZipRates, diffZipRates, formatTable, summarizeChanges } from './snapshot-diff.ts'
-import { listSnapshotIds, loadSnapshot } from './snapshot-store.ts'
+import { listSnapshotIds, loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging } from './staging.ts'
 
 const [from, to, asOfArgument] = process.argv.slice(2)

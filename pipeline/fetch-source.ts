@@ -4,8 +4,8 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import got from 'got'
-import { sha256Hex, writeAtomically } from './file-bytes.ts'
-import type { RawFile } from './model.ts'
+import { sha256Hex, writeAtomically } from '../snapshot-contract/file-bytes.ts'
+import type { RawFile } from '../snapshot-contract/model.ts'
 import type { PipelineSettings } from './settings.ts'
 
 export type SourceRequest = {

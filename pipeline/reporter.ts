@@ -1,7 +1,7 @@
 // Progress for a refresh run on stderr: one line per state as it finishes, a live bar when stderr
 // is a terminal, and a summary table at the end.
 import cliProgress from 'cli-progress'
-import type { StateRecord } from './manifest.ts'
+import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import type { Reporter } from './refresh.ts'
 import { formatTable } from './snapshot-diff.ts'
 

@@ -1,8 +1,8 @@
 // Per-state differences between two rates indexes: ZIPs added, removed and re-rated, with the
 // old and new combined rates of each ZIP's default answer. The comparison runs in DuckDB.
 import { DuckDBConnection } from '@duckdb/node-api'
-import { formatRate } from './rate-units.ts'
-import type { RateIndex } from './rate-index.ts'
+import { formatRate } from '../snapshot-contract/rate-units.ts'
+import type { RateIndex } from '../snapshot-contract/rate-index.ts'
 
 export type ZipRate = { state: string; zip: string; combined: number }
 

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import pLimit from 'p-limit'
-import type { FeedResult } from './model.ts'
+import type { FeedResult } from '../snapshot-contract/model.ts'
 
 // One connection serves the whole run; appenders on it must not interleave.
 export type Staging = { connection: DuckDBConnection; exclusive: ReturnType<typeof pLimit>; close: () => void }

@@ -1,9 +1,9 @@
 // Checks one state's freshly loaded data before it may replace what is in service: the pinned
 // anchors of its descriptor and the invariants every answer must satisfy.
 import type { StateDescriptor } from '../sources/descriptor.ts'
-import type { AnchorResult } from './manifest.ts'
-import { formatRate } from './rate-units.ts'
-import type { RateIndex } from './rate-index.ts'
+import type { AnchorResult } from '../snapshot-contract/manifest.ts'
+import { formatRate } from '../snapshot-contract/rate-units.ts'
+import type { RateIndex } from '../snapshot-contract/rate-index.ts'
 
 const SINGLE_LEVELS = new Set(['state', 'county', 'city'])
 

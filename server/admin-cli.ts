@@ -3,10 +3,10 @@
 // server runs.
 import { parseArgs } from 'node:util'
 import { AdminError, connectAdmin, type AdminClient } from './admin/admin-client.ts'
-import { SettingsError } from './settings-error.ts'
+import { SettingsError } from './base/settings-error.ts'
 import { readServerSettings } from './settings.ts'
 import { StoreLockedError } from './store/database.ts'
-import { TierName } from './tiers.ts'
+import { TierName } from './base/tiers.ts'
 
 const USAGE = `usage: npm run admin -- <command> [options]
   create-account --name NAME --tier ${TierName.options.join('|')} [--json]

@@ -2,19 +2,19 @@
 // test, on port 0) hands `app.handler` to an http.Server.
 import type polka from 'polka'
 import { RateLimiter } from './access/rate-limiter.ts'
-import { systemClock, type Clock } from './clock.ts'
+import { systemClock, type Clock } from './base/clock.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { ReplyCache } from './http/reply-cache.ts'
-import { buildRouter } from './http/router.ts'
-import type { Logger } from './logger.ts'
+import { buildRouter } from './dispatch/router.ts'
+import type { Logger } from './base/logger.ts'
 import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
-import type { Route } from './routes/route.ts'
+import type { Route } from './dispatch/route.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import type { Snapshot } from './snapshot/open-snapshot.ts'
 import type { StoreGate } from './store/store.ts'
-import type { Tiers } from './tiers.ts'
+import type { Tiers } from './base/tiers.ts'
 
 export type AppOptions = {
   /** anything with the snapshot in service; read once per request */

@@ -1,6 +1,6 @@
 // `make serve`: read the settings, start the server, reload on SIGHUP, close on SIGTERM/SIGINT.
-import { jsonLogger } from './logger.ts'
-import { SettingsError } from './settings-error.ts'
+import { jsonLogger } from './base/logger.ts'
+import { SettingsError } from './base/settings-error.ts'
 import { readServerSettings } from './settings.ts'
 import { startServer } from './server.ts'
 

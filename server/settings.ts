@@ -3,8 +3,8 @@ import path from 'node:path'
 import { z } from 'zod'
 import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
-import { settingsError } from './settings-error.ts'
-import { resolveTiers, TiersOverride, type Tiers } from './tiers.ts'
+import { settingsError } from './base/settings-error.ts'
+import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
 

@@ -5,7 +5,7 @@ import { findStreetEnd } from '../server/lookup/address/street-end.ts'
 import { renderWithEdits, tokenize } from '../server/lookup/address/tokens.ts'
 import { collapseWhitespace } from '../server/lookup/address/whitespace.ts'
 import { readZip } from '../server/lookup/address/zip-text.ts'
-import { placeMatchKey } from '../pipeline/geography/place-names.ts'
+import { placeMatchKey } from '../snapshot-contract/place-names.ts'
 import { STATES } from '../sources/index.ts'
 
 describe('STATE_NAMES', () => {

@@ -12,8 +12,8 @@ import {
   pickNewestDrop,
   type AvalaraZip5File,
 } from '../pipeline/feeds/avalara-zip5.ts'
-import type { Geography } from '../pipeline/geography/model.ts'
-import { placeMatchKey, placeMatchKeys } from '../pipeline/geography/place-names.ts'
+import type { Geography } from '../snapshot-contract/geography-model.ts'
+import { placeMatchKey, placeMatchKeys } from '../snapshot-contract/place-names.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 

@@ -7,7 +7,7 @@
 import { build } from 'esbuild'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import type { FreshnessEnvelope } from '../pipeline/manifest.ts'
+import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
 import { OrderView } from '../server/portability/order-view.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ContainerReader, ContainerWriter, FORMAT_VERSION, FormatError, HEADER_SIZE } from '../pipeline/format.ts'
+import { ContainerReader, ContainerWriter, FORMAT_VERSION, FormatError, HEADER_SIZE } from '../snapshot-contract/format.ts'
 
 const sample = () =>
   new ContainerWriter('rates')

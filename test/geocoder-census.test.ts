@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCensusGeocoder } from '../server/geocoder/census-geocoder.ts'
 import { readGeocoderSettings } from '../server/geocoder/geocoder-settings.ts'
 import { GeocoderUnavailableError, retryAfterSeconds } from '../server/geocoder/geocoder-unavailable-error.ts'
-import { SettingsError } from '../server/settings-error.ts'
+import { SettingsError } from '../server/base/settings-error.ts'
 import { closedPortUrl, startFakeCensusGeocoder, type FakeCensusGeocoder } from './support/geocoder-fake.ts'
 
 let fake: FakeCensusGeocoder

@@ -3,8 +3,8 @@
 // sea and water far from a state's ZIPs stay 404, a centroid inside another state's county stays
 // 400; and the nearest-centroid grid search answers exactly what a scan of the list does.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import type { ZipEntry } from '../pipeline/rate-index.ts'
-import { ErrorBody } from '../server/http/errors.ts'
+import type { ZipEntry } from '../snapshot-contract/rate-index.ts'
+import { ErrorBody } from '../server/base/errors.ts'
 import { SHORE_REACH_KM } from '../server/lookup/coordinate-location.ts'
 import { nearestZip, zipPointsInCounty, type CandidateMatch } from '../server/lookup/nearest-zip.ts'
 import { factsOf, type ZipPoint } from '../server/lookup/snapshot-facts.ts'

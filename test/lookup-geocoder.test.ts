@@ -4,7 +4,7 @@
 // embedded resolution with a warning, an unreachable geocoder is a 503 GEOCODER_UNAVAILABLE with
 // Retry-After, and without the setting it is never asked.
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
-import { ERROR_STATUS, ErrorBody } from '../server/http/errors.ts'
+import { ERROR_STATUS, ErrorBody } from '../server/base/errors.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { NativeRatesBody } from '../server/portability/rates-native.ts'
 import { CENSUS_MATCHES, censusAnswer } from './support/geocoder-census-bodies.ts'

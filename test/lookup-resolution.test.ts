@@ -2,8 +2,8 @@
 // documented withheld 404), the request reader, the location text, and the pure resolvers'
 // refusals (unknown ZIP, missing state data, dates outside the data).
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { formatRate } from '../pipeline/rate-units.ts'
-import { HttpError } from '../server/http/errors.ts'
+import { formatRate } from '../snapshot-contract/rate-units.ts'
+import { HttpError } from '../server/base/errors.ts'
 import { EarlierSnapshots } from '../server/lookup/earlier-snapshots.ts'
 import { readLocation, readPathStateText } from '../server/lookup/location-text.ts'
 import { placeName, placeNameMatch } from '../server/lookup/taxing-place.ts'

@@ -3,8 +3,8 @@
 // the state's rule for the seller sent, and the refusals of spec 4.2 (400, 401, 404, 422, 402).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { parseRateFraction } from '../pipeline/rate-units.ts'
-import { ErrorBody, ValidationErrorBody } from '../server/http/errors.ts'
+import { parseRateFraction } from '../snapshot-contract/rate-units.ts'
+import { ErrorBody, ValidationErrorBody } from '../server/base/errors.ts'
 import { SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { AvalaraRatesBody } from '../server/portability/rates-avalara.ts'
 import { NativeRatesBody } from '../server/portability/rates-native.ts'

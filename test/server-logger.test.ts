@@ -2,7 +2,7 @@
 // and nothing lost when the process exits right after logging.
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
-import { jsonLogger } from '../server/logger.ts'
+import { jsonLogger } from '../server/base/logger.ts'
 import { loggedPath } from '../server/http/request-context.ts'
 import { KEY_PREFIX } from '../server/store/api-keys.ts'
 import { PROJECT_ROOT } from './support/shared.ts'

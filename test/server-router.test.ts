@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createApp } from '../server/app.ts'
-import { memoryLogger } from '../server/logger.ts'
-import { defineRoute, type Route } from '../server/routes/route.ts'
+import { memoryLogger } from '../server/base/logger.ts'
+import { defineRoute, type Route } from '../server/dispatch/route.ts'
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { gateStore } from '../server/store/store.ts'
-import { resolveTiers } from '../server/tiers.ts'
+import { resolveTiers } from '../server/base/tiers.ts'
 
 const Answer = z.object({ route: z.string(), id: z.string().optional(), q: z.string().optional() })
 const answering = (name: string, path: string) =>

@@ -2,11 +2,11 @@
 // exactly what a scan over every shape does (ZIP centroids, random points, points inside every
 // shape, points on cell and bbox edges), the writer is deterministic, old versions are refused.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { FORMAT_VERSION } from '../pipeline/format.ts'
+import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
-import type { GeoShape, Geography } from '../pipeline/geography/model.ts'
+import type { GeoShape, Geography } from '../snapshot-contract/geography-model.ts'
 import { bboxOfRings, interiorPoint } from '../pipeline/geography/point-in-shape.ts'
-import { ShapeIndex, writeShapeIndex, type ShapeHit } from '../pipeline/shape-index.ts'
+import { ShapeIndex, writeShapeIndex, type ShapeHit } from '../snapshot-contract/shape-index.ts'
 import { sharedPath } from './support/shared.ts'
 
 // AK: Aleutians West crosses 180° (a bbox no grid cell list holds); the others have long shores.

@@ -6,8 +6,8 @@ import { parseAvalaraZip5, type AvalaraRow } from '../pipeline/feeds/avalara-zip
 import { compileCdtfa, parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
 import { placeUnlistedZips } from '../pipeline/feeds/unlisted-zips.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
-import type { Geography } from '../pipeline/geography/model.ts'
-import type { FeedResult, ZipCandidate } from '../pipeline/model.ts'
+import type { Geography } from '../snapshot-contract/geography-model.ts'
+import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { stateByCode } from '../sources/index.ts'
 import { sharedPath } from './support/shared.ts'
 

@@ -15,9 +15,9 @@
 import Papa from 'papaparse'
 import { z } from 'zod'
 import { stateByCode } from '../../sources/index.ts'
-import type { Geography } from '../geography/model.ts'
-import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../model.ts'
-import { parseRateFraction, type ParsedRate } from '../rate-units.ts'
+import type { Geography } from '../../snapshot-contract/geography-model.ts'
+import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
 import { JurisdictionTable, countyCandidates, countyCode, countyName, zipsInState } from './candidate-weights.ts'
 import { regionCityNamer } from './region-city.ts'
 

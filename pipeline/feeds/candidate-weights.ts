@@ -2,8 +2,8 @@
 // address share splits over that state's counties, and a jurisdiction table that refuses two
 // different rates under one identity (state, level, code) — pitfall P37.
 import { stateByCode } from '../../sources/index.ts'
-import type { GeoZip, Geography } from '../geography/model.ts'
-import type { JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../model.ts'
+import type { GeoZip, Geography } from '../../snapshot-contract/geography-model.ts'
+import type { JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../../snapshot-contract/model.ts'
 
 export type CountyShare = { fips: string | null; weight: number }
 

@@ -9,10 +9,10 @@
 // are not split out — we transcribe the combined rate the publisher prints (pitfall P40).
 // County and city jurisdictions themselves carry rate 0 so names resolve (pitfall P29).
 import readXlsxFile from 'read-excel-file/node'
-import type { GeoPlace, Geography } from '../geography/model.ts'
-import { placeMatchKey, placeMatchWords, placesByMatchKey } from '../geography/place-names.ts'
-import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
-import { formatRate, rateUnitsFromSpreadsheetNumber } from '../rate-units.ts'
+import type { GeoPlace, Geography } from '../../snapshot-contract/geography-model.ts'
+import { placeMatchKey, placeMatchWords, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
+import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { formatRate, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
 import { JurisdictionTable, candidatesByCounty, countyCode, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
 
 export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'

@@ -3,8 +3,8 @@
 // the region's extra rate ("CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT", 60601) or the
 // county ("DEKALB", 35968). Answering such a name as the city shows a district or a county as the
 // city of a downtown address.
-import type { Geography, GeoZip, GeoZipPlace } from '../geography/model.ts'
-import { placeMatchKey, placesByMatchKey } from '../geography/place-names.ts'
+import type { Geography, GeoZip, GeoZipPlace } from '../../snapshot-contract/geography-model.ts'
+import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 
 /**

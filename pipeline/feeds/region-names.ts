@@ -2,8 +2,8 @@
 // LOCAL TAX SL", "SACRAMENTO TMD ZONE 1"): their words in place-name form, and the county a name is
 // named for. Shared by the aggregator city namer (region-city.ts) and the placing of ZIPs the
 // geography lacks (unlisted-zips.ts).
-import type { Geography } from '../geography/model.ts'
-import { normalizePlaceName, placeMatchKey } from '../geography/place-names.ts'
+import type { Geography } from '../../snapshot-contract/geography-model.ts'
+import { normalizePlaceName, placeMatchKey } from '../../snapshot-contract/place-names.ts'
 
 // A region name going on with one of these after a county's name is named for the county.
 const COUNTY_WORDS = new Set(['CO', 'COUNTY', 'PARISH', 'BOROUGH'])

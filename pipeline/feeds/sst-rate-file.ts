@@ -3,7 +3,7 @@
 // rejections, or a bad first row, into a failed file (pitfalls P1, P4).
 import Papa from 'papaparse'
 import { z } from 'zod'
-import { parseRateFraction } from '../rate-units.ts'
+import { parseRateFraction } from '../../snapshot-contract/rate-units.ts'
 
 export const RATE_FILE_FIELDS = 9
 /** End dates in or after this year are open-ended sentinels (`29991231`, `99991231`), pitfall P9. */

@@ -1,7 +1,7 @@
 // The SST feed for one state: rate file (+ optional boundary file) + geography → FeedResult.
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
-import type { Geography, GeoZip } from '../geography/model.ts'
-import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, PlaceStack, UnplacedJurisdiction, ZipCandidate } from '../model.ts'
+import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
+import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, PlaceStack, UnplacedJurisdiction, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { candidatesByCounty, countyCode, countyName, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,

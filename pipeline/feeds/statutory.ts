@@ -1,8 +1,8 @@
 // States answered from one statutory rate (no local taxes in our model): CT, DC, IN, KY, MA, MD,
 // ME, MI, RI, and DE, NH, OR (and MT) at 0 — a rate of 0 is a real answer with a real state
 // jurisdiction, not missing data (pitfall P29).
-import type { Geography } from '../geography/model.ts'
-import type { FeedResult } from '../model.ts'
+import type { Geography } from '../../snapshot-contract/geography-model.ts'
+import type { FeedResult } from '../../snapshot-contract/model.ts'
 import { JurisdictionTable, candidatesByCounty, zipsInState } from './candidate-weights.ts'
 
 /**

@@ -4,9 +4,9 @@
 // "SACRAMENTO TMD ZONE 1", "KERN"); only the place is taken from that name. The rates are the
 // official stack of another ZIP of the same county and place, and such ZIPs answer at low
 // confidence (the server knows them by their missing geography).
-import type { Geography, GeoPlace } from '../geography/model.ts'
-import { placesByMatchKey } from '../geography/place-names.ts'
-import type { FeedResult, ZipCandidate } from '../model.ts'
+import type { Geography, GeoPlace } from '../../snapshot-contract/geography-model.ts'
+import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
+import type { FeedResult, ZipCandidate } from '../../snapshot-contract/model.ts'
 import type { AvalaraRow } from './avalara-zip5.ts'
 import { countyWordFollows, leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 

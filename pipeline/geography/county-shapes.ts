@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module'
 import { feature } from 'topojson-client'
 import type { GeometryCollection, Topology } from 'topojson-specification'
-import type { GeoShape } from './model.ts'
+import type { GeoShape } from '../../snapshot-contract/geography-model.ts'
 import { geometryRings } from './place-shapes.ts'
 import { bboxOfRings } from './point-in-shape.ts'
 

@@ -1,6 +1,6 @@
 // HUD USPS ZIP→county crosswalk: one row per ZIP × county, weights are shares of USPS addresses.
 import Papa from 'papaparse'
-import type { GeoZipCounty } from './model.ts'
+import type { GeoZipCounty } from '../../snapshot-contract/geography-model.ts'
 
 /** HUD's code for addresses it could not place in a county. */
 export const UNASSIGNED_COUNTY = '99999'

@@ -1,8 +1,8 @@
 // MCDC Geocorr 2022 county × place table: the place gazetteer (names, counties, 2020 population)
 // and the county names.
 import Papa from 'papaparse'
-import type { GeoPlace } from './model.ts'
-import { isCdpSuffix, parsePlaceName } from './place-names.ts'
+import type { GeoPlace } from '../../snapshot-contract/geography-model.ts'
+import { isCdpSuffix, parsePlaceName } from '../../snapshot-contract/place-names.ts'
 
 /** Geocorr's place code for the part of a county outside every place. */
 const OUTSIDE_ANY_PLACE = '99999'

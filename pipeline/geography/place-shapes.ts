@@ -1,7 +1,7 @@
 // Census cartographic boundary shapefiles (zipped): place polygons per state, and the state table.
 import { createRequire } from 'node:module'
 import { unzipSync } from 'fflate'
-import type { GeoShape } from './model.ts'
+import type { GeoShape } from '../../snapshot-contract/geography-model.ts'
 import { bboxOfRings } from './point-in-shape.ts'
 
 type Position = number[]

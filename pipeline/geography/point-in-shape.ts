@@ -1,6 +1,6 @@
 // Point-in-polygon over GeoShape (flat lng/lat rings, even-odd fill), a grid index for many shapes,
 // and a representative point guaranteed to lie inside a shape.
-import type { GeoShape } from './model.ts'
+import type { GeoShape } from '../../snapshot-contract/geography-model.ts'
 
 export function bboxOfRings(rings: Float64Array[]): [number, number, number, number] {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity

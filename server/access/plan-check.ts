@@ -1,10 +1,10 @@
 // What the caller's plan allows right now: the lookup quota of the period (UTC month, or the
 // whole trial) and whether the trial is over. Both refusals are 402, which clients do not retry.
-import { monthOf } from '../clock.ts'
-import { HttpError } from '../http/errors.ts'
+import { monthOf } from '../base/clock.ts'
+import { HttpError } from '../base/errors.ts'
 import type { Account } from '../store/accounts.ts'
 import type { UsageCounter } from '../store/usage.ts'
-import type { Tier } from '../tiers.ts'
+import type { Tier } from '../base/tiers.ts'
 
 export type QuotaStatus = {
   /** `2026-11` for monthly quotas, `trial` for a trial's one-off allowance */

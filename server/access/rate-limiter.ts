@@ -1,8 +1,8 @@
 // Per-key request rate: a token bucket holding `burst` tokens, refilled at `ratePerSecond`.
 // Each request takes one token; with none left the answer is 429 with Retry-After.
 import type { ServerResponse } from 'node:http'
-import type { Clock } from '../clock.ts'
-import { HttpError } from '../http/errors.ts'
+import type { Clock } from '../base/clock.ts'
+import { HttpError } from '../base/errors.ts'
 
 export type RateRule = { ratePerSecond: number; burst: number }
 

@@ -3,9 +3,9 @@
 // by opening the store itself.
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { z } from 'zod'
-import { systemClock } from '../clock.ts'
-import { HttpError } from '../http/errors.ts'
-import type { ServerSettings } from '../settings.ts'
+import { systemClock } from '../base/clock.ts'
+import { HttpError } from '../base/errors.ts'
+import type { Tiers } from '../base/tiers.ts'
 import { Accounts } from '../store/accounts.ts'
 import { Database, StoreLockedError } from '../store/database.ts'
 import { UsageCounter } from '../store/usage.ts'
@@ -27,10 +27,13 @@ export type AdminClient = {
 
 export class AdminError extends Error {}
 
+/** What the admin command needs of the server's settings. */
+export type AdminSettings = { storePath: string; tiers: Tiers }
+
 /** How long to wait for a server that holds the store but has not published its endpoint yet. */
 const STARTING_SERVER_WAIT_MS = 5_000
 
-export async function connectAdmin(settings: ServerSettings): Promise<AdminClient> {
+export async function connectAdmin(settings: AdminSettings): Promise<AdminClient> {
   const endpoint = await readEndpointFile(settings.storePath)
   if (endpoint && (await answers(endpoint))) return serverClient(endpoint)
   try {
@@ -91,7 +94,7 @@ function serverClient(endpoint: AdminEndpoint): AdminClient {
   }
 }
 
-async function storeClient(settings: ServerSettings): Promise<AdminClient> {
+async function storeClient(settings: AdminSettings): Promise<AdminClient> {
   const db = await Database.open(settings.storePath)
   const ctx = { accounts: await Accounts.load(db), usage: await UsageCounter.load(db), tiers: settings.tiers, clock: systemClock }
   const wrap = async <T>(work: () => T | Promise<T>): Promise<T> => {

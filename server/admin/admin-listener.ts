@@ -2,9 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { timingSafeEqual } from 'node:crypto'
 import type polka from 'polka'
-import { HttpError } from '../http/errors.ts'
-import { buildRouter } from '../http/router.ts'
-import type { AppDeps } from '../http/route-handler.ts'
+import { HttpError } from '../base/errors.ts'
+import { buildRouter } from '../dispatch/router.ts'
+import type { AppDeps } from '../dispatch/route-handler.ts'
 import type { StoreParts } from '../store/store.ts'
 import { adminRoutes } from './admin-routes.ts'
 

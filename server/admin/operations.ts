@@ -2,11 +2,11 @@
 // behind the loopback admin listener of a running server and, with no server running, straight
 // against the store from the admin command.
 import { z } from 'zod'
-import type { Clock } from '../clock.ts'
-import { HttpError } from '../http/errors.ts'
+import type { Clock } from '../base/clock.ts'
+import { HttpError } from '../base/errors.ts'
 import type { Accounts, Account, ApiKeyInfo } from '../store/accounts.ts'
 import type { UsageCounter } from '../store/usage.ts'
-import { TierName, type Tiers } from '../tiers.ts'
+import { TierName, type Tiers } from '../base/tiers.ts'
 
 export type AdminContext = { accounts: Accounts; usage: UsageCounter; tiers: Tiers; clock: Clock }
 

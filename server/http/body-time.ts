@@ -4,7 +4,7 @@
 // its headers (`limitBodyTime`), unless its route streams it (`streamedBody`: the NDJSON backfill,
 // once its key was checked): that body is cut only when no byte arrives for the idle timeout.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { HttpError } from './errors.ts'
+import { HttpError } from '../base/errors.ts'
 import { ensureBaseHeaders, requestState } from './request-context.ts'
 import { sendError } from './respond.ts'
 

@@ -1,7 +1,7 @@
 // Reading a JSON request body with a size limit: 413 past the limit, 415 for another media type,
 // 400 for bytes that are not JSON. An empty body reads as `undefined` (the schema then decides).
 import type { IncomingMessage } from 'node:http'
-import { HttpError } from './errors.ts'
+import { HttpError } from '../base/errors.ts'
 
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? NaN)

@@ -6,8 +6,8 @@
 // rest, and its connection is closed.
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { Logger } from '../logger.ts'
-import { errorBody, HttpError } from './errors.ts'
+import type { Logger } from '../base/logger.ts'
+import { errorBody, HttpError } from '../base/errors.ts'
 import { ensureBaseHeaders, requestState } from './request-context.ts'
 import { newRequestId } from './request-id.ts'
 import { baseHeaderList, sendError } from './respond.ts'

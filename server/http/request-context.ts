@@ -1,7 +1,7 @@
 // Per-request bookkeeping shared by the router and the route handler: the request id, the route
 // pattern and account once known, and the access log line written once the request is answered.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AccessEntry, Logger } from '../logger.ts'
+import type { AccessEntry, Logger } from '../base/logger.ts'
 import { KEY_PREFIX } from '../store/api-keys.ts'
 import { newRequestId } from './request-id.ts'
 import { setBaseHeaders } from './respond.ts'

@@ -1,7 +1,7 @@
 // Writing responses: every body is JSON, every response carries the request id and the same
 // security headers, and errors go through `sendError` only.
 import type { ServerResponse } from 'node:http'
-import { errorBody, HttpError, type ErrorFormat } from './errors.ts'
+import { errorBody, HttpError, type ErrorFormat } from '../base/errors.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 

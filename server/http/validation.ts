@@ -6,7 +6,7 @@
 // 20 values in all; anything larger is left out. A body may nest thousands of levels deep
 // (JSON.parse takes it), and serializing such a value again would overflow the stack.
 import type { z } from 'zod'
-import { HttpError } from './errors.ts'
+import { HttpError } from '../base/errors.ts'
 
 export type Location = 'path' | 'query' | 'body'
 

@@ -1,7 +1,7 @@
 // The parts of meta that describe certainty and dating: confidence, effective_date and its basis,
 // and the deprecated period.
-import type { StateRecord } from '../../pipeline/manifest.ts'
-import type { Authority } from '../../pipeline/rate-index.ts'
+import type { StateRecord } from '../../snapshot-contract/manifest.ts'
+import type { Authority } from '../../snapshot-contract/rate-index.ts'
 import type { ConfidenceCap } from './located.ts'
 import type { CONFIDENCES, EFFECTIVE_DATE_BASES } from './tax-response.ts'
 

@@ -2,7 +2,7 @@
 // the highest-weight one (candidates are stored highest weight first). The ZIP's own USPS city
 // names no place: it is the mailing name of every address in the ZIP, suburbs included
 // ("MINNEAPOLIS" for Plymouth 55441), so sending it says nothing the ZIP did not.
-import type { ZipEntry } from '../../pipeline/rate-index.ts'
+import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'
 import { placeName, placeNameMatch } from './taxing-place.ts'
 

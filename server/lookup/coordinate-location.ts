@@ -8,14 +8,14 @@
 // low confidence. Its state is the path state, else the state of a place polygon holding the point,
 // else the state of the nearest centroid; a place polygon of another state than the path is a 400.
 // A point inside another state's county outline stays a 400 however near the border.
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import type { Located } from './located.ts'
 import { invalidInput, requireServed } from './lookup-errors.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { nearestZip, zipPointsInCounty, type CandidateMatch, type NearestZip } from './nearest-zip.ts'
 import { ownPlaceCandidate, onZipOf, placeWithoutZip } from './place-stack.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
-import type { ShapeHit } from '../../pipeline/shape-index.ts'
+import type { ShapeHit } from '../../snapshot-contract/shape-index.ts'
 
 export type PointQuery = {
   lat: number

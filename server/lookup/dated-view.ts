@@ -1,7 +1,7 @@
 // Which data answers a state on a date. SST rows carry their own windows, so the snapshot in service
 // answers any date its rows cover; drops and workbooks start on their edition date, so an earlier
 // date is looked for in earlier snapshots. No data for the date: 400 naming the range that exists.
-import { quarterLabel } from '../../pipeline/manifest.ts'
+import { quarterLabel } from '../../snapshot-contract/manifest.ts'
 import { invalidInput } from './lookup-errors.ts'
 import type { LookupDate } from './lookup-date.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'

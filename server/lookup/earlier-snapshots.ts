@@ -4,8 +4,8 @@
 // snapshot (size + sha256 per file), and only a few are kept open.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { Manifest } from '../../pipeline/manifest.ts'
-import { listSnapshotIds, snapshotDir } from '../../pipeline/snapshot-store.ts'
+import { Manifest } from '../../snapshot-contract/manifest.ts'
+import { listSnapshotIds, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { openSnapshot } from '../snapshot/open-snapshot.ts'
 import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
 

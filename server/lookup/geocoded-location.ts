@@ -3,7 +3,7 @@
 // too: by GEOID, or by name where the source names places only (aggregator rows); a point outside
 // every incorporated place matches a candidate without a place. Statutes model no places, so the
 // county alone decides there. Nothing matching: the ZIP's highest-weight candidate, with a warning.
-import type { Candidate } from '../../pipeline/rate-index.ts'
+import type { Candidate } from '../../snapshot-contract/rate-index.ts'
 import type { GeocodeMatch } from '../geocoder/geocode-match.ts'
 import { placeMismatch, type Located } from './located.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'

@@ -1,6 +1,6 @@
 // Where a lookup landed: one candidate of one ZIP entry of one state, how it was found, and what the
 // answer must say about it. Produced by the ZIP, place and point locators; consumed by the answer.
-import type { Candidate, ZipEntry } from '../../pipeline/rate-index.ts'
+import type { Candidate, ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import type { ChosenBy } from './candidate-choice.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'

@@ -1,5 +1,5 @@
 // Every refusal of GET /v1/tax/{state}, worded in one place so the README table and the answers agree.
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'
 
 export const INPUT_MODES = {

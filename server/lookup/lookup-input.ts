@@ -1,7 +1,7 @@
 // The request's input made ready to locate: address and ZIP modes through the address module
 // (spec 4.7 repairs, state derived from the ZIP), place and point modes through the path state and
 // the location's own state. Strict mode refuses anything that would be repaired (400 + correction).
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import { normalizeAddressInput, RULE, strictCorrection, type AddressInput, type NormalizationEntry, type NormalizedInput } from './address/index.ts'
 import { invalidInput, unknownZip } from './lookup-errors.ts'
 import type { LookupRequest } from './lookup-request.ts'

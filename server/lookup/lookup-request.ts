@@ -1,6 +1,6 @@
 // The query of GET /v1/tax/{state} read into one request: which input mode, which response shape,
 // strict or permissive, and the date. Every refusal here is a 400 INVALID_INPUT.
-import type { HttpError } from '../http/errors.ts'
+import type { HttpError } from '../base/errors.ts'
 import { INPUT_PARAMETERS, invalidInput, modeCountError } from './lookup-errors.ts'
 import { readLookupDate, type LookupDate } from './lookup-date.ts'
 

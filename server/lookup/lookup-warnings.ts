@@ -1,6 +1,6 @@
 // meta.warnings items: plain strings (the address module's repair messages) or objects with a
 // `code` and a `message`. Every object code this endpoint sends is listed in WARNING_CODES.
-import type { StateRecord } from '../../pipeline/manifest.ts'
+import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 
 export const WARNING_CODES = {
   aggregator_estimate: 'the state is served from Avalara ZIP5 tables: estimates by an aggregator, not an official source',

@@ -3,9 +3,9 @@
 // for, answers its county with low confidence. A name that is no place of the state but a USPS
 // mailing name there is answered from its ZIPs (postal-city.ts). A name found only in another
 // state is a 404 naming that state, never a silent switch, unless the path state was a placeholder.
-import type { PlaceMatch } from '../../pipeline/place-index.ts'
-import type { Candidate, ZipEntry } from '../../pipeline/rate-index.ts'
-import { HttpError } from '../http/errors.ts'
+import type { PlaceMatch } from '../../snapshot-contract/place-index.ts'
+import type { Candidate, ZipEntry } from '../../snapshot-contract/rate-index.ts'
+import { HttpError } from '../base/errors.ts'
 import type { ChosenBy } from './candidate-choice.ts'
 import { placeMismatch, type ConfidenceCap, type Located } from './located.ts'
 import { requireServed } from './lookup-errors.ts'

@@ -2,7 +2,7 @@
 // Bell and Bell Gardens, so no ZIP candidate carries its rates. A lookup that names such a place or
 // points into it answers the place's own stack, hung on a ZIP of its county near it (the answer's
 // `zip`), and says so.
-import type { Candidate, ZipEntry } from '../../pipeline/rate-index.ts'
+import type { Candidate, ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { distanceKm } from './nearest-zip.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'

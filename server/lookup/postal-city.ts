@@ -3,7 +3,7 @@
 // (geography.md §5). The USPS name is not the taxing place, so the answer comes from what the
 // ZIPs mailed under it resolve to: the taxing place (county and city of each ZIP's highest-weight
 // candidate) most of them share. When they do not all share it, the answer says so and is `low`.
-import type { ZipEntry } from '../../pipeline/rate-index.ts'
+import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { placeMismatch, type Located } from './located.ts'
 import { requireServed } from './lookup-errors.ts'
 import { warning } from './lookup-warnings.ts'

@@ -1,7 +1,7 @@
 // The spec 2.1 rate object, the per-candidate summaries of an ambiguous ZIP, and the full-mode rows.
-import { LEVELS } from '../../pipeline/model.ts'
-import type { Authority, Candidate, RateIndex } from '../../pipeline/rate-index.ts'
-import { formatRate } from '../../pipeline/rate-units.ts'
+import { LEVELS } from '../../snapshot-contract/model.ts'
+import type { Authority, Candidate, RateIndex } from '../../snapshot-contract/rate-index.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { rateParts, type RateParts } from './rate-parts.ts'
 import type { CandidateSummary, RateObject, RateRow } from './tax-response.ts'
 

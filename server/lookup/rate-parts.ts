@@ -1,5 +1,5 @@
 // An answer's rates by level, in integer 1e-5 units; the combined rate is their exact integer sum.
-import type { Authority } from '../../pipeline/rate-index.ts'
+import type { Authority } from '../../snapshot-contract/rate-index.ts'
 
 export type RateParts = { state: number; county: number; city: number; district: number; combined: number }
 

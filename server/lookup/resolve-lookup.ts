@@ -2,7 +2,7 @@
 // address when one is configured, locate it in the snapshot in service, pick the data for the date
 // (an earlier snapshot for an earlier edition), and build the answer.
 import type { Geocoder } from '../geocoder/geocode-match.ts'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import { buildAnswer } from './lookup-answer.ts'
 import { locatePoint } from './coordinate-location.ts'
 import type { EarlierSnapshots } from './earlier-snapshots.ts'

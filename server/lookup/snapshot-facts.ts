@@ -1,8 +1,8 @@
 // What lookups need from a snapshot beyond its indexes, computed once per snapshot object (kept in
 // a WeakMap, so it goes away with the snapshot): state records by code, withheld ZIPs, each state's
 // standing warnings, the date range its data covers, and its ZIP centroids for point lookups.
-import type { StateRecord } from '../../pipeline/manifest.ts'
-import type { Authority } from '../../pipeline/rate-index.ts'
+import type { StateRecord } from '../../snapshot-contract/manifest.ts'
+import type { Authority } from '../../snapshot-contract/rate-index.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'

@@ -2,7 +2,7 @@
 // SST files and the CDTFA workbook bind Census places (GEOIDs): no place means unincorporated.
 // Avalara tables name tax regions only ("AUBURN/KING SPECIAL TAX DIST"), and a row without a city
 // rate names none, which says nothing about incorporation. Statutes model no places at all.
-import { placeMatchWords } from '../../pipeline/geography/place-names.ts'
+import { placeMatchWords } from '../../snapshot-contract/place-names.ts'
 
 export type PlaceModel = 'geoid' | 'name' | 'none'
 

@@ -1,6 +1,6 @@
 // ZIP entries of one snapshot for one request, and the ZipFacts the address module derives the
 // served state from. The last ZIP read is remembered: normalization and resolution ask for the same one.
-import type { ZipEntry } from '../../pipeline/rate-index.ts'
+import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import type { ZipFacts } from './address/index.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 

@@ -1,8 +1,8 @@
 // ZIP mode (and address mode with a ZIP): the entry of the served state, then its candidate.
 // An unknown ZIP is a 404, never 0%; a withheld ZIP is a 404 that says why; a state whose data is
 // missing is a 503.
-import type { ZipEntry } from '../../pipeline/rate-index.ts'
-import { HttpError } from '../http/errors.ts'
+import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
+import { HttpError } from '../base/errors.ts'
 import { chooseCandidate } from './candidate-choice.ts'
 import { placeMismatch, type Located } from './located.ts'
 import { stateDataMissing, unknownZip, withheldZip } from './lookup-errors.ts'

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 description of a list of routes, generated from the same zod schemas and
 // flags the router enforces: parameters, bodies, responses, and the error responses each route
 // can produce (401/402/429/503 from its auth flags, 400/413/415/422 from what it validates).
-import { ERROR_STATUS, ErrorBody, ValidationErrorBody } from '../http/errors.ts'
-import type { Route } from '../routes/route.ts'
+import { ERROR_STATUS, ErrorBody, ValidationErrorBody } from '../base/errors.ts'
+import type { Route } from '../dispatch/route.ts'
 import { SchemaComponents } from './json-schema.ts'
 
 type Json = Record<string, unknown>

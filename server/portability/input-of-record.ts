@@ -2,7 +2,7 @@
 // stored transaction with the sent fields laid over it, normalized again as a whole.
 import { transactionFields } from './order-view.ts'
 import type { TransactionInput } from './transaction-input.ts'
-import { MARKETPLACE_PROVIDERS, type TransactionRecord } from './transaction-record.ts'
+import { MARKETPLACE_PROVIDERS, type TransactionRecord } from '../store/transaction-record.ts'
 
 export function inputOfRecord(record: TransactionRecord): TransactionInput {
   return {

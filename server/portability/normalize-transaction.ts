@@ -1,7 +1,7 @@
 // From the lenient input shape to a TransactionRecord: exact money, a UTC instant, a 5-digit ZIP
 // that belongs to the state, TaxJar's rules on ids, exemptions and refunds. Every problem is
 // reported (not just the first) as a validation detail located relative to the transaction.
-import type { RateIndex } from '../../pipeline/rate-index.ts'
+import type { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { validationError, type ValidationDetail } from '../http/validation.ts'
 import { formatMoney, parseMoney } from './money.ts'
 import { stateCodeOf } from './state-code.ts'
@@ -15,7 +15,7 @@ import {
   type LineItem,
   type TransactionKind,
   type TransactionRecord,
-} from './transaction-record.ts'
+} from '../store/transaction-record.ts'
 
 export type NormalizeOptions = {
   /** the snapshot in service's rates: to_zip must be used within to_state */

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import type { StoredTransaction } from '../store/transactions.ts'
 import { formatMoney } from './money.ts'
-import type { TransactionRecord } from './transaction-record.ts'
+import type { TransactionRecord } from '../store/transaction-record.ts'
 
 const MoneyText = z.string().describe('decimal string, e.g. "19.99"; negative for a refund')
 

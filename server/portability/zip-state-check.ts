@@ -1,7 +1,7 @@
 // Does a ZIP belong to the state it was sent with? Answered from the snapshot in service: a ZIP
 // belongs to every state that holds addresses in it, so a ZIP straddling a state line is accepted
 // with either state. Memoized per snapshot (a backfill asks once per row).
-import type { RateIndex } from '../../pipeline/rate-index.ts'
+import type { RateIndex } from '../../snapshot-contract/rate-index.ts'
 
 const memo = new WeakMap<RateIndex, Map<string, readonly string[]>>()
 

@@ -1,9 +1,9 @@
 // GET /v1/freshness (public): the spec 2.5 envelope of the served snapshot, precomputed at load
 // time. Clients poll hourly; the ETag turns an unchanged poll into a bodiless 304.
-import { FreshnessEnvelope } from '../../pipeline/manifest.ts'
-import { matchesIfNoneMatch } from '../http/etag.ts'
+import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
+import { matchesIfNoneMatch } from '../base/etag.ts'
 import { JsonText } from '../http/respond.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 
 // A new snapshot lands weekly; an hour of caching matches the suggested polling cadence, and
 // revalidation after that is a 304.

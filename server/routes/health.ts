@@ -1,6 +1,6 @@
 // GET /healthz (public): the process is up and serving a snapshot.
 import { z } from 'zod'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 
 export const HealthBody = z
   .object({

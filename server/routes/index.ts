@@ -5,7 +5,7 @@ import { accountRoute } from './account.ts'
 import { freshnessRoute } from './freshness.ts'
 import { healthRoute } from './health.ts'
 import { PORTABILITY_ROUTES } from './portability-routes.ts'
-import type { Route } from './route.ts'
+import type { Route } from '../dispatch/route.ts'
 import { taxRoute } from './tax.ts'
 import { TAXJAR_ROUTES } from './taxjar-routes.ts'
 

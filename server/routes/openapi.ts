@@ -2,10 +2,10 @@
 // on its first request and kept: building it takes ~80 ms, which start-up does not wait for.
 // The routes are code, so a schema that cannot be described fails the tests, which ask for it.
 import { z } from 'zod'
-import { etagOf, matchesIfNoneMatch } from '../http/etag.ts'
+import { etagOf, matchesIfNoneMatch } from '../base/etag.ts'
 import { JsonText } from '../http/respond.ts'
 import { openApiDocument } from '../openapi/document.ts'
-import { defineRoute, type Route } from './route.ts'
+import { defineRoute, type Route } from '../dispatch/route.ts'
 
 /** The route serving the document of `routes` plus itself. */
 export function openApiRoute(routes: Route[]): Route {

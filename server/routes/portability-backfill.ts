@@ -3,14 +3,14 @@
 // array (up to TAXATLAS_BACKFILL_JSON_LIMIT). Rows are judged one by one; the answer counts accepted,
 // duplicate and rejected rows and lists the first rejected ones with their reasons.
 import { z } from 'zod'
-import { ValidationIssue } from '../http/errors.ts'
+import { ValidationIssue } from '../base/errors.ts'
 import { backfillBody } from '../portability/backfill/backfill-body.ts'
 import { importBackfill } from '../portability/backfill/backfill-import.ts'
 import { monthsBefore, utcDate } from '../portability/date-window.ts'
 import { BACKFILL_LIMITS } from '../portability/portability-settings.ts'
 import { portabilityStores } from '../portability/portability-stores.ts'
 import { COMMIT_ROWS } from '../store/transactions-bulk.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 
 const DateWindowView = z.object({ from: z.string(), to: z.string() })
 

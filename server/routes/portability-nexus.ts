@@ -10,7 +10,7 @@ import { parseRegions } from '../portability/nexus/registration-input.ts'
 import { stateName } from '../portability/state-code.ts'
 import type { Registration } from '../store/nexus-registrations.ts'
 import { NexusHealthBody } from '../portability/nexus/nexus-health-body.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 
 const RegionView = z.object({
   state: z.string(),

@@ -4,12 +4,12 @@
 // `updated`, a new key answers 201 `created`.
 // GET /v1/portability/orders/:transaction_id reads one back.
 import { z } from 'zod'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import { recordOfBody } from '../portability/normalize-transaction.ts'
 import { OrderView, orderView } from '../portability/order-view.ts'
 import { portabilityStores } from '../portability/portability-stores.ts'
 import { TransactionInput } from '../portability/transaction-input.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 
 const SavedOrder = z
   .object({

@@ -3,7 +3,7 @@
 // answer is shaped as `format` asks (ours, TaxJar's or Avalara's), at the location the state's
 // sourcing rule names for the seller sent.
 import { z } from 'zod'
-import { ErrorBody } from '../http/errors.ts'
+import { ErrorBody } from '../base/errors.ts'
 import { lookupSources } from '../lookup/history-source.ts'
 import { ZipEntries } from '../lookup/zip-entries.ts'
 import { AvalaraRatesBody } from '../portability/rates-avalara.ts'
@@ -13,7 +13,7 @@ import { INPUT_FORMS, RATES_FORMATS, readRatesRequest } from '../portability/rat
 import { readSeller } from '../portability/rates-seller.ts'
 import { statesSourced } from '../portability/rates-sourcing.ts'
 import { TaxjarRatesBody } from '../portability/rates-taxjar.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 import { billingOf, coordinate } from './tax.ts'
 
 const latitude = (name: string) => coordinate(name, 90).describe(`latitude in decimal degrees (-90..90)${name === 'lat' ? '' : '; same as lat'}`)

@@ -3,6 +3,6 @@ import { backfillRoute } from './portability-backfill.ts'
 import { nexusHealthRoute, nexusListRoute, nexusSetRoute } from './portability-nexus.ts'
 import { createOrderRoute, showOrderRoute } from './portability-orders.ts'
 import { portabilityRatesRoute } from './portability-rates.ts'
-import type { Route } from './route.ts'
+import type { Route } from '../dispatch/route.ts'
 
 export const PORTABILITY_ROUTES: Route[] = [portabilityRatesRoute, createOrderRoute, showOrderRoute, backfillRoute, nexusListRoute, nexusSetRoute, nexusHealthRoute]

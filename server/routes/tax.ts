@@ -2,13 +2,13 @@
 // takes mode, strict, as_of and period as plain strings: their refusals are 400 INVALID_INPUT
 // (spec 7), checked by the lookup; the schema's own failures are 422.
 import { z } from 'zod'
-import { ErrorBody } from '../http/errors.ts'
+import { ErrorBody } from '../base/errors.ts'
 import { lookupSources } from '../lookup/history-source.ts'
 import { INPUT_MODES } from '../lookup/lookup-errors.ts'
 import { readLookupRequest, RESPONSE_SHAPES, STRICT_OFF, STRICT_ON } from '../lookup/lookup-request.ts'
 import { lookupTax } from '../lookup/resolve-lookup.ts'
 import { FullLookupBody, SimpleLookupBody, type Billing } from '../lookup/tax-response.ts'
-import { defineRoute, type Caller } from './route.ts'
+import { defineRoute, type Caller } from '../dispatch/route.ts'
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 

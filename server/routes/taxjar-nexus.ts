@@ -5,7 +5,7 @@ import { portabilityStores } from '../portability/portability-stores.ts'
 import { stateName } from '../portability/state-code.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 
 const Region = z.object({ country_code: z.string(), country: z.string(), region_code: z.string(), region: z.string() })
 

@@ -9,7 +9,7 @@ import { lookupTax } from '../lookup/resolve-lookup.ts'
 import { TaxjarRatesBody, taxjarRates } from '../portability/rates-taxjar.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
-import { defineRoute } from './route.ts'
+import { defineRoute } from '../dispatch/route.ts'
 import { billingOf } from './tax.ts'
 
 /** Plugins send `false` or nothing for a field they lack. */

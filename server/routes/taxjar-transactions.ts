@@ -4,19 +4,19 @@
 // same store as /v1/portability/orders (source `taxjar`) and feed nexus health.
 import type { IncomingMessage } from 'node:http'
 import { z } from 'zod'
-import type { RateIndex } from '../../pipeline/rate-index.ts'
-import { HttpError } from '../http/errors.ts'
+import type { RateIndex } from '../../snapshot-contract/rate-index.ts'
+import { HttpError } from '../base/errors.ts'
 import { validationError } from '../http/validation.ts'
 import { inputOfRecord, patched } from '../portability/input-of-record.ts'
 import { recordOfBody, type NormalizeOptions } from '../portability/normalize-transaction.ts'
 import { portabilityStores } from '../portability/portability-stores.ts'
 import { parseTransactionDate } from '../portability/transaction-date.ts'
 import { TRANSACTION_FIELDS } from '../portability/transaction-input.ts'
-import type { TransactionKind } from '../portability/transaction-record.ts'
+import type { TransactionKind } from '../store/transaction-record.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { deletedTaxjarTransaction, TaxjarTransaction, taxjarTransaction } from '../taxjar/taxjar-order.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
-import { defineRoute, type Route } from './route.ts'
+import { defineRoute, type Route } from '../dispatch/route.ts'
 
 /** TaxJar's body for create and update: its own fields only; unknown keys are ignored. */
 export const TaxjarTransactionInput = z.object(TRANSACTION_FIELDS).meta({ id: 'TaxjarTransactionInput' })

@@ -1,12 +1,12 @@
 // One published snapshot, opened for serving: the verified bytes of each index with typed-array
 // readers laid over them, and the freshness body precomputed. Immutable once built, so a request
 // that captured it keeps a consistent view however many swaps happen meanwhile.
-import { loadSnapshot, SnapshotError } from '../../pipeline/snapshot-store.ts'
-import { freshnessEnvelope, type Manifest } from '../../pipeline/manifest.ts'
-import { PlaceIndex } from '../../pipeline/place-index.ts'
-import { RateIndex } from '../../pipeline/rate-index.ts'
-import { ShapeIndex } from '../../pipeline/shape-index.ts'
-import { etagOf } from '../http/etag.ts'
+import { loadSnapshot, SnapshotError } from '../../snapshot-contract/snapshot-store.ts'
+import { freshnessEnvelope, type Manifest } from '../../snapshot-contract/manifest.ts'
+import { PlaceIndex } from '../../snapshot-contract/place-index.ts'
+import { RateIndex } from '../../snapshot-contract/rate-index.ts'
+import { ShapeIndex } from '../../snapshot-contract/shape-index.ts'
+import { etagOf } from '../base/etag.ts'
 
 export type Snapshot = {
   readonly id: string

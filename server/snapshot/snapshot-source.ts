@@ -1,8 +1,8 @@
 // The snapshot in service and how it changes: `reload()` reads the CURRENT pointer and swaps in
 // the snapshot it names, or refuses it (logging why) and keeps serving the one it has.
-import { readCurrentId } from '../../pipeline/snapshot-store.ts'
-import type { Clock } from '../clock.ts'
-import type { Logger } from '../logger.ts'
+import { readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
+import type { Clock } from '../base/clock.ts'
+import type { Logger } from '../base/logger.ts'
 import { openSnapshot, type Snapshot } from './open-snapshot.ts'
 
 export type ReloadTrigger = 'startup' | 'signal' | 'pointer-change' | 'poll' | 'manual'

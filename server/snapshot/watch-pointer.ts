@@ -2,7 +2,7 @@
 // by rename, so the file itself cannot be watched), plus a slow poll for filesystems where
 // watching is unreliable (network mounts, some containers).
 import { watch, type FSWatcher } from 'node:fs'
-import type { Logger } from '../logger.ts'
+import type { Logger } from '../base/logger.ts'
 
 const DEBOUNCE_MS = 50
 

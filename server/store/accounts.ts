@@ -3,7 +3,7 @@
 // call that made it returns.
 import type { Database } from './database.ts'
 import { hashApiKey, newApiKey, newId, sameHash } from './api-keys.ts'
-import { TierName } from '../tiers.ts'
+import { TierName } from '../base/tiers.ts'
 
 export type Account = { id: string; name: string; tier: TierName; createdAt: string; trialEndsAt: string | null }
 export type ApiKeyInfo = { id: string; accountId: string; prefix: string; createdAt: string; revokedAt: string | null }

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../base/errors.ts'
 
 // require(), not import(): import() of a CommonJS package first scans its sources for their
 // exports, ~80-110 ms more on the event loop, which runs just after listen (server.ts).

@@ -2,7 +2,7 @@
 // The server opens it in the background after it listens (public routes need no store), so the
 // request path sees it through a gate: one shared promise that key routes await, and that
 // turns a failure to open into 503 SERVICE_UNAVAILABLE.
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../base/errors.ts'
 import { Accounts } from './accounts.ts'
 import type { Database } from './database.ts'
 import { UsageCounter } from './usage.ts'

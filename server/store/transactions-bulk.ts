@@ -7,7 +7,7 @@
 // add up to past it) also leaves no partly filled row group behind each commit. The staging
 // table is a TEMP table (memory, never logged): what is staged but not yet committed is simply
 // gone if the process dies, and was never acknowledged.
-import type { TransactionRecord, TransactionSource } from '../portability/transaction-record.ts'
+import type { TransactionRecord, TransactionSource } from './transaction-record.ts'
 import type { AppendValue, Database } from './database.ts'
 
 /** One DuckDB row group. */

@@ -8,7 +8,7 @@
 // growing with every stored row and never evicted. Every write goes through the store's one
 // serialized connection; a single save looks its key up inside its own transaction, and a bulk
 // commit anti-joins against the account's keys (transactions-bulk.ts).
-import type { TransactionKey, TransactionKind, TransactionRecord, TransactionSource } from '../portability/transaction-record.ts'
+import type { TransactionKey, TransactionKind, TransactionRecord, TransactionSource } from './transaction-record.ts'
 import type { Database, Row, Statements } from './database.ts'
 import { BulkWriter } from './transactions-bulk.ts'
 

@@ -2,7 +2,7 @@
 // counts are written to the store every flush interval (1 s by default) and on shutdown, so a
 // crash loses at most one interval of counts.
 import type { Database } from './database.ts'
-import type { Logger } from '../logger.ts'
+import type { Logger } from '../base/logger.ts'
 
 export type UsageRow = { accountId: string; month: string; lookups: number }
 

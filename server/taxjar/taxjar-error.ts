@@ -3,7 +3,7 @@
 // reason phrase, `detail` our message (for a validation error, each problem in turn).
 import { STATUS_CODES } from 'node:http'
 import { z } from 'zod'
-import type { ErrorFormat, HttpError } from '../http/errors.ts'
+import type { ErrorFormat, HttpError } from '../base/errors.ts'
 
 export const TaxjarErrorBody = z
   .object({

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { StoredTransaction } from '../store/transactions.ts'
 import { formatMoney } from '../portability/money.ts'
 import { taxjarInstant } from '../portability/transaction-date.ts'
-import type { TransactionKey } from '../portability/transaction-record.ts'
+import type { TransactionKey } from '../store/transaction-record.ts'
 
 const Text = z.string().nullable()
 

@@ -4,7 +4,7 @@
 // artifact's size) are shown for context.
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { readCurrentId, snapshotDir } from '../../pipeline/snapshot-store.ts'
+import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import type { LoadRun } from './lookup-bench.ts'
 import { meetsTarget, ratioToTarget, type Measure } from './measure.ts'
 

@@ -1,7 +1,7 @@
 // `make bench`: every performance figure measured in one run on this machine, printed as one
 // table and written to build/bench.json. Nothing here is asserted by `make test`.
 import path from 'node:path'
-import { writeAtomically } from '../../pipeline/file-bytes.ts'
+import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
 import { formatTable } from '../../pipeline/snapshot-diff.ts'
 import { artifactSizes, benchRows, type BenchRow } from './bench-table.ts'
 import { CONNECTIONS, lookupMeasures, ROUNDS, SECONDS } from './lookup-bench.ts'

@@ -3,7 +3,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
-import { readCurrentId, snapshotDir } from '../../pipeline/snapshot-store.ts'
+import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { tempDir } from '../support/refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from '../support/shared.ts'
 import type { Measure } from './measure.ts'

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import Papa from 'papaparse'
-import type { GeoCounty, GeoPlace, GeoZip, Geography } from '../../pipeline/geography/model.ts'
+import type { GeoCounty, GeoPlace, GeoZip, Geography } from '../../snapshot-contract/geography-model.ts'
 import { sharedPath } from './shared.ts'
 
 const HUD_FILE = sharedPath('geo/hud/ZIP_COUNTY_032023.csv')

@@ -4,8 +4,8 @@
 // generated transactions pass the ZIP/state check.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { RateIndex } from '../../pipeline/rate-index.ts'
-import { readCurrentId, snapshotDir } from '../../pipeline/snapshot-store.ts'
+import { RateIndex } from '../../snapshot-contract/rate-index.ts'
+import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { copyOfCachedArtifacts } from './server-snapshot.ts'
 
 export const PORTABILITY_STATES = 'GA,CT,DE,MA'

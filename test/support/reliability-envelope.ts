@@ -4,7 +4,7 @@
 // `{error, detail, status}`. Requests refused before routing (not valid HTTP, oversized headers,
 // too slow, no Host, an unknown Expect, CONNECT) are answered in the taxatlas envelope whatever
 // their path, and their connection is closed.
-import { ErrorBody, ValidationErrorBody } from '../../server/http/errors.ts'
+import { ErrorBody, ValidationErrorBody } from '../../server/base/errors.ts'
 import { TaxjarErrorBody } from '../../server/taxjar/taxjar-error.ts'
 import type { RawRequest, RawResponse } from './reliability-raw-http.ts'
 

@@ -6,7 +6,7 @@
 // limit — framed by Content-Length or chunked.
 import { gzipSync } from 'node:zlib'
 import fc from 'fast-check'
-import type { Route } from '../../server/routes/route.ts'
+import type { Route } from '../../server/dispatch/route.ts'
 import type { RawRequest } from './reliability-raw-http.ts'
 import { deepJsonText, hostileJsonValue, hostileQueryValue, hostileString, TRAVERSALS } from './reliability-fuzz-values.ts'
 

@@ -6,7 +6,7 @@
 // server must run with `fullGcOnSignal`); a new snapshot is published while the load runs; after
 // it, every path is asked again and must answer the same rates, and every ZIP answer must carry
 // the rate read straight from the new snapshot's index.
-import { readCurrentId } from '../../pipeline/snapshot-store.ts'
+import { readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
 import { runLoad, type LoadOutcome } from './reliability-load.ts'
 import { retainedMemory, rssVerdict, sampleRss, type RssVerdict } from './reliability-rss.ts'
 import type { ServerProcess } from './reliability-server-process.ts'

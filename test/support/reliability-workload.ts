@@ -2,10 +2,10 @@
 // over every state of a snapshot, kept only when the server answers them 200 (a withheld ZIP or a
 // point in no county is a correct 404, not load), and the rate a ZIP answer must carry, read
 // straight from the snapshot's rates index.
-import { PlaceIndex } from '../../pipeline/place-index.ts'
-import { RateIndex } from '../../pipeline/rate-index.ts'
-import { formatRate } from '../../pipeline/rate-units.ts'
-import { loadSnapshot } from '../../pipeline/snapshot-store.ts'
+import { PlaceIndex } from '../../snapshot-contract/place-index.ts'
+import { RateIndex } from '../../snapshot-contract/rate-index.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
+import { loadSnapshot } from '../../snapshot-contract/snapshot-store.ts'
 
 export const LOOKUP_MODES = ['zip', 'address', 'place', 'coordinate'] as const
 export type LookupMode = (typeof LOOKUP_MODES)[number]

@@ -1,8 +1,8 @@
 // Test-only routes, registered through the same registry mechanism lookups will use.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { z } from 'zod'
-import { defineRoute } from '../../server/routes/route.ts'
-import { HttpError } from '../../server/http/errors.ts'
+import { defineRoute } from '../../server/dispatch/route.ts'
+import { HttpError } from '../../server/base/errors.ts'
 
 /** A lookup: counts against the quota; `?miss=1` answers 404 like an unresolvable ZIP. */
 export const testLookupRoute = defineRoute({

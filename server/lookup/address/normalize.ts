@@ -1,5 +1,5 @@
 // normalizeAddressInput: the six repairs of spec 4.7 and the parse of address, city, zip and path state.
-import { normalizePlaceName } from '../../../pipeline/geography/place-names.ts'
+import { normalizePlaceName } from '../../../snapshot-contract/place-names.ts'
 import { readAddressField, replaceAddressState, type ParsedAddress } from './address-field.ts'
 import { checkFieldLimits, hasUsableContent } from './input-limits.ts'
 import { readPathState, replacePathState, type SubmittedState } from './path-state.ts'

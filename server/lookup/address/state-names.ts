@@ -1,5 +1,5 @@
 // States, DC and the inhabited territories with the names and abbreviations people write for them.
-import { placeMatchKey } from '../../../pipeline/geography/place-names.ts'
+import { placeMatchKey } from '../../../snapshot-contract/place-names.ts'
 
 export type StateName = { code: string; fips: string; name: string; aliases: readonly string[] }
 

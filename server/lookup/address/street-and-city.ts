@@ -1,5 +1,5 @@
 // Splitting what precedes the state and ZIP into a street and a city, with or without commas.
-import { normalizePlaceName } from '../../../pipeline/geography/place-names.ts'
+import { normalizePlaceName } from '../../../snapshot-contract/place-names.ts'
 import { findStreetEnd } from './street-end.ts'
 import { isGluedUnit, isHouseNumber, isUnitDesignator, matchPoBox } from './street-vocabulary.ts'
 import { hasComma, type Token } from './tokens.ts'

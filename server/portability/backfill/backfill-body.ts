@@ -6,7 +6,7 @@ import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { readJsonBody } from '../../http/body.ts'
 import { streamedBody } from '../../http/body-time.ts'
-import { HttpError } from '../../http/errors.ts'
+import { HttpError } from '../../base/errors.ts'
 import { validationError } from '../../http/validation.ts'
 import { arrayRows, ndjsonRows, type BackfillRow } from './backfill-rows.ts'
 

@@ -2,9 +2,9 @@
 // 404, known path with another method 405 (+ Allow), everything in the JSON envelope.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import polka from 'polka'
-import type { Route } from '../routes/route.ts'
-import { HttpError, type ErrorFormat } from './errors.ts'
-import { requestContext } from './request-context.ts'
+import type { Route } from './route.ts'
+import { HttpError, type ErrorFormat } from '../base/errors.ts'
+import { requestContext } from '../http/request-context.ts'
 import { fail, routeHandler, type AppDeps, type RoutedRequest } from './route-handler.ts'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const

@@ -8,8 +8,8 @@
 //   cty.fips strings (sorted) · cty.name strings
 // A place appears once per match key (a consolidated city answers to its core name too).
 import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts'
-import type { Geography } from './geography/model.ts'
-import { placeMatchKey, placeMatchKeys } from './geography/place-names.ts'
+import type { Geography } from './geography-model.ts'
+import { placeMatchKey, placeMatchKeys } from './place-names.ts'
 import { lowerBound } from './lower-bound.ts'
 
 export const PLACE_KIND = ['incorporated', 'cdp'] as const

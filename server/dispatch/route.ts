@@ -3,14 +3,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 import type { Geocoder } from '../geocoder/geocode-match.ts'
-import type { ErrorFormat } from '../http/errors.ts'
+import type { ErrorFormat } from '../base/errors.ts'
 import type { JsonText } from '../http/respond.ts'
 import type { PortabilitySettings } from '../portability/portability-settings.ts'
 import type { QuotaStatus } from '../access/plan-check.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { Account } from '../store/accounts.ts'
 import type { StoreParts } from '../store/store.ts'
-import type { Tier } from '../tiers.ts'
+import type { Tier } from '../base/tiers.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 

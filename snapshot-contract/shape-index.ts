@@ -18,7 +18,7 @@
 // Rings are filled even-odd, so holes and multipolygons need no extra structure. Shapes are
 // ordered counties first, each layer by id, which is the order `at` reports them in.
 import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts'
-import type { GeoShape } from './geography/model.ts'
+import type { GeoShape } from './geography-model.ts'
 import { lowerBound } from './lower-bound.ts'
 
 export const SHAPE_KIND = ['county', 'place'] as const

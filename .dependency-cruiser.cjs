@@ -1,0 +1,50 @@
+// The project's floors, lowest first. A module may import from its own floor or any floor below;
+// an import from a floor above, or an import cycle, fails `make test` (test/layering.test.ts).
+// docs/architecture.md explains each floor.
+const FLOORS = [
+  ['snapshot-contract', '^snapshot-contract/'],
+  ['sources', '^sources/'],
+  ['pipeline', '^pipeline/'],
+  ['server-base', '^server/base/'],
+  ['server-data', '^server/(store|snapshot|geocoder)/'],
+  ['server-access', '^server/access/'],
+  ['server-http', '^server/http/'],
+  ['server-domain', '^server/(lookup|portability|taxjar)/'],
+  ['server-dispatch', '^server/dispatch/'],
+  ['server-openapi', '^server/openapi/'],
+  ['server-routes', '^server/(routes|admin)/'],
+  ['server-app', '^server/[^/]+\\.ts$'],
+]
+
+const upward = FLOORS.flatMap(([name, path], floor) => {
+  const above = FLOORS.slice(floor + 1).map(([, abovePath]) => abovePath)
+  if (above.length === 0) return []
+  return [{
+    name: `no-upward-from-${name}`,
+    comment: `${name} may import only from its own floor or the floors below it`,
+    severity: 'error',
+    from: { path },
+    to: { path: above },
+  }]
+})
+
+/** The pipeline never reaches into the server, and the server reads snapshots only through the contract. */
+const sides = [
+  { name: 'pipeline-not-server', severity: 'error', from: { path: '^(pipeline|sources|snapshot-contract)/' }, to: { path: '^server/' } },
+  { name: 'server-not-pipeline', severity: 'error', from: { path: '^server/' }, to: { path: '^pipeline/' } },
+]
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    ...sides,
+    { name: 'no-cycles', comment: 'an import cycle', severity: 'error', from: {}, to: { circular: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|test|build|artifacts)/' },
+    parser: 'swc',
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['es6', 'cjs'],
+  },
+}
