@@ -1,0 +1,135 @@
+// The tax of one line item, or of the shipping charge, level by level: which part of its price
+// each level taxes, at which rate, and the tax in cents. Money is in units of 1/10,000 dollar
+// (portability/money.ts), rates in 1e-5 units, tax in cents; products are BigInt, never floats.
+// Rounding: a part's exact tax (the sum over its levels) is rounded half up to the cent, once per
+// line item and once for shipping; the cents are then split between the levels by largest
+// remainder, so the levels always add up to the part's tax.
+import { LEVELS, type Level } from '../../snapshot-contract/model.ts'
+import type { RateParts } from '../lookup/rate-parts.ts'
+import type { CategoryRule } from './product-categories.ts'
+
+/** A slice of a part's price taxed at one rate at one level. */
+export type Piece = { base: number; rate: number }
+export type Pieces = Record<Level, Piece[]>
+
+export type LevelTax = {
+  /** money units taxed at this level (0 where the level has no tax) */
+  taxable: number
+  /** 1e-5 units; the rate of the largest slice when slices differ (a reduced rate beside the full one) */
+  rate: number
+  /** cents */
+  tax: number
+}
+
+export type PartTax = {
+  /** the most taxed at any level, money units */
+  taxable: number
+  /** the rates applied, summed over the levels that tax something */
+  rate: number
+  /** cents */
+  tax: number
+  levels: Record<Level, LevelTax>
+}
+
+/** A rule that answers (not `not_modeled`), and where the line is. */
+export type TaxedRule = Exclude<CategoryRule, { kind: 'not_modeled' }>
+
+const CENT = 10_000_000n // money units (1e-4 $) × rate units (1e-5) = 1e-9 $; a cent is 1e-2 $
+const HALF_CENT = CENT / 2n
+
+export const noPieces = (): Pieces => ({ state: [], county: [], city: [], district: [] })
+
+/** x × numerator / denominator, rounded half up (all non-negative). */
+function scaled(x: number, numerator: number, denominator: number): number {
+  const product = BigInt(x) * BigInt(numerator)
+  const d = BigInt(denominator)
+  return Number((product * 2n + d) / (2n * d))
+}
+
+/** The slices of a line whose price after discount is `net` for `quantity` items. */
+export function linePieces(net: number, quantity: number, rule: TaxedRule, parts: RateParts, countyFips: string | null): Pieces {
+  const pieces = noPieces()
+  const add = (level: Level, base: number, rate: number) => {
+    if (base > 0 && rate > 0) pieces[level].push({ base, rate })
+  }
+  switch (rule.kind) {
+    case 'levels':
+      for (const level of LEVELS) {
+        const treatment = level === 'state' ? rule.state : rule.local
+        if (treatment === 'exempt') continue
+        add(level, net, treatment === 'taxable' ? parts[level] : treatment.rate)
+      }
+      return pieces
+    case 'exempt_up_to': {
+      const excess = Math.max(0, net - rule.perItem * quantity)
+      for (const level of LEVELS) add(level, excess, parts[level])
+      return pieces
+    }
+    case 'exempt_below': {
+      const below = net < rule.perItem * quantity
+      const localExempt = below && countyFips !== null && rule.localExemptCounties.includes(countyFips)
+      for (const level of LEVELS) {
+        const exempt = below && (level === 'state' || level === 'district' || localExempt)
+        if (!exempt) add(level, net, parts[level])
+      }
+      return pieces
+    }
+  }
+}
+
+/**
+ * Shipping taxed where the goods are (`proportional`): at each level, the share of shipping that
+ * the items taxed at a rate bear of the items' total price is taxed at that rate. Items totalling
+ * nothing leave no share to apportion: shipping is then taxed in full at the location's rates.
+ */
+export function proportionalShipping(shipping: number, lines: readonly Pieces[], itemsTotal: number, parts: RateParts): Pieces {
+  if (itemsTotal === 0) return fullShipping(shipping, parts)
+  const pieces = noPieces()
+  for (const level of LEVELS) {
+    const byRate = new Map<number, number>()
+    for (const line of lines) for (const piece of line[level]) byRate.set(piece.rate, (byRate.get(piece.rate) ?? 0) + piece.base)
+    for (const [rate, base] of byRate) {
+      const share = scaled(shipping, base, itemsTotal)
+      if (share > 0) pieces[level].push({ base: share, rate })
+    }
+  }
+  return pieces
+}
+
+/** Shipping taxed in full at the location's rates. */
+export function fullShipping(shipping: number, parts: RateParts): Pieces {
+  const pieces = noPieces()
+  for (const level of LEVELS) if (shipping > 0 && parts[level] > 0) pieces[level].push({ base: shipping, rate: parts[level] })
+  return pieces
+}
+
+export function partTax(pieces: Pieces): PartTax {
+  const exact = LEVELS.map((level) => pieces[level].reduce((sum, p) => sum + BigInt(p.base) * BigInt(p.rate), 0n))
+  const total = exact.reduce((a, b) => a + b, 0n)
+  const tax = (total + HALF_CENT) / CENT
+  // Largest remainder: each level gets its whole cents, the cents left go to the largest fractions.
+  const cents = exact.map((e) => e / CENT)
+  let left = tax - cents.reduce((a, b) => a + b, 0n)
+  const order = LEVELS.map((_, i) => i).sort((a, b) => {
+    const ra = exact[a] % CENT
+    const rb = exact[b] % CENT
+    return ra === rb ? a - b : rb > ra ? 1 : -1
+  })
+  for (const i of order) {
+    if (left === 0n) break
+    cents[i] += 1n
+    left -= 1n
+  }
+  const levels = {} as Record<Level, LevelTax>
+  let taxable = 0
+  let rate = 0
+  LEVELS.forEach((level, i) => {
+    const slices = pieces[level]
+    const base = slices.reduce((sum, p) => sum + p.base, 0)
+    const largest = slices.reduce<Piece | null>((best, p) => (!best || p.base > best.base || (p.base === best.base && p.rate > best.rate) ? p : best), null)
+    levels[level] = { taxable: base, rate: largest?.rate ?? 0, tax: Number(cents[i]) }
+    taxable = Math.max(taxable, base)
+    rate += largest?.rate ?? 0
+  })
+  return { taxable, rate, tax: Number(tax), levels }
+}
