@@ -72,6 +72,8 @@ export function validateAddress(input: AddressValidationInput, view: SnapshotVie
     if (!city || !state) throw invalidInput('Send a zip, a street (the whole address may be on one line), or a city with its state.', { field: 'zip' })
     return byCity(view, city, state, repairs)
   }
+  const zip5 = zip ? /^(\d{5})(?:-?\d{4})?$/.exec(zip)?.[1] : undefined
+  if (zip5 && zips.of(zip5).length === 0) throw unknownZip(view, zip5)
   const result = normalizeAddressInput({ pathState: state, address: street, city, zip }, zips.facts)
   if (!result.ok) throw invalidInput(`${result.reason}.`, { field: result.field === 'address' ? 'street' : result.field })
   const value = result.value
@@ -81,13 +83,16 @@ export function validateAddress(input: AddressValidationInput, view: SnapshotVie
     return byCity(view, value.city, value.state, repairs, value.street)
   }
   const entries = zips.of(value.zip5)
-  if (entries.length === 0) throw new HttpError('NOT_FOUND', `ZIP ${value.zip5} is not known${factsOf(view).withheld(value.zip5) ? ' (withheld from the data in service)' : ''}: no address matches.`)
+  if (entries.length === 0) throw unknownZip(view, value.zip5)
   const inState = entries.filter((entry) => entry.state === value.state)
   return {
     addresses: (inState.length > 0 ? inState : entries).map((entry) => ({ zip: entry.zip, street: value.street, state: entry.state, country: 'US' as const, city: entry.city })),
     validation: { checked: ['the ZIP exists and the state it lies in', "the ZIP's USPS preferred city"], not_checked: NOT_CHECKED, repairs },
   }
 }
+
+const unknownZip = (view: SnapshotView, zip5: string) =>
+  new HttpError('NOT_FOUND', `ZIP ${zip5} is not known${factsOf(view).withheld(zip5) ? ' (withheld from the data in service)' : ''}: no address matches.`)
 
 /** Every ZIP mailed under a city name, in ZIP order. */
 function byCity(view: SnapshotView, city: string, stateText: string, repairs: string[], street: string | null = null): AddressValidationBody {
