@@ -7,6 +7,8 @@ import type { ValidationIssue as ValidationIssueSchema } from '../server/base/er
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { OrderView } from '../server/portability/order-view.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
+import type { NativeOrderTaxBody } from '../server/portability/order-tax-native.ts'
+import type { OrderTaxInput as OrderTaxInputSchema } from '../server/taxjar/order-tax-input.ts'
 import type { TransactionInput } from '../server/portability/transaction-input.ts'
 import type { AccountBody } from '../server/routes/account.ts'
 import type { BackfillReportBody } from '../server/routes/portability-backfill.ts'
@@ -33,6 +35,10 @@ export type Order = Open<z.output<typeof OrderView>>
 /** What GET /v1/portability/orders/{transaction_id} answers. */
 export type OrderResponse = Open<{ order: z.output<typeof OrderView> }>
 export type ValidationIssue = Open<z.output<typeof ValidationIssueSchema>>
+/** What POST /v1/portability/taxes answers: money as decimal strings, rates as 5-decimal strings. */
+export type OrderTaxResponse = Open<NativeOrderTaxBody>
+/** An order to tax (TaxJar's fields). Unknown keys are refused by the server (422), so the type has none. */
+export type OrderTaxInput = z.input<typeof OrderTaxInputSchema>
 
 // The routes of orders and nexus registrations keep these schemas private: the types are written
 // here, and test/client-types.test.ts fails when they stop matching the routes' schemas.

@@ -11,6 +11,7 @@ import { WEIGHT_SCALE, RateIndex } from '../snapshot-contract/rate-index.ts'
 import { Manifest } from '../snapshot-contract/manifest.ts'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { startPortabilityServer, type PortabilityServer } from './support/portability-server.ts'
+import { taxjarError } from './support/taxjar-error.ts'
 
 let server: PortabilityServer
 let client: Taxjar
@@ -37,15 +38,6 @@ const order = (id: string, extra: Record<string, unknown> = {}) => ({
   line_items: [{ id: '1', quantity: 1, product_identifier: '12-34243-9', description: 'Fuzzy Sweater', unit_price: 15, discount: 0, sales_tax: 1.2 }],
   ...extra,
 })
-
-async function taxjarError(promise: Promise<unknown>) {
-  try {
-    await promise
-  } catch (error) {
-    return error as InstanceType<typeof Taxjar.Error>
-  }
-  throw new Error('expected a TaxjarError')
-}
 
 describe('the taxjar client', () => {
   it('creates, shows, lists, updates and deletes orders', async () => {

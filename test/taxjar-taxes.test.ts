@@ -13,6 +13,7 @@ import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { TaxjarTaxBody } from '../server/taxjar/taxjar-tax-body.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { avalaraRows, dropUnits, lookupArtifacts, openLookupSnapshot } from './support/lookup-snapshots.ts'
+import { taxjarError } from './support/taxjar-error.ts'
 
 let lookup: LookupServer
 let client: Taxjar
@@ -290,16 +291,6 @@ describe('the native endpoint', () => {
     expect(body.error.message).toContain('40030 (Food & Groceries) is not modelled in GA')
   })
 })
-
-async function taxjarError(promise: Promise<unknown>) {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).toBeInstanceOf(Taxjar.Error)
-    return error as InstanceType<typeof Taxjar.Error>
-  }
-  throw new Error('expected a TaxjarError')
-}
 
 describe('malformed orders: TaxJar-shaped 400 and 422 naming the field, nothing stored', () => {
   const ga = { to_country: 'US', to_zip: '30303', to_state: 'GA', shipping: 0, ...inState('GA') }

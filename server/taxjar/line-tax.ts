@@ -34,8 +34,9 @@ export type PartTax = {
 /** A rule that answers (not `not_modeled`), and where the line is. */
 export type TaxedRule = Exclude<CategoryRule, { kind: 'not_modeled' }>
 
-const CENT = 10_000_000n // money units (1e-4 $) × rate units (1e-5) = 1e-9 $; a cent is 1e-2 $
-const HALF_CENT = CENT / 2n
+// Money units (1e-4 $) × rate units (1e-5) = 1e-9 $; a cent is 1e-2 $.
+const CENT_UNITS = 10_000_000
+const CENT = 10_000_000n
 
 export const noPieces = (): Pieces => ({ state: [], county: [], city: [], district: [] })
 
@@ -104,32 +105,53 @@ export function fullShipping(shipping: number, parts: RateParts): Pieces {
 }
 
 export function partTax(pieces: Pieces): PartTax {
-  const exact = LEVELS.map((level) => pieces[level].reduce((sum, p) => sum + BigInt(p.base) * BigInt(p.rate), 0n))
-  const total = exact.reduce((a, b) => a + b, 0n)
-  const tax = (total + HALF_CENT) / CENT
-  // Largest remainder: each level gets its whole cents, the cents left go to the largest fractions.
-  const cents = exact.map((e) => e / CENT)
-  let left = tax - cents.reduce((a, b) => a + b, 0n)
-  const order = LEVELS.map((_, i) => i).sort((a, b) => {
-    const ra = exact[a] % CENT
-    const rb = exact[b] % CENT
-    return ra === rb ? a - b : rb > ra ? 1 : -1
-  })
-  for (const i of order) {
-    if (left === 0n) break
-    cents[i] += 1n
-    left -= 1n
-  }
+  const exact = exactTax(pieces)
   const levels = {} as Record<Level, LevelTax>
   let taxable = 0
   let rate = 0
   LEVELS.forEach((level, i) => {
-    const slices = pieces[level]
-    const base = slices.reduce((sum, p) => sum + p.base, 0)
-    const largest = slices.reduce<Piece | null>((best, p) => (!best || p.base > best.base || (p.base === best.base && p.rate > best.rate) ? p : best), null)
-    levels[level] = { taxable: base, rate: largest?.rate ?? 0, tax: Number(cents[i]) }
+    let base = 0
+    let largest: Piece | null = null
+    for (const piece of pieces[level]) {
+      base += piece.base
+      if (!largest || piece.base > largest.base || (piece.base === largest.base && piece.rate > largest.rate)) largest = piece
+    }
+    levels[level] = { taxable: base, rate: largest?.rate ?? 0, tax: exact.cents[i]! }
     taxable = Math.max(taxable, base)
     rate += largest?.rate ?? 0
   })
-  return { taxable, rate, tax: Number(tax), levels }
+  return { taxable, rate, tax: exact.tax, levels }
+}
+
+/**
+ * The part's tax rounded half up to the cent, and its split between the levels: each level its
+ * whole cents, the cents left over to the largest fractions (the earlier level on a tie). Safe
+ * integers while every product and sum stays below 2^53 (a line under about $6.8 million); BigInt
+ * beyond.
+ */
+function exactTax(pieces: Pieces): { tax: number; cents: number[] } {
+  const exact = LEVELS.map((level) => pieces[level].reduce((sum, p) => sum + p.base * p.rate, 0))
+  const total = exact.reduce((a, b) => a + b, 0)
+  if (!Number.isSafeInteger(total) || !exact.every(Number.isSafeInteger)) return exactTaxBig(pieces)
+  const whole = (x: number) => (x - (x % CENT_UNITS)) / CENT_UNITS
+  const tax = whole(total + CENT_UNITS / 2)
+  const cents = exact.map(whole)
+  const remainders = exact.map((x) => x % CENT_UNITS)
+  distribute(cents, remainders, tax - cents.reduce((a, b) => a + b, 0))
+  return { tax, cents }
+}
+
+function exactTaxBig(pieces: Pieces): { tax: number; cents: number[] } {
+  const exact = LEVELS.map((level) => pieces[level].reduce((sum, p) => sum + BigInt(p.base) * BigInt(p.rate), 0n))
+  const total = exact.reduce((a, b) => a + b, 0n)
+  const tax = Number((total + CENT / 2n) / CENT)
+  const cents = exact.map((x) => Number(x / CENT))
+  distribute(cents, exact.map((x) => Number(x % CENT)), tax - cents.reduce((a, b) => a + b, 0))
+  return { tax, cents }
+}
+
+/** Adds one cent to each of the `left` levels with the largest remainders, in place. */
+function distribute(cents: number[], remainders: number[], left: number): void {
+  const order = remainders.map((_, i) => i).sort((a, b) => remainders[b]! - remainders[a]! || a - b)
+  for (let k = 0; k < left; k++) cents[order[k]!]! += 1
 }

@@ -7,22 +7,21 @@
 import type { Level } from '../../snapshot-contract/model.ts'
 import { parseRateFraction } from '../../snapshot-contract/rate-units.ts'
 import { validationError } from '../http/validation.ts'
-import { readLookupRequest, type LookupRequest } from '../lookup/lookup-request.ts'
 import type { RateParts } from '../lookup/rate-parts.ts'
 import type { LookupSources } from '../lookup/resolve-lookup.ts'
-import type { Billing, FullLookupBody, RateObject } from '../lookup/tax-response.ts'
+import type { Billing, RateObject } from '../lookup/tax-response.ts'
 import { utcDate } from '../portability/date-window.ts'
-import { fullLookup } from '../portability/rates-lookup.ts'
 import { decideSourcing, type MixedSourcingWarning, type Sourcing } from '../portability/rates-sourcing.ts'
 import type { CustomerRecord } from '../store/customers.ts'
 import type { Registration } from '../store/nexus-registrations.ts'
 import type { ExemptionType } from '../store/transaction-record.ts'
 import { fullShipping, linePieces, noPieces, partTax, proportionalShipping, type PartTax, type Pieces } from './line-tax.ts'
 import { orderNexus, type NexusBasis } from './order-nexus.ts'
-import type { OrderAddress, OrderLine, OrderTaxRequest } from './order-tax-request.ts'
+import type { OrderLine, OrderTaxRequest } from './order-tax-request.ts'
 import type { Category } from './product-categories.ts'
 import { lineRules, type UnknownCodePolicy } from './product-taxability.ts'
 import { stateRules, type StateRules } from './state-rules.ts'
+import { taxLocation, type TaxLocation } from './tax-location.ts'
 import { customerExemptIn } from './taxjar-customer.ts'
 
 export type OrderTaxContext = {
@@ -51,9 +50,9 @@ export type OrderTax = {
   exemptionSent: ExemptionType | null
   /** the exemption that zeroed the tax, with why */
   exemption: AppliedExemption | null
-  destination: FullLookupBody
-  /** the answer the order is taxed at: the destination, or the seller's location (origin) */
-  location: FullLookupBody
+  destination: TaxLocation
+  /** where the order is taxed: the destination, or the seller's location (origin) */
+  location: TaxLocation
   parts: RateParts
   rules: StateRules
   /** one per line item; an order that sent none has one general line of its amount (linesSent false) */
@@ -73,12 +72,6 @@ export type OrderTax = {
 
 const EXEMPTING: readonly ExemptionType[] = ['wholesale', 'government', 'marketplace', 'other']
 const ZERO_TAX = partTax(noPieces())
-
-function lookupOf(address: Pick<OrderAddress, 'state' | 'city' | 'street'> & { zip5: string }, now: number): LookupRequest {
-  const reading = readLookupRequest(address.state, { address: address.street ?? undefined, city: address.city ?? undefined, zip: address.zip5, mode: 'full' }, now)
-  if (!reading.ok) throw reading.error
-  return reading.request
-}
 
 function partsOf(rate: RateObject): RateParts {
   const units = (text: string) => (parseRateFraction(text) as { units: number }).units
@@ -138,34 +131,41 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const ruled = lineRules(lines, state, ctx.unknownCodes)
   for (const { asGeneral } of ruled) if (asGeneral) notes.push({ code: 'taxed_as_general', message: asGeneral })
 
-  const destination = await fullLookup(lookupOf(request.to, ctx.now), ctx.sources, ctx.billing)
+  const destination = await taxLocation(request.to, ctx.sources, ctx.billing, ctx.now)
   const nexus = orderNexus(request, await ctx.registrations(), utcDate(ctx.now))
-  const base = { amount: request.amount, shipping: request.shipping, nexusBasis: nexus.basis, exemptionSent: request.exemptionType, destination, rules, linesSent: request.lines !== null }
+  const linesSent = request.lines !== null
   if (!nexus.states.has(state)) {
+    notes.push({ code: 'no_nexus', message: `no nexus in ${state} (${nexus.basis === 'nexus_addresses' ? 'nexus_addresses' : 'registration list and from address'}): no tax is collected` })
     return {
-      ...base,
+      amount: request.amount,
+      shipping: request.shipping,
       hasNexus: false,
+      nexusBasis: nexus.basis,
       taxSource: null,
       sourcing: null,
+      exemptionSent: request.exemptionType,
       exemption: null,
+      destination,
       location: destination,
       parts: partsOf(destination.rate),
+      rules,
       lines: [],
+      linesSent,
       shippingTax: ZERO_TAX,
       freightTaxable: false,
       taxable: 0,
       amountToCollect: 0,
       rate: 0,
-      notes: [...notes, { code: 'no_nexus', message: `no nexus in ${state} (${nexus.basis === 'nexus_addresses' ? 'nexus_addresses' : 'registration list and from address'}): no tax is collected` }],
+      notes,
     }
   }
 
   const exemption = await exemptionOf(request, ctx, notes)
   const decision = decideSourcing(state, sellerOf(request, rules))
   if (decision.warning) notes.push(mixedNote(decision.warning))
-  const location = decision.origin ? await fullLookup(lookupOf({ ...request.from!, zip5: decision.origin.zip5 }, ctx.now), ctx.sources, ctx.billing) : destination
+  const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.billing, ctx.now) : destination
   const parts = partsOf(location.rate)
-  const county = location.resolved_place.county?.fips ?? null
+  const county = location.countyFips
 
   const pieces = lines.map((line, i) => (exemption ? noPieces() : linePieces(line.net, line.quantity, ruled[i]!.rule, parts, county)))
   ruled.forEach(({ rule }, i) => {
@@ -176,20 +176,32 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const shippingSlices = exemption ? noPieces() : shippingPieces(request, rules, pieces, parts, notes)
   const lineTaxes = lines.map((line, i) => ({ line, category: ruled[i]!.category, tax: partTax(pieces[i]!) }))
   const shippingTax = partTax(shippingSlices)
-  const freightTaxable = !exemption && (rules.shipping === 'taxable' || (rules.shipping !== 'exempt' && rules.freightTaxable && pieces.some(taxesSomething)))
+  let taxable = shippingTax.taxable
+  let amountToCollect = shippingTax.tax
+  for (const { tax } of lineTaxes) {
+    taxable += tax.taxable
+    amountToCollect += tax.tax
+  }
+  // Object literals with every field written out: a spread here costs more than the whole tax.
   return {
-    ...base,
+    amount: request.amount,
+    shipping: request.shipping,
     hasNexus: true,
+    nexusBasis: nexus.basis,
     taxSource: decision.sourcing.applied,
     sourcing: decision.sourcing,
+    exemptionSent: request.exemptionType,
     exemption,
+    destination,
     location,
     parts,
+    rules,
     lines: lineTaxes,
+    linesSent,
     shippingTax,
-    freightTaxable,
-    taxable: lineTaxes.reduce((sum, l) => sum + l.tax.taxable, 0) + shippingTax.taxable,
-    amountToCollect: lineTaxes.reduce((sum, l) => sum + l.tax.tax, 0) + shippingTax.tax,
+    freightTaxable: !exemption && (rules.shipping === 'taxable' || (rules.shipping !== 'exempt' && rules.freightTaxable && pieces.some(taxesSomething))),
+    taxable,
+    amountToCollect,
     rate: exemption ? 0 : parts.combined,
     notes,
   }

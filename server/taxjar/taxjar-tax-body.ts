@@ -1,11 +1,12 @@
 // TaxJar's `tax` object (POST /v2/taxes) from an OrderTax. TaxJar answers this endpoint with JSON
-// numbers: each is read from the exact decimal text (formatMoney, formatRate), so it is the double
-// nearest that decimal, never the result of float arithmetic. TaxJar's own inconsistent names are
+// numbers: each is one division of an exact integer by a power of ten (money units by 10,000,
+// cents by 100, rate units by 100,000). IEEE division rounds correctly, so the result is the
+// double nearest the exact decimal — the very double Number("19.99") reads — with nothing summed
+// or multiplied in floating point. TaxJar's own inconsistent names are
 // kept (state_tax_rate at the top, state_sales_tax_rate in shipping and line items,
 // special_taxable_amount in shipping only). `exemption_reason` is ours: why an exemption applied.
 import { z } from 'zod'
-import { formatRate } from '../../snapshot-contract/rate-units.ts'
-import { formatMoney } from '../portability/money.ts'
+import { MONEY_SCALE } from '../portability/money.ts'
 import type { PartTax } from './line-tax.ts'
 import { levelTotals, type OrderTax } from './order-tax.ts'
 
@@ -77,9 +78,11 @@ export const TaxjarTax = z
 export const TaxjarTaxBody = z.object({ tax: TaxjarTax }).meta({ id: 'TaxjarTaxes' })
 export type TaxjarTaxBody = z.output<typeof TaxjarTaxBody>
 
-const dollars = (units: number) => Number(formatMoney(units))
-const cents = (value: number) => Number(formatMoney(value * 100))
-const fraction = (units: number) => Number(formatRate(units))
+const RATE_SCALE = 100_000
+
+const dollars = (units: number) => units / MONEY_SCALE
+const cents = (value: number) => value / 100
+const fraction = (units: number) => units / RATE_SCALE
 
 function partFields(part: PartTax) {
   const { state, county, city, district } = part.levels
