@@ -10,6 +10,7 @@ const SCALE_BIG = 10_000n
 
 /** Whole dollars kept below 10^11 so every unit count stays a safe JS integer (< 2^53). */
 const MAX_INTEGER_DIGITS = 11
+const MAX_WHOLE_DOLLARS = 10 ** MAX_INTEGER_DIGITS
 
 export type MoneyParse = { ok: true; units: number } | { ok: false; reason: string }
 
@@ -19,6 +20,8 @@ const DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?$/
 export function parseMoney(input: unknown): MoneyParse {
   let text: string
   if (typeof input === 'number') {
+    // A whole number of dollars needs no text: its units are an exact integer product.
+    if (Number.isSafeInteger(input) && Math.abs(input) < MAX_WHOLE_DOLLARS) return { ok: true, units: input === 0 ? 0 : input * MONEY_SCALE }
     if (!Number.isFinite(input)) return { ok: false, reason: 'not a finite number' }
     text = String(input)
   } else if (typeof input === 'string') {

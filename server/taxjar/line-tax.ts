@@ -106,20 +106,20 @@ export function fullShipping(shipping: number, parts: RateParts): Pieces {
 
 export function partTax(pieces: Pieces): PartTax {
   const exact = exactTax(pieces)
-  const levels = {} as Record<Level, LevelTax>
   let taxable = 0
   let rate = 0
-  LEVELS.forEach((level, i) => {
+  const levelTax = (level: Level, i: number): LevelTax => {
     let base = 0
     let largest: Piece | null = null
     for (const piece of pieces[level]) {
       base += piece.base
       if (!largest || piece.base > largest.base || (piece.base === largest.base && piece.rate > largest.rate)) largest = piece
     }
-    levels[level] = { taxable: base, rate: largest?.rate ?? 0, tax: exact.cents[i]! }
-    taxable = Math.max(taxable, base)
+    if (base > taxable) taxable = base
     rate += largest?.rate ?? 0
-  })
+    return { taxable: base, rate: largest?.rate ?? 0, tax: exact.cents[i]! }
+  }
+  const levels = { state: levelTax('state', 0), county: levelTax('county', 1), city: levelTax('city', 2), district: levelTax('district', 3) }
   return { taxable, rate, tax: exact.tax, levels }
 }
 
@@ -130,14 +130,24 @@ export function partTax(pieces: Pieces): PartTax {
  * beyond.
  */
 function exactTax(pieces: Pieces): { tax: number; cents: number[] } {
-  const exact = LEVELS.map((level) => pieces[level].reduce((sum, p) => sum + p.base * p.rate, 0))
-  const total = exact.reduce((a, b) => a + b, 0)
+  const exact = [0, 0, 0, 0]
+  let total = 0
+  for (let i = 0; i < LEVELS.length; i++) {
+    for (const piece of pieces[LEVELS[i]!]) exact[i] += piece.base * piece.rate
+    total += exact[i]!
+  }
   if (!Number.isSafeInteger(total) || !exact.every(Number.isSafeInteger)) return exactTaxBig(pieces)
-  const whole = (x: number) => (x - (x % CENT_UNITS)) / CENT_UNITS
-  const tax = whole(total + CENT_UNITS / 2)
-  const cents = exact.map(whole)
-  const remainders = exact.map((x) => x % CENT_UNITS)
-  distribute(cents, remainders, tax - cents.reduce((a, b) => a + b, 0))
+  const remainders = [0, 0, 0, 0]
+  const cents = [0, 0, 0, 0]
+  let whole = 0
+  for (let i = 0; i < 4; i++) {
+    remainders[i] = exact[i]! % CENT_UNITS
+    cents[i] = (exact[i]! - remainders[i]!) / CENT_UNITS
+    whole += cents[i]!
+  }
+  const rounded = total + CENT_UNITS / 2
+  const tax = (rounded - (rounded % CENT_UNITS)) / CENT_UNITS
+  if (tax > whole) distribute(cents, remainders, tax - whole)
   return { tax, cents }
 }
 
@@ -152,6 +162,6 @@ function exactTaxBig(pieces: Pieces): { tax: number; cents: number[] } {
 
 /** Adds one cent to each of the `left` levels with the largest remainders, in place. */
 function distribute(cents: number[], remainders: number[], left: number): void {
-  const order = remainders.map((_, i) => i).sort((a, b) => remainders[b]! - remainders[a]! || a - b)
+  const order = [0, 1, 2, 3].sort((a, b) => remainders[b]! - remainders[a]! || a - b)
   for (let k = 0; k < left; k++) cents[order[k]!]! += 1
 }

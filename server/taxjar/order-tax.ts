@@ -131,8 +131,9 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const ruled = lineRules(lines, state, ctx.unknownCodes)
   for (const { asGeneral } of ruled) if (asGeneral) notes.push({ code: 'taxed_as_general', message: asGeneral })
 
-  const destination = await taxLocation(request.to, ctx.sources, ctx.billing, ctx.now)
-  const nexus = orderNexus(request, await ctx.registrations(), utcDate(ctx.now))
+  const today = utcDate(ctx.now)
+  const destination = await taxLocation(request.to, ctx.sources, ctx.billing, ctx.now, today)
+  const nexus = orderNexus(request, await ctx.registrations(), today)
   const linesSent = request.lines !== null
   if (!nexus.states.has(state)) {
     notes.push({ code: 'no_nexus', message: `no nexus in ${state} (${nexus.basis === 'nexus_addresses' ? 'nexus_addresses' : 'registration list and from address'}): no tax is collected` })
@@ -163,7 +164,7 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const exemption = await exemptionOf(request, ctx, notes)
   const decision = decideSourcing(state, sellerOf(request, rules))
   if (decision.warning) notes.push(mixedNote(decision.warning))
-  const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.billing, ctx.now) : destination
+  const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.billing, ctx.now, today) : destination
   const parts = partsOf(location.rate)
   const county = location.countyFips
 

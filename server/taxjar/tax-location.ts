@@ -16,13 +16,11 @@ export const TAX_LOCATIONS_KEPT = 10_000
 
 const kept = new WeakMap<SnapshotView, { date: string; locations: Map<string, TaxLocation> }>()
 
-export async function taxLocation(address: OrderAddress & { zip5: string }, sources: LookupSources, billing: () => Billing, now: number): Promise<TaxLocation> {
-  const reading = readLookupRequest(address.state, { address: address.street ?? undefined, city: address.city ?? undefined, zip: address.zip5, mode: 'full' }, now)
-  if (!reading.ok) throw reading.error
+/** `today`: the UTC date of `now`, the date a lookup without as_of answers for. */
+export async function taxLocation(address: OrderAddress & { zip5: string }, sources: LookupSources, billing: () => Billing, now: number, today: string): Promise<TaxLocation> {
   const keep = !(address.street && sources.geocoder)
-  const date = reading.request.date.iso
   let day = kept.get(sources.snapshot)
-  if (keep && day?.date !== date) kept.set(sources.snapshot, (day = { date, locations: new Map() }))
+  if (keep && day?.date !== today) kept.set(sources.snapshot, (day = { date: today, locations: new Map() }))
   const key = `${address.state}|${address.zip5}|${address.city ?? ''}|${address.street ?? ''}`
   const known = keep ? day!.locations.get(key) : undefined
   if (known) {
@@ -31,12 +29,13 @@ export async function taxLocation(address: OrderAddress & { zip5: string }, sour
     day!.locations.set(key, known)
     return known
   }
+  const reading = readLookupRequest(address.state, { address: address.street ?? undefined, city: address.city ?? undefined, zip: address.zip5, mode: 'full' }, now)
+  if (!reading.ok) throw reading.error
   const answer = await fullLookup(reading.request, sources, billing)
   const location: TaxLocation = { rate: answer.rate, meta: answer.meta, rows: answer.rows, countyFips: answer.resolved_place.county?.fips ?? null }
   if (keep) {
-    const { locations } = kept.get(sources.snapshot)!
-    locations.set(key, location)
-    if (locations.size > TAX_LOCATIONS_KEPT) locations.delete(locations.keys().next().value!)
+    day!.locations.set(key, location)
+    if (day!.locations.size > TAX_LOCATIONS_KEPT) day!.locations.delete(day!.locations.keys().next().value!)
   }
   return location
 }

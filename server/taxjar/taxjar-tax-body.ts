@@ -84,7 +84,7 @@ const dollars = (units: number) => units / MONEY_SCALE
 const cents = (value: number) => value / 100
 const fraction = (units: number) => units / RATE_SCALE
 
-function partFields(part: PartTax) {
+function shippingFields(part: PartTax): z.output<typeof TaxjarShippingBreakdown> {
   const { state, county, city, district } = part.levels
   return {
     taxable_amount: dollars(part.taxable),
@@ -99,6 +99,29 @@ function partFields(part: PartTax) {
     city_taxable_amount: dollars(city.taxable),
     city_tax_rate: fraction(city.rate),
     city_amount: cents(city.tax),
+    special_taxable_amount: dollars(district.taxable),
+    special_tax_rate: fraction(district.rate),
+    special_district_amount: cents(district.tax),
+  }
+}
+
+function lineFields(id: string | null, part: PartTax): z.output<typeof TaxjarLineBreakdown> {
+  const { state, county, city, district } = part.levels
+  return {
+    id,
+    taxable_amount: dollars(part.taxable),
+    tax_collectable: cents(part.tax),
+    combined_tax_rate: fraction(part.rate),
+    state_taxable_amount: dollars(state.taxable),
+    state_sales_tax_rate: fraction(state.rate),
+    state_amount: cents(state.tax),
+    county_taxable_amount: dollars(county.taxable),
+    county_tax_rate: fraction(county.rate),
+    county_amount: cents(county.tax),
+    city_taxable_amount: dollars(city.taxable),
+    city_tax_rate: fraction(city.rate),
+    city_amount: cents(city.tax),
+    special_district_taxable_amount: dollars(district.taxable),
     special_tax_rate: fraction(district.rate),
     special_district_amount: cents(district.tax),
   }
@@ -123,8 +146,8 @@ function breakdownOf(tax: OrderTax): z.output<typeof TaxjarBreakdown> {
     special_district_taxable_amount: dollars(district.taxable),
     special_tax_rate: levelRate(tax.parts.district),
     special_district_tax_collectable: cents(district.tax),
-    shipping: { ...partFields(tax.shippingTax), special_taxable_amount: dollars(tax.shippingTax.levels.district.taxable) },
-    line_items: tax.lines.map(({ line, tax: part }) => ({ id: line.id, ...partFields(part), special_district_taxable_amount: dollars(part.levels.district.taxable) })),
+    shipping: shippingFields(tax.shippingTax),
+    line_items: tax.lines.map(({ line, tax: part }) => lineFields(line.id, part)),
   }
 }
 
