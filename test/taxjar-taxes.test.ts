@@ -284,6 +284,38 @@ describe('the native endpoint', () => {
     expect(native.components.map((c) => c.level).sort()).toEqual(['city', 'county', 'district', 'state'])
   })
 
+  it("TaxJar's JSON numbers are the native answer's decimals, read as numbers", async () => {
+    const order = { to_zip: '98101', to_state: 'WA', shipping: '7.77', ...inState('WA'), line_items: [line('a', 3, '0.3333'), line('b', 1, '19.99', { discount: '0.99' }), line('c', 2, '120.05', { product_tax_code: '20010' })] }
+    const native = NativeOrderTaxBody.parse((await nativeTax(order)).body)
+    const taxjar = await taxFor({ ...order, to_country: 'US' })
+    expect(taxjar.amount_to_collect).toBe(Number(native.amount_to_collect))
+    expect(taxjar.taxable_amount).toBe(Number(native.taxable_amount))
+    expect(taxjar.rate).toBe(Number(native.rate))
+    native.lines.forEach((l, i) => {
+      const t = taxjar.breakdown!.line_items[i]!
+      expect([t.taxable_amount, t.tax_collectable, t.combined_tax_rate, t.state_amount, t.city_amount]).toEqual(
+        [l.taxable_amount, l.tax_collectable, l.rate, l.levels.state.tax_collectable, l.levels.city.tax_collectable].map(Number),
+      )
+    })
+    expect(taxjar.breakdown!.shipping.tax_collectable).toBe(Number(native.shipping_tax.tax_collectable))
+    expect(taxjar.breakdown!.line_items[0]!.taxable_amount).toBe(0.9999)
+  })
+
+  it('says when a customer_id is not on file (taxed without an exemption)', async () => {
+    const { body } = await nativeTax({ to_zip: '30303', to_state: 'GA', shipping: 0, amount: 10, customer_id: 'nobody', ...inState('GA') })
+    expect(Number(body.amount_to_collect)).toBeGreaterThan(0)
+    expect(body.warnings).toContainEqual({ code: 'customer_not_found', message: expect.stringContaining('customer_id nobody is not on file') })
+  })
+
+  it('is described in /openapi.json beside the TaxJar routes', async () => {
+    const document = await (await fetch(`${lookup.server.url}/openapi.json`)).json()
+    expect(document.paths['/v1/portability/taxes'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/OrderTax')
+    for (const path of ['/taxjar/v2/taxes', '/taxjar/v2/summary_rates', '/taxjar/v2/categories', '/taxjar/v2/customers', '/taxjar/v2/customers/{customer_id}', '/taxjar/v2/addresses/validate', '/taxjar/v2/validation']) {
+      expect(document.paths[path], path).toBeDefined()
+    }
+    expect(document.components.schemas.OrderTaxInput.additionalProperties).toBe(false)
+  })
+
   it('answers errors in the service envelope', async () => {
     const { status, body } = await nativeTax({ to_zip: '30303', to_state: 'GA', shipping: 0, ...inState('GA'), line_items: [line('1', 1, 10, { product_tax_code: '40030' })] })
     expect(status).toBe(400)
@@ -327,5 +359,26 @@ describe('malformed orders: TaxJar-shaped 400 and 422 naming the field, nothing 
     expect(error.detail).toMatch(/^exemption_type must be one of wholesale, government, other, non_exempt/)
     expect((await client.listCustomers()).customers).toEqual(before)
     expect((await client.listOrders({ from_transaction_date: '2000/01/01', to_transaction_date: '2999/12/31' })).orders).toEqual([])
+  })
+})
+
+describe('TAXATLAS_UNKNOWN_TAX_CODES=general', () => {
+  let general: LookupServer
+  beforeAll(async () => {
+    general = await startLookupServer(await lookupArtifacts(inject('mirrorUrl')), { TAXATLAS_UNKNOWN_TAX_CODES: 'general' })
+  })
+  afterAll(() => general?.close())
+
+  it('taxes a code the table cannot answer as general goods, and says so', async () => {
+    const r = await published('30303')
+    const order = { to_zip: '30303', to_state: 'GA', shipping: 0, ...inState('GA'), line_items: [line('1', 1, 10, { product_tax_code: '12345' }), line('2', 1, 20, { product_tax_code: '40030' })] }
+    const response = await fetch(`${general.server.url}/v1/portability/taxes`, { method: 'POST', headers: { 'X-API-Key': general.key, 'Content-Type': 'application/json' }, body: JSON.stringify(order) })
+    const body = NativeOrderTaxBody.parse(await response.json())
+    expect(body.lines.map((l) => toCents(Number(l.tax_collectable)))).toEqual([taxCents(1000, r.combined), taxCents(2000, r.combined)])
+    const notes = body.warnings.filter((w): w is { code: string; message: string } => typeof w === 'object' && w.code === 'taxed_as_general')
+    expect(notes.map((n) => n.message)).toEqual([
+      expect.stringMatching(/^line_items\.0\.product_tax_code "12345" is not a supported product tax code; taxed as general goods/),
+      expect.stringMatching(/^line_items\.1\.product_tax_code 40030 \(Food & Groceries\) is not modelled in GA/),
+    ])
   })
 })
