@@ -52,7 +52,7 @@ export const CATEGORIES: readonly Category[] = [
       MN: exempt(`Minn. Stat. § 297A.67 subd. 8 (clothing); ${SHARED_BASE} (§ 297A.99 subd. 4)`),
       NJ: exempt('N.J.S.A. 54:32B-8.4 (clothing and footwear; fur clothing excepted)'),
       PA: exempt(`72 P.S. § 7204(26) (clothing; formal apparel, furs and sporting goods excepted); the Allegheny and Philadelphia ${SHARED_BASE}`),
-      VT: exempt(`32 V.S.A. § 9741(45) (clothing); local option ${SHARED_BASE} (24 V.S.A. § 138)`),
+      VT: exempt('32 V.S.A. § 9741(45) (clothing); local option taxes share the state base (24 V.S.A. § 138)'),
       MA: { kind: 'exempt_up_to', perItem: Number(dollarsToUnits(175)), source: 'M.G.L. c. 64H § 6(k): clothing exempt up to $175 per item; the excess is taxed' },
       RI: { kind: 'exempt_up_to', perItem: Number(dollarsToUnits(250)), source: 'R.I. Gen. Laws § 44-18-30(27): clothing and footwear exempt up to $250 per item; the excess is taxed' },
       NY: {
