@@ -18,6 +18,13 @@ export type FreshnessStatus = z.infer<typeof FreshnessStatus>
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
+/** Who published the rates a state is served from: its revenue department, an aggregator (Avalara's ZIP5 tables), or a statute. */
+export const SOURCE_KINDS = ['official', 'aggregator', 'statute'] as const
+export type SourceKind = (typeof SOURCE_KINDS)[number]
+
+/** The source kind of a feed (`StateRecord.feed`, a descriptor's feed kind). */
+export const sourceKindOf = (feed: string): SourceKind => (feed === 'avalara-zip5' ? 'aggregator' : feed === 'statutory' ? 'statute' : 'official')
+
 export const FreshnessRecord = z.object({
   code: z.string().regex(/^[a-z]{2}$/),
   name: z.string(),
@@ -28,6 +35,9 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
+  feed: z.string().describe('the kind of source file read: sst, cdtfa, avalara-zip5, statutory, …'),
+  source_kind: z.enum(SOURCE_KINDS).describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
+  edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
 
@@ -119,6 +129,9 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       last_fetch: state.last_fetch,
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
+      feed: state.feed,
+      source_kind: sourceKindOf(state.feed),
+      edition: state.edition,
     })),
   }
 }

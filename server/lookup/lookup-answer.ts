@@ -1,11 +1,12 @@
 // A located, dated lookup turned into the simple (spec 2.1/2.2) or full (spec 2.4) body.
+import { sourceKindOf } from '../../snapshot-contract/manifest.ts'
 import { confidenceOf, effectiveDateBasisOf, effectiveDateOf, legacyPeriodOf } from './answer-meta.ts'
 import type { DatedView } from './dated-view.ts'
 import type { Located, ResolvedVia } from './located.ts'
 import type { Normalization } from './lookup-input.ts'
 import type { ResponseShape } from './lookup-request.ts'
 import { warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
-import { candidateSummary, rateObject, rateRows, sourceKindOf } from './rate-object.ts'
+import { candidateSummary, rateObject, rateRows } from './rate-object.ts'
 import { rateParts } from './rate-parts.ts'
 import { factsOf } from './snapshot-facts.ts'
 import type { Billing, CandidateSummary, FullLookupBody, SimpleLookupBody } from './tax-response.ts'
