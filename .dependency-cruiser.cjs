@@ -12,7 +12,7 @@ const FLOORS = [
   ['server-domain', '^server/(lookup|portability|taxjar)/'],
   ['server-dispatch', '^server/dispatch/'],
   ['server-openapi', '^server/openapi/'],
-  ['server-routes', '^server/(routes|admin)/'],
+  ['server-routes', '^server/(routes|admin|console)/'],
   ['server-app', '^server/[^/]+\\.ts$'],
 ]
 
