@@ -44,7 +44,9 @@ type NoInput = { zip?: never; address?: never; city?: never; location?: never; l
 export type ZipInput = Omit<NoInput, 'zip'> & { zip: string }
 export type AddressInput = Omit<NoInput, 'address' | 'city' | 'zip'> & { address: string; city?: string; zip?: string }
 export type LocationInput = Omit<NoInput, 'location'> & { location: string }
-export type CoordinatesInput = Omit<NoInput, 'lat' | 'lng'> & { lat: number; lng: number }
+/** Decimal degrees: a number, or text as typed (sent as is, so the server judges it). */
+export type Degrees = number | string
+export type CoordinatesInput = Omit<NoInput, 'lat' | 'lng'> & { lat: Degrees; lng: Degrees }
 export type TaxInput = ZipInput | AddressInput | LocationInput | CoordinatesInput
 
 export type TaxOptions = {
@@ -65,7 +67,7 @@ export type PortabilityRatesInput =
   | (Omit<NoRatesInput, 'address'> & { address: string })
   | (Omit<NoRatesInput, 'street' | 'city' | 'state' | 'zip'> & { street: string; city?: string; state?: string; zip?: string })
   | (Omit<NoRatesInput, 'city' | 'state' | 'zip'> & { zip: string; city?: string; state?: string })
-  | (Omit<NoRatesInput, 'lat' | 'lng'> & { lat: number; lng: number })
+  | (Omit<NoRatesInput, 'lat' | 'lng'> & { lat: Degrees; lng: Degrees })
 export type PortabilityRatesParams = PortabilityRatesInput & {
   /** response shape: `native` (default), `taxjar` or `avalara` */
   format?: PortabilityRatesFormat
