@@ -147,6 +147,13 @@ describe('a dated statutory rate', () => {
       expect(november.meta).toMatchObject({ effective_date: '2026-10-01', effective_date_basis: 'publisher_effective_date', confidence: 'exact' })
     })
 
+    it('says the 6% window has no published start: verified for its last quarter, assumed before it', async () => {
+      const codes = (body: { meta: { warnings: { code: string }[] } }) => body.meta.warnings.map((w) => w.code)
+      expect((await answer('2026-01-15')).meta.warnings).toContainEqual(expect.objectContaining({ code: 'statutory_rate_undated', verified_for: '2026Q3' }))
+      expect(codes(await answer('2026-08-01'))).not.toContain('statutory_rate_undated')
+      expect(codes(await answer('2026-11-01'))).not.toContain('statutory_rate_undated')
+    })
+
     it('switches on the first day of the new rate', async () => {
       expect((await answer('2026-09-30')).rate.combined_rate).toBe('0.06000')
       expect((await answer('2026-10-01')).rate.combined_rate).toBe('0.07000')
