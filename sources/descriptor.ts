@@ -1,11 +1,12 @@
 // The contract of a state descriptor: everything the pipeline needs to know about one state,
 // declared as data. Switching a state's feed is a change of its `feed` line.
 import { z } from 'zod'
+import { FeedKind } from '../snapshot-contract/feed-traits.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
 const SstFeed = z.object({
-  kind: z.literal('sst'),
+  kind: z.literal(FeedKind.enum.sst),
   /** official directory of the SST rate files */
   ratesUrl: z.url(),
   /** the rate file in service, as posted (names are discovered, then pinned here) */
@@ -15,24 +16,27 @@ const SstFeed = z.object({
 })
 
 const CdtfaFeed = z.object({
-  kind: z.literal('cdtfa'),
+  kind: z.literal(FeedKind.enum.cdtfa),
   url: z.url(),
 })
 
 const AvalaraDropFeed = z.object({
-  kind: z.literal('avalara-zip5'),
+  kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
   dropPattern: z.string(),
 })
 
 const StatutoryFeed = z.object({
-  kind: z.literal('statutory'),
+  kind: z.literal(FeedKind.enum.statutory),
   /** where the statutory rate is stated */
   citation: z.string(),
 })
 
 export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
+/** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
+const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
+void everyFeedKindDescribed
 
 export const Anchor = z.object({
   /** a ZIP whose answer is pinned */

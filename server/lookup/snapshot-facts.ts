@@ -1,6 +1,7 @@
 // What lookups need from a snapshot beyond its indexes, computed once per snapshot object (kept in
 // a WeakMap, so it goes away with the snapshot): state records by code, withheld ZIPs, each state's
 // standing warnings, the date range its data covers, and its ZIP centroids for point lookups.
+import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 import type { Authority } from '../../snapshot-contract/rate-index.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
@@ -8,7 +9,7 @@ import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import type { LookupWarning } from './lookup-warnings.ts'
 import { standingWarnings, taxingUnplaced, unplacedAt, type UnplacedTax } from './lookup-warnings.ts'
-import { placeName, type PlaceName } from './taxing-place.ts'
+import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
 /** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
 export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places' | 'shapes'>
@@ -57,6 +58,18 @@ export class SnapshotFacts {
 
   record(state: string): StateRecord | undefined {
     return this.#records.get(state)
+  }
+
+  /** How the state's feed names places: none for a state the snapshot does not serve. */
+  placeModel(state: string): PlaceModel {
+    const record = this.record(state)
+    return record ? feedTraits(record.feed).placeModel : 'none'
+  }
+
+  /** One rate for every address of the state (a `static` state's statute). */
+  statewide(state: string): boolean {
+    const record = this.record(state)
+    return record !== undefined && isStatewide(record)
   }
 
   /** True when the snapshot holds rate data for the state. */
