@@ -1,5 +1,5 @@
 # taxatlas — every target is a verb; the data it produces lives under build/ (scratch) and
-# artifacts/ (published snapshots). Settings come from the environment (see README.md).
+# artifacts/ (published snapshots). Settings come from the environment (see docs/operations.md).
 
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
@@ -24,7 +24,7 @@ test: node_modules/.package-lock.json
 typecheck: node_modules/.package-lock.json
 	$(NODE_BIN)/tsc --noEmit
 
-# Side-by-side measurements, printed as a table and written to build/bench.json.
+# Side-by-side measurements, printed as a table and written to build/bench.json and docs/benchmarks.md.
 bench: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/bench/bench.ts
 
@@ -59,7 +59,7 @@ client/dist/esm/index.js: $(CLIENT_SOURCES) $(SERVER_SOURCES) node_modules/.pack
 	cd client && npm run build
 
 # Serve the current snapshot (building one first when there is none) and the web console: PORT,
-# HOST, see docs/operations.md.
+# HOST and the rest in docs/operations.md.
 serve: build/server/main.mjs build/console/index.html
 	@test -s "$${TAXATLAS_ARTIFACTS:-artifacts}/CURRENT" || $(TSX) pipeline/main.ts
 	node build/server/main.mjs

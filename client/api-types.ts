@@ -71,8 +71,8 @@ export type FreshnessEnvelope = {
     last_fetch: string | null
     source_period: string | null
     rows: number
-    /** the kind of source file read: sst, cdtfa, avalara-zip5, statutory, … */
-    feed: string
+    /** the kind of source file read */
+    feed: 'sst' | 'cdtfa' | 'avalara-zip5' | 'statutory'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
     source_kind: 'official' | 'aggregator' | 'statute'
     /** the edition of the data in service, as its publisher names it */

@@ -1,6 +1,7 @@
 // manifest.json and the freshness envelope (spec 2.5): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
 import { z } from 'zod'
+import { FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
 
 export const FRESHNESS_STATUSES = [
   'ok',
@@ -18,13 +19,6 @@ export type FreshnessStatus = z.infer<typeof FreshnessStatus>
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
-/** Who published the rates a state is served from: its revenue department, an aggregator (Avalara's ZIP5 tables), or a statute. */
-export const SOURCE_KINDS = ['official', 'aggregator', 'statute'] as const
-export type SourceKind = (typeof SOURCE_KINDS)[number]
-
-/** The source kind of a feed (`StateRecord.feed`, a descriptor's feed kind). */
-export const sourceKindOf = (feed: string): SourceKind => (feed === 'avalara-zip5' ? 'aggregator' : feed === 'statutory' ? 'statute' : 'official')
-
 export const FreshnessRecord = z.object({
   code: z.string().regex(/^[a-z]{2}$/),
   name: z.string(),
@@ -35,8 +29,8 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
-  feed: z.string().describe('the kind of source file read: sst, cdtfa, avalara-zip5, statutory, …'),
-  source_kind: z.enum(SOURCE_KINDS).describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
+  feed: FeedKind.describe('the kind of source file read'),
+  source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
@@ -71,7 +65,7 @@ export const StateRecord = z.object({
   code: z.string(),
   name: z.string(),
   klass: Klass,
-  feed: z.string(),
+  feed: FeedKind,
   status: FreshnessStatus,
   /** the edition of the data in service (may be an earlier run's when this run failed) */
   edition: z.string().nullable(),
@@ -130,7 +124,7 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
       feed: state.feed,
-      source_kind: sourceKindOf(state.feed),
+      source_kind: feedTraits(state.feed).sourceKind,
       edition: state.edition,
     })),
   }

@@ -16,6 +16,7 @@ import { CONSOLE_CSP } from '../server/console/console-files.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { STATES } from '../sources/index.ts'
+import { stateFacts } from '../sources/state-facts.ts'
 import { startBrowser, type ConsoleBrowser } from './support/browser.ts'
 import { packClient, type PackedClient } from './support/client-package.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
@@ -272,7 +273,7 @@ describe('the account page', () => {
     const { api_key: key } = await lookup.server.createAccount('starter', 'console account')
     for (const zip of ['30303', '30308', '30309']) expect((await lookup.get(`/v1/tax/ga?zip=${zip}`, key)).status).toBe(200)
     // Orders putting GA in the alert band and TX past its threshold, from each state's recorded rule.
-    const rule = (code: string) => STATES.find((state) => state.code === code)!.nexus.dollarThreshold!
+    const rule = (code: string) => stateFacts(code)!.nexus.dollarThreshold!
     const orders = [
       { transaction_id: 'console-ga', to_state: 'GA', to_zip: '30303', amount: String((rule('GA') * 85) / 100) },
       { transaction_id: 'console-tx', to_state: 'TX', to_zip: '77002', amount: String((rule('TX') * 6) / 5) },
