@@ -5,7 +5,8 @@
 // a bad key; malformed and oversized input answered with the server's envelope; the account page;
 // the API reference; the packed client used in the page; a server that is down. No page may load
 // anything from another host, throw, or be refused by its CSP. Screenshots go to build/screenshots.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { execa } from 'execa'
@@ -21,7 +22,9 @@ import { startBrowser, type ConsoleBrowser } from './support/browser.ts'
 import { packClient, type PackedClient } from './support/client-package.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { ambiguousZip, lookupArtifacts, openLookupSnapshot, type LookupArtifacts } from './support/lookup-snapshots.ts'
+import { rawRequest } from './support/reliability-raw-http.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
+import { TRAVERSAL_PAYLOADS } from './support/traversal-payloads.ts'
 
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'build', 'screenshots')
 const TODAY = new Date().toISOString().slice(0, 10)
@@ -47,6 +50,7 @@ afterAll(async () => {
   if (consoleDir) await rm(consoleDir, { recursive: true, force: true })
 })
 
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `console-${name}.png`), fullPage: true })
 
 describe('the console files', () => {
@@ -70,6 +74,25 @@ describe('the console files', () => {
     expect(missing.status).toBe(404)
     expect((await missing.json()).error.code).toBe('NOT_FOUND')
     expect(missing.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'")
+  })
+
+  it('serve nothing outside their directory, whatever the spelling of ..', async () => {
+    const served = new Set<string>()
+    for (const entry of await readdir(consoleDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) served.add(sha256(await readFile(path.join(entry.parentPath ?? entry.path, entry.name))))
+    }
+    const statuses: Record<number, number> = {}
+    for (const prefix of ['', '/assets', '/assets/swagger-ui', '/assets/chunks', '/lookup']) {
+      for (const payload of TRAVERSAL_PAYLOADS) {
+        const target = `${prefix}/${payload}`
+        const response = await rawRequest(lookup.server.url, { method: 'GET', target, headers: [['Host', 'console.test'], ['Accept-Encoding', 'gzip'], ['Connection', 'close']] })
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1
+        expect(response.status, target).toBeLessThan(500)
+        if (response.status === 200) expect(served.has(sha256(response.body)), `${target} answered a file that is not the console's`).toBe(true)
+        else expect(JSON.parse(response.text).error.code, target).toBeTypeOf('string')
+      }
+    }
+    expect(statuses[404]).toBeGreaterThan(0)
   })
 })
 
