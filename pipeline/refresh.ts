@@ -5,9 +5,12 @@ import { STATES } from '../sources/index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
-import { buildGeography } from './geography/build-geography.ts'
+import { loadGeography } from './geography/load-geography.ts'
+import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
-import { loadState } from './load-state.ts'
+import { compileState, fetchStateSources, type LoadContext, type StateSources } from './load-state.ts'
+import { assertSourcesAcceptable } from './source-checks.ts'
+import { Listings } from './source-listing.ts'
 import type { FreshnessStatus, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { writePlaceIndex } from '../snapshot-contract/place-index.ts'
@@ -50,8 +53,10 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     return null
   })
   const previousIndex = previous ? new RateIndex(previous.files['rates.bin']) : null
-  const geography = await buildGeography(settings.geoDir)
+  const geography = await loadGeography(settings, reporter)
   const zipMeta = zipMetaFrom(geography)
+  const fingerprint = await codeFingerprint()
+  const listings = new Listings(settings)
   const staging = await openStaging(settings.buildDir)
   try {
     const selected = STATES.filter((d) => !settings.states || settings.states.includes(d.code))
@@ -61,7 +66,7 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
       selected.map((descriptor) =>
         limit(async () => {
           const started = performance.now()
-          const outcome = await refreshState(descriptor, { settings, geography, zipMeta, previous, previousIndex, staging, snapshotId, nowIso, today })
+          const outcome = await refreshState(descriptor, { settings, geography, listings, fingerprint, zipMeta, previous, previousIndex, staging, snapshotId, nowIso, today })
           reporter.state(outcome.record, (performance.now() - started) / 1000)
           return outcome
         }),
@@ -100,9 +105,9 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
   }
 }
 
-type StateContext = {
-  settings: PipelineSettings
-  geography: Geography
+type StateContext = LoadContext & {
+  /** pipeline/input-key.ts codeFingerprint() */
+  fingerprint: string
   zipMeta: (zip: string) => ZipMeta | undefined
   previous: LoadedSnapshot | null
   previousIndex: RateIndex | null
@@ -129,11 +134,30 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     return keepPrevious('maintenance', ['operator flag: known upstream outage, last good data served'])
   }
 
+  let sources: StateSources
+  try {
+    sources = await fetchStateSources(descriptor, context)
+    assertSourcesAcceptable(descriptor, sources, prior && previousIndex?.states.includes(descriptor.code) ? prior : null, context.settings.sizeJumpLimit)
+  } catch (error) {
+    return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
+  }
+  const pinned = sources.choices.some((choice) => choice.pinned)
+  const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
+  const key = inputKey({
+    code: context.fingerprint,
+    descriptor,
+    files: [...sources.fetched.map((f) => f.sha256), sources.drop?.raw.sha256 ?? sources.dropError ?? ''],
+    geography: context.geography.inputs,
+  })
+  if (prior?.input_key === key && CARRIED_STATUSES.has(prior.status) && previousIndex?.states.includes(descriptor.code)) {
+    return unchanged(descriptor, { ...prior, pinned }, dataFromIndex(previousIndex, descriptor.code), choiceNotes, new Date(nowIso))
+  }
+
   let result: FeedResult
   let index: RateIndex
   let withheld: StateRecord['withheld']
   try {
-    const loaded = await loadState(descriptor, { settings: context.settings, geography: context.geography })
+    const loaded = await compileState(descriptor, sources, context)
     ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, context.zipMeta))
   } catch (error) {
     return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
@@ -166,13 +190,38 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     rows: result.rowsParsed,
     zips: new Set(result.candidates.map((c) => c.zip)).size,
     sources: result.files,
-    notes: result.notes,
+    notes: [...choiceNotes, ...result.notes],
     unplaced: result.unplaced.map((u) => ({ ...u, rate: formatRate(u.rate) })),
     anchors,
     withheld,
     data_from_snapshot: context.snapshotId,
+    pinned,
+    input_key: key,
   }
   return { descriptor, record, data: result }
+}
+
+/** Records that describe a successful load of the data in service (a failed one keeps older notes). */
+const CARRIED_STATUSES = new Set<FreshnessStatus>(['ok', 'changed', 'stale', 'manual', 'static'])
+const UNCHANGED_NOTE = 'sources unchanged'
+
+/** Same inputs as the data in service: refreshed without re-parsing, its data carried forward. */
+function unchanged(descriptor: StateDescriptor, prior: StateRecord, data: StateData, choiceNotes: string[], now: Date): Outcome {
+  const today = now.toISOString().slice(0, 10)
+  const lastFetch = descriptor.klass === 'reload' ? (prior.effective_through ?? today) : today
+  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE))
+  const note = `${UNCHANGED_NOTE} since snapshot ${prior.data_from_snapshot} (same bytes, geography and pipeline): its data carried forward without re-parsing`
+  return {
+    descriptor,
+    record: {
+      ...prior,
+      status: statusAfterLoad(descriptor, false, lastFetch, now),
+      last_refreshed_at: now.toISOString(),
+      last_fetch: lastFetch,
+      notes: [...choiceNotes, note, ...kept],
+    },
+    data,
+  }
 }
 
 // A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
@@ -259,6 +308,8 @@ function emptyRecord(descriptor: StateDescriptor): StateRecord {
     anchors: [],
     withheld: [],
     data_from_snapshot: null,
+    pinned: false,
+    input_key: null,
   }
 }
 

@@ -7,7 +7,7 @@ export default defineState({
   name: "Georgia",
   fips: "13",
   klass: "auto",
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: "GAR2026Q2FEB19.csv" },
+  feed: { kind: 'sst', ratesUrl: SST_RATES_URL },
   stateRate: 4000,
   combinedBounds: [0, 13000],
   hasSalesTax: true,

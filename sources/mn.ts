@@ -7,7 +7,7 @@ export default defineState({
   name: "Minnesota",
   fips: "27",
   klass: "auto",
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: "MNR2026Q2FEB18.zip" },
+  feed: { kind: 'sst', ratesUrl: SST_RATES_URL },
   stateRate: 6875,
   combinedBounds: [0, 15875],
   hasSalesTax: true,

@@ -7,7 +7,7 @@ export default defineState({
   name: "Wisconsin",
   fips: "55",
   klass: "auto",
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: "WIR2026Q2FEB18.csv" },
+  feed: { kind: 'sst', ratesUrl: SST_RATES_URL },
   stateRate: 5000,
   combinedBounds: [0, 14000],
   hasSalesTax: true,
