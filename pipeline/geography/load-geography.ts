@@ -48,21 +48,26 @@ export async function fetchGeographyInputs(settings: PipelineSettings, location:
   const fetch = async (request: SourceRequest): Promise<GeographyInput> => asInput(await fetchSource(request, settings, location), settings, request)
 
   const hudName = `ZIP_COUNTY_${hudVintage}.xlsx`
-  const hud = fetch({ feed: 'hud', fileName: hudName, officialUrl: `${HUD_CROSSWALK_URL}${hudName}` })
   const statesName = `cb_${census}_us_state_500k.zip`
-  const states = await fetch({ feed: censusFolder, fileName: statesName, officialUrl: censusUrl(statesName) })
-  const stateCodes = await readStateCodes(await readFile(states.file))
-  const limit = pLimit(DOWNLOAD_CONCURRENCY)
-  const places = Promise.all(
-    [...stateCodes.keys()].sort().map((stateFips) =>
-      limit(async () => {
-        const name = `cb_${census}_${stateFips}_place_500k.zip`
-        return { ...(await fetch({ feed: censusFolder, fileName: name, officialUrl: censusUrl(name) })), stateFips }
-      }),
-    ),
-  )
-  const geocorr = fetchGeocorr(settings, location, [...stateCodes].filter(([fips]) => GEOCORR_STATE(fips)))
-  return { hud: await hud, states, places: await places, geocorr: await geocorr }
+  const censusAndGeocorr = async () => {
+    const states = await fetch({ feed: censusFolder, fileName: statesName, officialUrl: censusUrl(statesName) })
+    const stateCodes = await readStateCodes(await readFile(states.file))
+    const limit = pLimit(DOWNLOAD_CONCURRENCY)
+    const [places, geocorr] = await Promise.all([
+      Promise.all(
+        [...stateCodes.keys()].sort().map((stateFips) =>
+          limit(async () => {
+            const name = `cb_${census}_${stateFips}_place_500k.zip`
+            return { ...(await fetch({ feed: censusFolder, fileName: name, officialUrl: censusUrl(name) })), stateFips }
+          }),
+        ),
+      ),
+      fetchGeocorr(settings, location, [...stateCodes].filter(([fips]) => GEOCORR_STATE(fips))),
+    ])
+    return { states, places, geocorr }
+  }
+  const [hud, rest] = await Promise.all([fetch({ feed: 'hud', fileName: hudName, officialUrl: `${HUD_CROSSWALK_URL}${hudName}` }), censusAndGeocorr()])
+  return { hud, ...rest }
 }
 
 /** The path of the kept raw file, recorded under `<folder>/<file name>`. */
