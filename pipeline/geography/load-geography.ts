@@ -9,6 +9,8 @@
 // | MCDC Geocorr 2022 county×place | the Geocorr form's request; its answer page links the CSV | geocorr/ (an index page) |
 //
 // Vintages are settings (TAXATLAS_GEO_HUD_VINTAGE, TAXATLAS_GEO_CENSUS_VINTAGE).
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import pLimit from 'p-limit'
@@ -17,7 +19,7 @@ import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
 import { fetchSource, FetchError, type FetchedSource, type SourceRequest } from '../fetch-source.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
 import { Listings } from '../source-listing.ts'
-import { buildGeography, buildGeographyFrom, type GeographyInput, type GeographyInputs } from './build-geography.ts'
+import { buildGeographyFrom, findInputFiles, geographyInputFiles, type GeographyInput, type GeographyInputs } from './build-geography.ts'
 import { decodeGeocorr, isGeocorrPlaceTable } from './mcdc-place-table.ts'
 import { readStateCodes } from './place-shapes.ts'
 
@@ -34,11 +36,16 @@ const GEOCORR_STATE = (fips: string) => fips <= '56' || fips === '72'
 type Reporter = { info(message: string): void }
 
 export async function loadGeography(settings: PipelineSettings, reporter?: Reporter): Promise<Geography> {
-  if (settings.geo.kind === 'dir') return buildGeography(settings.geo.root)
+  return buildGeographyFrom(await resolveGeographyInputs(settings, reporter))
+}
+
+/** The input files: found in the TAXATLAS_GEO directory, or downloaded (kept under build/raw). */
+export async function resolveGeographyInputs(settings: PipelineSettings, reporter?: Reporter): Promise<GeographyInputs> {
+  if (settings.geo.kind === 'dir') return findInputFiles(settings.geo.root)
   const started = performance.now()
   const inputs = await fetchGeographyInputs(settings, settings.geo)
   reporter?.info(`geography inputs ready in ${((performance.now() - started) / 1000).toFixed(1)}s from ${settings.geo.kind === 'url' ? settings.geo.base : 'the publishers'}`)
-  return buildGeographyFrom(inputs)
+  return inputs
 }
 
 export async function fetchGeographyInputs(settings: PipelineSettings, location: SourceLocation): Promise<GeographyInputs> {
@@ -68,6 +75,13 @@ export async function fetchGeographyInputs(settings: PipelineSettings, location:
   }
   const [hud, rest] = await Promise.all([fetch({ feed: 'hud', fileName: hudName, officialUrl: `${HUD_CROSSWALK_URL}${hudName}` }), censusAndGeocorr()])
   return { hud, ...rest }
+}
+
+/** label → sha256 of every input, as the built geography records them in `inputs`. */
+export function hashGeographyInputs(inputs: GeographyInputs): Record<string, string> {
+  const hashes: Record<string, string> = {}
+  for (const { file, label } of geographyInputFiles(inputs)) hashes[label] = createHash('sha256').update(readFileSync(file)).digest('hex')
+  return hashes
 }
 
 /** The path of the kept raw file, recorded under `<folder>/<file name>`. */
