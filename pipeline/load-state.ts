@@ -4,12 +4,13 @@
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { StateDescriptor } from '../sources/descriptor.ts'
+import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
 import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara, parseAvalaraZip5, pickNewestDrop } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
-import { compileStatutory } from './feeds/statutory.ts'
+import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
 import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
@@ -83,7 +84,7 @@ export async function compileState(descriptor: StateDescriptor, sources: StateSo
       const result = compileCdtfa({
         workbook,
         fileName: fetched!.name,
-        statewideRate: descriptor.stateRate,
+        statewideRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!,
         geography: context.geography,
       })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
@@ -98,9 +99,7 @@ export async function compileState(descriptor: StateDescriptor, sources: StateSo
       return compileStatutory({
         state: descriptor.code,
         stateName: descriptor.name,
-        rate: descriptor.stateRate,
-        label: feed.citation,
-        effectiveFrom: null,
+        rates: statutoryRates(factsOf(descriptor)),
         geography: context.geography,
       })
   }
@@ -109,6 +108,12 @@ export async function compileState(descriptor: StateDescriptor, sources: StateSo
 /** Fetch, then compile: one state's load with no comparison against the data in service. */
 export async function loadState(descriptor: StateDescriptor, context: LoadContext): Promise<FeedResult> {
   return compileState(descriptor, await fetchStateSources(descriptor, context), context)
+}
+
+function factsOf(descriptor: StateDescriptor): StateFacts {
+  const facts = stateFacts(descriptor.code)
+  if (!facts) throw new Error(`${descriptor.code} has no row in the rules table (sources/state-facts.ts)`)
+  return facts
 }
 
 /** The newest manual drop of the state's Avalara ZIP5 table; undefined when there is none. */
