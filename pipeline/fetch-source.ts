@@ -2,6 +2,8 @@
 // bytes under build/raw/<feed>/<sha256 prefix>/<file name>, and remembers the validators so the
 // next run can ask the server with a conditional request.
 import { readFile } from 'node:fs/promises'
+import http from 'node:http'
+import https from 'node:https'
 import path from 'node:path'
 import got from 'got'
 import { sha256Hex, writeAtomically } from '../snapshot-contract/file-bytes.ts'
@@ -17,6 +19,11 @@ export type SourceRequest = {
 }
 
 export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-modified' | 'mirror-dir' }
+
+// A fresh connection per request: a run asks each host a handful of times, and a kept-alive socket
+// the server closed while the run was busy compiling (the event loop held for seconds) would fail
+// the next request with ECONNRESET.
+const AGENTS = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) }
 
 type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
 
@@ -69,6 +76,7 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>
     response = await got(url, {
       headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...conditional },
       responseType: 'buffer',
+      agent: AGENTS,
       timeout: { request: settings.fetchTimeoutMs },
       retry: {
         limit: settings.fetchRetries,
