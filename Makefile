@@ -4,7 +4,9 @@
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
 
-.PHONY: refresh diff test bench soak serve typecheck clean
+.PHONY: refresh diff test bench soak serve typecheck clean release-asset
+
+ARTIFACTS := $(or $(TAXATLAS_ARTIFACTS),artifacts)
 
 # npm rewrites node_modules/.package-lock.json on every install, so it dates the installed tree.
 node_modules/.package-lock.json: package-lock.json
@@ -13,6 +15,15 @@ node_modules/.package-lock.json: package-lock.json
 # Build and publish a new snapshot from the sources (official URLs, or TAXATLAS_MIRROR).
 refresh: node_modules/.package-lock.json
 	$(TSX) pipeline/main.ts
+
+# The served snapshot as release assets in build/release/: taxatlas-snapshot.tar.gz (extract it in
+# an artifacts directory: CURRENT and snapshots/<id>/), its manifest.json and freshness.json, and
+# SNAPSHOT (the id). The refresh workflow uploads them to a GitHub release.
+release-asset:
+	@id=$$(tr -d '[:space:]' < $(ARTIFACTS)/CURRENT) && test -n "$$id" && rm -rf build/release && mkdir -p build/release && \
+	tar -czf build/release/taxatlas-snapshot.tar.gz -C $(ARTIFACTS) CURRENT snapshots/$$id && \
+	cp $(ARTIFACTS)/snapshots/$$id/manifest.json $(ARTIFACTS)/snapshots/$$id/freshness.json build/release/ && \
+	echo $$id > build/release/SNAPSHOT && echo "build/release: snapshot $$id"
 
 # Per-state ZIP changes between two snapshots: make diff FROM=<id> TO=<id> [AS_OF=YYYY-MM-DD]
 diff: node_modules/.package-lock.json

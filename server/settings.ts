@@ -6,6 +6,7 @@ import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from 
 import { settingsError } from './base/settings-error.ts'
 import { parseCorsOrigins, type CorsPolicy } from './http/cors.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
+import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
 
@@ -36,6 +37,7 @@ const ServerEnv = z.object({
   TAXATLAS_CONSOLE_DIR: z.string().default('build/console').describe('the built web console served at / (make serve builds it); empty: no console'),
   TAXATLAS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000).describe('how long a request body may take to arrive (a streamed backfill has an idle timeout instead)'),
   ...PortabilityEnv.shape,
+  ...RefreshEnv.shape,
 })
 
 export type ServerSettings = {
@@ -61,6 +63,10 @@ export type ServerSettings = {
   cors: CorsPolicy
   /** the built web console's directory; null: none served */
   consoleDir: string | null
+  /** null: the server never refreshes by itself (TAXATLAS_REFRESH_SCHEDULE unset) */
+  refresh: RefreshSettings | null
+  /** the environment a scheduled refresh run is started with (the pipeline reads its settings there) */
+  env: NodeJS.ProcessEnv
 }
 
 export function readServerSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
@@ -85,6 +91,8 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     geocoder: readGeocoderSettings(env),
     cors: parseCors(e.TAXATLAS_CORS_ORIGINS),
     consoleDir: e.TAXATLAS_CONSOLE_DIR.trim() === '' ? null : path.resolve(e.TAXATLAS_CONSOLE_DIR),
+    refresh: refreshSettingsOf(e),
+    env,
   }
 }
 

@@ -90,6 +90,10 @@ export const StateRecord = z.object({
   withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
+  /** the edition in service was pinned by the operator (TAXATLAS_PIN) instead of discovered */
+  pinned: z.boolean().default(false),
+  /** hash of what the data in service was compiled from (pipeline/input-key.ts); equal next time: not re-parsed */
+  input_key: z.string().nullable().default(null),
 })
 export type StateRecord = z.infer<typeof StateRecord>
 
