@@ -1,9 +1,10 @@
 // The state legal facts order tax reads: intrastate sourcing and how a separately stated shipping
-// charge is taxed. Every reader of those facts in server/ goes through this module, so where they
-// come from (today the state descriptors in sources/, compiled from the rules table) changes here.
-import { STATES, stateByCode } from '../../sources/index.ts'
+// charge is taxed, from the state facts table (sources/state-facts.ts, compiled from the rules
+// table), interpreted here once.
+import { freightTaxable, stateFacts, type StateFacts } from '../../sources/state-facts.ts'
 
-export type SourcingRule = 'origin' | 'destination' | 'mixed' | 'n/a'
+export type SourcingRule = StateFacts['sourcing']
+type FreightRule = StateFacts['freight']
 
 /**
  * How shipping is taxed, from the rules table's shipping_rule:
@@ -19,18 +20,19 @@ export type ShippingRule = 'proportional' | 'taxable' | 'exempt' | 'unverified'
 export type StateRules = {
   sourcing: SourcingRule
   shipping: ShippingRule
-  /** the rules table's shipping_rule as written, e.g. taxable_if_item_taxable */
-  freight: string
+  /** the rules table's shipping_rule, e.g. taxable_if_item_taxable */
+  freight: FreightRule
   /** the rates' freight_taxable flag (GET /v2/rates): whether delivery charges follow the goods */
   freightTaxable: boolean
 }
 
-const SHIPPING_OF_FREIGHT: Record<string, ShippingRule> = {
+const SHIPPING_OF_FREIGHT: Record<FreightRule, ShippingRule> = {
   taxable_if_item_taxable: 'proportional',
   always_taxable: 'taxable',
   exempt_if_separately_stated: 'exempt',
   'n/a_no_sales_tax': 'exempt',
   'n/a_no_state_tax': 'exempt',
+  unverified: 'unverified',
 }
 
 const RULES = new Map<string, StateRules>()
@@ -39,18 +41,10 @@ const RULES = new Map<string, StateRules>()
 export function stateRules(code: string): StateRules | null {
   let rules = RULES.get(code)
   if (!rules) {
-    const descriptor = stateByCode(code)
-    if (!descriptor) return null
-    rules = {
-      sourcing: descriptor.sourcing,
-      shipping: SHIPPING_OF_FREIGHT[descriptor.freight] ?? 'unverified',
-      freight: descriptor.freight,
-      freightTaxable: descriptor.freightTaxable,
-    }
+    const facts = stateFacts(code)
+    if (!facts) return null
+    rules = { sourcing: facts.sourcing, shipping: SHIPPING_OF_FREIGHT[facts.freight], freight: facts.freight, freightTaxable: freightTaxable(facts) }
     RULES.set(code, rules)
   }
   return rules
 }
-
-/** The codes of the states whose intrastate sourcing is `rule`, in code order. */
-export const statesSourced = (rule: SourcingRule): string[] => STATES.map((d) => d.code).filter((code) => stateRules(code)!.sourcing === rule)

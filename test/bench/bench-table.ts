@@ -58,8 +58,8 @@ export function benchRows(parts: {
   sizes: { name: string; mb: number }[]
   server: Measure[]
   lookups: { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[] }
-  /** runs: the bare server's turns beside order tax, then order tax */
-  taxjar: { measures: Measure[]; runs: LoadRun[] }
+  /** runs: the bare server's turns beside order tax, then order tax (none when not measured) */
+  taxjar?: { measures: Measure[]; runs: LoadRun[] }
   portability: Measure[]
 }): BenchRow[] {
   const rows = parts.pipeline.map((m) => measureRow(m))
@@ -74,7 +74,7 @@ export function benchRows(parts: {
   } else {
     rows.push(...measures.map((m) => measureRow(m)))
   }
-  const { measures: taxMeasures, runs: taxRuns } = parts.taxjar
+  const { measures: taxMeasures, runs: taxRuns } = parts.taxjar ?? { measures: [], runs: [] }
   if (taxRuns.length === taxMeasures.length + 1) {
     rows.push(infoRow(taxRuns[0].target, 'reference', taxRuns[0]))
     taxMeasures.forEach((m, i) => rows.push(measureRow(m, taxRuns[i + 1])))
