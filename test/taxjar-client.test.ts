@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { WEIGHT_SCALE, RateIndex } from '../snapshot-contract/rate-index.ts'
 import { Manifest } from '../snapshot-contract/manifest.ts'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
+import { STATE_FACTS } from '../sources/state-facts.ts'
+import { CATEGORIES } from '../server/taxjar/product-categories.ts'
 import { startPortabilityServer, type PortabilityServer } from './support/portability-server.ts'
+import { PROJECT_ROOT } from './support/shared.ts'
 import { taxjarError } from './support/taxjar-error.ts'
 
 let server: PortabilityServer
@@ -240,6 +243,19 @@ describe('summary rates, categories, address validation', () => {
     const groceries = categories.find((c) => c.product_tax_code === '40030') as unknown as { modelled_states: string[] }
     expect(groceries.modelled_states).toEqual(expect.arrayContaining(['CA', 'NY', 'TN']))
     expect(groceries.modelled_states).not.toContain('GA')
+  })
+
+  it("docs/api.md gives every category rule's source and each freight rule's states as the tables hold them", async () => {
+    const api = await readFile(path.join(PROJECT_ROOT, 'docs/api.md'), 'utf8')
+    for (const category of CATEGORIES) {
+      for (const rule of [category.otherwise, ...Object.values(category.states)]) {
+        expect(api, category.code).toContain(rule.kind === 'not_modeled' ? rule.reason : rule.source)
+      }
+    }
+    for (const freight of ['taxable_if_item_taxable', 'always_taxable']) {
+      const states = STATE_FACTS.filter((f) => f.freight === freight).map((f) => f.code)
+      expect(api).toContain(`| \`${freight}\` | ${states.join(', ')} |`)
+    }
   })
 
   it('validates a ZIP, corrects its state, repairs a short ZIP, lists the ZIPs of a city, and says what it did not check', async () => {
