@@ -84,7 +84,8 @@ const dollars = (units: number) => units / MONEY_SCALE
 const cents = (value: number) => value / 100
 const fraction = (units: number) => units / RATE_SCALE
 
-function shippingFields(part: PartTax): z.output<typeof TaxjarShippingBreakdown> {
+/** The fields a line item's and the shipping's part share, written out (a spread costs more here than the tax). */
+function partFields(part: PartTax) {
   const { state, county, city, district } = part.levels
   return {
     taxable_amount: dollars(part.taxable),
@@ -99,33 +100,17 @@ function shippingFields(part: PartTax): z.output<typeof TaxjarShippingBreakdown>
     city_taxable_amount: dollars(city.taxable),
     city_tax_rate: fraction(city.rate),
     city_amount: cents(city.tax),
-    special_taxable_amount: dollars(district.taxable),
     special_tax_rate: fraction(district.rate),
     special_district_amount: cents(district.tax),
   }
 }
 
-function lineFields(id: string | null, part: PartTax): z.output<typeof TaxjarLineBreakdown> {
-  const { state, county, city, district } = part.levels
-  return {
-    id,
-    taxable_amount: dollars(part.taxable),
-    tax_collectable: cents(part.tax),
-    combined_tax_rate: fraction(part.rate),
-    state_taxable_amount: dollars(state.taxable),
-    state_sales_tax_rate: fraction(state.rate),
-    state_amount: cents(state.tax),
-    county_taxable_amount: dollars(county.taxable),
-    county_tax_rate: fraction(county.rate),
-    county_amount: cents(county.tax),
-    city_taxable_amount: dollars(city.taxable),
-    city_tax_rate: fraction(city.rate),
-    city_amount: cents(city.tax),
-    special_district_taxable_amount: dollars(district.taxable),
-    special_tax_rate: fraction(district.rate),
-    special_district_amount: cents(district.tax),
-  }
-}
+/** TaxJar names the district's taxable amount one way for shipping and another for line items. */
+const shippingFields = (part: PartTax): z.output<typeof TaxjarShippingBreakdown> =>
+  Object.assign(partFields(part), { special_taxable_amount: dollars(part.levels.district.taxable) })
+
+const lineFields = (id: string | null, part: PartTax): z.output<typeof TaxjarLineBreakdown> =>
+  Object.assign(partFields(part), { id, special_district_taxable_amount: dollars(part.levels.district.taxable) })
 
 function breakdownOf(tax: OrderTax): z.output<typeof TaxjarBreakdown> {
   const { state, county, city, district } = levelTotals(tax)
