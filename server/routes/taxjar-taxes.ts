@@ -3,7 +3,8 @@
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../taxjar/order-tax-input.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
-import { TaxjarTaxBody, taxjarTaxBody } from '../taxjar/taxjar-tax-body.ts'
+import { TaxjarTaxBody, taxjarTaxText } from '../taxjar/taxjar-tax-body.ts'
+import { JsonText } from '../http/respond.ts'
 import { defineRoute } from '../dispatch/route.ts'
 import { orderTaxCall } from './order-tax-call.ts'
 
@@ -31,4 +32,4 @@ export const taxjarTaxesRoute = defineRoute({
     404: { description: 'The destination (or origin) ZIP cannot be resolved.', schema: TAXJAR_ERRORS.schema },
     503: { description: 'The configured upstream geocoder cannot be reached (a street was sent); see Retry-After.', schema: TAXJAR_ERRORS.schema },
   },
-}).handle(async (context) => ({ status: 200, body: taxjarTaxBody(await orderTaxCall(context)) }))
+}).handle(async (context) => ({ status: 200, body: new JsonText(taxjarTaxText(await orderTaxCall(context))) }))

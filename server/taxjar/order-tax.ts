@@ -213,11 +213,16 @@ const mixedNote = (warning: MixedSourcingWarning) => ({ code: warning.code, mess
 /** Per level, the taxable amounts and tax of every line and the shipping, summed. */
 export function levelTotals(tax: OrderTax): Record<Level, { taxable: number; tax: number }> {
   const totals = { state: { taxable: 0, tax: 0 }, county: { taxable: 0, tax: 0 }, city: { taxable: 0, tax: 0 }, district: { taxable: 0, tax: 0 } }
-  for (const part of [...tax.lines.map((l) => l.tax), tax.shippingTax]) {
-    for (const level of Object.keys(totals) as Level[]) {
-      totals[level].taxable += part.levels[level].taxable
-      totals[level].tax += part.levels[level].tax
-    }
+  for (let i = 0; i <= tax.lines.length; i++) {
+    const { levels } = i < tax.lines.length ? tax.lines[i]!.tax : tax.shippingTax
+    totals.state.taxable += levels.state.taxable
+    totals.state.tax += levels.state.tax
+    totals.county.taxable += levels.county.taxable
+    totals.county.tax += levels.county.tax
+    totals.city.taxable += levels.city.taxable
+    totals.city.tax += levels.city.tax
+    totals.district.taxable += levels.district.taxable
+    totals.district.tax += levels.district.tax
   }
   return totals
 }

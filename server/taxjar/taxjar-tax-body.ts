@@ -1,12 +1,14 @@
 // TaxJar's `tax` object (POST /v2/taxes) from an OrderTax. TaxJar answers this endpoint with JSON
-// numbers: each is one division of an exact integer by a power of ten (money units by 10,000,
-// cents by 100, rate units by 100,000). IEEE division rounds correctly, so the result is the
-// double nearest the exact decimal — the very double Number("19.99") reads — with nothing summed
-// or multiplied in floating point. TaxJar's own inconsistent names are
-// kept (state_tax_rate at the top, state_sales_tax_rate in shipping and line items,
-// special_taxable_amount in shipping only). `exemption_reason` is ours: why an exemption applied.
+// numbers: each is an exact integer (money units, cents, rate units) written as its decimal —
+// 10,000 money units as 1, 725 rate units as 0.00725 — which is the text of the double nearest
+// it, the very double Number("19.99") reads, with nothing summed or multiplied in floating point.
+// TaxJar's own inconsistent names are kept (state_tax_rate at the top, state_sales_tax_rate in
+// shipping and line items, special_taxable_amount in shipping only). `exemption_reason` is ours:
+// why an exemption applied.
 import { z } from 'zod'
-import { MONEY_SCALE } from '../portability/money.ts'
+import { RATE_SCALE_DIGITS } from '../../snapshot-contract/rate-units.ts'
+import { scaledNumberText } from '../base/scaled-number-text.ts'
+import { MONEY_DECIMALS } from '../portability/money.ts'
 import type { PartTax } from './line-tax.ts'
 import { levelTotals, type OrderTax } from './order-tax.ts'
 
@@ -78,80 +80,57 @@ export const TaxjarTax = z
 export const TaxjarTaxBody = z.object({ tax: TaxjarTax }).meta({ id: 'TaxjarTaxes' })
 export type TaxjarTaxBody = z.output<typeof TaxjarTaxBody>
 
-const RATE_SCALE = 100_000
+// The answer is written as JSON text directly, field by field in the schema's order: building
+// the objects and serializing them cost more than the whole tax calculation. Every number is the
+// text JSON.stringify would write for it (base/scaled-number-text.ts); every string goes through
+// JSON.stringify.
+const dollars = (units: number) => scaledNumberText(units, MONEY_DECIMALS)
+const cents = (value: number) => scaledNumberText(value, 2)
+const fraction = (units: number) => scaledNumberText(units, RATE_SCALE_DIGITS)
+const string = (value: string | null) => (value === null ? 'null' : JSON.stringify(value))
 
-const dollars = (units: number) => units / MONEY_SCALE
-const cents = (value: number) => value / 100
-const fraction = (units: number) => units / RATE_SCALE
-
-/** The fields a line item's and the shipping's part share, written out (a spread costs more here than the tax). */
-function partFields(part: PartTax) {
+/** The fields a line item's and the shipping's part share, then the district's taxable amount under `districtTaxable`, closing the object. */
+function partText(part: PartTax, districtTaxable: string): string {
   const { state, county, city, district } = part.levels
-  return {
-    taxable_amount: dollars(part.taxable),
-    tax_collectable: cents(part.tax),
-    combined_tax_rate: fraction(part.rate),
-    state_taxable_amount: dollars(state.taxable),
-    state_sales_tax_rate: fraction(state.rate),
-    state_amount: cents(state.tax),
-    county_taxable_amount: dollars(county.taxable),
-    county_tax_rate: fraction(county.rate),
-    county_amount: cents(county.tax),
-    city_taxable_amount: dollars(city.taxable),
-    city_tax_rate: fraction(city.rate),
-    city_amount: cents(city.tax),
-    special_tax_rate: fraction(district.rate),
-    special_district_amount: cents(district.tax),
-  }
+  return (
+    `"taxable_amount":${dollars(part.taxable)},"tax_collectable":${cents(part.tax)},"combined_tax_rate":${fraction(part.rate)},` +
+    `"state_taxable_amount":${dollars(state.taxable)},"state_sales_tax_rate":${fraction(state.rate)},"state_amount":${cents(state.tax)},` +
+    `"county_taxable_amount":${dollars(county.taxable)},"county_tax_rate":${fraction(county.rate)},"county_amount":${cents(county.tax)},` +
+    `"city_taxable_amount":${dollars(city.taxable)},"city_tax_rate":${fraction(city.rate)},"city_amount":${cents(city.tax)},` +
+    `"special_tax_rate":${fraction(district.rate)},"special_district_amount":${cents(district.tax)},"${districtTaxable}":${dollars(district.taxable)}}`
+  )
 }
 
-/** TaxJar names the district's taxable amount one way for shipping and another for line items. */
-const shippingFields = (part: PartTax): z.output<typeof TaxjarShippingBreakdown> =>
-  Object.assign(partFields(part), { special_taxable_amount: dollars(part.levels.district.taxable) })
-
-const lineFields = (id: string | null, part: PartTax): z.output<typeof TaxjarLineBreakdown> =>
-  Object.assign(partFields(part), { id, special_district_taxable_amount: dollars(part.levels.district.taxable) })
-
-function breakdownOf(tax: OrderTax): z.output<typeof TaxjarBreakdown> {
+function breakdownText(tax: OrderTax): string {
   const { state, county, city, district } = levelTotals(tax)
   const levelRate = (units: number) => fraction(tax.exemption ? 0 : units)
-  return {
-    taxable_amount: dollars(tax.taxable),
-    tax_collectable: cents(tax.amountToCollect),
-    combined_tax_rate: fraction(tax.rate),
-    state_taxable_amount: dollars(state.taxable),
-    state_tax_rate: levelRate(tax.parts.state),
-    state_tax_collectable: cents(state.tax),
-    county_taxable_amount: dollars(county.taxable),
-    county_tax_rate: levelRate(tax.parts.county),
-    county_tax_collectable: cents(county.tax),
-    city_taxable_amount: dollars(city.taxable),
-    city_tax_rate: levelRate(tax.parts.city),
-    city_tax_collectable: cents(city.tax),
-    special_district_taxable_amount: dollars(district.taxable),
-    special_tax_rate: levelRate(tax.parts.district),
-    special_district_tax_collectable: cents(district.tax),
-    shipping: shippingFields(tax.shippingTax),
-    line_items: tax.lines.map(({ line, tax: part }) => lineFields(line.id, part)),
+  let text =
+    `{"taxable_amount":${dollars(tax.taxable)},"tax_collectable":${cents(tax.amountToCollect)},"combined_tax_rate":${fraction(tax.rate)},` +
+    `"state_taxable_amount":${dollars(state.taxable)},"state_tax_rate":${levelRate(tax.parts.state)},"state_tax_collectable":${cents(state.tax)},` +
+    `"county_taxable_amount":${dollars(county.taxable)},"county_tax_rate":${levelRate(tax.parts.county)},"county_tax_collectable":${cents(county.tax)},` +
+    `"city_taxable_amount":${dollars(city.taxable)},"city_tax_rate":${levelRate(tax.parts.city)},"city_tax_collectable":${cents(city.tax)},` +
+    `"special_district_taxable_amount":${dollars(district.taxable)},"special_tax_rate":${levelRate(tax.parts.district)},"special_district_tax_collectable":${cents(district.tax)},` +
+    `"shipping":{${partText(tax.shippingTax, 'special_taxable_amount')},"line_items":[`
+  for (let i = 0; i < tax.lines.length; i++) {
+    const { line, tax: part } = tax.lines[i]!
+    text += `${i === 0 ? '' : ','}{"id":${string(line.id)},${partText(part, 'special_district_taxable_amount')}`
   }
+  return `${text}]}`
 }
 
-export function taxjarTaxBody(tax: OrderTax): TaxjarTaxBody {
+/** TaxJar's `{"tax": …}` answer as JSON text, matching TaxjarTaxBody. */
+export function taxjarTaxText(tax: OrderTax): string {
   const { rate } = tax.location
-  return {
-    tax: {
-      order_total_amount: dollars(tax.amount + tax.shipping),
-      shipping: dollars(tax.shipping),
-      taxable_amount: dollars(tax.taxable),
-      amount_to_collect: cents(tax.amountToCollect),
-      rate: fraction(tax.rate),
-      has_nexus: tax.hasNexus,
-      freight_taxable: tax.freightTaxable,
-      tax_source: tax.taxSource,
-      ...(tax.exemptionSent ? { exemption_type: tax.exemptionSent } : {}),
-      ...(tax.exemption ? { exemption_reason: tax.exemption.reason } : {}),
-      jurisdictions: { country: 'US', state: rate.state, ...(rate.county ? { county: rate.county } : {}), ...(rate.city ? { city: rate.city } : {}) },
-      ...(tax.hasNexus && tax.linesSent ? { breakdown: breakdownOf(tax) } : {}),
-    },
-  }
+  let text =
+    `{"tax":{"order_total_amount":${dollars(tax.amount + tax.shipping)},"shipping":${dollars(tax.shipping)},"taxable_amount":${dollars(tax.taxable)},` +
+    `"amount_to_collect":${cents(tax.amountToCollect)},"rate":${fraction(tax.rate)},"has_nexus":${tax.hasNexus},"freight_taxable":${tax.freightTaxable},` +
+    `"tax_source":${string(tax.taxSource)}`
+  if (tax.exemptionSent) text += `,"exemption_type":${string(tax.exemptionSent)}`
+  if (tax.exemption) text += `,"exemption_reason":${string(tax.exemption.reason)}`
+  text += `,"jurisdictions":{"country":"US","state":${string(rate.state)}`
+  if (rate.county) text += `,"county":${string(rate.county)}`
+  if (rate.city) text += `,"city":${string(rate.city)}`
+  text += '}'
+  if (tax.hasNexus && tax.linesSent) text += `,"breakdown":${breakdownText(tax)}`
+  return `${text}}}`
 }
