@@ -8,7 +8,8 @@ import { HttpError } from '../base/errors.ts'
 import { ensureBaseHeaders, requestState } from './request-context.ts'
 import { sendError } from './respond.ts'
 
-const deadlines = new WeakMap<IncomingMessage, NodeJS.Timeout>()
+/** A request's deadline, or null once its route streams the body (`streamedBody` lifts it). */
+const deadlines = new WeakMap<IncomingMessage, NodeJS.Timeout | null>()
 
 const tooSlow = (message: string) => new HttpError('REQUEST_TIMEOUT', message, {}, { Connection: 'close' })
 
@@ -17,13 +18,24 @@ export function limitBodyTime(listener: RequestListener, timeoutMs: number): Req
   return (req, res) => {
     const length = req.headers['content-length']
     if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) {
-      const deadline = setTimeout(() => cutOff(req, res), timeoutMs)
-      deadlines.set(req, deadline)
-      const clear = () => clearTimeout(deadline)
-      req.once('end', clear).once('close', clear)
+      queueMicrotask(() => setDeadline(req, res, length, timeoutMs))
     }
     listener(req, res)
   }
+}
+
+/**
+ * Runs at the first microtask checkpoint after the request event, once the parser has taken what
+ * the read that brought the headers held: a body of a declared length that is all buffered by
+ * then (as a small body nearly always is) needs no timer.
+ */
+function setDeadline(req: IncomingMessage, res: ServerResponse, length: string | undefined, timeoutMs: number): void {
+  if (deadlines.has(req) || req.complete) return
+  if (length !== undefined && req.headers['transfer-encoding'] === undefined && req.readableLength >= Number(length)) return
+  const deadline = setTimeout(() => cutOff(req, res), timeoutMs)
+  deadlines.set(req, deadline)
+  const clear = () => clearTimeout(deadline)
+  req.once('end', clear).once('close', clear)
 }
 
 function cutOff(req: IncomingMessage, res: ServerResponse): void {
@@ -44,7 +56,8 @@ function cutOff(req: IncomingMessage, res: ServerResponse): void {
  * what it has read.
  */
 export async function* streamedBody(req: IncomingMessage, idleMs: number): AsyncGenerator<Buffer> {
-  clearTimeout(deadlines.get(req))
+  clearTimeout(deadlines.get(req) ?? undefined)
+  deadlines.set(req, null)
   const chunks = (req as AsyncIterable<Buffer>)[Symbol.asyncIterator]()
   try {
     for (;;) {
