@@ -16,6 +16,7 @@ import { gateStore } from '../server/store/store.ts'
 import { INVALID_KEY_MESSAGE } from '../server/access/credentials.ts'
 import { envelopeProblems } from './support/reliability-envelope.ts'
 import { rawRequest, type RawRequest } from './support/reliability-raw-http.ts'
+import { pacedRequest } from './support/reliability-slow-client.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 import { startTestServer, withKey, type TestServer } from './support/server-harness.ts'
 import { testBoomRoute, testEchoRoute, testLookupRoute, testSlowReadRoute } from './support/server-test-routes.ts'
@@ -153,6 +154,19 @@ describe('errors: every status is the JSON envelope', () => {
       'MALFORMED_JSON',
     )
     expect(body.error.message).toMatch(/not valid JSON/)
+  })
+
+  it('a JSON body is read the same whether it comes with its headers, after them, or in pieces', async () => {
+    const body = JSON.stringify({ name: 'pieces', count: 3 })
+    const head = `POST /test/echo HTTP/1.1\r\nHost: body.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`
+    const whole = await rawRequest(server.url, Buffer.from(head + body))
+    expect(whole.status).toBe(200)
+    expect(JSON.parse(whole.text)).toEqual({ name: 'pieces', count: 3 })
+    // Headers alone first, then the body in three writes 20 ms apart.
+    const pieces = [body.slice(0, 5), body.slice(5, 12), body.slice(12)]
+    const paced = await pacedRequest(server.url, head, (i) => pieces[i] ?? '', 20).outcome
+    expect(paced.status).toBe(200)
+    expect(JSON.parse(paced.answer.slice(paced.answer.indexOf('\r\n\r\n') + 4))).toEqual({ name: 'pieces', count: 3 })
   })
 
   it('413 PAYLOAD_TOO_LARGE past the route body limit', async () => {
