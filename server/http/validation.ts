@@ -1,5 +1,6 @@
 // Request validation through the route's zod schemas; failures become a 422 whose `detail`
-// lists each zod issue as {loc, msg, type, input?, ctx?}.
+// lists each zod issue as {loc, msg, type, input?, ctx?}. A value the schema's precheck accepts
+// (schema-precheck.ts) is one zod returns unchanged, and is taken without parsing it again.
 //
 // `input` echoes the value as sent only while it stays small: a number, boolean or null as is, a
 // string cut to its first 200 characters (then `…`), an array or object of at most 3 levels and
@@ -7,6 +8,7 @@
 // (JSON.parse takes it), and serializing such a value again would overflow the stack.
 import type { z } from 'zod'
 import { HttpError } from '../base/errors.ts'
+import { precheckOf } from './schema-precheck.ts'
 
 export type Location = 'path' | 'query' | 'body'
 
@@ -15,6 +17,7 @@ export type ValidationDetail = { loc: (string | number)[]; msg: string; type: st
 export type Validated<T> = { ok: true; value: T } | { ok: false; detail: ValidationDetail[] }
 
 export function validate<S extends z.ZodType>(schema: S, location: Location, raw: unknown): Validated<z.output<S>> {
+  if (precheckOf(schema)?.(raw)) return { ok: true, value: raw as z.output<S> }
   const result = schema.safeParse(raw)
   if (result.success) return { ok: true, value: result.data }
   return { ok: false, detail: result.error.issues.map((issue) => detailOf(issue, location, raw)) }

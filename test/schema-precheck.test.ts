@@ -1,0 +1,135 @@
+// The prechecks compiled from the routes' zod schemas (server/http/schema-precheck.ts): a value a
+// precheck accepts must be one zod accepts and returns unchanged, for every route schema that has
+// one, over values generated from the schema itself with wrong types, unknown keys and missing
+// fields mixed in; schemas whose parse changes values compile to none.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { precheckOf } from '../server/http/schema-precheck.ts'
+import { validate } from '../server/http/validation.ts'
+import { API_ROUTES } from '../server/routes/index.ts'
+import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../server/taxjar/order-tax-input.ts'
+
+type Def = { type: string; shape?: Record<string, z.ZodType>; options?: z.ZodType[]; innerType?: z.ZodType; element?: z.ZodType }
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def; values?: Set<unknown> } })._zod
+
+/** Values shaped by the schema most of the time, anything JSON can hold the rest. */
+function valuesOf(schema: z.ZodType): fc.Arbitrary<unknown> {
+  const { def, values } = defOf(schema)
+  const shaped = ((): fc.Arbitrary<unknown> => {
+    switch (def.type) {
+      case 'string':
+        return fc.string({ maxLength: 8 })
+      case 'number':
+        return fc.oneof(fc.integer(), fc.double())
+      case 'boolean':
+        return fc.boolean()
+      case 'null':
+        return fc.constant(null)
+      case 'literal':
+      case 'enum':
+        return fc.constantFrom(...values!)
+      case 'optional':
+        return fc.oneof(fc.constant(undefined), valuesOf(def.innerType!))
+      case 'nullable':
+        return fc.oneof(fc.constant(null), valuesOf(def.innerType!))
+      case 'union':
+        return fc.oneof(...def.options!.map(valuesOf))
+      case 'array':
+        return fc.array(valuesOf(def.element!), { maxLength: 4 })
+      case 'object': {
+        const fields = fc.record(Object.fromEntries(Object.entries(def.shape!).map(([name, field]) => [name, valuesOf(field)])), { requiredKeys: [] })
+        return fc.oneof({ weight: 4, arbitrary: fields }, { weight: 1, arbitrary: fc.tuple(fields, fc.string({ minLength: 1, maxLength: 6 }), fc.jsonValue()).map(([f, k, v]) => ({ ...f, [k]: v })) })
+      }
+      default:
+        return fc.jsonValue()
+    }
+  })()
+  return fc.oneof({ weight: 6, arbitrary: shaped }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) })
+}
+
+const routeSchemas = API_ROUTES.flatMap((route) =>
+  (['params', 'query', 'body'] as const).flatMap((where) => (route[where] ? [{ name: `${route.method} ${route.path} ${where}`, schema: route[where] as z.ZodType }] : [])),
+)
+
+/** A checkout as a TaxJar integration posts it. */
+const checkout = {
+  from_country: 'US',
+  from_zip: '92093',
+  from_state: 'CA',
+  to_country: 'US',
+  to_zip: '90002',
+  to_state: 'CA',
+  shipping: 1.5,
+  nexus_addresses: [{ id: 'Main Location', country: 'US', zip: '92093', state: 'CA', city: 'La Jolla', street: '9500 Gilman Drive' }],
+  line_items: [
+    { id: '1', quantity: 1, product_tax_code: '20010', unit_price: 15, discount: 0 },
+    { id: '2', quantity: '3', unit_price: '3.33' },
+  ],
+}
+
+describe('schema prechecks', () => {
+  it('accept only what zod accepts and returns unchanged, for every route schema that has one', () => {
+    const compiled = routeSchemas.filter(({ schema }) => precheckOf(schema) !== null)
+    expect(compiled.map((c) => c.name)).toContain('POST /taxjar/v2/taxes body')
+    for (const { name, schema } of compiled) {
+      const precheck = precheckOf(schema)!
+      let accepted = 0
+      fc.assert(
+        fc.property(valuesOf(schema), (value) => {
+          if (!precheck(value)) return
+          accepted++
+          const parsed = schema.safeParse(value)
+          expect(parsed.success, name).toBe(true)
+          expect(parsed.data, name).toEqual(value)
+        }),
+        { numRuns: 300 },
+      )
+      expect(accepted, `${name}: some generated values pass the precheck`).toBeGreaterThan(0)
+    }
+  })
+
+  it('take a checkout without parsing it, and leave a refused one to zod and its 422 details', () => {
+    expect(precheckOf(OrderTaxInput)!(checkout)).toBe(true)
+    expect(validate(OrderTaxInput, 'body', checkout)).toEqual({ ok: true, value: checkout })
+
+    const misspelt = { ...checkout, line_item: checkout.line_items }
+    expect(precheckOf(OrderTaxInput)!(misspelt)).toBe(false)
+    const refused = validate(OrderTaxInput, 'body', misspelt)
+    expect(refused.ok).toBe(false)
+    expect(!refused.ok && refused.detail.map((d) => [d.loc.join('.'), d.type])).toEqual([['body', 'unrecognized_keys']])
+
+    const wrongType = { ...checkout, line_items: [{ ...checkout.line_items[0], unit_price: { amount: 15 } }] }
+    expect(precheckOf(OrderTaxInput)!(wrongType)).toBe(false)
+    const typed = validate(OrderTaxInput, 'body', wrongType)
+    expect(!typed.ok && typed.detail.map((d) => d.loc.join('.'))).toEqual(['body.line_items.0.unit_price'])
+  })
+
+  it('hold the array limits: the most line items pass, one more goes to zod, which refuses it', () => {
+    const precheck = precheckOf(OrderTaxInput)!
+    const lines = (n: number) => ({ ...checkout, line_items: Array.from({ length: n }, (_, i) => ({ id: String(i), unit_price: 1 })) })
+    expect(precheck(lines(MAX_TAX_LINE_ITEMS))).toBe(true)
+    expect(precheck(lines(MAX_TAX_LINE_ITEMS + 1))).toBe(false)
+    expect(OrderTaxInput.safeParse(lines(MAX_TAX_LINE_ITEMS + 1)).success).toBe(false)
+  })
+
+  it('compile to none where the parse changes or refines values: coercion, defaults, transforms, refinements, formats, loose objects', () => {
+    const changing = [
+      z.coerce.number(),
+      z.string().default('x'),
+      z.string().transform((s) => s.trim()),
+      z.object({ a: z.string() }).refine((o) => o.a !== ''),
+      z.string().min(2),
+      z.number().int(),
+      z.string().regex(/^\d{5}$/),
+      z.looseObject({ a: z.string() }),
+      z.union([z.object({ a: z.string() }), z.string()]),
+      z.object({ when: z.iso.date() }),
+    ]
+    for (const schema of changing) expect(precheckOf(schema)).toBeNull()
+    // A stripping object has one, and leaves a value with an unknown key to zod, which drops the key.
+    const stripping = z.object({ a: z.string() })
+    expect(precheckOf(stripping)!({ a: 'x', b: 1 })).toBe(false)
+    expect(validate(stripping, 'body', { a: 'x', b: 1 })).toEqual({ ok: true, value: { a: 'x' } })
+  })
+})
