@@ -52,21 +52,21 @@ const FIELDS: Record<string, readonly string[]> = {
   object: ['shape', 'catchall'],
 }
 
-function compile(schema: z.ZodType): Precheck | null {
+/** The schema's definition when every field of it is one its kind may have, and it has no checks but an array's length. */
+function plainDef(schema: z.ZodType): Def | null {
   const def = defOf(schema)
   const fields = FIELDS[def.type]
   if (!fields) return null
   for (const field in def) if (field !== 'type' && field !== 'error' && !fields.includes(field)) return null
   if (def.checks && def.checks.length > 0 && def.type !== 'array') return null
-  switch (def.type) {
-    case 'string':
-      return (value) => typeof value === 'string'
-    case 'number':
-      return (value) => typeof value === 'number' && Number.isFinite(value)
-    case 'boolean':
-      return (value) => typeof value === 'boolean'
-    case 'null':
-      return (value) => value === null
+  return def
+}
+
+function compile(schema: z.ZodType): Precheck | null {
+  const types = typesOf(schema)
+  if (types) return typeCheck(types)
+  const def = plainDef(schema)
+  switch (def?.type) {
     case 'literal':
     case 'enum': {
       // The set of values zod itself checks against.
@@ -86,7 +86,7 @@ function compile(schema: z.ZodType): Precheck | null {
       if (!def.options!.every((option) => PRIMITIVES.has(unwrapped(option)))) return null
       const options = def.options!.map(compile)
       if (options.some((option) => option === null)) return null
-      return (value) => options.some((option) => option!(value))
+      return anyOf(options as Precheck[])
     }
     case 'array':
       return compileArray(def)
@@ -94,6 +94,57 @@ function compile(schema: z.ZodType): Precheck | null {
       return compileObject(def)
   }
   return null
+}
+
+type JsType = 'string' | 'number' | 'boolean' | 'null' | 'undefined'
+
+/** The JS types a schema made of plain strings, numbers, booleans and null (optional, nullable, in unions) accepts; null for any other schema. */
+function typesOf(schema: z.ZodType): Set<JsType> | null {
+  const def = plainDef(schema)
+  switch (def?.type) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+      return new Set([def.type])
+    case 'optional':
+    case 'nullable': {
+      const inner = typesOf(def.innerType!)
+      inner?.add(def.type === 'optional' ? 'undefined' : 'null')
+      return inner
+    }
+    case 'union': {
+      const all = new Set<JsType>()
+      for (const option of def.options!) {
+        const types = typesOf(option)
+        if (!types) return null
+        for (const type of types) all.add(type)
+      }
+      return all
+    }
+  }
+  return null
+}
+
+function typeCheck(types: ReadonlySet<JsType>): Precheck {
+  const [string, number, boolean, nul, undef] = (['string', 'number', 'boolean', 'null', 'undefined'] as const).map((type) => types.has(type))
+  return (value) => {
+    switch (typeof value) {
+      case 'string':
+        return string!
+      case 'number':
+        // zod's number refuses NaN and the infinities
+        return number! && Number.isFinite(value)
+      case 'boolean':
+        return boolean!
+      case 'undefined':
+        return undef!
+      case 'object':
+        return nul! && value === null
+      default:
+        return false
+    }
+  }
 }
 
 const unwrapped = (schema: z.ZodType): string => {
@@ -120,28 +171,35 @@ function compileArray(def: Def): Precheck | null {
   }
 }
 
+function anyOf(options: Precheck[]): Precheck {
+  return (value) => {
+    for (let i = 0; i < options.length; i++) if (options[i]!(value)) return true
+    return false
+  }
+}
+
 function compileObject(def: Def): Precheck | null {
   // A catchall other than never (strict) lets unknown keys through, parsed: not compiled.
   if (def.catchall && defOf(def.catchall).type !== 'never') return null
   const names = Object.keys(def.shape!)
-  const checks: Record<string, Precheck> = Object.create(null)
+  const checks = new Map<string, Precheck>()
   for (const name of names) {
     const check = compile(def.shape![name]!)
     if (!check) return null
-    checks[name] = check
+    checks.set(name, check)
   }
+  const required = names.filter((name) => !checks.get(name)!(undefined))
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
     const fields = value as Record<string, unknown>
     let known = 0
     for (const name in fields) {
-      const check = checks[name]
+      const check = checks.get(name)
       if (check === undefined || !Object.hasOwn(fields, name) || !check(fields[name])) return false
       known++
     }
     if (known === names.length) return true
-    // Fields left out must be allowed to be absent.
-    for (const name of names) if (!Object.hasOwn(fields, name) && !checks[name]!(undefined)) return false
+    for (const name of required) if (!Object.hasOwn(fields, name)) return false
     return true
   }
 }

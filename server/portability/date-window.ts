@@ -2,7 +2,18 @@
 
 const DAY_MS = 86_400_000
 
-export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
+// Every request of a day asks for the same date: the last one written is kept.
+let lastDay = NaN
+let lastDate = ''
+
+export function utcDate(ms: number): string {
+  const day = Math.floor(ms / DAY_MS)
+  if (day !== lastDay) {
+    lastDate = new Date(ms).toISOString().slice(0, 10)
+    lastDay = day
+  }
+  return lastDate
+}
 
 export const addDays = (date: string, days: number): string => utcDate(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS)
 

@@ -25,10 +25,13 @@ export function parseMoney(input: unknown): MoneyParse {
     if (!Number.isFinite(input)) return { ok: false, reason: 'not a finite number' }
     text = String(input)
   } else if (typeof input === 'string') {
-    text = input.trim()
+    text = input
   } else {
     return { ok: false, reason: 'expected a decimal number or a decimal string' }
   }
+  const plain = plainUnits(text)
+  if (plain !== null) return { ok: true, units: plain }
+  text = text.trim()
   const match = DECIMAL.exec(text)
   if (!match || (match[2] === '' && (match[3] ?? '') === '')) {
     return { ok: false, reason: `${JSON.stringify(text)} is not a plain decimal number (write e.g. "19.99")` }
@@ -42,6 +45,27 @@ export function parseMoney(input: unknown): MoneyParse {
   }
   const magnitude = Number((wholeDigits || '0') + fractionDigits.padEnd(MONEY_DECIMALS, '0'))
   return { ok: true, units: sign === '-' && magnitude !== 0 ? -magnitude : magnitude }
+}
+
+const POWERS = [1, 10, 100, 1_000, 10_000]
+
+/**
+ * The units of the common spelling, digits with at most four decimals ("19.99", "120", "0.3333"),
+ * read digit by digit; null for anything else (a sign, spaces, more digits), which the pattern reads.
+ */
+function plainUnits(text: string): number | null {
+  let units = 0
+  let point = -1
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 48 && c <= 57) units = units * 10 + (c - 48)
+    else if (c === 46 && point === -1) point = i
+    else return null
+  }
+  const whole = point === -1 ? text.length : point
+  const decimals = point === -1 ? 0 : text.length - point - 1
+  if (whole === 0 || whole > MAX_INTEGER_DIGITS || decimals > MONEY_DECIMALS) return null
+  return units * POWERS[MONEY_DECIMALS - decimals]!
 }
 
 /**

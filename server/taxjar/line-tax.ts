@@ -47,23 +47,25 @@ function scaled(x: number, numerator: number, denominator: number): number {
   return Number((product * 2n + d) / (2n * d))
 }
 
+/** Adds a slice where it taxes something. */
+function add(pieces: Pieces, level: Level, base: number, rate: number): void {
+  if (base > 0 && rate > 0) pieces[level].push({ base, rate })
+}
+
 /** The slices of a line whose price after discount is `net` for `quantity` items. */
 export function linePieces(net: number, quantity: number, rule: TaxedRule, parts: RateParts, countyFips: string | null): Pieces {
   const pieces = noPieces()
-  const add = (level: Level, base: number, rate: number) => {
-    if (base > 0 && rate > 0) pieces[level].push({ base, rate })
-  }
   switch (rule.kind) {
     case 'levels':
       for (const level of LEVELS) {
         const treatment = level === 'state' ? rule.state : rule.local
         if (treatment === 'exempt') continue
-        add(level, net, treatment === 'taxable' ? parts[level] : treatment.rate)
+        add(pieces, level, net, treatment === 'taxable' ? parts[level] : treatment.rate)
       }
       return pieces
     case 'exempt_up_to': {
       const excess = Math.max(0, net - rule.perItem * quantity)
-      for (const level of LEVELS) add(level, excess, parts[level])
+      for (const level of LEVELS) add(pieces, level, excess, parts[level])
       return pieces
     }
     case 'exempt_below': {
@@ -71,7 +73,7 @@ export function linePieces(net: number, quantity: number, rule: TaxedRule, parts
       const localExempt = below && countyFips !== null && rule.localExemptCounties.includes(countyFips)
       for (const level of LEVELS) {
         const exempt = below && (level === 'state' || level === 'district' || localExempt)
-        if (!exempt) add(level, net, parts[level])
+        if (!exempt) add(pieces, level, net, parts[level])
       }
       return pieces
     }
@@ -106,21 +108,27 @@ export function fullShipping(shipping: number, parts: RateParts): Pieces {
 
 export function partTax(pieces: Pieces): PartTax {
   const exact = exactTax(pieces)
-  let taxable = 0
-  let rate = 0
-  const levelTax = (level: Level, i: number): LevelTax => {
-    let base = 0
-    let largest: Piece | null = null
-    for (const piece of pieces[level]) {
-      base += piece.base
-      if (!largest || piece.base > largest.base || (piece.base === largest.base && piece.rate > largest.rate)) largest = piece
-    }
-    if (base > taxable) taxable = base
-    rate += largest?.rate ?? 0
-    return { taxable: base, rate: largest?.rate ?? 0, tax: exact.cents[i]! }
+  const state = levelTax(pieces.state, exact.cents[0]!)
+  const county = levelTax(pieces.county, exact.cents[1]!)
+  const city = levelTax(pieces.city, exact.cents[2]!)
+  const district = levelTax(pieces.district, exact.cents[3]!)
+  return {
+    taxable: Math.max(state.taxable, county.taxable, city.taxable, district.taxable),
+    rate: state.rate + county.rate + city.rate + district.rate,
+    tax: exact.tax,
+    levels: { state, county, city, district },
   }
-  const levels = { state: levelTax('state', 0), county: levelTax('county', 1), city: levelTax('city', 2), district: levelTax('district', 3) }
-  return { taxable, rate, tax: exact.tax, levels }
+}
+
+/** A level's slices summed; its rate is the largest slice's (the higher rate on a tie). */
+function levelTax(pieces: readonly Piece[], tax: number): LevelTax {
+  let base = 0
+  let largest: Piece | null = null
+  for (const piece of pieces) {
+    base += piece.base
+    if (!largest || piece.base > largest.base || (piece.base === largest.base && piece.rate > largest.rate)) largest = piece
+  }
+  return { taxable: base, rate: largest?.rate ?? 0, tax }
 }
 
 /**
@@ -130,25 +138,27 @@ export function partTax(pieces: Pieces): PartTax {
  * beyond.
  */
 function exactTax(pieces: Pieces): { tax: number; cents: number[] } {
-  const exact = [0, 0, 0, 0]
-  let total = 0
-  for (let i = 0; i < LEVELS.length; i++) {
-    for (const piece of pieces[LEVELS[i]!]) exact[i] += piece.base * piece.rate
-    total += exact[i]!
-  }
+  const exact = [levelExact(pieces.state), levelExact(pieces.county), levelExact(pieces.city), levelExact(pieces.district)]
+  const total = exact[0]! + exact[1]! + exact[2]! + exact[3]!
   if (!Number.isSafeInteger(total) || !exact.every(Number.isSafeInteger)) return exactTaxBig(pieces)
-  const remainders = [0, 0, 0, 0]
   const cents = [0, 0, 0, 0]
   let whole = 0
   for (let i = 0; i < 4; i++) {
-    remainders[i] = exact[i]! % CENT_UNITS
-    cents[i] = (exact[i]! - remainders[i]!) / CENT_UNITS
+    const remainder = exact[i]! % CENT_UNITS
+    cents[i] = (exact[i]! - remainder) / CENT_UNITS
+    exact[i] = remainder
     whole += cents[i]!
   }
   const rounded = total + CENT_UNITS / 2
   const tax = (rounded - (rounded % CENT_UNITS)) / CENT_UNITS
-  if (tax > whole) distribute(cents, remainders, tax - whole)
+  if (tax > whole) distribute(cents, exact, tax - whole)
   return { tax, cents }
+}
+
+function levelExact(pieces: readonly Piece[]): number {
+  let exact = 0
+  for (const piece of pieces) exact += piece.base * piece.rate
+  return exact
 }
 
 function exactTaxBig(pieces: Pieces): { tax: number; cents: number[] } {
@@ -160,8 +170,12 @@ function exactTaxBig(pieces: Pieces): { tax: number; cents: number[] } {
   return { tax, cents }
 }
 
-/** Adds one cent to each of the `left` levels with the largest remainders, in place. */
+/** Adds one cent to each of the `left` levels with the largest remainders (the earlier level on a tie), in place; `remainders` is used up. */
 function distribute(cents: number[], remainders: number[], left: number): void {
-  const order = [0, 1, 2, 3].sort((a, b) => remainders[b]! - remainders[a]! || a - b)
-  for (let k = 0; k < left; k++) cents[order[k]!]! += 1
+  for (let k = 0; k < left; k++) {
+    let best = 0
+    for (let i = 1; i < 4; i++) if (remainders[i]! > remainders[best]!) best = i
+    cents[best]! += 1
+    remainders[best] = -1
+  }
 }

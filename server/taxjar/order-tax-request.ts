@@ -148,11 +148,12 @@ function lineOf(line: TaxLineItemInput, index: number, fail: Fail): OrderLine {
   if (line.unit_price === undefined || line.unit_price === '') fail(loc('unit_price'), 'unit_price is required for every line item (0 for a free item)')
   else unitPrice = nonNegative(line.unit_price, loc('unit_price'), fail) ?? 0
   const discount = line.discount === undefined || line.discount === '' ? 0 : (nonNegative(line.discount, loc('discount'), fail) ?? 0)
-  const gross = BigInt(quantity) * BigInt(unitPrice)
+  // A product of two integers is exact while it stays a safe integer, and past that the rounded product is larger still.
+  const gross = quantity * unitPrice
   let net = 0
-  if (gross > BigInt(Number.MAX_SAFE_INTEGER)) fail(loc('unit_price'), 'unit_price × quantity is too large')
-  else if (BigInt(discount) > gross) fail(loc('discount'), `discount ${formatMoney(discount)} is more than the line's ${formatMoney(gross)}`, line.discount)
-  else net = Number(gross) - discount
+  if (gross > Number.MAX_SAFE_INTEGER) fail(loc('unit_price'), 'unit_price × quantity is too large')
+  else if (discount > gross) fail(loc('discount'), `discount ${formatMoney(discount)} is more than the line's ${formatMoney(gross)}`, line.discount)
+  else net = gross - discount
   const code = cleanText(line.product_tax_code, loc('product_tax_code'), fail)
   return { index, id: cleanText(line.id, loc('id'), fail), quantity, unitPrice, discount, net, code }
 }

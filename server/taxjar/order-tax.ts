@@ -5,11 +5,10 @@
 // line and the shipping charge level by level (line-tax.ts). Integers throughout: money in
 // 1/10,000 dollar, rates in 1e-5, tax in cents.
 import type { Level } from '../../snapshot-contract/model.ts'
-import { parseRateFraction } from '../../snapshot-contract/rate-units.ts'
 import { validationError } from '../http/validation.ts'
 import type { RateParts } from '../lookup/rate-parts.ts'
 import type { LookupSources } from '../lookup/resolve-lookup.ts'
-import type { Billing, RateObject } from '../lookup/tax-response.ts'
+import type { Billing } from '../lookup/tax-response.ts'
 import { utcDate } from '../portability/date-window.ts'
 import { decideSourcing, type MixedSourcingWarning, type Sourcing } from '../portability/rates-sourcing.ts'
 import type { CustomerRecord } from '../store/customers.ts'
@@ -72,11 +71,6 @@ export type OrderTax = {
 
 const EXEMPTING: readonly ExemptionType[] = ['wholesale', 'government', 'marketplace', 'other']
 const ZERO_TAX = partTax(noPieces())
-
-function partsOf(rate: RateObject): RateParts {
-  const units = (text: string) => (parseRateFraction(text) as { units: number }).units
-  return { state: units(rate.state_rate), county: units(rate.county_rate), city: units(rate.city_rate), district: units(rate.combined_district_rate), combined: units(rate.combined_rate) }
-}
 
 async function exemptionOf(request: OrderTaxRequest, ctx: OrderTaxContext, notes: OrderTax['notes']): Promise<AppliedExemption | null> {
   if (request.exemptionType) {
@@ -148,7 +142,7 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
       exemption: null,
       destination,
       location: destination,
-      parts: partsOf(destination.rate),
+      parts: destination.parts,
       rules,
       lines: [],
       linesSent,
@@ -165,7 +159,7 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const decision = decideSourcing(state, sellerOf(request, rules))
   if (decision.warning) notes.push(mixedNote(decision.warning))
   const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.billing, ctx.now, today) : destination
-  const parts = partsOf(location.rate)
+  const parts = location.parts
   const county = location.countyFips
 
   const pieces = lines.map((line, i) => (exemption ? noPieces() : linePieces(line.net, line.quantity, ruled[i]!.rule, parts, county)))

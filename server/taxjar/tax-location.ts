@@ -3,14 +3,20 @@
 // snapshot keeps the answers of the day for its most recent TAX_LOCATIONS_KEPT addresses; a new
 // snapshot or a new day starts afresh, and an address sent to an upstream geocoder (a street, with
 // TAXATLAS_GEOCODER_URL set) is never kept, since the geocoder's answer may change.
+import { parseRateFraction } from '../../snapshot-contract/rate-units.ts'
 import { readLookupRequest } from '../lookup/lookup-request.ts'
+import type { RateParts } from '../lookup/rate-parts.ts'
 import type { LookupSources } from '../lookup/resolve-lookup.ts'
 import type { SnapshotView } from '../lookup/snapshot-facts.ts'
-import type { Billing, FullLookupBody } from '../lookup/tax-response.ts'
+import type { Billing, FullLookupBody, RateObject } from '../lookup/tax-response.ts'
 import { fullLookup } from '../portability/rates-lookup.ts'
 import type { OrderAddress } from './order-tax-request.ts'
 
-export type TaxLocation = Pick<FullLookupBody, 'rate' | 'meta' | 'rows'> & { countyFips: string | null }
+export type TaxLocation = Pick<FullLookupBody, 'rate' | 'meta' | 'rows'> & {
+  countyFips: string | null
+  /** the rate's levels in 1e-5 units, read once from its 5-decimal strings */
+  parts: RateParts
+}
 
 export const TAX_LOCATIONS_KEPT = 10_000
 
@@ -32,10 +38,15 @@ export async function taxLocation(address: OrderAddress & { zip5: string }, sour
   const reading = readLookupRequest(address.state, { address: address.street ?? undefined, city: address.city ?? undefined, zip: address.zip5, mode: 'full' }, now)
   if (!reading.ok) throw reading.error
   const answer = await fullLookup(reading.request, sources, billing)
-  const location: TaxLocation = { rate: answer.rate, meta: answer.meta, rows: answer.rows, countyFips: answer.resolved_place.county?.fips ?? null }
+  const location: TaxLocation = { rate: answer.rate, meta: answer.meta, rows: answer.rows, countyFips: answer.resolved_place.county?.fips ?? null, parts: partsOf(answer.rate) }
   if (keep) {
     day!.locations.set(key, location)
     if (day!.locations.size > TAX_LOCATIONS_KEPT) day!.locations.delete(day!.locations.keys().next().value!)
   }
   return location
+}
+
+function partsOf(rate: RateObject): RateParts {
+  const units = (text: string) => (parseRateFraction(text) as { units: number }).units
+  return { state: units(rate.state_rate), county: units(rate.county_rate), city: units(rate.city_rate), district: units(rate.combined_district_rate), combined: units(rate.combined_rate) }
 }
