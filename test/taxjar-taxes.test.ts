@@ -6,6 +6,7 @@
 // line item and for shipping.
 import Taxjar from 'taxjar'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { z } from 'zod'
 import type { Level } from '../snapshot-contract/model.ts'
 import { ErrorBody } from '../server/base/errors.ts'
 import { NativeOrderTaxBody } from '../server/portability/order-tax-native.ts'
@@ -262,6 +263,37 @@ describe('golden orders: nexus and exemptions', () => {
     const tax = await taxFor({ to_country: 'US', to_zip: '30303', to_state: 'GA', amount: 49.99, shipping: 0, ...inState('GA') })
     expect(toCents(tax.amount_to_collect)).toBe(taxCents(4999, r.combined))
     expect(tax.breakdown).toBeUndefined()
+  })
+})
+
+/** Fields of `value` outside `schema`'s objects, or required by them and missing, as paths. */
+function fieldsOffSchema(schema: z.ZodType, value: unknown, path = 'tax'): string[] {
+  const def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType> } } })._zod.def
+  if (def.type === 'optional' || def.type === 'nullable') return value === undefined || value === null ? [] : fieldsOffSchema(def.innerType!, value, path)
+  if (def.type === 'array') return (value as unknown[]).flatMap((item, i) => fieldsOffSchema(def.element!, item, `${path}.${i}`))
+  if (def.type !== 'object') return []
+  const fields = value as Record<string, unknown>
+  const extra = Object.keys(fields).filter((key) => !(key in def.shape!)).map((key) => `${path}.${key} (not in the schema)`)
+  const missing = Object.entries(def.shape!).filter(([key, field]) => !(key in fields) && !field.safeParse(undefined).success).map(([key]) => `${path}.${key} (missing)`)
+  return [...extra, ...missing, ...Object.entries(def.shape!).flatMap(([key, field]) => (key in fields ? fieldsOffSchema(field, fields[key], `${path}.${key}`) : []))]
+}
+
+describe('the TaxJar answer as written', () => {
+  it('holds exactly the fields of its schema at every level, as canonical JSON', async () => {
+    const orders = [
+      { to_country: 'US', to_zip: '90012', to_state: 'CA', shipping: '4.99', ...inState('CA'), line_items: [line('say "hi" é', 3, '0.3333'), line('b', 1, '19.99', { discount: '0.99' }), line('c', 2, '120.05', { product_tax_code: '20010' })] },
+      { to_country: 'US', to_zip: '30303', to_state: 'GA', shipping: 10, exemption_type: 'wholesale', ...inState('GA'), line_items: [line('1', 1, 25)] },
+      { to_country: 'US', to_zip: '30303', to_state: 'GA', shipping: 0, amount: 10, ...inState('GA') },
+    ]
+    for (const order of orders) {
+      const response = await fetch(`${lookup.server.url}/taxjar/v2/taxes`, { method: 'POST', headers: { Authorization: `Bearer ${lookup.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(order) })
+      expect(response.status).toBe(200)
+      const text = await response.text()
+      expect(JSON.stringify(JSON.parse(text)), 'numbers and strings written as JSON.stringify writes them').toBe(text)
+      const { tax } = JSON.parse(text)
+      expect(fieldsOffSchema(TaxjarTaxBody.shape.tax, tax)).toEqual([])
+      expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(text))
+    }
   })
 })
 

@@ -7,20 +7,33 @@
 const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 const MAX_EXACT = 1e15
 
+// The decimal part of each fraction met, per number of digits (".5", ".0725"): at most 10^digits
+// of them, and in practice the few prices' cents and rates an answer repeats.
+const SUFFIXES: Map<number, string>[] = POWERS.map(() => new Map())
+
 /** `digits`: 0 to 6 (a quotient of at least 10^-6 is written without an exponent). */
 export function scaledNumberText(count: number, digits: number): string {
   if (count === 0) return '0'
+  if (!Number.isInteger(count) || !(count < MAX_EXACT && count > -MAX_EXACT)) return JSON.stringify(count / POWERS[digits]!)
+  if (count < 0) return `-${scaledNumberText(-count, digits)}`
   const scale = POWERS[digits]!
-  if (!Number.isInteger(count) || !(count < MAX_EXACT && count > -MAX_EXACT)) return JSON.stringify(count / scale)
-  const magnitude = count < 0 ? -count : count
-  let fraction = magnitude % scale
-  const whole = (magnitude - fraction) / scale
-  const sign = count < 0 ? '-' : ''
-  if (fraction === 0) return `${sign}${whole}`
-  let places = digits
-  while (fraction % 10 === 0) {
-    fraction /= 10
-    places--
+  const fraction = count % scale
+  const whole = (count - fraction) / scale
+  return fraction === 0 ? `${whole}` : `${whole}${suffixOf(fraction, digits)}`
+}
+
+function suffixOf(fraction: number, digits: number): string {
+  const known = SUFFIXES[digits]!
+  let suffix = known.get(fraction)
+  if (suffix === undefined) {
+    let places = digits
+    let significant = fraction
+    while (significant % 10 === 0) {
+      significant /= 10
+      places--
+    }
+    suffix = `.${String(significant).padStart(places, '0')}`
+    known.set(fraction, suffix)
   }
-  return `${sign}${whole}.${String(fraction).padStart(places, '0')}`
+  return suffix
 }
