@@ -19,9 +19,9 @@ import { rawRequest, type RawRequest } from './support/reliability-raw-http.ts'
 import { pacedRequest } from './support/reliability-slow-client.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 import { startTestServer, withKey, type TestServer } from './support/server-harness.ts'
-import { testBoomRoute, testEchoRoute, testLookupRoute, testSlowReadRoute } from './support/server-test-routes.ts'
+import { testBoomRoute, testEchoRoute, testLookupRoute, testSelfWrittenRoute, testSlowReadRoute } from './support/server-test-routes.ts'
 
-const routes = [...API_ROUTES, testLookupRoute, testEchoRoute, testBoomRoute, testSlowReadRoute]
+const routes = [...API_ROUTES, testLookupRoute, testEchoRoute, testBoomRoute, testSlowReadRoute, testSelfWrittenRoute]
 let server: TestServer
 let artifacts: { dir: string; id: string }
 
@@ -85,6 +85,24 @@ describe('public routes', () => {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
     }
+  })
+})
+
+describe('headers of key routes', () => {
+  it('a reply and a response its handler writes itself both carry the request id, security and rate-limit headers', async () => {
+    const { api_key } = await server.createAccount('starter')
+    for (const path of ['/v1/test-lookup/30303', '/test/self-written']) {
+      const response = await get(path, withKey(api_key))
+      expect(response.status, path).toBe(200)
+      expect(response.headers.get('x-request-id'), path).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/)
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff')
+      expect(response.headers.get('cache-control'), path).toBe('no-store')
+      expect(response.headers.get('ratelimit-limit'), path).toMatch(/^\d+$/)
+      expect(response.headers.get('ratelimit-remaining'), path).toMatch(/^\d+$/)
+    }
+    const written = await get('/test/self-written', withKey(api_key))
+    expect(written.headers.get('content-type')).toBe('application/x-ndjson')
+    expect(await written.text()).toBe('{"line":1}\n{"line":2}\n')
   })
 })
 

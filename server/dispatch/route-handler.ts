@@ -7,7 +7,7 @@ import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
-import type { Caller, Route, RouteSettings } from './route.ts'
+import type { Auth, Caller, Route, RouteContext, RouteSettings } from './route.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
 import type { UsageCounter } from '../store/usage.ts'
@@ -17,7 +17,7 @@ import { admitOrigin, SAME_ORIGIN_ONLY, type CorsPolicy } from '../http/cors.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
 import type { CachedReply, ReplyCache } from '../http/reply-cache.ts'
 import { ensureBaseHeaders, requestState, type RequestState } from '../http/request-context.ts'
-import { baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../http/respond.ts'
+import { addHeaders, baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../http/respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
 
 export type AppDeps = {
@@ -164,7 +164,8 @@ function admit(x: Exchange): boolean {
       return true
     }
   }
-  setHeaders(x)
+  // The base and rate-limit headers are written with the reply (sendReply), or set when the
+  // handler reaches for the response itself or fails.
   return false
 }
 
@@ -177,13 +178,7 @@ async function respond(x: Exchange): Promise<void> {
   const body = route.body ? checked(route.body, 'body', await readJsonBody(req, route.bodyLimitBytes ?? deps.jsonBodyLimit), detail) : undefined
   if (detail.length) throw validationError(detail)
 
-  const reply = await route.handler({
-    req, res, params, query, body, snapshot, now,
-    requestId: x.state.requestId,
-    caller: x.caller,
-    store: x.store,
-    settings: deps.routeSettings,
-  })
+  const reply = await route.handler(new HandlerContext(x, params, query, body))
   if (!reply) {
     if (!res.headersSent) throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
     return
@@ -195,7 +190,59 @@ async function respond(x: Exchange): Promise<void> {
     deps.replies!.set(snapshot.id, now, cacheKey, cachedReply(reply.status, text, reply.headers))
     replyBody = new JsonText(text)
   }
-  sendJson(res, reply.status, replyBody, reply.headers)
+  sendReply(x, reply.status, replyBody, reply.headers)
+}
+
+/**
+ * What a handler is given. A handler that writes the response itself finds the headers every
+ * response carries set when it first reaches for `res`. (A class: an accessor on an object
+ * literal would make every context a slow dictionary object.)
+ */
+class HandlerContext implements RouteContext<Auth, unknown, unknown, unknown> {
+  readonly #x: Exchange
+  readonly req: RoutedRequest
+  readonly requestId: string
+  readonly snapshot: Snapshot
+  readonly now: number
+  readonly caller: Caller | null
+  readonly store: StoreParts | null
+  readonly settings: RouteSettings
+
+  constructor(x: Exchange, readonly params: unknown, readonly query: unknown, readonly body: unknown) {
+    this.#x = x
+    this.req = x.req
+    this.requestId = x.state.requestId
+    this.snapshot = x.snapshot
+    this.now = x.now
+    this.caller = x.caller
+    this.store = x.store
+    this.settings = x.deps.routeSettings
+  }
+
+  get res(): ServerResponse {
+    setHeaders(this.#x)
+    return this.#x.res
+  }
+}
+
+/**
+ * The reply with all its headers in one writeHead (the base and rate-limit headers, the reply's
+ * own, Content-Length): Node then stores none of them one by one. Through the headers set on the
+ * response when something set them already, and for a reply without a body.
+ */
+function sendReply(x: Exchange, status: number, body: unknown, own: Record<string, string> | undefined): void {
+  if (x.state.baseHeadersSet || x.res.headersSent || status === 204 || status === 304 || body === undefined) {
+    setHeaders(x)
+    sendJson(x.res, status, body, own)
+    return
+  }
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body)
+  const headers = baseHeaderList(x.state.requestId)
+  if (x.limit) addRateLimitHeaders(headers, x.limit)
+  if (own) addHeaders(headers, own)
+  headers.push('Content-Length', String(Buffer.byteLength(text)))
+  x.state.baseHeadersSet = true
+  sendWhole(x.res, status, headers, text)
 }
 
 function cachedReply(status: number, text: string, own: Record<string, string> = {}): CachedReply {

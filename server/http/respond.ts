@@ -26,11 +26,22 @@ export function setBaseHeaders(res: ServerResponse, requestId: string): void {
 /** The same headers as [name, value, …], for `sendWhole` (a fresh list, which the caller may add to). */
 export const baseHeaderList = (requestId: string): string[] => ['X-Request-Id', requestId, ...BASE_HEADERS]
 
+/** Adds `own` to a header list [name, value, …], each replacing a header of the same name in it. */
+export function addHeaders(headers: string[], own: Record<string, string>): void {
+  for (const name in own) {
+    const lower = name.toLowerCase()
+    let i = 0
+    while (i < headers.length && headers[i]!.toLowerCase() !== lower) i += 2
+    if (i < headers.length) headers[i + 1] = own[name]!
+    else headers.push(name, own[name]!)
+  }
+}
+
 /**
  * A response whose every header is known at once, written with one writeHead: on a response no
  * header was set on yet, Node then stores none of them one by one (the lookup cache's fast path).
  */
-export function sendWhole(res: ServerResponse, status: number, headers: string[], body: Buffer): void {
+export function sendWhole(res: ServerResponse, status: number, headers: string[], body: Buffer | string): void {
   res.writeHead(status, headers).end(body)
 }
 

@@ -65,3 +65,17 @@ export const testBoomRoute = defineRoute({
 }).handle(() => {
   throw new Error('secret internal detail at /srv/taxatlas')
 })
+
+/** Writes its answer itself, as NDJSON, and returns no reply. */
+export const testSelfWrittenRoute = defineRoute({
+  method: 'GET',
+  path: '/test/self-written',
+  operationId: 'testSelfWritten',
+  summary: 'test handler writing its own response',
+  auth: 'key',
+  responses: { 200: { description: 'two NDJSON lines' } },
+}).handle(({ res }) => {
+  res.setHeader('Content-Type', 'application/x-ndjson')
+  res.write('{"line":1}\n')
+  res.end('{"line":2}\n')
+})
