@@ -1,5 +1,6 @@
-// The router over real HTTP: routes shaped `/fixed/segments/:param` (the rate lookup) are
-// dispatched without Polka's route search, and every URL still reaches the route Polka would pick.
+// The router over real HTTP: routes of fixed segments (the order-tax POST) and routes shaped
+// `/fixed/segments/:param` (the rate lookup) are dispatched without Polka's route search, and every
+// URL still reaches the route Polka would pick.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,7 +27,7 @@ const answering = (name: string, path: string) =>
 
 // `/t/items/:id` has no rival; `/t/things/:id` shares its URLs with `/t/things/special`, declared
 // first (Polka takes the first declared route that matches).
-const ROUTES = [answering('item', '/t/items/:id'), answering('special', '/t/things/special'), answering('thing', '/t/things/:id')] as Route[]
+const ROUTES = [answering('item', '/t/items/:id'), answering('special', '/t/things/special'), answering('thing', '/t/things/:id'), answering('fixed', '/t/fixed/path')] as Route[]
 
 function appWith(routes: Route[]) {
   return createApp({
@@ -85,6 +86,17 @@ describe('routes shaped /fixed/segments/:param', () => {
     const other = await ask('/t/things/other')
     expect(other).toMatchObject({ status: 200, body: { route: 'thing', id: 'other' } })
     expect(other.searches).toBeGreaterThan(0)
+  })
+})
+
+describe('routes of fixed segments', () => {
+  it('are answered without a route search when no other route can match them; other spellings go through Polka, with the same answers', async () => {
+    expect(await ask('/t/fixed/path?q=1')).toMatchObject({ status: 200, body: { route: 'fixed', q: '1' }, searches: 0 })
+    const trailing = await ask('/t/fixed/path/')
+    expect(trailing).toMatchObject({ status: 200, body: { route: 'fixed' } })
+    expect(trailing.searches).toBeGreaterThan(0)
+    expect(await ask('/t/fixed/path', { method: 'POST' })).toMatchObject({ status: 405, allow: 'GET, HEAD, OPTIONS' })
+    expect(await ask('/t/fixed/pat')).toMatchObject({ status: 404 })
   })
 })
 
