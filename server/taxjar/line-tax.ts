@@ -42,9 +42,17 @@ export const noPieces = (): Pieces => ({ state: [], county: [], city: [], distri
 
 /** x × numerator / denominator, rounded half up (all non-negative). */
 function scaled(x: number, numerator: number, denominator: number): number {
-  const product = BigInt(x) * BigInt(numerator)
-  const d = BigInt(denominator)
-  return Number((product * 2n + d) / (2n * d))
+  const dividend = 2 * x * numerator + denominator
+  const divisor = 2 * denominator
+  if (dividend <= Number.MAX_SAFE_INTEGER) {
+    // Exact integers: the float quotient's floor is off by at most one, which the remainder shows.
+    let quotient = Math.floor(dividend / divisor)
+    const remainder = dividend - quotient * divisor
+    if (remainder < 0) quotient--
+    else if (remainder >= divisor) quotient++
+    return quotient
+  }
+  return Number((BigInt(x) * BigInt(numerator) * 2n + BigInt(denominator)) / (2n * BigInt(denominator)))
 }
 
 /** Adds a slice where it taxes something. */
@@ -89,9 +97,16 @@ export function proportionalShipping(shipping: number, lines: readonly Pieces[],
   if (itemsTotal === 0) return fullShipping(shipping, parts)
   const pieces = noPieces()
   for (const level of LEVELS) {
-    const byRate = new Map<number, number>()
-    for (const line of lines) for (const piece of line[level]) byRate.set(piece.rate, (byRate.get(piece.rate) ?? 0) + piece.base)
-    for (const [rate, base] of byRate) {
+    // The items' total at each rate of the level, in the order the rates first appear.
+    const byRate: Piece[] = []
+    for (const line of lines) {
+      for (const piece of line[level]) {
+        const same = byRate.find((p) => p.rate === piece.rate)
+        if (same) same.base += piece.base
+        else byRate.push({ base: piece.base, rate: piece.rate })
+      }
+    }
+    for (const { rate, base } of byRate) {
       const share = scaled(shipping, base, itemsTotal)
       if (share > 0) pieces[level].push({ base: share, rate })
     }
@@ -140,7 +155,7 @@ function levelTax(pieces: readonly Piece[], tax: number): LevelTax {
 function exactTax(pieces: Pieces): { tax: number; cents: number[] } {
   const exact = [levelExact(pieces.state), levelExact(pieces.county), levelExact(pieces.city), levelExact(pieces.district)]
   const total = exact[0]! + exact[1]! + exact[2]! + exact[3]!
-  if (!Number.isSafeInteger(total) || !exact.every(Number.isSafeInteger)) return exactTaxBig(pieces)
+  if (!(total <= Number.MAX_SAFE_INTEGER && exact[0]! <= Number.MAX_SAFE_INTEGER && exact[1]! <= Number.MAX_SAFE_INTEGER && exact[2]! <= Number.MAX_SAFE_INTEGER && exact[3]! <= Number.MAX_SAFE_INTEGER)) return exactTaxBig(pieces)
   const cents = [0, 0, 0, 0]
   let whole = 0
   for (let i = 0; i < 4; i++) {

@@ -13,10 +13,23 @@ export type Nexus = { states: ReadonlySet<string>; basis: NexusBasis }
 export const NO_NEXUS_SOURCE =
   'No from address, no nexus address, and no address on file: send from_state or from_zip, or nexus_addresses, or register the states you collect in (PUT /v1/portability/nexus).'
 
+// An account's registration list is read once and kept (store/nexus-registrations.ts): the
+// states it counts today are worked out once per list and day.
+const registered = new WeakMap<readonly Registration[], { today: string; states: ReadonlySet<string> }>()
+
+function registeredStates(registrations: readonly Registration[], today: string): ReadonlySet<string> {
+  let known = registered.get(registrations)
+  if (known?.today !== today) {
+    known = { today, states: new Set(registrations.filter((r) => r.registeredSince === null || r.registeredSince <= today).map((r) => r.state)) }
+    registered.set(registrations, known)
+  }
+  return known.states
+}
+
 export function orderNexus(request: Pick<OrderTaxRequest, 'nexusStates' | 'from'>, registrations: readonly Registration[], today: string): Nexus {
   if (request.nexusStates && request.nexusStates.length > 0) return { states: new Set(request.nexusStates), basis: 'nexus_addresses' }
   if (registrations.length === 0 && !request.from) throw invalidInput(NO_NEXUS_SOURCE, { field: 'nexus_addresses' })
-  const states = new Set(registrations.filter((r) => r.registeredSince === null || r.registeredSince <= today).map((r) => r.state))
-  if (request.from) states.add(request.from.state)
-  return { states, basis: 'registrations' }
+  const states = registeredStates(registrations, today)
+  if (!request.from || states.has(request.from.state)) return { states, basis: 'registrations' }
+  return { states: new Set(states).add(request.from.state), basis: 'registrations' }
 }
