@@ -160,13 +160,24 @@ export function cleanText(value: unknown, loc: (string | number)[], fail: Fail):
   if (typeof value === 'number') value = String(value)
   if (typeof value !== 'string') return null
   // eslint-disable-next-line no-control-regex
-  const cleaned = value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
+  const cleaned = isTidy(value) ? value : value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
   if (!cleaned) return null
   if (cleaned.length > MAX_TEXT) {
     fail(loc, `at most ${MAX_TEXT} characters`)
     return null
   }
   return cleaned
+}
+
+/** Printable ASCII without a space at either end, as nearly every value comes: nothing to clean. */
+function isTidy(value: string): boolean {
+  const last = value.length - 1
+  if (last < 0 || value.charCodeAt(0) === 32 || value.charCodeAt(last) === 32) return false
+  for (let i = 0; i <= last; i++) {
+    const c = value.charCodeAt(i)
+    if (c < 32 || c > 126) return false
+  }
+  return true
 }
 
 export function stateOf(value: string | null, loc: (string | number)[], required: boolean, fail: Fail): string | null {
@@ -186,12 +197,21 @@ export function zipOf(value: unknown, loc: (string | number)[], required: boolea
     if (required) fail(loc, `${loc.at(-1)} is required`)
     return null
   }
+  if (text.length === 5 && isDigits(text)) return text
   const m = ZIP.exec(text)
   if (!m) {
     fail(loc, `${loc.at(-1)} ${JSON.stringify(text)} is not a ZIP code (5 digits or ZIP+4)`, value)
     return null
   }
   return m[1].padStart(5, '0')
+}
+
+function isDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 48 || c > 57) return false
+  }
+  return true
 }
 
 function lineItemOf(line: LineItemInput, index: number, sign: number, fail: Fail): LineItem {

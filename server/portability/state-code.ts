@@ -10,7 +10,8 @@ for (const state of STATES) {
 
 /** The 2-letter code, or null when the text names no state we track. */
 export function stateCodeOf(text: string): string | null {
-  return BY_KEY.get(text.trim().replace(/\s+/g, ' ').toUpperCase()) ?? null
+  // A key as sent ("CA") is its own normal form.
+  return BY_KEY.get(text) ?? BY_KEY.get(text.trim().replace(/\s+/g, ' ').toUpperCase()) ?? null
 }
 
 export const stateName = (code: string): string => stateByCode(code)?.name ?? code
