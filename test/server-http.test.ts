@@ -106,6 +106,36 @@ describe('headers of key routes', () => {
   })
 })
 
+describe('replies sent together at the end of a turn', () => {
+  it('pipelined requests on one connection are answered in order; a client gone before its reply leaves the server answering', async () => {
+    const names = ['first', 'second', 'third', 'fourth', 'fifth']
+    const requests = names
+      .map((name) => {
+        const body = JSON.stringify({ name, count: 1 })
+        return `POST /test/echo HTTP/1.1\r\nHost: turn.test\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+      })
+      .join('')
+    const socket = net.connect({ host: '127.0.0.1', port: Number(new URL(server.url).port) })
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => void (answer += chunk.toString()))
+    socket.write(requests)
+    for (let waited = 0; (answer.match(/HTTP\/1\.1 200/g) ?? []).length < names.length && waited < 5_000; waited += 10) await sleep(10)
+    socket.destroy()
+    expect([...answer.matchAll(/"name":"(\w+)"/g)].map((m) => m[1])).toEqual(names)
+
+    // Gone at once: its reply, due at the end of the turn, finds no client.
+    for (let i = 0; i < 20; i++) {
+      const leaving = net.connect({ host: '127.0.0.1', port: Number(new URL(server.url).port) }, () => {
+        leaving.end('GET /healthz HTTP/1.1\r\nHost: turn.test\r\n\r\n')
+        leaving.destroy()
+      })
+      leaving.on('error', () => undefined)
+    }
+    await sleep(50)
+    expect((await get('/healthz')).status).toBe(200)
+  })
+})
+
 describe('authentication (spec 5)', () => {
   it('401 without a key, with the missing-credentials message', async () => {
     const body = await expectError(await get('/v1/account'), 401, 'UNAUTHORIZED')

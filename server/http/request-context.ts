@@ -27,8 +27,8 @@ type Handle = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknow
 
 /**
  * Runs the handling of one request (`handle`, called at once, with `next` if given) and writes its
- * access log line: at once when `handle` answered before returning (a lookup from the reply cache,
- * a refusal), else when the response closes. Used once per request: by a router's guard, else by
+ * access log line: at once when `handle` answered before returning (a refusal), else when the
+ * response closes (a reply sent with the others of its turn, see respond.ts `sendWhole`). Used once per request: by a router's guard, else by
  * the route or the not-found answer. The headers every response carries are set by whatever
  * answers (`ensureBaseHeaders`).
  */

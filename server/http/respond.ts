@@ -39,10 +39,34 @@ export function addHeaders(headers: string[], own: Record<string, string>): void
 
 /**
  * A response whose every header is known at once, written with one writeHead: on a response no
- * header was set on yet, Node then stores none of them one by one (the lookup cache's fast path).
+ * header was set on yet, Node then stores none of them one by one (the fast path of every reply
+ * with a body). Its body goes out with the other replies of this turn of the event loop.
  */
 export function sendWhole(res: ServerResponse, status: number, headers: string[], body: Buffer | string): void {
-  res.writeHead(status, headers).end(body)
+  res.writeHead(status, headers)
+  if (ending.length === 0) setImmediate(endTurnReplies)
+  ending.push({ res, body })
+}
+
+// Replies finished in one turn of the event loop are sent together at its end (an immediate runs
+// once the turn's I/O callbacks are done), so that under load a client waiting on several of them
+// is woken once rather than once per reply. The sender's write does the waking: on loopback, on
+// a small virtual machine, waking the client for each reply cost the server about as much CPU as
+// computing an order's tax. With one request in flight the reply leaves in the same turn as before.
+let ending: { res: ServerResponse; body: Buffer | string }[] = []
+
+function endTurnReplies(): void {
+  const replies = ending
+  ending = []
+  for (const { res, body } of replies) {
+    // A client gone meanwhile has nothing to receive.
+    if (res.destroyed || res.writableEnded) continue
+    try {
+      res.end(body)
+    } catch {
+      res.destroy()
+    }
+  }
 }
 
 /** A body serialized ahead of time (freshness, openapi.json): sent as is, never re-encoded. */
