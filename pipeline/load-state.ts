@@ -1,39 +1,50 @@
-// Loads one state from the feed its descriptor names: fetch or read the file, parse, compile.
-import { readdir } from 'node:fs/promises'
+// Loads one state from one of the feeds its descriptor lists: fetch or read the file, parse, compile.
+// A feed with no file for the state throws NoFileForState (the next feed serves); any other error
+// is a failure of that feed.
 import path from 'node:path'
-import type { StateDescriptor } from '../sources/descriptor.ts'
+import { SST_BOUNDARY_URL, type Feed, type StateDescriptor } from '../sources/descriptor.ts'
+import { districtAreasOf } from '../sources/district-areas.ts'
 import { extractMember } from './archive.ts'
-import { compileAvalara, parseAvalaraZip5, pickNewestDrop, type AvalaraZip5File } from './feeds/avalara-zip5.ts'
+import { compileAvalara } from './feeds/avalara-zip5.ts'
+import { readNewestDrop } from './manual-drops.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
-import { compileSstState } from './feeds/sst.ts'
+import { NoFileForState } from './feeds/no-file-for-state.ts'
+import { compileOrdmache } from './feeds/ordmache.ts'
+import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
+import { compileSstStateStreaming } from './feeds/sst.ts'
+import { sstBoundaryFileOf, sstRateFileOf } from './feeds/sst-rate-file-choice.ts'
 import { compileStatutory } from './feeds/statutory.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
-import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, RawFile } from '../snapshot-contract/model.ts'
 import type { PipelineSettings } from './settings.ts'
 import { decodeText } from './text-decoding.ts'
-import { readFile } from 'node:fs/promises'
 
 export type LoadContext = { settings: PipelineSettings; geography: Geography }
 
-export async function loadState(descriptor: StateDescriptor, context: LoadContext): Promise<FeedResult> {
-  const { feed } = descriptor
+export async function loadFeed(descriptor: StateDescriptor, feed: Feed, context: LoadContext): Promise<FeedResult> {
   switch (feed.kind) {
     case 'sst': {
-      const fetched = await fetchSource(
-        { feed: 'sst', fileName: feed.rateFile, officialUrl: new URL(feed.rateFile, feed.ratesUrl).href },
-        context.settings,
-      )
+      const rateFile = sstRateFileOf(feed, descriptor.code)
+      const fetched = await fetchSource({ feed: 'sst', fileName: rateFile.name, officialUrl: new URL(rateFile.name, feed.ratesUrl).href }, context.settings)
       const { text, member } = fileText(fetched)
-      const result = await compileSstState({
+      const boundaryName = sstBoundaryFileOf(feed, descriptor.code)?.name
+      const boundary = boundaryName
+        ? await fetchSource({ feed: 'sst', fileName: boundaryName, officialUrl: new URL(boundaryName, feed.boundaryUrl ?? SST_BOUNDARY_URL).href }, context.settings)
+        : null
+      const boundaryText = boundary ? fileText(boundary) : null
+      const result = await compileSstStateStreaming({
         state: descriptor.code,
         stateName: descriptor.name,
         rateFile: { name: member ?? fetched.name, text },
+        ...(boundaryText ? { boundaryFile: { name: boundaryText.member ?? boundary!.name, lines: boundaryText.text.split('\n') } } : {}),
+        districtAreas: districtAreasOf(descriptor.code),
         geography: context.geography,
       })
-      return withUnlistedZips(withFiles(result, [{ ...rawFile(fetched), ...(member ? { member } : {}) }]), descriptor.code, context)
+      const files = [{ ...rawFile(fetched), ...(member ? { member } : {}) }]
+      if (boundary) files.push({ ...rawFile(boundary), ...(boundaryText?.member ? { member: boundaryText.member } : {}) })
+      return withUnlistedZips(withFiles(result, files), descriptor.code, context)
     }
     case 'cdtfa': {
       const fileName = decodeURIComponent(path.posix.basename(new URL(feed.url).pathname))
@@ -47,9 +58,16 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
       })
       return withUnlistedZips(withFiles(result, [rawFile(fetched)]), descriptor.code, context)
     }
+    case 'idor-ordmache': {
+      const fileName = decodeURIComponent(path.posix.basename(new URL(feed.url).pathname))
+      const fetched = await fetchSource({ feed: 'idor', fileName, officialUrl: feed.url }, context.settings)
+      const file = parseOrdmacheFile(decodeText(fetched.bytes, fetched.name), fetched.name)
+      const result = compileOrdmache({ file, stateRate: descriptor.stateRate, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched)]), descriptor.code, context)
+    }
     case 'avalara-zip5': {
       const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
-      if (!drop) throw new Error(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
+      if (!drop) throw new NoFileForState(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
       const result = compileAvalara({ ...drop.parsed, state: descriptor.code, geography: context.geography })
       return withFiles({ ...result, notes: [...drop.parsed.notes, ...result.notes] }, [drop.raw])
     }
@@ -63,17 +81,6 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
         geography: context.geography,
       })
   }
-}
-
-/** The newest manual drop of the state's Avalara ZIP5 table, parsed; undefined when there is none. */
-async function readNewestDrop(state: string, dropsDir: string): Promise<{ parsed: AvalaraZip5File; raw: RawFile } | undefined> {
-  const chosen = pickNewestDrop(await listFiles(dropsDir), state)
-  if (!chosen) return undefined
-  const file = path.join(dropsDir, chosen.path)
-  const bytes = await readFile(file)
-  const fileName = path.basename(file)
-  const parsed = parseAvalaraZip5(decodeText(bytes, fileName, { rowsCheckDamage: true }), fileName)
-  return { parsed, raw: { url: `file://${file}`, name: fileName, sha256: sha256Hex(bytes), size: bytes.length } }
 }
 
 /**
@@ -104,11 +111,3 @@ function fileText(fetched: FetchedSource): { text: string; member?: string } {
 const rawFile = ({ url, name, sha256, size }: FetchedSource): RawFile => ({ url, name, sha256, size })
 
 const withFiles = (result: FeedResult, files: RawFile[]): FeedResult => ({ ...result, files })
-
-/** Every file below a directory, as paths relative to it. */
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries
-    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? (entry as { path: string }).path, entry.name)))
-}

@@ -2,13 +2,16 @@
 // that fails, compile the indexes and publish them as a new snapshot.
 import pLimit from 'p-limit'
 import { STATES } from '../sources/index.ts'
-import type { StateDescriptor } from '../sources/descriptor.ts'
+import { klassOfFeed, type Feed, type StateDescriptor } from '../sources/descriptor.ts'
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
 import { buildGeography } from './geography/build-geography.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
-import { loadState } from './load-state.ts'
-import type { FreshnessStatus, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
+import { fallbackReason, fallbackStatus, firstServing, keepsPreviousOver, type FeedTry } from './feed-preference.ts'
+import { NoFileForState } from './feeds/no-file-for-state.ts'
+import { buildHistoryLayers, type PreviousLayer } from './history-layers.ts'
+import { loadFeed } from './load-state.ts'
+import type { AnchorResult, FreshnessStatus, Klass, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { writePlaceIndex } from '../snapshot-contract/place-index.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
@@ -16,9 +19,9 @@ import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/ra
 import type { PipelineSettings } from './settings.ts'
 import { writeShapeIndex } from '../snapshot-contract/shape-index.ts'
 import { defaultZipRates, diffZipRates } from './snapshot-diff.ts'
-import { loadCurrentSnapshot, publishSnapshot, removeAbandonedSnapshots, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
+import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
-import { checkAnchors, checkInvariants } from './validate-state.ts'
+import { checkAnchors, withholdViolations } from './validate-state.ts'
 
 // Publishers are government web servers; a handful of parallel downloads is polite and enough.
 export const SOURCE_CONCURRENCY = 4
@@ -73,6 +76,21 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     reporter.finish()
 
     keepOneStatePerZip(outcomes, geography)
+    const history = await buildHistoryLayers({
+      descriptors: STATES,
+      rebuilt: (state) => !settings.states || settings.states.includes(state),
+      previous: previous ? await previousLayers(settings.artifactsDir, previous, reporter) : [],
+      inService: (state) => outcomes.find((o) => o.descriptor.code === state && o.data)?.record,
+      dropsDir: settings.dropsDir,
+      geography,
+      zipMeta,
+      snapshotId,
+      nowIso,
+    })
+    for (const o of outcomes) {
+      const notes = history.notes.get(o.descriptor.code)
+      if (notes) o.record = { ...o.record, notes: [...o.record.notes, ...notes] }
+    }
     const served = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
     if (served.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
     const rates = writeRateIndex({
@@ -93,6 +111,7 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
         'places.bin': writePlaceIndex(geography),
         'shapes.bin': writeShapeIndex({ county: geography.countyShapes, place: geography.placeShapes }),
       },
+      history.layers,
     )
     return { manifest, states: manifest.states }
   } finally {
@@ -112,9 +131,12 @@ type StateContext = {
   today: string
 }
 
+type Validated = { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld']; anchors: AnchorResult[] }
+
 async function refreshState(descriptor: StateDescriptor, context: StateContext): Promise<Outcome> {
   const { previous, previousIndex, nowIso, today } = context
   const prior = previous?.manifest.states.find((s) => s.code === descriptor.code) ?? null
+  const priorHasData = previousIndex?.states.includes(descriptor.code) ?? false
   const keepPrevious = (status: FreshnessStatus, notes: string[], extra: Partial<StateRecord> = {}): Outcome => ({
     descriptor,
     record: {
@@ -123,40 +145,34 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
       notes,
       ...extra,
     },
-    data: previousIndex?.states.includes(descriptor.code) ? dataFromIndex(previousIndex, descriptor.code) : null,
+    data: priorHasData ? dataFromIndex(previousIndex!, descriptor.code) : null,
   })
   if (descriptor.operatorFlag === 'maintenance') {
     return keepPrevious('maintenance', ['operator flag: known upstream outage, last good data served'])
   }
 
-  let result: FeedResult
-  let index: RateIndex
-  let withheld: StateRecord['withheld']
-  try {
-    const loaded = await loadState(descriptor, { settings: context.settings, geography: context.geography })
-    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, context.zipMeta))
-  } catch (error) {
-    return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
+  const { served, attempts, regressed } = await firstServing(descriptor.feeds, (feed) => tryFeed(descriptor, feed, context))
+  const tried = attempts.map((a) => `${a.feed}: ${a.outcome === 'served' ? 'served' : a.message}`)
+  if (!served || keepsPreviousOver(descriptor, served.feed.kind, attempts, prior, priorHasData)) {
+    const broken = attempts.find((a) => a.outcome === 'failed' || a.outcome === 'anchor_regression')
+    const status = broken?.outcome === 'anchor_regression' && broken === attempts.find((a) => a.outcome !== 'no_file') ? 'anchor_regression' : 'failed'
+    const why = served ? `${served.feed.kind} could serve, but the previous ${prior!.feed} data is kept while ${prior!.feed} is broken` : 'no feed could serve'
+    return keepPrevious(status, [`${why}, previous data kept: ${tried.join('; ')}`], { feeds_tried: attempts, ...(regressed ? { anchors: regressed } : {}) })
   }
 
-  const anchors = checkAnchors(index, descriptor, result.effectiveThrough)
-  const diverged = anchors.filter((a) => a.outcome === 'diverged')
-  if (diverged.length) {
-    const lines = diverged.map((a) => `anchor ${a.zip} on ${a.asOf}: expected ${a.expected}, got ${a.actual ?? 'no answer'}`)
-    return keepPrevious('anchor_regression', [`new data not published: ${lines.join('; ')}`], { anchors })
-  }
-
+  const { feed } = served
+  const { result, index, withheld, anchors } = served.value
   await stageState(context.staging, context.snapshotId, descriptor.code, result)
-  const moved = previousIndex?.states.includes(descriptor.code)
-    ? await ratesMoved(context.staging, previousIndex, index, descriptor.code, today)
-    : false
-  const lastFetch = descriptor.klass === 'reload' ? editionDate(result) : today
-  const status = statusAfterLoad(descriptor, moved, lastFetch, new Date(nowIso))
+  const moved = priorHasData ? await ratesMoved(context.staging, previousIndex!, index, descriptor.code, today) : false
+  const klass = klassOfFeed(feed.kind)
+  const lastFetch = klass === 'reload' ? editionDate(result) : today
+  const status = fallbackStatus(statusAfterLoad(descriptor, klass, moved, lastFetch, new Date(nowIso)), attempts)
+  const fallback = fallbackReason(attempts)
   const record: StateRecord = {
     code: descriptor.code,
     name: descriptor.name,
-    klass: descriptor.klass,
-    feed: descriptor.feed.kind,
+    klass,
+    feed: feed.kind,
     status,
     edition: result.edition,
     effective_through: result.effectiveThrough,
@@ -166,51 +182,43 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     rows: result.rowsParsed,
     zips: new Set(result.candidates.map((c) => c.zip)).size,
     sources: result.files,
-    notes: result.notes,
+    notes: fallback ? [`served by ${feed.kind}, a fallback: ${fallback}`, ...result.notes] : result.notes,
     unplaced: result.unplaced.map((u) => ({ ...u, rate: formatRate(u.rate) })),
     anchors,
     withheld,
     data_from_snapshot: context.snapshotId,
+    feeds_tried: attempts,
+    fallback_reason: fallback,
+    coverage_from: result.coverageFrom ?? null,
+    rate_varies: result.rateVaries ?? [],
   }
   return { descriptor, record, data: result }
 }
 
-// A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
-// are withheld and listed; more than that, or any structural violation, fails the state.
-export const MAX_WITHHELD_SHARE = 0.05
-
-function withholdViolations(
-  loaded: FeedResult,
-  descriptor: StateDescriptor,
-  today: string,
-  zipMeta: (zip: string) => ZipMeta | undefined,
-): { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld'] } {
-  const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
-  const index = build(loaded)
-  const violations = checkInvariants(index, descriptor, today)
-  if (violations.length === 0) return { result: loaded, index, withheld: [] }
-  const sample = violations.slice(0, 5).map((v) => `${v.zip}: ${v.message}`).join('; ')
-  const structural = violations.filter((v) => v.structural)
-  if (structural.length) throw new Error(`invariants violated: ${sample}`)
-  const zips = new Set(violations.map((v) => v.zip))
-  const total = new Set(loaded.candidates.map((c) => c.zip)).size
-  if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
-    throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
+/** Loads and validates one feed of the state: invariants (a few violating ZIPs withheld), then the feed's own anchors. */
+async function tryFeed(descriptor: StateDescriptor, feed: Feed, context: StateContext): Promise<FeedTry<Validated>> {
+  let validated: Omit<Validated, 'anchors'>
+  try {
+    const loaded = await loadFeed(descriptor, feed, { settings: context.settings, geography: context.geography })
+    validated = withholdViolations(loaded, descriptor, context.today, context.zipMeta)
+  } catch (error) {
+    const message = (error as Error).message
+    return error instanceof NoFileForState ? { outcome: 'no_file', message } : { outcome: 'failed', message: `load failed: ${message}` }
   }
-  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message }))
-  const result: FeedResult = {
-    ...loaded,
-    candidates: loaded.candidates.filter((c) => !zips.has(c.zip)),
-    notes: [...loaded.notes, `${zips.size} ZIP(s) withheld (answered as unresolved): ${withheld.map((w) => `${w.zip} ${w.reason}`).join('; ')}`],
+  const anchors = checkAnchors(validated.index, descriptor, feed.kind, validated.result.effectiveThrough)
+  const diverged = anchors.filter((a) => a.outcome === 'diverged')
+  if (diverged.length) {
+    const lines = diverged.map((a) => `anchor ${a.zip} on ${a.asOf}: expected ${a.expected}, got ${a.actual ?? 'no answer'}`)
+    return { outcome: 'anchor_regression', message: `new data not published: ${lines.join('; ')}`, anchors }
   }
-  return { result, index: build(result), withheld }
+  return { outcome: 'served', value: { ...validated, anchors } }
 }
 
-function statusAfterLoad(descriptor: StateDescriptor, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
+function statusAfterLoad(descriptor: StateDescriptor, klass: Klass, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
   if (descriptor.operatorFlag === 'manual') return 'manual'
-  if (descriptor.klass === 'static') return 'static'
+  if (klass === 'static') return 'static'
   const ageDays = (now.getTime() - Date.parse(`${lastFetch}T00:00:00Z`)) / DAY_MS
-  if (ageDays > STALE_AFTER_DAYS[descriptor.klass]) return 'stale'
+  if (ageDays > STALE_AFTER_DAYS[klass]) return 'stale'
   return moved ? 'changed' : 'ok'
 }
 
@@ -232,9 +240,9 @@ function carried(descriptor: StateDescriptor, previous: LoadedSnapshot | null, p
     return { descriptor, record: { ...(prior ?? emptyRecord(descriptor)), status: prior?.status ?? 'unknown' }, data: null }
   }
   let status = prior.status
-  if ((status === 'ok' || status === 'changed') && prior.last_fetch && descriptor.klass !== 'static') {
+  if ((status === 'ok' || status === 'changed') && prior.last_fetch && prior.klass !== 'static') {
     const ageDays = (now.getTime() - Date.parse(`${prior.last_fetch}T00:00:00Z`)) / DAY_MS
-    if (ageDays > STALE_AFTER_DAYS[descriptor.klass]) status = 'stale'
+    if (ageDays > STALE_AFTER_DAYS[prior.klass]) status = 'stale'
   }
   return { descriptor, record: { ...prior, status }, data: dataFromIndex(previousIndex, descriptor.code) }
 }
@@ -244,7 +252,7 @@ function emptyRecord(descriptor: StateDescriptor): StateRecord {
     code: descriptor.code,
     name: descriptor.name,
     klass: descriptor.klass,
-    feed: descriptor.feed.kind,
+    feed: descriptor.feeds[0]!.kind,
     status: 'unknown',
     edition: null,
     effective_through: null,
@@ -259,6 +267,10 @@ function emptyRecord(descriptor: StateDescriptor): StateRecord {
     anchors: [],
     withheld: [],
     data_from_snapshot: null,
+    feeds_tried: [],
+    fallback_reason: null,
+    coverage_from: null,
+    rate_varies: [],
   }
 }
 
@@ -294,6 +306,19 @@ function keepOneStatePerZip(outcomes: Outcome[], geography: Geography) {
       o.record = { ...o.record, notes: [...o.record.notes, `ZIP ${zip} also in ${keeper}'s data and not a straddler: left to ${keeper}`] }
     }
   }
+}
+
+/** The previous snapshot's history layers, read back; one that cannot be read is left out (its states' history is rebuilt on the next full run). */
+async function previousLayers(artifactsDir: string, previous: LoadedSnapshot, reporter: Reporter): Promise<PreviousLayer[]> {
+  const layers: PreviousLayer[] = []
+  for (const layer of previous.manifest.history) {
+    try {
+      layers.push({ layer, index: new RateIndex(await readSnapshotFile(artifactsDir, previous.id, layer.file)) })
+    } catch (error) {
+      reporter.info(`previous history layer ${layer.edition} unusable, left out: ${(error as Error).message}`)
+    }
+  }
+  return layers
 }
 
 function zipMetaFrom(geography: Geography): (zip: string) => ZipMeta | undefined {

@@ -1,9 +1,10 @@
 // Checks one state's freshly loaded data before it may replace what is in service: the pinned
 // anchors of its descriptor and the invariants every answer must satisfy.
-import type { StateDescriptor } from '../sources/descriptor.ts'
-import type { AnchorResult } from '../snapshot-contract/manifest.ts'
+import type { FeedKind, StateDescriptor } from '../sources/descriptor.ts'
+import type { AnchorResult, StateRecord } from '../snapshot-contract/manifest.ts'
+import type { FeedResult } from '../snapshot-contract/model.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
-import type { RateIndex } from '../snapshot-contract/rate-index.ts'
+import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/rate-index.ts'
 
 const SINGLE_LEVELS = new Set(['state', 'county', 'city'])
 
@@ -14,12 +15,14 @@ export function defaultCombinedRate(index: RateIndex, zip: string, state: string
   return candidate ? index.combinedRate(candidate.stack, isoDate) : null
 }
 
+/** The anchors of the feed that produced the data: another feed's anchors were read from another source. */
 export function checkAnchors(
   index: RateIndex,
   descriptor: StateDescriptor,
+  feed: FeedKind,
   effectiveThrough: string,
 ): AnchorResult[] {
-  return descriptor.anchors.map((anchor) => {
+  return descriptor.anchors.filter((anchor) => anchor.feed === feed).map((anchor) => {
     const base = { zip: anchor.zip, asOf: anchor.asOf, edition: anchor.edition, expected: anchor.expected }
     // Data that does not yet reach the anchor's date (an older edition) cannot be held to it.
     if (effectiveThrough < anchor.asOf) return { ...base, actual: null, outcome: 'not_applicable' as const }
@@ -61,4 +64,35 @@ export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, i
     }
   }
   return violations
+}
+
+// A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
+// are withheld and listed; more than that, or any structural violation, fails the state.
+export const MAX_WITHHELD_SHARE = 0.05
+
+export function withholdViolations(
+  loaded: FeedResult,
+  descriptor: StateDescriptor,
+  isoDate: string,
+  zipMeta: (zip: string) => ZipMeta | undefined,
+): { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld'] } {
+  const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
+  const index = build(loaded)
+  const violations = checkInvariants(index, descriptor, isoDate)
+  if (violations.length === 0) return { result: loaded, index, withheld: [] }
+  const sample = violations.slice(0, 5).map((v) => `${v.zip}: ${v.message}`).join('; ')
+  const structural = violations.filter((v) => v.structural)
+  if (structural.length) throw new Error(`invariants violated: ${sample}`)
+  const zips = new Set(violations.map((v) => v.zip))
+  const total = new Set(loaded.candidates.map((c) => c.zip)).size
+  if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
+    throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
+  }
+  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message }))
+  const result: FeedResult = {
+    ...loaded,
+    candidates: loaded.candidates.filter((c) => !zips.has(c.zip)),
+    notes: [...loaded.notes, `${zips.size} ZIP(s) withheld (answered as unresolved): ${withheld.map((w) => `${w.zip} ${w.reason}`).join('; ')}`],
+  }
+  return { result, index: build(result), withheld }
 }

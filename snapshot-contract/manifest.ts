@@ -1,6 +1,7 @@
 // manifest.json and the freshness envelope (spec 2.5): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
 import { z } from 'zod'
+import { RateVaries } from './model.ts'
 
 export const FRESHNESS_STATUSES = [
   'ok',
@@ -17,6 +18,7 @@ export const FreshnessStatus = z.enum(FRESHNESS_STATUSES)
 export type FreshnessStatus = z.infer<typeof FreshnessStatus>
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
+export type Klass = z.infer<typeof Klass>
 
 export const FreshnessRecord = z.object({
   code: z.string().regex(/^[a-z]{2}$/),
@@ -28,6 +30,10 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
+  /** extra (spec 2.5 allows them): the feed the data in service comes from */
+  feed: z.string().describe('the feed the data in service comes from: sst, cdtfa, idor-ordmache (official), avalara-zip5 (aggregator drop), statutory'),
+  /** extra: why that feed and not the state's preferred one; null when the preferred feed serves */
+  fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
 
@@ -56,6 +62,18 @@ export const AnchorResult = z.object({
   outcome: z.enum(['held', 'diverged', 'not_applicable']),
 })
 export type AnchorResult = z.infer<typeof AnchorResult>
+
+export const FEED_OUTCOMES = ['served', 'no_file', 'failed', 'anchor_regression'] as const
+
+/** One feed tried on a refresh, in the state's order of preference. */
+export const FeedAttempt = z.object({
+  feed: z.string(),
+  /** no_file: the feed has nothing for the state (not a failure); failed / anchor_regression: it had and could not be used */
+  outcome: z.enum(FEED_OUTCOMES),
+  message: z.string(),
+})
+export type FeedAttempt = z.infer<typeof FeedAttempt>
+
 
 export const StateRecord = z.object({
   code: z.string(),
@@ -86,8 +104,29 @@ export const StateRecord = z.object({
   withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
+  /** the feeds tried on the last refresh, in order of preference, and what each did */
+  feeds_tried: z.array(FeedAttempt).default([]),
+  /** why the feed in service is not the state's preferred one; null when it is */
+  fallback_reason: z.string().nullable().default(null),
+  /** the first day every jurisdiction of the data has a known rate; null: the state-level rate's first day says it */
+  coverage_from: z.string().nullable().default(null),
+  rate_varies: z.array(RateVaries).default([]),
 })
 export type StateRecord = z.infer<typeof StateRecord>
+
+/**
+ * An older edition held beside the data in service (an aggregator drop of an earlier month): its
+ * own rates index, answering dates before the data in service starts (docs/data-sources.md#history).
+ */
+export const HistoryLayer = z.object({
+  edition: z.string(),
+  feed: z.string(),
+  /** the rates index file in the snapshot directory */
+  file: ManifestFile,
+  /** one record per state the edition holds, as for data in service (edition, effective window) */
+  states: z.array(StateRecord),
+})
+export type HistoryLayer = z.infer<typeof HistoryLayer>
 
 export const Manifest = z.object({
   snapshot: z.string(),
@@ -96,6 +135,7 @@ export const Manifest = z.object({
   files: z.array(ManifestFile),
   states: z.array(StateRecord),
   geography: z.object({ inputs: z.record(z.string(), z.string()), straddlers: z.number().int() }),
+  history: z.array(HistoryLayer).default([]),
 })
 export type Manifest = z.infer<typeof Manifest>
 
@@ -119,6 +159,8 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       last_fetch: state.last_fetch,
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
+      feed: state.feed,
+      fallback_reason: state.fallback_reason,
     })),
   }
 }

@@ -7,7 +7,9 @@ export default defineState({
   name: "Alaska",
   fips: "02",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_AK*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_AK*.csv" },
+  ],
   stateRate: 0,
   combinedBounds: [0, 9000],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (medium confidence): OST sovos-state-summary.tsv; OST current-state.md (ARSSTC module); AVALARA 2024-11 AK blog; STI AK chart row; ARSSTC code page",
   anchors: [
-    { zip: '99501', expected: '0.00000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AK202512.csv row 99501 (ANCHORAGE BOROUGH): combined 0.000000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '99501', expected: '0.00000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AK202512.csv row 99501 (ANCHORAGE BOROUGH): combined 0.000000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Colorado",
   fips: "08",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_CO*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_CO*.csv" },
+  ],
   stateRate: 2900,
   combinedBounds: [0, 11900],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; OST shipping doc; STI CO codification page; CBOX (DR 1002 July 2026 note); CO leg SB20-099 page",
   anchors: [
-    { zip: '80202', expected: '0.09150', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_CO202512.csv row 80202 (DENVER): combined 0.091500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '80202', expected: '0.09150', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_CO202512.csv row 80202 (DENVER): combined 0.091500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

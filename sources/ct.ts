@@ -7,7 +7,9 @@ export default defineState({
   name: "Connecticut",
   fips: "09",
   klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 6.350% per rules table (OST audit 2026-07-04)" },
+  feeds: [
+    { kind: 'statutory', citation: "state rate 6.350% per rules table (OST audit 2026-07-04)" },
+  ],
   stateRate: 6350,
   combinedBounds: [6350, 6350],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-04; OST sovos-state-summary.tsv; AVALARA 2019 CT blog; HANDSOFF chart; TAXVALET sheet; AVIOR chart",
   anchors: [
-    { zip: '06103', expected: '0.06350', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.350% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '06103', expected: '0.06350', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.350% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

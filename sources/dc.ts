@@ -7,7 +7,9 @@ export default defineState({
   name: "District of Columbia",
   fips: "11",
   klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 7.000% per rules table (OST district_of_columbia.py + audit 2026-07-04)" },
+  feeds: [
+    { kind: 'statutory', citation: "state rate 7.000% per rules table (OST district_of_columbia.py + audit 2026-07-04)" },
+  ],
   stateRate: 7000,
   combinedBounds: [7000, 7000],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (medium confidence): OST district_of_columbia.py + audit 2026-07-04; KPMG TWIST 2025-12-15; Thomson Reuters FY2026 BSA note; DC OTR remote-seller FAQ; STI DC page; TLX",
   anchors: [
-    { zip: '20001', expected: '0.07000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 7.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '20001', expected: '0.07000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 7.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Hawaii",
   fips: "15",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_HI*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_HI*.csv" },
+  ],
   stateRate: 4000,
   combinedBounds: [0, 13000],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; OST audit 2026-07-06 + finding hi-maui; STI HI page; AVIOR chart; TLX",
   anchors: [
-    { zip: '96813', expected: '0.04500', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_HI202512.csv row 96813 (HONOLULU): combined 0.045000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '96813', expected: '0.04500', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_HI202512.csv row 96813 (HONOLULU): combined 0.045000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -1,13 +1,16 @@
 // Iowa: Unchanged.
 // Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: Iowa DOR remote-seller page; OST shipping doc; SOVOS IA blog
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: "IA",
   name: "Iowa",
   fips: "19",
-  klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_IA*.csv" },
+  klass: "auto",
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_IA*.csv" },
+  ],
   stateRate: 6000,
   combinedBounds: [0, 15000],
   hasSalesTax: true,
@@ -26,6 +29,6 @@ export default defineState({
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): Iowa DOR remote-seller page; OST shipping doc; SOVOS IA blog",
   anchors: [
-    { zip: '50309', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_IA202512.csv row 50309 (DES MOINES): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '50309', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_IA202512.csv row 50309 (DES MOINES): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -6,8 +6,11 @@ export default defineState({
   code: "IL",
   name: "Illinois",
   fips: "17",
-  klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_IL*.csv" },
+  klass: "auto",
+  feeds: [
+    { kind: 'idor-ordmache', url: 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt' },
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_IL*.csv" },
+  ],
   stateRate: 6250,
   combinedBounds: [0, 15250],
   hasSalesTax: true,
@@ -26,6 +29,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; STI IL 2026 page; SOVOS IL update; TaxCloud IL note; STI/Fonoa IL sourcing 2025; AVALARA Jan-2026 blog; CBOX sourcing note",
   anchors: [
-    { zip: '60601', expected: '0.10250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_IL202512.csv row 60601 (CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT): combined 0.102500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '60601', expected: '0.10250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_IL202512.csv row 60601 (CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT): combined 0.102500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Louisiana",
   fips: "22",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_LA*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_LA*.csv" },
+  ],
   stateRate: 5000,
   combinedBounds: [0, 14000],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST louisiana audit (2026-07-10); LDR FAQ on delivery charges; Liskow on RIB 25-025; STI + Ryan on HB 171 (2023)",
   anchors: [
-    { zip: '70112', expected: '0.10245', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_LA202512.csv row 70112 (FRENCH QUARTER EDD): combined 0.102450 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '70112', expected: '0.10245', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_LA202512.csv row 70112 (FRENCH QUARTER EDD): combined 0.102450 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Massachusetts",
   fips: "25",
   klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 6.250% per rules table (OST audit 2026-07-10)" },
+  feeds: [
+    { kind: 'statutory', citation: "state rate 6.250% per rules table (OST audit 2026-07-10)" },
+  ],
   stateRate: 6250,
   combinedBounds: [6250, 6250],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-10; STI MA page; AVALARA 2019 MA FAQ; OST shipping doc",
   anchors: [
-    { zip: '02108', expected: '0.06250', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.250% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '02108', expected: '0.06250', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.250% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Maryland",
   fips: "24",
   klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 6.000% per rules table (OST audit 2026-07-11 + maryland.py)" },
+  feeds: [
+    { kind: 'statutory', citation: "state rate 6.000% per rules table (OST audit 2026-07-11 + maryland.py)" },
+  ],
   stateRate: 6000,
   combinedBounds: [6000, 6000],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-11 + maryland.py; STI MD page; SOVOS MD blog; OST shipping doc",
   anchors: [
-    { zip: '21202', expected: '0.06000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '21202', expected: '0.06000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

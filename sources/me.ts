@@ -7,7 +7,9 @@ export default defineState({
   name: "Maine",
   fips: "23",
   klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 5.500% per rules table (OST audit 2026-07-11)" },
+  feeds: [
+    { kind: 'statutory', citation: "state rate 5.500% per rules table (OST audit 2026-07-11)" },
+  ],
   stateRate: 5500,
   combinedBounds: [5500, 5500],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST audit 2026-07-11; STI ME page; AVALARA 2021 ME blog; OST shipping doc",
   anchors: [
-    { zip: '04101', expected: '0.05500', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 5.500% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '04101', expected: '0.05500', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 5.500% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

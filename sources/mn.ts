@@ -7,7 +7,10 @@ export default defineState({
   name: "Minnesota",
   fips: "27",
   klass: "auto",
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: "MNR2026Q2FEB18.zip" },
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: "MNR2026Q2FEB18.zip" },
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_MN*.csv" },
+  ],
   stateRate: 6875,
   combinedBounds: [0, 15875],
   hasSalesTax: true,
@@ -26,6 +29,6 @@ export default defineState({
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): MN DOR 'who needs to register'; STI MN page; AVALARA 2019 MN blog; OST shipping doc",
   anchors: [
-    { zip: '56139', expected: '0.06875', asOf: '2026-04-01', edition: '2026Q2FEB18', source: 'MNR2026Q2FEB18.csv state row 27,45,27 (0.06875); Pipestone County (117) has no county row and Holland (27-29618) no city row; MN district rows (type 63) cannot be bound without the boundary file' },
+    { feed: 'sst', zip: '56139', expected: '0.06875', asOf: '2026-04-01', edition: '2026Q2FEB18', source: 'MNR2026Q2FEB18.csv state row 27,45,27 (0.06875); Pipestone County (117) has no county row and Holland (27-29618) no city row; MN district rows (type 63) cannot be bound without the boundary file' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Missouri",
   fips: "29",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_MO*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_MO*.csv" },
+  ],
   stateRate: 4225,
   combinedBounds: [0, 13225],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv + audit 2026-07-13; BDO/RSM on SB 153; TaxCloud MO blog; CBOX sourcing",
   anchors: [
-    { zip: '63101', expected: '0.11679', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MO202512.csv row 63101 (SAINT LOUIS CONVENTION CENTER HOTEL 3 COMMUNITY IMPROVEMENT DISTRICT SL): combined 0.116790 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '63101', expected: '0.11679', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MO202512.csv row 63101 (SAINT LOUIS CONVENTION CENTER HOTEL 3 COMMUNITY IMPROVEMENT DISTRICT SL): combined 0.116790 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -1,13 +1,16 @@
 // North Dakota: Unchanged.
 // Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: N.D.C.C. 57-39.2-02.2; STI ND page; SOVOS ND blog
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: "ND",
   name: "North Dakota",
   fips: "38",
-  klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_ND*.csv" },
+  klass: "auto",
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_ND*.csv" },
+  ],
   stateRate: 5000,
   combinedBounds: [0, 14000],
   hasSalesTax: true,
@@ -26,6 +29,6 @@ export default defineState({
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): N.D.C.C. 57-39.2-02.2; STI ND page; SOVOS ND blog",
   anchors: [
-    { zip: '58102', expected: '0.07750', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_ND202512.csv row 58102 (FARGO): combined 0.077500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '58102', expected: '0.07750', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_ND202512.csv row 58102 (FARGO): combined 0.077500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

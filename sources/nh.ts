@@ -7,7 +7,9 @@ export default defineState({
   name: "New Hampshire",
   fips: "33",
   klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 0.000% per rules table (OST state-coverage.md)" },
+  feeds: [
+    { kind: 'statutory', citation: "state rate 0.000% per rules table (OST state-coverage.md)" },
+  ],
   stateRate: 0,
   combinedBounds: [0, 0],
   hasSalesTax: false,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST state-coverage.md; CBOX baseline",
   anchors: [
-    { zip: '03301', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '03301', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

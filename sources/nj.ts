@@ -1,13 +1,16 @@
 // New Jersey: Unchanged.
 // Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: NJ Division of Taxation remote-seller page/FAQ; STI NJ page; vatcalc + fastdemocracy on S3604; TLX; AVIOR chart
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: "NJ",
   name: "New Jersey",
   fips: "34",
-  klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_NJ*.csv" },
+  klass: "auto",
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_NJ*.csv" },
+  ],
   stateRate: 6625,
   combinedBounds: [0, 9625],
   hasSalesTax: true,
@@ -26,6 +29,6 @@ export default defineState({
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): NJ Division of Taxation remote-seller page/FAQ; STI NJ page; vatcalc + fastdemocracy on S3604; TLX; AVIOR chart",
   anchors: [
-    { zip: '07102', expected: '0.06625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NJ202512.csv row 07102 (IRVINGTON): combined 0.066250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '07102', expected: '0.06625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NJ202512.csv row 07102 (IRVINGTON): combined 0.066250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

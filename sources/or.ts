@@ -7,7 +7,9 @@ export default defineState({
   name: "Oregon",
   fips: "41",
   klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 0.000% per rules table (OST sovos-state-summary.tsv)" },
+  feeds: [
+    { kind: 'statutory', citation: "state rate 0.000% per rules table (OST sovos-state-summary.tsv)" },
+  ],
   stateRate: 0,
   combinedBounds: [0, 0],
   hasSalesTax: false,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; CBOX baseline",
   anchors: [
-    { zip: '97204', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '97204', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Pennsylvania",
   fips: "42",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_PA*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_PA*.csv" },
+  ],
   stateRate: 6000,
   combinedBounds: [0, 9000],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv + audit 2026-06-30; PA DOR answer 209; TaxJar PA support note; TaxCloud PA guide; CBOX sourcing",
   anchors: [
-    { zip: '19103', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_PA202512.csv row 19103 (PHILADELPHIA): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '19103', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_PA202512.csv row 19103 (PHILADELPHIA): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -7,7 +7,9 @@ export default defineState({
   name: "Puerto Rico",
   fips: "72",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_PR*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_PR*.csv" },
+  ],
   stateRate: 10500,
   combinedBounds: [0, 20500],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (medium confidence): OST puerto_rico.py + audit 2026-06-30 + finding pr-prepared-food; SOVOS PR regulatory update; RSM PR; TaxConnex PR",
   anchors: [
-    { zip: '00901', expected: '0.11500', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_PR202512.csv row 00901 (SAN JUAN CO): combined 0.115000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '00901', expected: '0.11500', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_PR202512.csv row 00901 (SAN JUAN CO): combined 0.115000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

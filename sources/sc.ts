@@ -7,7 +7,9 @@ export default defineState({
   name: "South Carolina",
   fips: "45",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_SC*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_SC*.csv" },
+  ],
   stateRate: 6000,
   combinedBounds: [0, 15000],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): SC Rev. Ruling 18-14 (via Avalara/Burr); STI SC page; OST audit 2026-06-21",
   anchors: [
-    { zip: '29201', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_SC202512.csv row 29201 (RICHLAND): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '29201', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_SC202512.csv row 29201 (RICHLAND): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

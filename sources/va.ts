@@ -7,7 +7,9 @@ export default defineState({
   name: "Virginia",
   fips: "51",
   klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_VA*.csv" },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_VA*.csv" },
+  ],
   stateRate: 4300,
   combinedBounds: [0, 14300],
   hasSalesTax: true,
@@ -26,6 +28,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): STI VA page; OST va_data.py + audit 2026-06-29; CBOX VA note; TLX; OST shipping doc",
   anchors: [
-    { zip: '23219', expected: '0.06000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_VA202512.csv row 23219 (RICHMOND): combined 0.060000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '23219', expected: '0.06000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_VA202512.csv row 23219 (RICHMOND): combined 0.060000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

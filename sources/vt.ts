@@ -1,13 +1,16 @@
 // Vermont: Unchanged.
 // Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: VT Dept. of Taxes remote-vendor page (32 V.S.A. 9701(9)(F)); STI VT marketplace page; SOVOS VT blog
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: "VT",
   name: "Vermont",
   fips: "50",
-  klass: "reload",
-  feed: { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_VT*.csv" },
+  klass: "auto",
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: "TAXRATES_ZIP5_VT*.csv" },
+  ],
   stateRate: 6000,
   combinedBounds: [0, 15000],
   hasSalesTax: true,
@@ -26,6 +29,6 @@ export default defineState({
   sstStatus: "full_member",
   rulesSource: "state-rules.csv (high confidence): VT Dept. of Taxes remote-vendor page (32 V.S.A. 9701(9)(F)); STI VT marketplace page; SOVOS VT blog",
   anchors: [
-    { zip: '05401', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_VT202512.csv row 05401 (BURLINGTON): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '05401', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_VT202512.csv row 05401 (BURLINGTON): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

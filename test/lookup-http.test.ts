@@ -322,7 +322,7 @@ describe('full mode', () => {
       ['county', '0.03000', 'official'],
       ['city', '0.01900', 'official'],
     ])
-    const feed = STATES.find((s) => s.code === 'GA')!.feed
+    const feed = STATES.find((s) => s.code === 'GA')!.feeds[0]!
     expect(feed.kind).toBe('sst')
     expect(new Set(body.rows.map((r) => r.source_file))).toEqual(new Set([(feed as { rateFile: string }).rateFile]))
     expect(body.rows.find((r) => r.level === 'city')).toMatchObject({ effective_from: '2022-10-01', effective_to: null })

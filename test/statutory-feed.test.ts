@@ -16,8 +16,8 @@ const hud = Papa.parse<HudRow>(readFileSync(sharedPath('geo/hud/ZIP_COUNTY_03202
 const hudZipsOf = (state: string) => new Set(hud.filter((row) => row.USPS_ZIP_PREF_STATE === state).map((row) => row.ZIP))
 
 function citation(state: string): string {
-  const { feed } = stateByCode(state)!
-  if (feed.kind !== 'statutory') throw new Error(`${state} is not a statutory state`)
+  const feed = stateByCode(state)!.feeds.find((f) => f.kind === 'statutory')
+  if (feed?.kind !== 'statutory') throw new Error(`${state} has no statutory feed`)
   return feed.citation
 }
 

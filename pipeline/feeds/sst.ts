@@ -13,6 +13,8 @@ import {
   type BoundaryRow,
   type Triplet,
 } from './sst-boundary-file.ts'
+import type { DistrictAreaTable } from '../../sources/district-area.ts'
+import { bindDistrictAreas } from './district-areas.ts'
 import { parseSstFileName, type SstFileName } from './sst-file-names.ts'
 import { assertRateFileHealthy, parseRateFile, type SstRateRow } from './sst-rate-file.ts'
 
@@ -30,6 +32,8 @@ export type SstStateInput<Lines = string | Iterable<string>> = {
   boundaryFile?: { name: string; lines: Lines }
   geography: Geography
   codeMap?: SstTypeCodeMap
+  /** without a boundary file, district codes are bound to the counties these facts give them */
+  districtAreas?: DistrictAreaTable
 }
 
 /** Whole-state `Z` rows exist (IN, KY, MI, NJ, RI); the state gate, not a width cap, keeps them safe. */
@@ -241,10 +245,11 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const stateRef: JurisdictionRef[] = has('state', stateFips) ? [{ level: 'state', code: stateFips }] : []
   const countyRef = (code: string | null): JurisdictionRef[] => (code && has('county', code) ? [{ level: 'county', code }] : [])
   const cityRef = (code: string | null): JurisdictionRef[] => (code && has('city', code) ? [{ level: 'city', code }] : [])
+  const districtsIn = bound ? () => [] : districtsByArea(prepared)
 
   const fromGeography = (zip: GeoZip): ZipCandidate[] =>
     candidatesByCounty(geography, zip, state, (countyFips) => {
-      const county = countyRef(countyFips && countyCode(countyFips))
+      const county = [...countyRef(countyFips && countyCode(countyFips)), ...districtsIn(countyFips)]
       const places = countyFips ? zip.places.filter((place) => place.countyFips === countyFips) : []
       if (places.length === 0) return [{ placeFips: null, placeName: '', stack: [...stateRef, ...county] }]
       return places.map((place) => ({
@@ -296,7 +301,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
       const place = level === 'city' ? geography.places.get(stateFips + code) : undefined
       if (!place || place.kind !== 'incorporated') continue
       const counties = place.counties.map((c) => c.fips)
-      placeStacks.push(...placeStacksOf(geography, { geoid: place.geoid, name: place.name, counties }, (fips) => [...stateRef, ...countyRef(countyCode(fips)), { level: 'city', code }]))
+      placeStacks.push(...placeStacksOf(geography, { geoid: place.geoid, name: place.name, counties }, (fips) => [...stateRef, ...countyRef(countyCode(fips)), ...districtsIn(fips), { level: 'city', code }]))
     }
     notes.push(...placeStacksNotes(placeStacks))
   }
@@ -318,6 +323,30 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     files: [],
     notes,
   }
+}
+
+/**
+ * Without a boundary file: the district refs a county carries by the state's district-area facts
+ * (none when the state has no table). The binding's notes join the feed's.
+ */
+function districtsByArea(prepared: Prepared): (countyFips: string | null) => JurisdictionRef[] {
+  const { input, rowsByRef, stateFips, notes } = prepared
+  if (!input.districtAreas) return () => []
+  const rowsOf = (level: Level, code: string) => (rowsByRef.get(refKey(level, code))?.rows ?? []).map((row) => ({ rate: row.generalIntra, from: row.from }))
+  const districts = new Map([...rowsByRef.values()].filter((entry) => entry.level === 'district').map((entry) => [entry.code, rowsOf('district', entry.code)]))
+  const binding = bindDistrictAreas({
+    state: input.state,
+    table: input.districtAreas,
+    geography: input.geography,
+    districts,
+    countyRows: (fips) => (fips.startsWith(stateFips) ? rowsOf('county', countyCode(fips)) : []),
+  })
+  notes.push(...binding.notes)
+  const byCounty = new Map<string, JurisdictionRef[]>()
+  for (const [code, counties] of binding.counties) {
+    for (const fips of counties) byCounty.set(fips, [...(byCounty.get(fips) ?? []), { level: 'district', code }])
+  }
+  return (countyFips) => (countyFips ? (byCounty.get(countyFips) ?? []) : [])
 }
 
 /** Union width of plus-4 intervals, so overlapping rows (current and future windows) count once. */
