@@ -3,6 +3,7 @@
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 import type { Authority } from '../../snapshot-contract/rate-index.ts'
 import type { ConfidenceCap } from './located.ts'
+import { sourceKindOf } from './rate-object.ts'
 import type { CONFIDENCES, EFFECTIVE_DATE_BASES } from './tax-response.ts'
 
 export type Confidence = (typeof CONFIDENCES)[number]
@@ -11,21 +12,23 @@ export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
 /**
  * exact   the statutory statewide rate of a `static` state: the same everywhere in the state
  * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
- *         (also a place name found in several states, answered where it is most populous)
+ *         (also a place name found in several states, answered where it is most populous), or a
+ *         rate the file does not print because it varies by address (estimated from other records)
  * medium  an aggregator estimate (avalara-zip5), a ZIP whose candidates differ in combined rate
- *         answered by weight, one of several same-named places of a state, or an answer where a
- *         local tax that could not be bound to ZIPs may lie (it may apply and is not included)
- * high    one jurisdiction from an official source (sst, cdtfa), no unplaced local tax that may lie there
+ *         answered by weight, one of several same-named places of a state, an answer where a
+ *         local tax that could not be bound to ZIPs may lie (it may apply and is not included),
+ *         or a printed rate the file flags as varying within the jurisdiction
+ * high    one jurisdiction from an official source (sst, cdtfa, idor-ordmache), no unplaced local tax that may lie there
  * none    never sent with a 200 (nothing resolved is a 404)
  */
 export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: ConfidenceCap, ambiguousRate: boolean, unplacedTaxes: boolean): Confidence {
   if (record.feed === 'statutory' && record.klass === 'static') return 'exact'
   if (cap === 'low') return 'low'
-  if (cap === 'medium' || ambiguousRate || unplacedTaxes || (record.feed !== 'sst' && record.feed !== 'cdtfa')) return 'medium'
+  if (cap === 'medium' || ambiguousRate || unplacedTaxes || sourceKindOf(record.feed) !== 'official') return 'medium'
   return 'high'
 }
 
-/** Publisher-dated rows (SST) give the latest start among the rates answered; other sources give none. */
+/** Publisher-dated rows (SST, ordmache) give the latest start among the rates answered; other sources give none. */
 export function effectiveDateOf(basis: EffectiveDateBasis, authorities: readonly Authority[]): string | null {
   if (basis !== 'publisher_effective_date') return null
   let latest: string | null = null
@@ -35,7 +38,7 @@ export function effectiveDateOf(basis: EffectiveDateBasis, authorities: readonly
 
 export function effectiveDateBasisOf(record: Pick<StateRecord, 'feed' | 'effective_date_basis'>): EffectiveDateBasis {
   if (record.effective_date_basis) return record.effective_date_basis
-  return record.feed === 'sst' ? 'publisher_effective_date' : record.feed === 'statutory' ? 'no_published_date' : 'edition_only'
+  return record.feed === 'sst' || record.feed === 'idor-ordmache' ? 'publisher_effective_date' : record.feed === 'statutory' ? 'no_published_date' : 'edition_only'
 }
 
 /** Deprecated meta.period: the SST rate file's quarter (GAR2026Q2FEB19 → 20262); null for other feeds. */

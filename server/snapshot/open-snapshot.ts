@@ -43,7 +43,7 @@ export async function openSnapshot(artifactsDir: string, id: string, now: number
 }
 
 /** Typed-array views need 8-byte alignment; a small file may sit at an odd offset in a shared pool. */
-function aligned(bytes: Buffer): Uint8Array {
+export function aligned(bytes: Buffer): Uint8Array {
   if (bytes.byteOffset % 8 === 0) return bytes
   const copy = new Uint8Array(new ArrayBuffer(bytes.length))
   copy.set(bytes)
