@@ -747,8 +747,9 @@ describe('dates', () => {
     const coverage = factsOf(snapshot).coverage('GA')
     expect(error).toMatchObject({ state: 'GA', available_from: coverage.from, available_through: '2026-04-01' })
     expect(error.message).toMatch(`is before the GA data held: rates are available from ${coverage.from}; the newest data is effective through 2026-04-01, and later dates are answered with it`)
-    const ca = await refused('/v1/tax/ca?zip=95814&as_of=2020-01-01', 400, 'INVALID_INPUT')
-    expect(ca).toMatchObject({ available_from: '2026-01-01', available_through: '2026-01-01' })
+    // CA's workbook starts on its edition date; the oldest drop edition held starts 2018-04-01
+    const ca = await refused('/v1/tax/ca?zip=95814&as_of=2018-03-01', 400, 'INVALID_INPUT')
+    expect(ca).toMatchObject({ available_from: '2018-04-01', available_through: '2026-01-01' })
   })
 
   it('an earlier edition is answered from an earlier snapshot', async () => {
