@@ -1,0 +1,120 @@
+// Feeds in order of preference, through real refreshes over an HTTP mirror of ../shared/mirror:
+// GA, MN and WI are served by their SST files; SST members with no file named fall back to the
+// drop (IA, NC) or the statute (KY); an SST file that fails makes the drop serve on a first run,
+// never as `ok`, and keeps the previous SST data on a later one.
+import { readFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sstRateFileOf } from '../pipeline/feeds/sst-rate-file-choice.ts'
+import { loadFeed } from '../pipeline/load-state.ts'
+import { buildGeography } from '../pipeline/geography/build-geography.ts'
+import { freshnessEnvelope, type Manifest, type StateRecord } from '../snapshot-contract/manifest.ts'
+import { stateByCode } from '../sources/index.ts'
+import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { sharedPath } from './support/shared.ts'
+
+const STATES = 'GA,MN,WI,IA,NC,KY'
+const GA_FILE = '/sst/GAR2026Q2FEB19.csv'
+// The 202512 drops are 14 days old then: a drop that serves in its own right is `ok`.
+const DROP_IS_FRESH = '2025-12-15T03:00:00.000Z'
+const record = (manifest: Manifest, code: string) => manifest.states.find((s) => s.code === code) as StateRecord
+
+let mirror: FaultMirror
+beforeAll(async () => {
+  mirror = await startFaultMirror()
+})
+afterAll(() => mirror.close())
+
+const refresh = async (artifacts: string, now: string) =>
+  (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), states: STATES, now }))).manifest!
+
+describe('SST members on the SST feed, with fallback', () => {
+  let first: Manifest
+  beforeAll(async () => {
+    first = await refresh(await tempDir('artifacts'), DROP_IS_FRESH)
+  })
+
+  it('GA, MN and WI are served by their SST files', () => {
+    for (const code of ['GA', 'MN', 'WI']) {
+      expect(record(first, code), code).toMatchObject({ feed: 'sst', klass: 'auto', status: 'ok', fallback_reason: null, feeds_tried: [{ feed: 'sst', outcome: 'served' }] })
+    }
+  })
+
+  it('an SST member with no rate file named falls back to its drop, in its own right: the drop\'s status, and the reason recorded', () => {
+    for (const code of ['IA', 'NC']) {
+      const state = record(first, code)
+      expect(state, code).toMatchObject({ feed: 'avalara-zip5', klass: 'reload', status: 'ok', edition: '202512' })
+      expect(state.feeds_tried.map((a) => [a.feed, a.outcome])).toEqual([
+        ['sst', 'no_file'],
+        ['avalara-zip5', 'served'],
+      ])
+      expect(state.fallback_reason).toBe(`sst has no file: no SST rate file is named for ${code} (no edition pinned, none discovered)`)
+      expect(state.notes[0]).toBe(`served by avalara-zip5, a fallback: ${state.fallback_reason}`)
+    }
+  })
+
+  it('a single-rate SST member with no file named falls back to its statute', () => {
+    expect(record(first, 'KY')).toMatchObject({ feed: 'statutory', klass: 'static', status: 'static', fallback_reason: expect.stringMatching(/^sst has no file/) })
+  })
+
+  it('the freshness record names the feed in service and why', () => {
+    const envelope = freshnessEnvelope(first)
+    expect(envelope.states.find((s) => s.code === 'ga')).toMatchObject({ feed: 'sst', fallback_reason: null })
+    expect(envelope.states.find((s) => s.code === 'ia')).toMatchObject({ feed: 'avalara-zip5', fallback_reason: record(first, 'IA').fallback_reason })
+  })
+})
+
+describe('an official feed that fails', () => {
+  it('on a first run the drop serves, never as ok, with the failure recorded; the SST anchors are not held against the drop', async () => {
+    mirror.faults.set(GA_FILE, { kind: 'status', status: 404 })
+    const manifest = await refresh(await tempDir('artifacts'), DROP_IS_FRESH)
+    mirror.faults.clear()
+    const ga = record(manifest, 'GA')
+    expect(ga).toMatchObject({ feed: 'avalara-zip5', edition: '202512', status: 'stale' })
+    expect(ga.feeds_tried.map((a) => [a.feed, a.outcome])).toEqual([
+      ['sst', 'failed'],
+      ['avalara-zip5', 'served'],
+    ])
+    expect(ga.fallback_reason).toMatch(/^sst failed: load failed: GAR2026Q2FEB19\.csv: GET .*404/)
+    // GA's anchors were read from its SST file: they belong to that feed
+    expect(stateByCode('GA')!.anchors.every((a) => a.feed === 'sst')).toBe(true)
+    expect(ga.anchors).toEqual([])
+    // the same drop, served because IA has no file, is ok
+    expect(record(manifest, 'IA').status).toBe('ok')
+  })
+
+  it('an SST file listed for the wrong state fails that feed, and the next one serves', async () => {
+    const mn = await readFile(sharedPath('mirror/sst/MNR2026Q2FEB18.zip'))
+    const { extractMember } = await import('../pipeline/archive.ts')
+    mirror.faults.set(GA_FILE, { kind: 'bytes', bytes: Buffer.from(extractMember(mn, 'MNR2026Q2FEB18.zip').bytes) })
+    const manifest = await refresh(await tempDir('artifacts'), DROP_IS_FRESH)
+    mirror.faults.clear()
+    const ga = record(manifest, 'GA')
+    expect(ga).toMatchObject({ feed: 'avalara-zip5', status: 'stale' })
+    expect(ga.fallback_reason).toMatch(/GAR2026Q2FEB19\.csv line 1: state FIPS 27, file is for 27|state FIPS 27 but GA counties in geography start 13/)
+  })
+
+  it('a pinned name of another state\'s file is refused before anything is fetched', async () => {
+    const ga = stateByCode('GA')!
+    const sst = ga.feeds[0]!
+    if (sst.kind !== 'sst') throw new Error('GA prefers SST')
+    expect(() => sstRateFileOf({ ...sst, rateFile: 'MNR2026Q2FEB18.zip' }, 'GA')).toThrow('MNR2026Q2FEB18.zip is listed for GA but is the rate file of MN')
+    const settings = pipelineSettings({ mirror: mirror.url, artifacts: await tempDir('art'), build: await tempDir('build') })
+    const geography = await buildGeography(sharedPath('geo'), { states: ['GA'] })
+    const before = mirror.requests.length
+    await expect(loadFeed(ga, { ...sst, rateFile: 'MNR2026Q2FEB18.zip' }, { settings, geography })).rejects.toThrow(/listed for GA but is the rate file of MN/)
+    expect(mirror.requests.length).toBe(before)
+  })
+
+  it('after a good run, a failing SST file keeps the previous SST data rather than falling back', async () => {
+    const artifacts = await tempDir('artifacts')
+    const good = await refresh(artifacts, '2026-11-21T03:00:00.000Z')
+    mirror.faults.set(GA_FILE, { kind: 'status', status: 500 })
+    const next = await refresh(artifacts, '2026-11-22T03:00:00.000Z')
+    mirror.faults.clear()
+    const ga = record(next, 'GA')
+    expect(ga).toMatchObject({ feed: 'sst', status: 'failed', edition: record(good, 'GA').edition, data_from_snapshot: good.snapshot })
+    expect(ga.notes[0]).toMatch(/^avalara-zip5 could serve, but the previous sst data is kept while sst is broken, previous data kept: sst: load failed: GAR2026Q2FEB19\.csv: GET .* 500/)
+    expect(ga.feeds_tried.map((a) => a.outcome)).toEqual(['failed', 'served'])
+  })
+})
