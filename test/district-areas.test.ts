@@ -98,6 +98,31 @@ describe('district taxes bound by the sourced facts table', () => {
 })
 
 describe('with a boundary file, its records bind the districts', () => {
+  const sampleLines = () => decodeText(readFileSync(sharedPath('fixtures/sst/MNB2026Q2FEB18-sample.csv')), 'sample').split('\n').filter((l) => l !== '')
+  const reopen = (line: string) => line.replace(/^([^,]*,[^,]*,)20190331,/, '$129991231,')
+
+  it('P6 a ZIP only address rows bind takes its districts from them, weighed by range count', () => {
+    // 55401's Z row, rewritten as two address ranges of that ZIP (field 16 is an address row's ZIP)
+    const lines = sampleLines().map(reopen)
+    const at = lines.findIndex((l) => l.split(',')[17] === '55401')
+    const fields = lines[at]!.split(',')
+    const addressRow = (low: string, high: string) => {
+      const a = [...fields]
+      a[0] = 'A'
+      a.splice(3, 3, low, high, 'B')
+      a[7] = 'MARQUETTE'
+      a[15] = '55401'
+      a.splice(17, 4, '', '', '', '')
+      return a.join(',')
+    }
+    lines.splice(at, 1, addressRow('200', '298'), addressRow('300', '398'))
+    const result = compileSstState({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography, boundaryFile: { name: 'MNB2026Q2FEB18.csv', lines } })
+    expect(result.candidates.filter((c) => c.zip === '55401').map((c) => [c.stack.map((r) => `${r.level}:${r.code}`), c.weight])).toEqual([
+      [['state:27', 'county:053', 'city:43000', 'district:80004'], 1],
+    ])
+    expect(result.notes).toContain('MNB2026Q2FEB18.csv: 0 rows ended before 2026-04-01, 2 current address rows (binding the ZIPs no Z or 4 row binds), 0 rows for another state')
+  })
+
   it('a boundary file listed for MN is fetched and its Z row binds 55401 to 80004; the facts table is not used', async () => {
     // The sample's rows all ended in 2019 (P12); reopened, they are a current boundary file made of real rows.
     const sample = decodeText(readFileSync(sharedPath('fixtures/sst/MNB2026Q2FEB18-sample.csv')), 'sample')

@@ -43,7 +43,8 @@ const NOTES_LISTED = 5
 
 /** One binding of a boundary row: 3-digit county, 5-digit place, district codes. */
 type Combo = { countyFips: string | null; placeFips: string | null; districts: string[] }
-type ZipBindings = { z: Map<string, Combo>; four: Map<string, { combo: Combo; width: number }>; plus4Ranges: [number, number][] }
+/** `address`: combinations of `A` rows with how many address ranges carry each (used where no Z or 4 row binds the ZIP) */
+type ZipBindings = { z: Map<string, Combo>; four: Map<string, { combo: Combo; width: number }>; plus4Ranges: [number, number][]; address: Map<string, { combo: Combo; ranges: number }> }
 type RateEntry = { level: Level; code: string; rows: SstRateRow[] }
 
 type Prepared = {
@@ -159,7 +160,8 @@ class BoundaryBinder {
   private readonly foreignZips = new Set<string>()
   private readonly inStateZips: Set<string>
   private readonly codeMap: SstTypeCodeMap
-  private readonly skipped = { expired: 0, address: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0 }
+  private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0 }
+  private addressRows = 0
   private latestFrom = ''
 
   constructor(
@@ -174,12 +176,20 @@ class BoundaryBinder {
     const { skipped } = this
     if (row.to !== null && row.to < this.prepared.quarterStart) return void skipped.expired++
     if (row.stateFips !== this.prepared.stateFips) return void skipped.otherState++
-    // Address rows need an address lookup, not a ZIP answer (pitfall P6): counted, not compiled here.
-    if (row.type === 'A') return void skipped.address++
     if (row.from > this.latestFrom) this.latestFrom = row.from
     if (row.locationCodes.length > 0) skipped.locationCodeRows++
     const combo: Combo = { countyFips: row.countyFips, placeFips: row.placeFips, districts: this.districtsOf(row.districts, row.line) }
     const key = [combo.countyFips ?? '', combo.placeFips ?? '', [...combo.districts].sort().join(',')].join('|')
+    // An address row binds its street range in one ZIP (pitfall P6); a ZIP answer weighs it by range count.
+    if (row.type === 'A') {
+      if (!this.isInState(row.zipLow)) return
+      this.addressRows++
+      const address = this.bindingsOf(row.zipLow).address
+      const entry = address.get(key) ?? { combo, ranges: 0 }
+      entry.ranges++
+      address.set(key, entry)
+      return
+    }
     const { zips } = expandZipRange(row, (zip) => this.isInState(zip), ZIP_SPACE)
     for (const zip of zips) {
       const bindings = this.bindingsOf(zip)
@@ -200,7 +210,7 @@ class BoundaryBinder {
     const { skipped, fileName, prepared } = this
     prepared.notes.push(
       `${fileName}: ${stats.rowsParsed} of ${stats.rowsRead} boundary rows parsed (Z ${stats.byType.Z}, 4 ${stats.byType['4']}, A ${stats.byType.A}; unknown types ${JSON.stringify(stats.unknownTypes)})`,
-      `${fileName}: ${skipped.expired} rows ended before ${prepared.quarterStart}, ${skipped.address} address rows not compiled into ZIP answers, ${skipped.otherState} rows for another state`,
+      `${fileName}: ${skipped.expired} rows ended before ${prepared.quarterStart}, ${this.addressRows} current address rows (binding the ZIPs no Z or 4 row binds), ${skipped.otherState} rows for another state`,
     )
     if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (pitfall P8)`)
     if (skipped.nonDistrictTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.nonDistrictTriplets} triplets typed as a non-district level were ignored`)
@@ -232,7 +242,7 @@ class BoundaryBinder {
 
   private bindingsOf(zip: string): ZipBindings {
     let bindings = this.byZip.get(zip)
-    if (!bindings) this.byZip.set(zip, (bindings = { z: new Map(), four: new Map(), plus4Ranges: [] }))
+    if (!bindings) this.byZip.set(zip, (bindings = { z: new Map(), four: new Map(), plus4Ranges: [], address: new Map() }))
     return bindings
   }
 }
@@ -365,8 +375,14 @@ function unionWidth(ranges: [number, number][]): number {
 /**
  * Shares of one ZIP's combinations. `4` rows weigh by plus-4 width; `Z` rows are the default for
  * the plus-4s no `4` row lists, so they split the uncovered width equally (SST lookup order 4 > Z).
+ * A ZIP only address rows bind (VT files are all `A`) weighs their combinations by range count;
+ * where Z or 4 rows bind the ZIP, its address rows refine single streets and do not move the ZIP answer.
  */
 function weighBindings(bindings: ZipBindings): { combo: Combo; weight: number }[] {
+  if (bindings.z.size === 0 && bindings.four.size === 0) {
+    const total = [...bindings.address.values()].reduce((sum, entry) => sum + entry.ranges, 0)
+    return [...bindings.address.values()].map(({ combo, ranges }) => ({ combo, weight: ranges / total }))
+  }
   const covered = Math.min(PLUS4_SPACE, unionWidth(bindings.plus4Ranges))
   const zShare = bindings.z.size > 0 ? (PLUS4_SPACE - covered) / bindings.z.size : 0
   const weights = new Map<string, { combo: Combo; weight: number }>()
