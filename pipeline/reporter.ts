@@ -18,8 +18,8 @@ export function stateLine(record: StateRecord, seconds: number): string {
 
 export function summaryTable(states: StateRecord[]): string {
   return formatTable(
-    ['state', 'klass', 'status', 'rows', 'zips', 'edition', 'effective_through', 'note'],
-    states.map((s) => [s.code, s.klass, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', (s.notes[0] ?? '').slice(0, 80)]),
+    ['state', 'klass', 'feed', 'status', 'rows', 'zips', 'edition', 'effective_through', 'note'],
+    states.map((s) => [s.code, s.klass, s.feed, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', (s.notes[0] ?? '').slice(0, 80)]),
   )
 }
 
