@@ -91,7 +91,7 @@ describe('an official feed that fails', () => {
     mirror.faults.clear()
     const ga = record(manifest, 'GA')
     expect(ga).toMatchObject({ feed: 'avalara-zip5', status: 'stale' })
-    expect(ga.fallback_reason).toMatch(/GAR2026Q2FEB19\.csv line 1: state FIPS 27, file is for 27|state FIPS 27 but GA counties in geography start 13/)
+    expect(ga.fallback_reason).toBe('sst failed: load failed: GAR2026Q2FEB19.csv: state FIPS 27 but GA counties in geography start 13')
   })
 
   it('a pinned name of another state\'s file is refused before anything is fetched', async () => {
@@ -116,5 +116,21 @@ describe('an official feed that fails', () => {
     expect(ga).toMatchObject({ feed: 'sst', status: 'failed', edition: record(good, 'GA').edition, data_from_snapshot: good.snapshot })
     expect(ga.notes[0]).toMatch(/^avalara-zip5 could serve, but the previous sst data is kept while sst is broken, previous data kept: sst: load failed: GAR2026Q2FEB19\.csv: GET .* 500/)
     expect(ga.feeds_tried.map((a) => a.outcome)).toEqual(['failed', 'served'])
+  })
+
+  it('P21 an ordmache file whose duplicate codes disagree fails Illinois, and the previous ordmache data stays in service', async () => {
+    const artifacts = await tempDir('artifacts')
+    const run = async (now: string) => (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), states: 'IL', now }))).manifest!
+    const good = await run('2026-11-21T03:00:00.000Z')
+    expect(record(good, 'IL')).toMatchObject({ feed: 'idor-ordmache', status: 'ok' })
+    const lines = (await readFile(sharedPath('mirror/idor/ordmache-current.txt'), 'utf8')).split('\n')
+    const second = lines.map((line, i) => (line.startsWith('100-0001-1') ? i : -1)).filter((i) => i >= 0).at(-1)!
+    lines[second] = lines[second]!.slice(0, 69) + '09750' + lines[second]!.slice(74)
+    mirror.faults.set('/idor/ordmache-current.txt', { kind: 'bytes', bytes: Buffer.from(lines.join('\n')) })
+    const next = await run('2026-11-22T03:00:00.000Z')
+    mirror.faults.clear()
+    const il = record(next, 'IL')
+    expect(il).toMatchObject({ feed: 'idor-ordmache', status: 'failed', data_from_snapshot: good.snapshot })
+    expect(il.notes[0]).toMatch(/idor-ordmache: load failed: ordmache-current\.txt: 100-0001-1 is listed on lines \d+ and \d+ with different rates/)
   })
 })

@@ -191,7 +191,7 @@ describe('duplicate codes (P21: key by code and window)', () => {
 })
 
 describe('bad input', () => {
-  it('a record of the wrong length is rejected with a note; the rest compiles', () => {
+  it('P4 a record of the wrong length (layout drift) is rejected with a note; the rest compiles', () => {
     const text = withLines((lines) => {
       lines[4] = lines[4]!.slice(0, 210)
     })
@@ -200,28 +200,28 @@ describe('bad input', () => {
     expect(compile(text).notes).toContain(`${FILE} line 5 rejected: 210 characters, expected 211 (layout changed?)`)
   })
 
-  it('a first record of the wrong length fails the file', () => {
+  it('P4 a first record of the wrong length fails the file', () => {
     const text = withLines((lines) => {
       lines[0] = `${lines[0]} `
     })
     expect(() => parseOrdmacheFile(text, FILE)).toThrow(`${FILE}: first record is not a valid ordmache record (line 1: 212 characters, expected 211 (layout changed?))`)
   })
 
-  it('more than 1% of records rejected fails the file', () => {
+  it('P4 more than 1% of records rejected fails the file', () => {
     const text = withLines((lines) => {
       for (let i = 1; i <= 20; i++) lines[i] = lines[i]!.slice(0, 200)
     })
     expect(() => parseOrdmacheFile(text, FILE)).toThrow(`${FILE}: 20 of ${LINES.length} records rejected (limit 1%)`)
   })
 
-  it('an unknown county code is rejected with a note naming it', () => {
+  it('P18 an unknown county code is rejected with a note naming it', () => {
     const text = withLines((lines) => {
       lines[9] = `103${lines[9]!.slice(3)}`
     })
     expect(parseOrdmacheFile(text, FILE).rejected).toEqual([{ line: 10, reason: 'unknown county code 103 (Illinois counties are 001–102; 200–250 other states, 500 foreign)' }])
   })
 
-  it('a period whose end precedes its start is rejected', () => {
+  it('P33 a period whose end precedes its start is rejected', () => {
     const at = LINES.findIndex((line, i) => i > 0 && isIllinois(line) && line.slice(140, 148) !== '99991231')
     const text = withLines((lines) => {
       const line = lines[at]!
@@ -231,7 +231,7 @@ describe('bad input', () => {
     expect(parseOrdmacheFile(text, FILE).rejected).toEqual([{ line: at + 1, reason: `prior period ends ${prior(line).from}, before it starts ${prior(line).to}` }])
   })
 
-  it('a county name that is not the geography\'s county of that number fails the file (the numbering changed)', () => {
+  it('P18 a county name that is not the geography\'s county of that number fails the file (the numbering changed)', () => {
     const at = LINES.findIndex((line) => code(line) === '016-0001-1')
     const text = withLines((lines) => {
       lines[at] = lines[at]!.slice(0, 35) + 'DUPAGE'.padEnd(25) + lines[at]!.slice(60)
