@@ -155,9 +155,11 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   const tried = attempts.map((a) => `${a.feed}: ${a.outcome === 'served' ? 'served' : a.message}`)
   if (!served || keepsPreviousOver(descriptor, served.feed.kind, attempts, prior, priorHasData)) {
     const broken = attempts.find((a) => a.outcome === 'failed' || a.outcome === 'anchor_regression')
-    const status = broken?.outcome === 'anchor_regression' && broken === attempts.find((a) => a.outcome !== 'no_file') ? 'anchor_regression' : 'failed'
-    const why = served ? `${served.feed.kind} could serve, but the previous ${prior!.feed} data is kept while ${prior!.feed} is broken` : 'no feed could serve'
-    return keepPrevious(status, [`${why}, previous data kept: ${tried.join('; ')}`], { feeds_tried: attempts, ...(regressed ? { anchors: regressed } : {}) })
+    const why = served ? `previous ${prior!.feed} data kept while ${prior!.feed} is broken (${served.feed.kind} could serve)` : 'no feed could serve, previous data kept'
+    return keepPrevious(broken?.outcome === 'anchor_regression' ? 'anchor_regression' : 'failed', [`${why}: ${tried.join('; ')}`], {
+      feeds_tried: attempts,
+      ...(regressed ? { anchors: regressed } : {}),
+    })
   }
 
   const { feed } = served

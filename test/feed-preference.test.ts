@@ -114,7 +114,7 @@ describe('an official feed that fails', () => {
     mirror.faults.clear()
     const ga = record(next, 'GA')
     expect(ga).toMatchObject({ feed: 'sst', status: 'failed', edition: record(good, 'GA').edition, data_from_snapshot: good.snapshot })
-    expect(ga.notes[0]).toMatch(/^avalara-zip5 could serve, but the previous sst data is kept while sst is broken, previous data kept: sst: load failed: GAR2026Q2FEB19\.csv: GET .* 500/)
+    expect(ga.notes[0]).toMatch(/^previous sst data kept while sst is broken \(avalara-zip5 could serve\): sst: load failed: GAR2026Q2FEB19\.csv: GET .* 500/)
     expect(ga.feeds_tried.map((a) => a.outcome)).toEqual(['failed', 'served'])
   })
 
@@ -131,6 +131,6 @@ describe('an official feed that fails', () => {
     mirror.faults.clear()
     const il = record(next, 'IL')
     expect(il).toMatchObject({ feed: 'idor-ordmache', status: 'failed', data_from_snapshot: good.snapshot })
-    expect(il.notes[0]).toMatch(/idor-ordmache: load failed: ordmache-current\.txt: 100-0001-1 is listed on lines \d+ and \d+ with different rates/)
+    expect(il.notes[0]).toMatch(/^previous idor-ordmache data kept while idor-ordmache is broken \(avalara-zip5 could serve\): idor-ordmache: load failed: ordmache-current\.txt: 100-0001-1 is listed on lines \d+ and \d+ with different rates/)
   })
 })
