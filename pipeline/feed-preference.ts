@@ -1,6 +1,7 @@
 // A state's feeds are tried in its order of preference; the first that loads and validates serves.
 // What each one did is kept for the manifest, and a fallback says why it serves.
-import type { Feed, FeedKind, StateDescriptor } from '../sources/descriptor.ts'
+import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
+import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
 import type { AnchorResult, FeedAttempt, FreshnessStatus, StateRecord } from '../snapshot-contract/manifest.ts'
 
 /** One feed's try: served with a value, or why not (anchors: the diverged results of an anchor regression). */
@@ -48,12 +49,13 @@ const rank = (descriptor: StateDescriptor, kind: string): number => {
 }
 
 /**
- * A fallback replaces data of a more preferred feed only when that feed has nothing for the state:
- * when it broke, the previous data of the better feed stays in service (a source that fails keeps
- * its last good data), however far down the list the fallback is.
+ * A fallback never replaces data of a more preferred feed: when that feed broke, or lists no file
+ * for a state it served before, its previous data stays in service (a source that fails keeps its
+ * last good data; an official file carries its rates' dates, so last quarter's file still answers).
+ * The fallback serves where there is no such data: a first run, or data of the fallback itself.
  */
-export function keepsPreviousOver(descriptor: StateDescriptor, served: FeedKind, attempts: readonly FeedAttempt[], prior: StateRecord | null, priorHasData: boolean): boolean {
-  if (!prior || !priorHasData || !preferredFeedBroke(attempts)) return false
+export function keepsPreviousOver(descriptor: StateDescriptor, served: FeedKind, prior: StateRecord | null, priorHasData: boolean): boolean {
+  if (!prior || !priorHasData) return false
   return rank(descriptor, prior.feed) < rank(descriptor, served)
 }
 

@@ -1,86 +1,128 @@
-// Loads one state from one of the feeds its descriptor lists: fetch or read the file, parse, compile.
-// A feed with no file for the state throws NoFileForState (the next feed serves); any other error
+// Loads one state from one of the feeds its descriptor lists, in two steps: fetch its sources (the
+// edition chosen from the publisher's listing, or the pinned one, and the newest manual drop),
+// then compile them. The refresh compares what was fetched with what is in service in between.
+// A feed with nothing for the state throws NoFileForState (the next feed serves); any other error
 // is a failure of that feed.
-import path from 'node:path'
-import { SST_BOUNDARY_URL, type Feed, type StateDescriptor } from '../sources/descriptor.ts'
+import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
+import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
-import { readNewestDrop } from './manual-drops.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { compileOrdmache } from './feeds/ordmache.ts'
 import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
-import { sstBoundaryFileOf, sstRateFileOf } from './feeds/sst-rate-file-choice.ts'
-import { compileStatutory } from './feeds/statutory.ts'
+import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
+import { parseDrop, readNewestDrop, type DropFile } from './manual-drops.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, RawFile } from '../snapshot-contract/model.ts'
 import type { PipelineSettings } from './settings.ts'
+import type { Listings } from './source-listing.ts'
 import { decodeText } from './text-decoding.ts'
 
-export type LoadContext = { settings: PipelineSettings; geography: Geography }
+export type LoadContext = { settings: PipelineSettings; geography: Geography; listings: Listings }
 
-export async function loadFeed(descriptor: StateDescriptor, feed: Feed, context: LoadContext): Promise<FeedResult> {
+export type StateSources = {
+  /** the publisher's files, in the order the feed reads them (SST: rate file, then boundary file) */
+  fetched: FetchedSource[]
+  /** how each of `fetched` was chosen */
+  choices: EditionChoice[]
+  /** the state's newest Avalara drop: the avalara-zip5 feed's data, or an official state's region names */
+  drop?: DropFile
+  /** why no drop could be read, when one was there */
+  dropError?: string
+}
+
+export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed, context: Pick<LoadContext, 'settings' | 'listings'>): Promise<StateSources> {
+  assertPinsUsable(descriptor, context.settings)
+  const choices: EditionChoice[] = []
+  if (feed.kind === 'sst') {
+    choices.push(await chooseSstFile(descriptor.code, 'rate', feed.ratesUrl, context))
+    if (feed.boundaryUrl) choices.push(await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context))
+  } else if (feed.kind === 'cdtfa') {
+    choices.push(await chooseCdtfaWorkbook(feed.pageUrl, context))
+  } else if (feed.kind === 'idor-ordmache') {
+    choices.push(currentFileChoice('idor', feed.url))
+  }
+  const fetched = await Promise.all(choices.map((choice) => fetchSource(choice.request, context.settings)))
+  if (feed.kind === 'statutory') return { fetched, choices }
+  try {
+    const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
+    if (!drop && feed.kind === 'avalara-zip5') {
+      throw new NoFileForState(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
+    }
+    return { fetched, choices, ...(drop ? { drop } : {}) }
+  } catch (error) {
+    if (feed.kind === 'avalara-zip5') throw error
+    return { fetched, choices, dropError: (error as Error).message }
+  }
+}
+
+export async function compileState(descriptor: StateDescriptor, feed: Feed, sources: StateSources, context: LoadContext): Promise<FeedResult> {
   switch (feed.kind) {
     case 'sst': {
-      const rateFile = sstRateFileOf(feed, descriptor.code)
-      const fetched = await fetchSource({ feed: 'sst', fileName: rateFile.name, officialUrl: new URL(rateFile.name, feed.ratesUrl).href }, context.settings)
-      const { text, member } = fileText(fetched)
-      const boundaryName = sstBoundaryFileOf(feed, descriptor.code)?.name
-      const boundary = boundaryName
-        ? await fetchSource({ feed: 'sst', fileName: boundaryName, officialUrl: new URL(boundaryName, feed.boundaryUrl ?? SST_BOUNDARY_URL).href }, context.settings)
-        : null
-      const boundaryText = boundary ? fileText(boundary) : null
+      const [rateFile, boundaryFile] = sources.fetched.map(fileText)
+      const districtAreas = districtAreasOf(descriptor.code)
       const result = await compileSstStateStreaming({
         state: descriptor.code,
         stateName: descriptor.name,
-        rateFile: { name: member ?? fetched.name, text },
-        ...(boundaryText ? { boundaryFile: { name: boundaryText.member ?? boundary!.name, lines: boundaryText.text.split('\n') } } : {}),
-        districtAreas: districtAreasOf(descriptor.code),
+        rateFile: { name: rateFile!.name, text: rateFile!.text },
+        ...(boundaryFile ? { boundaryFile: { name: boundaryFile.name, lines: boundaryFile.text } } : {}),
+        ...(districtAreas ? { districtAreas } : {}),
         geography: context.geography,
       })
-      const files = [{ ...rawFile(fetched), ...(member ? { member } : {}) }]
-      if (boundary) files.push({ ...rawFile(boundary), ...(boundaryText?.member ? { member: boundaryText.member } : {}) })
-      return withUnlistedZips(withFiles(result, files), descriptor.code, context)
+      const files = sources.fetched.map((fetched, i) => {
+        const member = [rateFile, boundaryFile][i]?.member
+        return { ...rawFile(fetched), ...(member ? { member } : {}) }
+      })
+      return withUnlistedZips(withFiles(result, files), descriptor.code, sources, context)
     }
     case 'cdtfa': {
-      const fileName = decodeURIComponent(path.posix.basename(new URL(feed.url).pathname))
-      const fetched = await fetchSource({ feed: 'cdtfa', fileName, officialUrl: feed.url }, context.settings)
-      const workbook = await parseCdtfaWorkbook(fetched.bytes, fetched.name)
+      const [fetched] = sources.fetched
+      const workbook = await parseCdtfaWorkbook(fetched!.bytes, fetched!.name)
       const result = compileCdtfa({
         workbook,
-        fileName: fetched.name,
-        statewideRate: descriptor.stateRate,
+        fileName: fetched!.name,
+        statewideRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!,
         geography: context.geography,
       })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched)]), descriptor.code, context)
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
     case 'idor-ordmache': {
-      const fileName = decodeURIComponent(path.posix.basename(new URL(feed.url).pathname))
-      const fetched = await fetchSource({ feed: 'idor', fileName, officialUrl: feed.url }, context.settings)
-      const file = parseOrdmacheFile(decodeText(fetched.bytes, fetched.name), fetched.name)
-      const result = compileOrdmache({ file, stateRate: descriptor.stateRate, geography: context.geography })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched)]), descriptor.code, context)
+      const [fetched] = sources.fetched
+      const file = parseOrdmacheFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
+      const result = compileOrdmache({ file, stateRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
     case 'avalara-zip5': {
-      const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
-      if (!drop) throw new NoFileForState(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
-      const result = compileAvalara({ ...drop.parsed, state: descriptor.code, geography: context.geography })
-      return withFiles({ ...result, notes: [...drop.parsed.notes, ...result.notes] }, [drop.raw])
+      const drop = sources.drop!
+      const parsed = parseDrop(drop)
+      const result = compileAvalara({ ...parsed, state: descriptor.code, geography: context.geography })
+      return withFiles({ ...result, notes: [...parsed.notes, ...result.notes] }, [drop.raw])
     }
     case 'statutory':
       return compileStatutory({
         state: descriptor.code,
         stateName: descriptor.name,
-        rate: descriptor.stateRate,
-        label: feed.citation,
-        effectiveFrom: null,
+        rates: statutoryRates(factsOf(descriptor)),
         geography: context.geography,
       })
   }
+}
+
+/** Fetch, then compile: one state's load from one feed, with no comparison against the data in service. */
+export async function loadFeed(descriptor: StateDescriptor, feed: Feed, context: LoadContext): Promise<FeedResult> {
+  return compileState(descriptor, feed, await fetchStateSources(descriptor, feed, context), context)
+}
+
+function factsOf(descriptor: StateDescriptor): StateFacts {
+  const facts = stateFacts(descriptor.code)
+  if (!facts) throw new Error(`${descriptor.code} has no row in the rules table (sources/state-facts.ts)`)
+  return facts
 }
 
 /**
@@ -88,24 +130,29 @@ export async function loadFeed(descriptor: StateDescriptor, feed: Feed, context:
  * region names (feeds/unlisted-zips.ts), when a drop of the state is at hand; a drop that cannot
  * be read leaves the result as it is, with a note.
  */
-async function withUnlistedZips(result: FeedResult, state: string, context: LoadContext): Promise<FeedResult> {
-  let drop
+function withUnlistedZips(result: FeedResult, state: string, sources: StateSources, context: LoadContext): FeedResult {
+  const unreadable = (reason: string): FeedResult => ({
+    ...result,
+    notes: [...result.notes, `ZIPs the ZIP geography lacks left unplaced: the aggregator drop could not be read (${reason})`],
+  })
+  if (sources.dropError) return unreadable(sources.dropError)
+  if (!sources.drop) return result
+  let parsed
   try {
-    drop = await readNewestDrop(state, context.settings.dropsDir)
+    parsed = parseDrop(sources.drop)
   } catch (error) {
-    return { ...result, notes: [...result.notes, `ZIPs the ZIP geography lacks left unplaced: the aggregator drop could not be read (${(error as Error).message})`] }
+    return unreadable((error as Error).message)
   }
-  if (!drop) return result
-  const placed = placeUnlistedZips(result, { state, geography: context.geography, rows: drop.parsed.rows, edition: drop.parsed.edition.edition })
-  return placed === result ? result : { ...placed, files: [...placed.files, drop.raw] }
+  const placed = placeUnlistedZips(result, { state, geography: context.geography, rows: parsed.rows, edition: parsed.edition.edition })
+  return placed === result ? result : { ...placed, files: [...placed.files, sources.drop.raw] }
 }
 
-function fileText(fetched: FetchedSource): { text: string; member?: string } {
+function fileText(fetched: FetchedSource): { name: string; text: string; member?: string } {
   if (/\.zip$/i.test(fetched.name)) {
     const { member, bytes } = extractMember(fetched.bytes, fetched.name)
-    return { text: decodeText(bytes, `${fetched.name}:${member}`), member }
+    return { name: member, text: decodeText(bytes, `${fetched.name}:${member}`), member }
   }
-  return { text: decodeText(fetched.bytes, fetched.name) }
+  return { name: fetched.name, text: decodeText(fetched.bytes, fetched.name) }
 }
 
 const rawFile = ({ url, name, sha256, size }: FetchedSource): RawFile => ({ url, name, sha256, size })

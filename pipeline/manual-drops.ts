@@ -7,7 +7,8 @@ import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../snapshot-contract/model.ts'
 import { decodeText } from './text-decoding.ts'
 
-export type ReadDrop = { parsed: AvalaraZip5File; raw: RawFile }
+/** A manual drop file read from the drop directory. */
+export type DropFile = { raw: RawFile; bytes: Buffer }
 
 /** Every file below a directory, as paths relative to it (none when it does not exist). */
 export async function listFiles(dir: string): Promise<string[]> {
@@ -20,16 +21,16 @@ export async function listFiles(dir: string): Promise<string[]> {
 /** The editions held for a state, oldest first. */
 export const dropsOfState = async (state: string, dropsDir: string): Promise<AvalaraDrop[]> => heldDrops(await listFiles(dropsDir), state)
 
-export async function readDrop(drop: AvalaraDrop, dropsDir: string): Promise<ReadDrop> {
+export async function readDrop(drop: AvalaraDrop, dropsDir: string): Promise<DropFile> {
   const file = path.join(dropsDir, drop.path)
   const bytes = await readFile(file)
-  const fileName = path.basename(file)
-  const parsed = parseAvalaraZip5(decodeText(bytes, fileName, { rowsCheckDamage: true }), fileName)
-  return { parsed, raw: { url: `file://${file}`, name: fileName, sha256: sha256Hex(bytes), size: bytes.length } }
+  return { bytes, raw: { url: `file://${file}`, name: path.basename(file), sha256: sha256Hex(bytes), size: bytes.length } }
 }
 
-/** The newest manual drop of the state's Avalara ZIP5 table, parsed; undefined when there is none. */
-export async function readNewestDrop(state: string, dropsDir: string): Promise<ReadDrop | undefined> {
+/** The newest manual drop of the state's Avalara ZIP5 table; undefined when there is none. */
+export async function readNewestDrop(state: string, dropsDir: string): Promise<DropFile | undefined> {
   const newest = (await dropsOfState(state, dropsDir)).at(-1)
   return newest ? readDrop(newest, dropsDir) : undefined
 }
+
+export const parseDrop = (drop: DropFile): AvalaraZip5File => parseAvalaraZip5(decodeText(drop.bytes, drop.raw.name, { rowsCheckDamage: true }), drop.raw.name)

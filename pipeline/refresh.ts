@@ -5,12 +5,16 @@ import { STATES } from '../sources/index.ts'
 import { klassOfFeed, type Feed, type StateDescriptor } from '../sources/descriptor.ts'
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
-import { buildGeography } from './geography/build-geography.ts'
+import { buildGeographyFrom } from './geography/build-geography.ts'
+import { hashGeographyInputs, resolveGeographyInputs } from './geography/load-geography.ts'
+import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { fallbackReason, fallbackStatus, firstServing, keepsPreviousOver, type FeedTry } from './feed-preference.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
-import { buildHistoryLayers, type PreviousLayer } from './history-layers.ts'
-import { loadFeed } from './load-state.ts'
+import { buildHistoryLayers, historyKeys, type PreviousLayer } from './history-layers.ts'
+import { compileState, fetchStateSources, type LoadContext, type StateSources } from './load-state.ts'
+import { assertSourcesAcceptable } from './source-checks.ts'
+import { Listings } from './source-listing.ts'
 import type { AnchorResult, FreshnessStatus, Klass, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { writePlaceIndex } from '../snapshot-contract/place-index.ts'
@@ -19,7 +23,7 @@ import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/ra
 import type { PipelineSettings } from './settings.ts'
 import { writeShapeIndex } from '../snapshot-contract/shape-index.ts'
 import { defaultZipRates, diffZipRates } from './snapshot-diff.ts'
-import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
+import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type HistoryFile, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
 import { checkAnchors, withholdViolations } from './validate-state.ts'
 
@@ -27,7 +31,11 @@ import { checkAnchors, withholdViolations } from './validate-state.ts'
 export const SOURCE_CONCURRENCY = 4
 
 const DAY_MS = 86_400_000
+/** A state's data is `stale` once its last fetch (for a manual drop: its edition date) is older than this. */
 export const STALE_AFTER_DAYS = { auto: 5, reload: 40 } as const
+
+/** Days from a last-fetch date (YYYY-MM-DD, midnight UTC) to `now`, fractional. */
+export const dataAgeDays = (lastFetch: string, now: Date): number => (now.getTime() - Date.parse(`${lastFetch}T00:00:00Z`)) / DAY_MS
 
 export type Reporter = {
   start(total: number): void
@@ -53,18 +61,25 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     return null
   })
   const previousIndex = previous ? new RateIndex(previous.files['rates.bin']) : null
-  const geography = await buildGeography(settings.geoDir)
-  const zipMeta = zipMetaFrom(geography)
+  const geographyInputs = await resolveGeographyInputs(settings, reporter)
+  const geographyHashes = hashGeographyInputs(geographyInputs)
+  // Built only when a state has something to compile: a run where nothing changed never needs it.
+  let built: Promise<BuiltGeography> | null = null
+  const geography = () =>
+    (built ??= buildGeographyFrom(geographyInputs).then((geo) => ({ geography: geo, zipMeta: zipMetaFrom(geo) })))
+  const fingerprint = await codeFingerprint()
+  const listings = new Listings(settings)
   const staging = await openStaging(settings.buildDir)
   try {
     const selected = STATES.filter((d) => !settings.states || settings.states.includes(d.code))
     reporter.start(selected.length)
     const limit = pLimit(SOURCE_CONCURRENCY)
+    const context: StateContext = { settings, listings, fingerprint, geographyHashes, geography, previous, previousIndex, staging, snapshotId, nowIso, today }
     const refreshed = await Promise.all(
       selected.map((descriptor) =>
         limit(async () => {
           const started = performance.now()
-          const outcome = await refreshState(descriptor, { settings, geography, zipMeta, previous, previousIndex, staging, snapshotId, nowIso, today })
+          const outcome = await refreshState(descriptor, context)
           reporter.state(outcome.record, (performance.now() - started) / 1000)
           return outcome
         }),
@@ -75,43 +90,55 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     )
     reporter.finish()
 
-    keepOneStatePerZip(outcomes, geography)
-    const history = await buildHistoryLayers({
+    const served = (state: string) => outcomes.find((o) => o.descriptor.code === state && o.data)?.record
+    const keys = await historyKeys({ descriptors: STATES, dropsDir: settings.dropsDir, code: fingerprint, geography: geographyHashes, inService: served })
+    const priorLayers = previous ? await previousLayers(settings.artifactsDir, previous, reporter) : []
+    const layersReadable = priorLayers.length === previous?.manifest.history.length
+    const historyCarried = (state: string) => layersReadable && previous?.manifest.history_keys[state] === keys.get(state)
+    const history_keys = Object.fromEntries(keys)
+    const manifestBase = { snapshot: snapshotId, format_version: FORMAT_VERSION, generated_at: nowIso, states: outcomes.map((o) => o.record), history_keys }
+    const sameHistory = [...keys.keys()].every(historyCarried)
+    if (!built && previous && sameHistory && sameInputs(previous.manifest.geography.inputs, geographyHashes)) {
+      // Nothing was compiled: every state serves the data it had, on the same geography, with the
+      // same drop editions held, so the index files and history layers are the previous ones byte
+      // for byte (the same inputs give the same bytes).
+      reporter.info('no source changed: index files carried over from the previous snapshot')
+      const carriedLayers = priorLayers.map(({ layer, bytes }): HistoryFile => ({ layer, name: layer.file.name, bytes }))
+      const manifest = await publishSnapshot(settings.artifactsDir, { ...manifestBase, geography: previous.manifest.geography }, previous.files, carriedLayers)
+      return { manifest, states: manifest.states }
+    }
+    const { geography: geo, zipMeta } = await geography()
+    keepOneStatePerZip(outcomes, geo)
+    const layers = await buildHistoryLayers({
       descriptors: STATES,
-      rebuilt: (state) => !settings.states || settings.states.includes(state),
-      previous: previous ? await previousLayers(settings.artifactsDir, previous, reporter) : [],
-      inService: (state) => outcomes.find((o) => o.descriptor.code === state && o.data)?.record,
+      rebuilt: (state) => !historyCarried(state),
+      previous: priorLayers,
+      inService: served,
       dropsDir: settings.dropsDir,
-      geography,
+      geography: geo,
       zipMeta,
       snapshotId,
       nowIso,
     })
     for (const o of outcomes) {
-      const notes = history.notes.get(o.descriptor.code)
+      const notes = layers.notes.get(o.descriptor.code)
       if (notes) o.record = { ...o.record, notes: [...o.record.notes, ...notes] }
     }
-    const served = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
-    if (served.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
+    const serving = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
+    if (serving.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
     const rates = writeRateIndex({
-      states: served.map((o) => ({ code: o.descriptor.code, result: { ...emptyResult(), ...o.data! } })),
+      states: serving.map((o) => ({ code: o.descriptor.code, result: { ...emptyResult(), ...o.data! } })),
       zipMeta,
     })
     const manifest = await publishSnapshot(
       settings.artifactsDir,
-      {
-        snapshot: snapshotId,
-        format_version: FORMAT_VERSION,
-        generated_at: nowIso,
-        states: outcomes.map((o) => o.record),
-        geography: { inputs: geography.inputs, straddlers: geography.straddlers.length },
-      },
+      { ...manifestBase, states: outcomes.map((o) => o.record), geography: { inputs: geo.inputs, straddlers: geo.straddlers.length } },
       {
         'rates.bin': rates,
-        'places.bin': writePlaceIndex(geography),
-        'shapes.bin': writeShapeIndex({ county: geography.countyShapes, place: geography.placeShapes }),
+        'places.bin': writePlaceIndex(geo),
+        'shapes.bin': writeShapeIndex({ county: geo.countyShapes, place: geo.placeShapes }),
       },
-      history.layers,
+      layers.layers,
     )
     return { manifest, states: manifest.states }
   } finally {
@@ -119,10 +146,18 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
   }
 }
 
-type StateContext = {
-  settings: PipelineSettings
-  geography: Geography
-  zipMeta: (zip: string) => ZipMeta | undefined
+type BuiltGeography = { geography: Geography; zipMeta: (zip: string) => ZipMeta | undefined }
+
+const sameInputs = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([label, hash]) => b[label] === hash)
+
+type StateContext = Pick<LoadContext, 'settings' | 'listings'> & {
+  /** pipeline/input-key.ts codeFingerprint() */
+  fingerprint: string
+  /** label → sha256 of every geography input (what the geography would record) */
+  geographyHashes: Record<string, string>
+  /** the geography, built on first use */
+  geography: () => Promise<BuiltGeography>
   previous: LoadedSnapshot | null
   previousIndex: RateIndex | null
   staging: Staging
@@ -131,7 +166,10 @@ type StateContext = {
   today: string
 }
 
-type Validated = { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld']; anchors: AnchorResult[] }
+/** One feed's data, loaded and validated, or carried forward unchanged. */
+type Served =
+  | { kind: 'loaded'; result: FeedResult; index: RateIndex; withheld: StateRecord['withheld']; anchors: AnchorResult[]; choiceNotes: string[]; pinned: boolean; key: string }
+  | { kind: 'unchanged'; prior: StateRecord; data: StateData; choiceNotes: string[]; pinned: boolean }
 
 async function refreshState(descriptor: StateDescriptor, context: StateContext): Promise<Outcome> {
   const { previous, previousIndex, nowIso, today } = context
@@ -151,25 +189,31 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     return keepPrevious('maintenance', ['operator flag: known upstream outage, last good data served'])
   }
 
-  const { served, attempts, regressed } = await firstServing(descriptor.feeds, (feed) => tryFeed(descriptor, feed, context))
+  const { served, attempts, regressed } = await firstServing(descriptor.feeds, (feed) => tryFeed(descriptor, feed, prior, priorHasData, context))
   const tried = attempts.map((a) => `${a.feed}: ${a.outcome === 'served' ? 'served' : a.message}`)
-  if (!served || keepsPreviousOver(descriptor, served.feed.kind, attempts, prior, priorHasData)) {
+  if (!served || keepsPreviousOver(descriptor, served.feed.kind, prior, priorHasData)) {
     const broken = attempts.find((a) => a.outcome === 'failed' || a.outcome === 'anchor_regression')
-    const why = served ? `previous ${prior!.feed} data kept while ${prior!.feed} is broken (${served.feed.kind} could serve)` : 'no feed could serve, previous data kept'
+    const why = served ? `previous ${prior!.feed} data kept while ${prior!.feed} cannot serve (${served.feed.kind} could)` : 'no feed could serve, previous data kept'
     return keepPrevious(broken?.outcome === 'anchor_regression' ? 'anchor_regression' : 'failed', [`${why}: ${tried.join('; ')}`], {
       feeds_tried: attempts,
       ...(regressed ? { anchors: regressed } : {}),
     })
   }
 
-  const { feed } = served
-  const { result, index, withheld, anchors } = served.value
+  const { feed, value } = served
+  const klass = klassOfFeed(feed.kind)
+  const fallback = fallbackReason(attempts)
+  const fallbackNotes = fallback ? [`served by ${feed.kind}, a fallback: ${fallback}`] : []
+  if (value.kind === 'unchanged') {
+    const outcome = unchanged(descriptor, klass, { ...value.prior, pinned: value.pinned }, value.data, [...fallbackNotes, ...value.choiceNotes], new Date(nowIso))
+    return { ...outcome, record: { ...outcome.record, status: fallbackStatus(outcome.record.status, attempts), feeds_tried: attempts, fallback_reason: fallback } }
+  }
+
+  const { result, index, withheld, anchors } = value
   await stageState(context.staging, context.snapshotId, descriptor.code, result)
   const moved = priorHasData ? await ratesMoved(context.staging, previousIndex!, index, descriptor.code, today) : false
-  const klass = klassOfFeed(feed.kind)
   const lastFetch = klass === 'reload' ? editionDate(result) : today
   const status = fallbackStatus(statusAfterLoad(descriptor, klass, moved, lastFetch, new Date(nowIso)), attempts)
-  const fallback = fallbackReason(attempts)
   const record: StateRecord = {
     code: descriptor.code,
     name: descriptor.name,
@@ -184,11 +228,13 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     rows: result.rowsParsed,
     zips: new Set(result.candidates.map((c) => c.zip)).size,
     sources: result.files,
-    notes: fallback ? [`served by ${feed.kind}, a fallback: ${fallback}`, ...result.notes] : result.notes,
+    notes: [...fallbackNotes, ...value.choiceNotes, ...result.notes],
     unplaced: result.unplaced.map((u) => ({ ...u, rate: formatRate(u.rate) })),
     anchors,
     withheld,
     data_from_snapshot: context.snapshotId,
+    pinned: value.pinned,
+    input_key: value.key,
     feeds_tried: attempts,
     fallback_reason: fallback,
     coverage_from: result.coverageFrom ?? null,
@@ -197,30 +243,80 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   return { descriptor, record, data: result }
 }
 
-/** Loads and validates one feed of the state: invariants (a few violating ZIPs withheld), then the feed's own anchors. */
-async function tryFeed(descriptor: StateDescriptor, feed: Feed, context: StateContext): Promise<FeedTry<Validated>> {
-  let validated: Omit<Validated, 'anchors'>
-  try {
-    const loaded = await loadFeed(descriptor, feed, { settings: context.settings, geography: context.geography })
-    validated = withholdViolations(loaded, descriptor, context.today, context.zipMeta)
-  } catch (error) {
+/**
+ * One feed of the state: fetch and check its sources; when they are what the data in service was
+ * compiled from, carry that data forward; else compile, check the invariants (a few violating ZIPs
+ * withheld) and the feed's own anchors.
+ */
+async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateRecord | null, priorHasData: boolean, context: StateContext): Promise<FeedTry<Served>> {
+  const failure = (error: unknown): FeedTry<Served> => {
     const message = (error as Error).message
     return error instanceof NoFileForState ? { outcome: 'no_file', message } : { outcome: 'failed', message: `load failed: ${message}` }
   }
-  const anchors = checkAnchors(validated.index, descriptor, feed.kind, validated.result.effectiveThrough)
+  let sources: StateSources
+  try {
+    sources = await fetchStateSources(descriptor, feed, context)
+    assertSourcesAcceptable(feed, sources, prior && priorHasData ? prior : null, context.settings.sizeJumpLimit)
+  } catch (error) {
+    return failure(error)
+  }
+  const pinned = sources.choices.some((choice) => choice.pinned)
+  const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
+  const key = inputKey({
+    code: context.fingerprint,
+    descriptor,
+    feed: feed.kind,
+    files: [...sources.fetched.map((f) => f.sha256), sources.drop?.raw.sha256 ?? sources.dropError ?? ''],
+    geography: context.geographyHashes,
+  })
+  if (prior?.input_key === key && prior.feed === feed.kind && CARRIED_STATUSES.has(prior.status) && priorHasData) {
+    return { outcome: 'served', value: { kind: 'unchanged', prior, data: dataFromIndex(context.previousIndex!, descriptor.code), choiceNotes, pinned } }
+  }
+
+  let loaded: Omit<Extract<Served, { kind: 'loaded' }>, 'anchors' | 'kind' | 'choiceNotes' | 'pinned' | 'key'>
+  try {
+    const { geography, zipMeta } = await context.geography()
+    const compiled = await compileState(descriptor, feed, sources, { settings: context.settings, listings: context.listings, geography })
+    loaded = withholdViolations(compiled, descriptor, context.today, zipMeta)
+  } catch (error) {
+    return failure(error)
+  }
+  const anchors = checkAnchors(loaded.index, descriptor, feed.kind, loaded.result.effectiveThrough)
   const diverged = anchors.filter((a) => a.outcome === 'diverged')
   if (diverged.length) {
     const lines = diverged.map((a) => `anchor ${a.zip} on ${a.asOf}: expected ${a.expected}, got ${a.actual ?? 'no answer'}`)
     return { outcome: 'anchor_regression', message: `new data not published: ${lines.join('; ')}`, anchors }
   }
-  return { outcome: 'served', value: { ...validated, anchors } }
+  return { outcome: 'served', value: { kind: 'loaded', ...loaded, anchors, choiceNotes, pinned, key } }
+}
+
+/** Records that describe a successful load of the data in service (a failed one keeps older notes). */
+const CARRIED_STATUSES = new Set<FreshnessStatus>(['ok', 'changed', 'stale', 'manual', 'static'])
+const UNCHANGED_NOTE = 'sources unchanged'
+
+/** Same inputs as the data in service: refreshed without re-parsing, its data carried forward. */
+function unchanged(descriptor: StateDescriptor, klass: Klass, prior: StateRecord, data: StateData, choiceNotes: string[], now: Date): Outcome {
+  const today = now.toISOString().slice(0, 10)
+  const lastFetch = klass === 'reload' ? (prior.effective_through ?? today) : today
+  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE) && !note.startsWith('served by '))
+  const note = `${UNCHANGED_NOTE} since snapshot ${prior.data_from_snapshot} (same bytes, geography and pipeline): its data carried forward without re-parsing`
+  return {
+    descriptor,
+    record: {
+      ...prior,
+      status: statusAfterLoad(descriptor, klass, false, lastFetch, now),
+      last_refreshed_at: now.toISOString(),
+      last_fetch: lastFetch,
+      notes: [...choiceNotes, note, ...kept],
+    },
+    data,
+  }
 }
 
 function statusAfterLoad(descriptor: StateDescriptor, klass: Klass, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
   if (descriptor.operatorFlag === 'manual') return 'manual'
   if (klass === 'static') return 'static'
-  const ageDays = (now.getTime() - Date.parse(`${lastFetch}T00:00:00Z`)) / DAY_MS
-  if (ageDays > STALE_AFTER_DAYS[klass]) return 'stale'
+  if (dataAgeDays(lastFetch, now) > STALE_AFTER_DAYS[klass]) return 'stale'
   return moved ? 'changed' : 'ok'
 }
 
@@ -243,8 +339,7 @@ function carried(descriptor: StateDescriptor, previous: LoadedSnapshot | null, p
   }
   let status = prior.status
   if ((status === 'ok' || status === 'changed') && prior.last_fetch && prior.klass !== 'static') {
-    const ageDays = (now.getTime() - Date.parse(`${prior.last_fetch}T00:00:00Z`)) / DAY_MS
-    if (ageDays > STALE_AFTER_DAYS[prior.klass]) status = 'stale'
+    if (dataAgeDays(prior.last_fetch, now) > STALE_AFTER_DAYS[prior.klass]) status = 'stale'
   }
   return { descriptor, record: { ...prior, status }, data: dataFromIndex(previousIndex, descriptor.code) }
 }
@@ -269,6 +364,8 @@ function emptyRecord(descriptor: StateDescriptor): StateRecord {
     anchors: [],
     withheld: [],
     data_from_snapshot: null,
+    pinned: false,
+    input_key: null,
     feeds_tried: [],
     fallback_reason: null,
     coverage_from: null,
@@ -310,12 +407,13 @@ function keepOneStatePerZip(outcomes: Outcome[], geography: Geography) {
   }
 }
 
-/** The previous snapshot's history layers, read back; one that cannot be read is left out (its states' history is rebuilt on the next full run). */
+/** The previous snapshot's history layers, read back; one that cannot be read is left out (its states' history is rebuilt). */
 async function previousLayers(artifactsDir: string, previous: LoadedSnapshot, reporter: Reporter): Promise<PreviousLayer[]> {
   const layers: PreviousLayer[] = []
   for (const layer of previous.manifest.history) {
     try {
-      layers.push({ layer, index: new RateIndex(await readSnapshotFile(artifactsDir, previous.id, layer.file)) })
+      const bytes = await readSnapshotFile(artifactsDir, previous.id, layer.file)
+      layers.push({ layer, bytes, index: new RateIndex(bytes) })
     } catch (error) {
       reporter.info(`previous history layer ${layer.edition} unusable, left out: ${(error as Error).message}`)
     }

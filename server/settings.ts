@@ -5,6 +5,7 @@ import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import { settingsError } from './base/settings-error.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
+import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
 
@@ -30,6 +31,7 @@ const ServerEnv = z.object({
   TAXATLAS_REPLY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64).describe('memory for repeated simple lookup answers (0: none kept)'),
   TAXATLAS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000).describe('how long a request body may take to arrive (a streamed backfill has an idle timeout instead)'),
   ...PortabilityEnv.shape,
+  ...RefreshEnv.shape,
 })
 
 export type ServerSettings = {
@@ -51,6 +53,10 @@ export type ServerSettings = {
   portability: PortabilitySettings
   /** null: no upstream geocoder (TAXATLAS_GEOCODER_URL unset) */
   geocoder: GeocoderSettings | null
+  /** null: the server never refreshes by itself (TAXATLAS_REFRESH_SCHEDULE unset) */
+  refresh: RefreshSettings | null
+  /** the environment a scheduled refresh run is started with (the pipeline reads its settings there) */
+  env: NodeJS.ProcessEnv
 }
 
 export function readServerSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
@@ -73,6 +79,8 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     requestTimeoutMs: e.TAXATLAS_REQUEST_TIMEOUT_MS,
     portability: portabilitySettingsOf(e),
     geocoder: readGeocoderSettings(env),
+    refresh: refreshSettingsOf(e),
+    env,
   }
 }
 

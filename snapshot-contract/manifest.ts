@@ -1,6 +1,7 @@
 // manifest.json and the freshness envelope (spec 2.5): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
 import { z } from 'zod'
+import { FeedKind } from './feed-traits.ts'
 import { RateVaries } from './model.ts'
 
 export const FRESHNESS_STATUSES = [
@@ -30,9 +31,8 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
-  /** extra (spec 2.5 allows them): the feed the data in service comes from */
-  feed: z.string().describe('the feed the data in service comes from: sst, cdtfa, idor-ordmache (official), avalara-zip5 (aggregator drop), statutory'),
-  /** extra: why that feed and not the state's preferred one; null when the preferred feed serves */
+  /** extra (spec 2.5 allows them): the feed the data in service comes from, and why not the preferred one */
+  feed: FeedKind.describe('the feed the data in service comes from: sst, cdtfa, idor-ordmache (official), avalara-zip5 (aggregator drop), statutory'),
   fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
@@ -67,19 +67,18 @@ export const FEED_OUTCOMES = ['served', 'no_file', 'failed', 'anchor_regression'
 
 /** One feed tried on a refresh, in the state's order of preference. */
 export const FeedAttempt = z.object({
-  feed: z.string(),
+  feed: FeedKind,
   /** no_file: the feed has nothing for the state (not a failure); failed / anchor_regression: it had and could not be used */
   outcome: z.enum(FEED_OUTCOMES),
   message: z.string(),
 })
 export type FeedAttempt = z.infer<typeof FeedAttempt>
 
-
 export const StateRecord = z.object({
   code: z.string(),
   name: z.string(),
   klass: Klass,
-  feed: z.string(),
+  feed: FeedKind,
   status: FreshnessStatus,
   /** the edition of the data in service (may be an earlier run's when this run failed) */
   edition: z.string().nullable(),
@@ -104,6 +103,10 @@ export const StateRecord = z.object({
   withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
+  /** the edition in service was pinned by the operator (TAXATLAS_PIN) instead of discovered */
+  pinned: z.boolean().default(false),
+  /** hash of what the data in service was compiled from (pipeline/input-key.ts); equal next time: not re-parsed */
+  input_key: z.string().nullable().default(null),
   /** the feeds tried on the last refresh, in order of preference, and what each did */
   feeds_tried: z.array(FeedAttempt).default([]),
   /** why the feed in service is not the state's preferred one; null when it is */
@@ -120,7 +123,7 @@ export type StateRecord = z.infer<typeof StateRecord>
  */
 export const HistoryLayer = z.object({
   edition: z.string(),
-  feed: z.string(),
+  feed: FeedKind,
   /** the rates index file in the snapshot directory */
   file: ManifestFile,
   /** one record per state the edition holds, as for data in service (edition, effective window) */
@@ -136,6 +139,8 @@ export const Manifest = z.object({
   states: z.array(StateRecord),
   geography: z.object({ inputs: z.record(z.string(), z.string()), straddlers: z.number().int() }),
   history: z.array(HistoryLayer).default([]),
+  /** per state, a hash of what its history layers were built from (drop files, data in service, geography, code) */
+  history_keys: z.record(z.string(), z.string()).default({}),
 })
 export type Manifest = z.infer<typeof Manifest>
 

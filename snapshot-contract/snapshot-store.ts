@@ -84,7 +84,7 @@ export type HistoryFile = { layer: Omit<HistoryLayer, 'file'>; name: string; byt
 /** Writes the index files, history layers and manifest into a new snapshot directory, then moves the pointer. */
 export async function publishSnapshot(
   artifactsDir: string,
-  manifest: Omit<Manifest, 'files' | 'history'>,
+  manifest: Omit<Manifest, 'files' | 'history' | 'history_keys'> & Partial<Pick<Manifest, 'history_keys'>>,
   files: Record<IndexFile, Buffer>,
   history: readonly HistoryFile[] = [],
 ): Promise<Manifest> {
@@ -98,6 +98,7 @@ export async function publishSnapshot(
     ...manifest,
     files: INDEX_FILES.map((name) => listed(name, files[name])),
     history: history.map(({ layer, name, bytes }) => ({ ...layer, file: listed(name, bytes) })),
+    history_keys: manifest.history_keys ?? {},
   }
   for (const name of INDEX_FILES) await writeDurably(path.join(temporary, name), files[name])
   for (const { name, bytes } of history) await writeDurably(path.join(temporary, name), bytes)

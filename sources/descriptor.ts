@@ -1,50 +1,50 @@
-// The contract of a state descriptor: everything the pipeline needs to know about one state,
-// declared as data. A state lists its feeds in order of preference (the official source first,
-// then the manual drop or the statute): the first that serves wins (pipeline/feed-preference.ts).
+// The contract of a state descriptor: what the pipeline needs to know about one state's data,
+// declared as data (the state's legal facts are in state-facts.ts). A state lists its feeds in order
+// of preference (the official source first, then the manual drop or the statute): the first that
+// serves wins (pipeline/feed-preference.ts).
 import { z } from 'zod'
+import { FeedKind } from '../snapshot-contract/feed-traits.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
+// Feeds name where editions are listed, never an edition: every refresh discovers the newest one
+// (an operator may pin one with TAXATLAS_PIN, see pipeline/settings.ts).
 const SstFeed = z.object({
-  kind: z.literal('sst'),
-  /** official directory of the SST rate files */
+  kind: z.literal(FeedKind.enum.sst),
+  /** the SST Governing Board's index page of rate files; the state's newest file is chosen there */
   ratesUrl: z.url(),
-  /**
-   * the rate file in service, as posted (names are discovered, then pinned here); absent: no file
-   * is known for the state, and the next feed serves
-   */
-  rateFile: z.string().regex(/^[A-Z]{2}R\d{4}Q[1-4][A-Za-z]{3}\d{1,2}\.(csv|zip)$/i).optional(),
+  /** index page of boundary files; when set, the state's newest boundary file binds ZIPs too */
   boundaryUrl: z.url().optional(),
-  boundaryFile: z.string().regex(/^[A-Z]{2}B\d{4}Q[1-4][A-Za-z]{3}\d{1,2}\.(csv|zip)$/i).optional(),
 })
 
 const CdtfaFeed = z.object({
-  kind: z.literal('cdtfa'),
-  url: z.url(),
+  kind: z.literal(FeedKind.enum.cdtfa),
+  /** the CDTFA rates page that links the current SalesTaxRates<M>-<D>-<YY>.xlsx workbook */
+  pageUrl: z.url(),
 })
 
+/** IDOR's machine-readable rate file: one name for the current edition, always (docs/data-sources.md#illinois). */
 const IdorOrdmacheFeed = z.object({
-  kind: z.literal('idor-ordmache'),
-  /** IDOR's machine-readable rate file (fixed width, docs/data-sources.md#illinois) */
+  kind: z.literal(FeedKind.enum['idor-ordmache']),
   url: z.url(),
 })
 
 const AvalaraDropFeed = z.object({
-  kind: z.literal('avalara-zip5'),
+  kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
   dropPattern: z.string(),
 })
 
+/** The state rate and its windows come from the rules table (state-facts.ts). */
 const StatutoryFeed = z.object({
-  kind: z.literal('statutory'),
-  /** where the statutory rate is stated */
-  citation: z.string(),
+  kind: z.literal(FeedKind.enum.statutory),
 })
 
 export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
-export type FeedKind = Feed['kind']
-export const FEED_KINDS = ['sst', 'cdtfa', 'idor-ordmache', 'avalara-zip5', 'statutory'] as const satisfies readonly FeedKind[]
+/** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
+const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
+void everyFeedKindDescribed
 
 /** The refresh class of the data a feed yields: official files are re-fetched, drops are dropped in, statutes stand. */
 export const klassOfFeed = (kind: FeedKind): z.infer<typeof Klass> =>
@@ -52,7 +52,7 @@ export const klassOfFeed = (kind: FeedKind): z.infer<typeof Klass> =>
 
 export const Anchor = z.object({
   /** the feed the expectation was read from: only that feed's data is held to it */
-  feed: z.enum(FEED_KINDS),
+  feed: FeedKind,
   /** a ZIP whose answer is pinned */
   zip: z.string().regex(/^\d{5}$/),
   /** expected combined rate of the default (highest-weight) candidate, 5-decimal string */
@@ -66,16 +66,6 @@ export const Anchor = z.object({
 })
 export type Anchor = z.infer<typeof Anchor>
 
-export const NexusRule = z.object({
-  dollarThreshold: z.number().int().nonnegative().nullable(),
-  transactionThreshold: z.number().int().nonnegative().nullable(),
-  /** how the two thresholds combine */
-  combine: z.enum(['sales_only', 'sales_or_transactions', 'sales_and_transactions', 'none']),
-  measurementPeriod: z.string(),
-  salesCounted: z.string(),
-  marketplaceSalesCounted: z.string(),
-})
-
 export const StateDescriptor = z.object({
   code: z.string().regex(/^[A-Z]{2}$/),
   name: z.string(),
@@ -84,19 +74,8 @@ export const StateDescriptor = z.object({
   klass: Klass,
   /** in order of preference; the first one that serves is used */
   feeds: z.array(Feed).min(1),
-  /** statutory state rate in 1e-5 units */
-  stateRate: z.number().int().nonnegative(),
   /** lower and upper legal bounds of a combined rate in 1e-5 units (invariant) */
   combinedBounds: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
-  hasSalesTax: z.boolean(),
-  localTaxes: z.enum(['yes', 'no', 'limited', 'local_only']),
-  nexus: NexusRule,
-  sourcing: z.enum(['origin', 'destination', 'mixed', 'n/a']),
-  freight: z.string(),
-  freightTaxable: z.boolean(),
-  sstStatus: z.string(),
-  /** where the rules above come from */
-  rulesSource: z.string(),
   operatorFlag: z.enum(['maintenance', 'manual']).optional(),
   anchors: z.array(Anchor),
 })
@@ -104,6 +83,8 @@ export type StateDescriptor = z.infer<typeof StateDescriptor>
 
 export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
 export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
+export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
+export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
 export function defineState(descriptor: StateDescriptor): StateDescriptor {
   const parsed = StateDescriptor.parse(descriptor)

@@ -8,10 +8,12 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { extractMember } from '../pipeline/archive.ts'
 import { compileSstState } from '../pipeline/feeds/sst.ts'
 import { loadFeed } from '../pipeline/load-state.ts'
+import { Listings } from '../pipeline/source-listing.ts'
 import { decodeText } from '../pipeline/text-decoding.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import { SST_BOUNDARY_URL } from '../sources/descriptor.ts'
 import { defineDistrictAreas, type DistrictAreaTable } from '../sources/district-area.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { stateByCode } from '../sources/index.ts'
@@ -123,7 +125,7 @@ describe('with a boundary file, its records bind the districts', () => {
     expect(result.notes).toContain('MNB2026Q2FEB18.csv: 0 rows ended before 2026-04-01, 2 current address rows (binding the ZIPs no Z or 4 row binds), 0 rows for another state')
   })
 
-  it('a boundary file listed for MN is fetched and its Z row binds 55401 to 80004; the facts table is not used', async () => {
+  it('a boundary file listed for MN is discovered and fetched, and its Z row binds 55401 to 80004; the facts table is not used', async () => {
     // The sample's rows all ended in 2019 (P12); reopened, they are a current boundary file made of real rows.
     const sample = decodeText(readFileSync(sharedPath('fixtures/sst/MNB2026Q2FEB18-sample.csv')), 'sample')
     const reopened = sample.replace(/^([^,]*,[^,]*,)20190331,/gm, '$129991231,')
@@ -135,7 +137,7 @@ describe('with a boundary file, its records bind the districts', () => {
     const sst = mn.feeds[0]!
     if (sst.kind !== 'sst') throw new Error('MN prefers the SST feed')
     const settings = pipelineSettings({ mirror, artifacts: await tempDir('art'), build: await tempDir('build'), drops: await tempDir('no-drops') })
-    const result = await loadFeed(mn, { ...sst, boundaryFile: 'MNB2026Q2FEB18.csv' }, { settings, geography })
+    const result = await loadFeed(mn, { ...sst, boundaryUrl: SST_BOUNDARY_URL }, { settings, geography, listings: new Listings(settings) })
     expect(result.files.map((f) => f.name)).toEqual([MN_ZIP, 'MNB2026Q2FEB18.csv'])
     expect(stackOf(result, '55401')).toEqual([['state:27', 'county:053', 'city:43000', 'district:80004']])
     expect(result.notes.some((n) => n.includes('bound to') && n.includes('counties by'))).toBe(false)

@@ -4,7 +4,7 @@
 // never as `ok`, and keeps the previous SST data on a later one.
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sstRateFileOf } from '../pipeline/feeds/sst-rate-file-choice.ts'
+import { Listings } from '../pipeline/source-listing.ts'
 import { loadFeed } from '../pipeline/load-state.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import { freshnessEnvelope, type Manifest, type StateRecord } from '../snapshot-contract/manifest.ts'
@@ -48,7 +48,7 @@ describe('SST members on the SST feed, with fallback', () => {
         ['sst', 'no_file'],
         ['avalara-zip5', 'served'],
       ])
-      expect(state.fallback_reason).toBe(`sst has no file: no SST rate file is named for ${code} (no edition pinned, none discovered)`)
+      expect(state.fallback_reason).toBe(`sst has no file: index page ${mirror.url}/sst/ lists no rate file for ${code} (3 SST files of other states)`)
       expect(state.notes[0]).toBe(`served by avalara-zip5, a fallback: ${state.fallback_reason}`)
     }
   })
@@ -96,13 +96,10 @@ describe('an official feed that fails', () => {
 
   it('a pinned name of another state\'s file is refused before anything is fetched', async () => {
     const ga = stateByCode('GA')!
-    const sst = ga.feeds[0]!
-    if (sst.kind !== 'sst') throw new Error('GA prefers SST')
-    expect(() => sstRateFileOf({ ...sst, rateFile: 'MNR2026Q2FEB18.zip' }, 'GA')).toThrow('MNR2026Q2FEB18.zip is listed for GA but is the rate file of MN')
-    const settings = pipelineSettings({ mirror: mirror.url, artifacts: await tempDir('art'), build: await tempDir('build') })
+    const settings = pipelineSettings({ mirror: mirror.url, artifacts: await tempDir('art'), build: await tempDir('build'), extra: { TAXATLAS_PIN: 'GA=MNR2026Q2FEB18.zip' } })
     const geography = await buildGeography(sharedPath('geo'), { states: ['GA'] })
     const before = mirror.requests.length
-    await expect(loadFeed(ga, { ...sst, rateFile: 'MNR2026Q2FEB18.zip' }, { settings, geography })).rejects.toThrow(/listed for GA but is the rate file of MN/)
+    await expect(loadFeed(ga, ga.feeds[0]!, { settings, geography, listings: new Listings(settings) })).rejects.toThrow('TAXATLAS_PIN names MNR2026Q2FEB18.zip for GA, which none of its feeds (sst, avalara-zip5) publishes')
     expect(mirror.requests.length).toBe(before)
   })
 
@@ -114,7 +111,7 @@ describe('an official feed that fails', () => {
     mirror.faults.clear()
     const ga = record(next, 'GA')
     expect(ga).toMatchObject({ feed: 'sst', status: 'failed', edition: record(good, 'GA').edition, data_from_snapshot: good.snapshot })
-    expect(ga.notes[0]).toMatch(/^previous sst data kept while sst is broken \(avalara-zip5 could serve\): sst: load failed: GAR2026Q2FEB19\.csv: GET .* 500/)
+    expect(ga.notes[0]).toMatch(/^previous sst data kept while sst cannot serve \(avalara-zip5 could\): sst: load failed: GAR2026Q2FEB19\.csv: GET .* 500/)
     expect(ga.feeds_tried.map((a) => a.outcome)).toEqual(['failed', 'served'])
   })
 
@@ -131,6 +128,6 @@ describe('an official feed that fails', () => {
     mirror.faults.clear()
     const il = record(next, 'IL')
     expect(il).toMatchObject({ feed: 'idor-ordmache', status: 'failed', data_from_snapshot: good.snapshot })
-    expect(il.notes[0]).toMatch(/^previous idor-ordmache data kept while idor-ordmache is broken \(avalara-zip5 could serve\): idor-ordmache: load failed: ordmache-current\.txt: 100-0001-1 is listed on lines \d+ and \d+ with different rates/)
+    expect(il.notes[0]).toMatch(/^previous idor-ordmache data kept while idor-ordmache cannot serve \(avalara-zip5 could\): idor-ordmache: load failed: ordmache-current\.txt: 100-0001-1 is listed on lines \d+ and \d+ with different rates/)
   })
 })

@@ -322,9 +322,9 @@ describe('full mode', () => {
       ['county', '0.03000', 'official'],
       ['city', '0.01900', 'official'],
     ])
-    const feed = STATES.find((s) => s.code === 'GA')!.feeds[0]!
-    expect(feed.kind).toBe('sst')
-    expect(new Set(body.rows.map((r) => r.source_file))).toEqual(new Set([(feed as { rateFile: string }).rateFile]))
+    expect(STATES.find((s) => s.code === 'GA')!.feeds[0]!.kind).toBe('sst')
+    // the GA rate file the refresh discovered on the mirror's index page
+    expect(new Set(body.rows.map((r) => r.source_file))).toEqual(new Set(['GAR2026Q2FEB19.csv']))
     expect(body.rows.find((r) => r.level === 'city')).toMatchObject({ effective_from: '2022-10-01', effective_to: null })
     expect(body.resolved_place).toMatchObject({ zip: '30303', zip4: null, state: 'GA', county: { fips: '13121', name: 'Fulton' }, city: { geoid: '1304000', name: 'Atlanta' }, usps_city: 'ATLANTA', resolved_via: 'zip5' })
     expect(body.resolved_place.lat).toBeCloseTo(33.75, 1)

@@ -98,7 +98,7 @@ describe('answers name the feed in service and why', () => {
   it('an SST member with no SST file named is answered from the drop with feed_fallback', async () => {
     const { meta } = await answer('/v1/tax/ia?zip=50309')
     expect(meta.feed).toBe('avalara-zip5')
-    expect(warningOf(meta.warnings, 'feed_fallback')).toMatchObject({ feed: 'avalara-zip5', reason: 'sst has no file: no SST rate file is named for IA (no edition pinned, none discovered)' })
+    expect(warningOf(meta.warnings, 'feed_fallback')).toMatchObject({ feed: 'avalara-zip5', reason: `sst has no file: index page ${inject('mirrorUrl')}/sst/ lists no rate file for IA (3 SST files of other states)` })
     expect(warningOf((await answer('/v1/tax/ga?zip=30303')).meta.warnings, 'feed_fallback')).toBeUndefined()
   })
 

@@ -8,14 +8,14 @@ import { decodeText } from '../pipeline/text-decoding.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { JurisdictionRate, ZipCandidate, type FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
-import { stateByCode } from '../sources/index.ts'
+import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 
 const FILE = 'ordmache-current.txt'
 const TEXT = decodeText(readFileSync(sharedPath('mirror/idor', FILE)), FILE)
 const LINES = TEXT.split('\n')
-const STATE_RATE = stateByCode('IL')!.stateRate
+const STATE_RATE = stateRateOn(stateFacts('IL')!, RULES_TABLE_AS_OF)!
 
 // The record layout (0-based offsets), as the test reads it independently of the parser.
 const code = (line: string) => line.slice(0, 10)
