@@ -57,7 +57,20 @@ build/server/main.mjs: $(SERVER_SOURCES) node_modules/.package-lock.json
 	$(NODE_BIN)/esbuild server/main.ts --bundle --platform=node --format=esm --target=node20 --log-level=warning \
 	  --external:@duckdb/node-api --banner:js="$(REQUIRE_SHIM)" --outfile=$@
 
-# Serve the current snapshot (building one first when there is none): PORT, HOST and the rest in docs/operations.md.
-serve: build/server/main.mjs
+# The web console the server serves at / (TAXATLAS_CONSOLE_DIR): pages, their bundled scripts
+# (the typed client inside), the states map and Swagger UI, built from console/ into one directory.
+CONSOLE_SOURCES := $(shell find console -type f) $(wildcard client/*.ts) sources/index.ts
+build/console/index.html: $(CONSOLE_SOURCES) node_modules/.package-lock.json
+	$(TSX) console/build-console.ts $(@D)
+
+# The typed client as an npm package in client/dist (`npm pack` in client/ builds it too); its API
+# types are regenerated from the server's schemas.
+CLIENT_SOURCES := $(wildcard client/*.ts client/codegen/*.ts) client/package.json client/tsconfig.build.json
+client/dist/esm/index.js: $(CLIENT_SOURCES) $(SERVER_SOURCES) node_modules/.package-lock.json
+	cd client && npm run build
+
+# Serve the current snapshot (building one first when there is none) and the web console: PORT,
+# HOST and the rest in docs/operations.md.
+serve: build/server/main.mjs build/console/index.html
 	@test -s "$${TAXATLAS_ARTIFACTS:-artifacts}/CURRENT" || $(TSX) pipeline/main.ts
 	node build/server/main.mjs

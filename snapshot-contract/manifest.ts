@@ -1,7 +1,7 @@
 // manifest.json and the freshness envelope (spec 2.5): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
 import { z } from 'zod'
-import { FeedKind } from './feed-traits.ts'
+import { FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
 import { RateVaries } from './model.ts'
 
 export const FRESHNESS_STATUSES = [
@@ -31,8 +31,9 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
-  /** extra (spec 2.5 allows them): the feed the data in service comes from, and why not the preferred one */
-  feed: FeedKind.describe('the feed the data in service comes from: sst, cdtfa, idor-ordmache (official), avalara-zip5 (aggregator drop), statutory'),
+  feed: FeedKind.describe('the kind of source file read: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (an aggregator drop), statutory'),
+  source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
+  edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
   fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
@@ -165,6 +166,8 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
       feed: state.feed,
+      source_kind: feedTraits(state.feed).sourceKind,
+      edition: state.edition,
       fallback_reason: state.fallback_reason,
     })),
   }

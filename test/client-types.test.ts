@@ -1,15 +1,18 @@
-// The client's types cannot drift from the server's schemas. Compile-time assertions (checked by
-// `npx tsc --noEmit`): each response type accepts every body its schema describes and promises
-// nothing more; the lookup's parameter names are the route's; `mode: 'full'` selects the full
-// type; a call mixing input modes does not compile. At run time: the hand-written types of the
-// routes whose schemas are private have the same JSON Schema as those routes, and the server
-// imports leave nothing in the client's bundled code.
+// The client's types cannot drift from the server's schemas. They are generated from them
+// (client/api-types.ts; test/client-package.test.ts checks it is not stale), and checked here
+// against zod's own types. Compile-time assertions (checked by `npx tsc --noEmit`): each response
+// type accepts every body its schema describes and promises nothing more; the lookup's parameter
+// names are the route's; `mode: 'full'` selects the full type; a call mixing input modes does not
+// compile. At run time: the types of the routes whose schemas are private have the same JSON
+// Schema as those routes, and the client's bundled code is client/ alone.
 import { build } from 'esbuild'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
+import type { NativeOrderTaxBody } from '../server/portability/order-tax-native.ts'
+import type { OrderTaxInput as OrderTaxInputSchema } from '../server/taxjar/order-tax-input.ts'
 import { OrderView } from '../server/portability/order-view.ts'
 import type { TransactionInput } from '../server/portability/transaction-input.ts'
 import type { AccountBody } from '../server/routes/account.ts'
@@ -30,6 +33,8 @@ import type {
   NexusRegistrationsBody,
   Order,
   OrderInput,
+  OrderTaxInput,
+  OrderTaxResponse,
   SavedOrderBody,
   TaxFullResponse,
   TaxParams,
@@ -58,6 +63,8 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<NexusHealthResponse>().toExtend<Out<typeof NexusHealthBody>>()
     expectTypeOf<Out<typeof OrderView>>().toExtend<Order>()
     expectTypeOf<Order>().toExtend<Out<typeof OrderView>>()
+    expectTypeOf<Out<typeof NativeOrderTaxBody>>().toExtend<OrderTaxResponse>()
+    expectTypeOf<OrderTaxResponse>().toExtend<Out<typeof NativeOrderTaxBody>>()
   })
 
   it('tolerate fields a newer server adds, at any depth', () => {
@@ -71,6 +78,17 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<OrderInput>().toExtend<z.input<typeof TransactionInput>>()
     expectTypeOf<z.input<typeof TransactionInput>>().toExtend<OrderInput>()
     expectTypeOf<{ transaction_id: string; plugin: string }>().toExtend<OrderInput>()
+  })
+
+  it('order tax takes exactly what its route takes: the route refuses unknown keys', () => {
+    expectTypeOf<OrderTaxInput>().toEqualTypeOf<z.input<typeof OrderTaxInputSchema>>()
+    const misspelt = (client: TaxatlasClient) =>
+      client.orderTax({
+        to_zip: '30303',
+        // @ts-expect-error a misspelt field does not compile
+        line_item: [],
+      })
+    expectTypeOf(misspelt).toBeFunction()
   })
 })
 
@@ -123,7 +141,7 @@ describe('the query parameters of getOrder() and nexusHealth()', () => {
 })
 
 // The orders and nexus routes keep their schemas private: these mirrors are compared with the
-// routes' schemas at run time, and with the client's hand-written types at compile time.
+// routes' schemas at run time, and with the client's generated types at compile time.
 const SavedOrderMirror = z.object({ result: z.enum(['created', 'updated', 'unchanged']), order: OrderView })
 const RegistrationsMirror = z.object({
   regions: z.array(z.object({ state: z.string(), name: z.string(), registered_since: z.string().nullable(), updated_at: z.string() })),
@@ -132,7 +150,7 @@ const RegistrationsInputMirror = z.object({
   regions: z.array(z.object({ state: z.string(), registered_since: z.string().nullable().optional() })).max(60),
 })
 
-describe('hand-written types of private route schemas', () => {
+describe('types of private route schemas', () => {
   it('equal the mirrors (compile time)', () => {
     expectTypeOf<z.output<typeof SavedOrderMirror>>().toEqualTypeOf<SavedOrderBody>()
     expectTypeOf<z.output<typeof RegistrationsMirror>>().toEqualTypeOf<NexusRegistrationsBody>()
@@ -150,7 +168,7 @@ describe('hand-written types of private route schemas', () => {
 })
 
 describe('the run-time code of the client', () => {
-  it('is client/ alone: the server modules are imported for their types only', async () => {
+  it('is client/ alone', async () => {
     const bundle = await build({ entryPoints: ['client/index.ts'], bundle: true, write: false, format: 'esm', platform: 'neutral', metafile: true })
     expect(Object.keys(bundle.metafile.inputs).filter((file) => !file.startsWith('client/'))).toEqual([])
   })

@@ -22,7 +22,7 @@ import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { STATES } from '../sources/index.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
-import { HISTORY_EDITION, HISTORY_STATE, avalaraRows, dropCombined, dropUnits, lookupArtifacts, openLookupSnapshot, type LookupArtifacts } from './support/lookup-snapshots.ts'
+import { HISTORY_EDITION, HISTORY_STATE, ambiguousZip as findAmbiguousZip, avalaraRows, dropCombined, dropUnits, lookupArtifacts, openLookupSnapshot, type LookupArtifacts } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
 
 let artifacts: LookupArtifacts
@@ -236,14 +236,7 @@ describe('ZIP mode', () => {
 
 describe('ambiguous ZIPs', () => {
   // A real GA ZIP whose candidates (one per county holding its addresses) differ in combined rate.
-  const ambiguousZip = () => {
-    for (const i of snapshot.rates.entriesOfState('GA')) {
-      const entry = snapshot.rates.entryAt(i)
-      const rates = new Set(entry.candidates.map((c) => snapshot.rates.combinedRate(c.stack, TODAY)))
-      if (entry.candidates.length > 1 && rates.size > 1) return entry
-    }
-    throw new Error('no ambiguous GA ZIP')
-  }
+  const ambiguousZip = () => findAmbiguousZip(snapshot, 'GA', TODAY)
 
   it('simple mode answers the highest-weight candidate with confidence medium and an ambiguous_zip5 warning', async () => {
     const entry = ambiguousZip()

@@ -1,6 +1,8 @@
 // The response bodies of GET /v1/tax/{state} as zod schemas: the types the answer is built as, and
 // what /openapi.json documents. They are not parsed at run time.
 import { z } from 'zod'
+import { FeedKind } from '../../snapshot-contract/feed-traits.ts'
+import { SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { RESOLVED_VIA } from './located.ts'
 import { WARNING_CODES } from './lookup-warnings.ts'
 
@@ -61,7 +63,7 @@ const metaFields = {
   effective_date: z.string().nullable().describe('latest start date of the rates answered, where the publisher dates its rows (SST); else null'),
   effective_date_basis: z.enum(EFFECTIVE_DATE_BASES),
   period: z.string().nullable().describe('deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere'),
-  feed: z.string().describe('the feed the answer comes from: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning'),
+  feed: FeedKind.describe('the feed the answer comes from: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning'),
   warnings: z.array(WarningItem),
 }
 
@@ -80,7 +82,7 @@ export const RateRow = z
     effective_from: z.string().nullable(),
     effective_to: z.string().nullable(),
     source_file: z.string().describe('file (or statute label) the rate was read from'),
-    source_kind: z.enum(['official', 'aggregator', 'statute']),
+    source_kind: SourceKind,
   })
   .meta({ id: 'RateRow' })
 
