@@ -1,8 +1,7 @@
 // The response bodies of GET /v1/tax/{state} as zod schemas: the types the answer is built as, and
 // what /openapi.json documents. They are not parsed at run time.
 import { z } from 'zod'
-import { FeedKind } from '../../snapshot-contract/feed-traits.ts'
-import { SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import { FeedKind, SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { RESOLVED_VIA } from './located.ts'
 import { WARNING_CODES } from './lookup-warnings.ts'
 
