@@ -12,6 +12,7 @@ import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/rate-index.ts'
 import type { HistoryFile } from '../snapshot-contract/snapshot-store.ts'
 import { dataFromIndex } from './carry-over.ts'
+import { emptyRecord, emptyResult } from './empty-records.ts'
 import { compileAvalara, type AvalaraDrop } from './feeds/avalara-zip5.ts'
 import { dayBefore } from './feeds/rate-timeline.ts'
 import { dropsOfState, parseDrop, readDrop } from './manual-drops.ts'
@@ -69,7 +70,7 @@ export async function buildHistoryLayers(input: HistoryInput): Promise<{ layers:
     if (!input.rebuilt(descriptor.code)) {
       for (const { layer, index } of input.previous) {
         const record = layer.states.find((s) => s.code === descriptor.code)
-        if (record && index.states.includes(descriptor.code)) hold(layer.edition, { descriptor, record, result: { ...EMPTY, ...dataFromIndex(index, descriptor.code) } })
+        if (record && index.states.includes(descriptor.code)) hold(layer.edition, { descriptor, record, result: { ...emptyResult(), ...dataFromIndex(index, descriptor.code) } })
       }
       continue
     }
@@ -112,13 +113,9 @@ export async function buildHistoryLayers(input: HistoryInput): Promise<{ layers:
   return { layers, notes }
 }
 
-/** Only what a rates index holds: a carried state's data, read back from the previous layer. */
-const EMPTY: FeedResult = { jurisdictions: [], candidates: [], unplaced: [], edition: '', effectiveThrough: '', effectiveDateBasis: 'edition_only', rowsRead: 0, rowsParsed: 0, files: [], notes: [] }
-
 function layerRecord(descriptor: StateDescriptor, result: FeedResult, withheld: StateRecord['withheld'], input: HistoryInput): StateRecord {
   return {
-    code: descriptor.code,
-    name: descriptor.name,
+    ...emptyRecord(descriptor),
     klass: 'reload',
     feed: 'avalara-zip5',
     // an operator's drop of an earlier month: held as it was published, never refreshed
@@ -132,15 +129,7 @@ function layerRecord(descriptor: StateDescriptor, result: FeedResult, withheld: 
     zips: new Set(result.candidates.map((c) => c.zip)).size,
     sources: result.files,
     notes: result.notes,
-    unplaced: [],
-    anchors: [],
     withheld,
     data_from_snapshot: input.snapshotId,
-    pinned: false,
-    input_key: null,
-    feeds_tried: [],
-    fallback_reason: null,
-    coverage_from: null,
-    rate_varies: [],
   }
 }

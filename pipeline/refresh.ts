@@ -26,6 +26,7 @@ import { defaultZipRates, diffZipRates } from './snapshot-diff.ts'
 import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type HistoryFile, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
 import { checkAnchors, withholdViolations } from './validate-state.ts'
+import { emptyRecord, emptyResult } from './empty-records.ts'
 
 // Publishers are government web servers; a handful of parallel downloads is polite and enough.
 export const SOURCE_CONCURRENCY = 4
@@ -343,48 +344,6 @@ function carried(descriptor: StateDescriptor, previous: LoadedSnapshot | null, p
   }
   return { descriptor, record: { ...prior, status }, data: dataFromIndex(previousIndex, descriptor.code) }
 }
-
-function emptyRecord(descriptor: StateDescriptor): StateRecord {
-  return {
-    code: descriptor.code,
-    name: descriptor.name,
-    klass: descriptor.klass,
-    feed: descriptor.feeds[0]!.kind,
-    status: 'unknown',
-    edition: null,
-    effective_through: null,
-    effective_date_basis: null,
-    last_refreshed_at: null,
-    last_fetch: null,
-    rows: 0,
-    zips: 0,
-    sources: [],
-    notes: [],
-    unplaced: [],
-    anchors: [],
-    withheld: [],
-    data_from_snapshot: null,
-    pinned: false,
-    input_key: null,
-    feeds_tried: [],
-    fallback_reason: null,
-    coverage_from: null,
-    rate_varies: [],
-  }
-}
-
-const emptyResult = (): FeedResult => ({
-  jurisdictions: [],
-  candidates: [],
-  unplaced: [],
-  edition: '',
-  effectiveThrough: '',
-  effectiveDateBasis: 'no_published_date',
-  rowsRead: 0,
-  rowsParsed: 0,
-  files: [],
-  notes: [],
-})
 
 /**
  * Invariant across states: a ZIP is answered by one state unless the geography says it straddles a
