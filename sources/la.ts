@@ -26,6 +26,6 @@ export default defineState({
   sstStatus: "not_member",
   rulesSource: "state-rules.csv (high confidence): OST louisiana audit (2026-07-10); LDR FAQ on delivery charges; Liskow on RIB 25-025; STI + Ryan on HB 171 (2023)",
   anchors: [
-    { zip: '70112', expected: '0.10245', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_LA202512.csv row 70112 (FRENCH QUARTER EDD): combined 0.102450 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { zip: '70112', expected: '0.10000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_LA202512.csv: row 70112 (FRENCH QUARTER EDD) at 0.102450 folds the district\'s 0.245% over the whole ZIP; the other New Orleans ZIPs of Orleans Parish agree on 0.100000, the default (sub_zip_district; Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -7,6 +7,12 @@ import type { JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate
 
 export type CountyShare = { fips: string | null; weight: number }
 
+/**
+ * The share given to the preferred of two candidates of one ZIP (or county part) when no measured
+ * share of each is held: a ranking that says which one answers, not a measurement.
+ */
+export const PREFERRED_SHARE = 2 / 3
+
 function stateFips(state: string): string {
   const fips = stateByCode(state)?.fips
   if (!fips) throw new Error(`unknown state code ${state}`)

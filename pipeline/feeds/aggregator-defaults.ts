@@ -1,0 +1,115 @@
+// Where an aggregator row is not the rate most addresses of its ZIP pay, and the rate they do pay.
+// Avalara's ZIP5 tables have one row per ZIP, and two kinds of row answer a part of the ZIP for all
+// of it:
+// - sub_zip_district: a district covering part of the ZIP folded into the whole ZIP (Missouri and
+//   Kansas community-improvement and transportation-development districts, New Orleans 70112 with
+//   the French Quarter district's 0.245%);
+// - neighbour_region: a tax region named after a neighbouring place (85251, USPS SCOTTSDALE and
+//   inside Scottsdale, filed under PHOENIX).
+// The evidence is the other rows of the same city in the same county: when most of them (and at
+// least MIN_AGREEING) agree on one combined rate, that rate is the ZIP's default and the row stays a
+// candidate. Without such agreement the row is answered as published.
+import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
+import type { CandidateBasis, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
+import type { AvalaraRow } from './avalara-zip5.ts'
+import { PREFERRED_SHARE } from './candidate-weights.ts'
+import { regionCountyFinder, regionWords } from './region-names.ts'
+
+/** Rows that must agree on the city's rate, besides being more than half of the city's other rows. */
+export const MIN_AGREEING = 2
+
+export type RowCandidate = { row: AvalaraRow; candidate: ZipCandidate; countyFips: string | null }
+
+type Restated = { zip: string; kind: Extract<CandidateBasis, 'sub_zip_district' | 'neighbour_region'>; region: string; from: number; to: number }
+
+/** The rate more than half of `rows` (and at least MIN_AGREEING) share, with a row carrying it; null without such agreement. */
+function agreedRate(rows: RowCandidate[], preferRegion: string): RowCandidate | null {
+  const counts = new Map<number, number>()
+  for (const { row } of rows) counts.set(row.combinedRate, (counts.get(row.combinedRate) ?? 0) + 1)
+  const [rate, count] = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0]
+  if (count < MIN_AGREEING || count * 2 <= rows.length) return null
+  const carrying = rows.filter((r) => r.row.combinedRate === rate)
+  return carrying.find((r) => placeMatchKey(r.row.taxRegionName) === preferRegion) ?? carrying[0]!
+}
+
+/** Most frequent special rate of a county's rows (the smaller on a tie). */
+function usualSpecial(rows: RowCandidate[]): number {
+  const counts = new Map<number, number>()
+  for (const { row } of rows) counts.set(row.specialRate, (counts.get(row.specialRate) ?? 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0]
+}
+
+/** The ZIP's Census point lies in the place its USPS city names (the geography bound that place alone, by both). */
+const pointInUspsCity = (zip: GeoZip): boolean =>
+  zip.centroidSource === 'zcta' && zip.places.length === 1 && zip.places[0]!.method === 'preferred_city'
+
+function group(rows: RowCandidate[], key: (r: RowCandidate) => string | null): Map<string, RowCandidate[]> {
+  const groups = new Map<string, RowCandidate[]>()
+  for (const r of rows) {
+    const k = key(r)
+    if (k === null) continue
+    const list = groups.get(k)
+    if (list) list.push(r)
+    else groups.set(k, [r])
+  }
+  return groups
+}
+
+/**
+ * The candidates of an aggregator state's rows: each row's own candidate, except where the row is a
+ * sub-ZIP district or a neighbour region by the evidence above; then the city's agreed rate is the
+ * default (`city_rate`) and the row a second candidate. Notes say how many rows and which.
+ */
+export function aggregatorDefaults(geography: Geography, state: string, rows: RowCandidate[]): { candidates: ZipCandidate[]; notes: string[] } {
+  const placesByKey = placesByMatchKey([...geography.places.values()].filter((p) => p.state === state && p.kind === 'incorporated'))
+  // A name that is also a county's ("BUTLER", "ANDERSON") may be a county region: it names no neighbour.
+  const regionCounty = regionCountyFinder(geography, state)
+  const namesOnlyPlace = (name: string) => placesByKey.has(placeMatchKey(name)) && regionCounty(regionWords(name)) === null
+  const cityKey = (r: RowCandidate) => placeMatchKey(geography.zips.get(r.row.zip)?.city ?? '')
+  const inCounty = (key: (r: RowCandidate) => string) => (r: RowCandidate) => (r.countyFips ? `${r.countyFips}|${key(r)}` : null)
+  const byCity = group(rows, inCounty(cityKey))
+  const byRegion = group(rows, inCounty((r) => placeMatchKey(r.row.taxRegionName)))
+  const countySpecial = new Map([...group(rows, (r) => r.countyFips)].map(([fips, list]) => [fips, usualSpecial(list)]))
+
+  const restated: Restated[] = []
+  const candidates = rows.flatMap((r): ZipCandidate[] => {
+    const { row, candidate, countyFips } = r
+    const zip = geography.zips.get(row.zip)
+    if (!zip || !countyFips) return [candidate]
+    const city = cityKey(r)
+    const region = placeMatchKey(row.taxRegionName)
+    const others = (list: RowCandidate[] | undefined) => (list ?? []).filter((other) => other !== r)
+    let usual: RowCandidate | null = null
+    let kind: Restated['kind'] | null = null
+    if (region !== city && namesOnlyPlace(row.taxRegionName) && namesOnlyPlace(zip.city) && pointInUspsCity(zip)) {
+      usual = agreedRate(others(byRegion.get(`${countyFips}|${city}`)), city)
+      kind = usual && usual.row.combinedRate !== row.combinedRate ? 'neighbour_region' : null
+    } else if (row.specialRate > countySpecial.get(countyFips)!) {
+      usual = agreedRate(others(byCity.get(`${countyFips}|${city}`)), city)
+      const excess = usual ? row.combinedRate - usual.row.combinedRate : 0
+      // Only the district's own part may be set aside: the rest of the row must be the city's.
+      kind = usual && excess > 0 && excess <= row.specialRate && usual.row.stateRate === row.stateRate ? 'sub_zip_district' : null
+    }
+    if (!usual || !kind) return [candidate]
+    restated.push({ zip: row.zip, kind, region: row.taxRegionName, from: row.combinedRate, to: usual.row.combinedRate })
+    return [
+      { ...usual.candidate, zip: row.zip, countyFips: candidate.countyFips, countyName: candidate.countyName, weight: PREFERRED_SHARE, basis: 'city_rate' },
+      { ...candidate, weight: 1 - PREFERRED_SHARE, basis: kind },
+    ]
+  })
+  return { candidates, notes: restatedNotes(restated) }
+}
+
+function restatedNotes(restated: Restated[]): string[] {
+  const described: Record<Restated['kind'], string> = {
+    sub_zip_district: 'carry a special rate above their county\'s usual one for a district covering part of the ZIP',
+    neighbour_region: 'are filed under a tax region named for a neighbouring place, not the city their USPS name and Census point agree on',
+  }
+  return (['sub_zip_district', 'neighbour_region'] as const).flatMap((kind) => {
+    const rows = restated.filter((r) => r.kind === kind)
+    if (rows.length === 0) return []
+    const sample = rows.slice(0, 8).map((r) => `${r.zip} ${r.region} ${r.from}→${r.to}`).join(', ')
+    return [`${rows.length} rows ${described[kind]}: the rate the other ZIPs of their city in the county agree on is their default, the row a candidate (${kind}; e.g. ${sample}${rows.length > 8 ? ', …' : ''})`]
+  })
+}
