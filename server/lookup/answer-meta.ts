@@ -8,6 +8,9 @@ import type { CONFIDENCES, EFFECTIVE_DATE_BASES } from './tax-response.ts'
 export type Confidence = (typeof CONFIDENCES)[number]
 export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
 
+/** A statutory `static` state answers one rate at every address. */
+export const answersStatewide = (record: Pick<StateRecord, 'feed' | 'klass'> | undefined): boolean => record?.feed === 'statutory' && record.klass === 'static'
+
 /**
  * exact   the statutory statewide rate of a `static` state: the same everywhere in the state
  * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
@@ -19,7 +22,7 @@ export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
  * none    never sent with a 200 (nothing resolved is a 404)
  */
 export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: ConfidenceCap, ambiguousRate: boolean, unplacedTaxes: boolean): Confidence {
-  if (record.feed === 'statutory' && record.klass === 'static') return 'exact'
+  if (answersStatewide(record)) return 'exact'
   if (cap === 'low') return 'low'
   if (cap === 'medium' || ambiguousRate || unplacedTaxes || (record.feed !== 'sst' && record.feed !== 'cdtfa')) return 'medium'
   return 'high'
