@@ -66,7 +66,7 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
 }
 
 /** The newest manual drop of the state's Avalara ZIP5 table, parsed; undefined when there is none. */
-async function readNewestDrop(state: string, dropsDir: string): Promise<{ parsed: AvalaraZip5File; raw: RawFile } | undefined> {
+export async function readNewestDrop(state: string, dropsDir: string): Promise<{ parsed: AvalaraZip5File; raw: RawFile } | undefined> {
   const chosen = pickNewestDrop(await listFiles(dropsDir), state)
   if (!chosen) return undefined
   const file = path.join(dropsDir, chosen.path)

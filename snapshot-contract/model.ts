@@ -35,12 +35,13 @@ export type JurisdictionRef = z.infer<typeof JurisdictionRef>
  *   usps_city         official stack of the place the ZIP's USPS city names (a shared ZIP)
  *   within_zip        official stack of a place with no ZIP of its own whose point lies nearest
  *                     the ZIP's Census point (East Palo Alto in 94303, Cudahy in 90201)
- *   city_rate         aggregator: the rate the other ZIPs of the ZIP's city in its county agree on,
+ *   usual_rate        aggregator: the rate the other ZIPs of the ZIP's city in its county (or of
+ *                     the county's unincorporated area, for a ZIP in no city) agree on,
  *                     answered instead of the ZIP's own row (sub_zip_district / neighbour_region)
  *   sub_zip_district  aggregator row that folds a district covering part of the ZIP into all of it
  *   neighbour_region  aggregator row whose tax region names a neighbouring place, not the ZIP's city
  */
-export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'city_rate', 'sub_zip_district', 'neighbour_region'] as const
+export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region'] as const
 export type CandidateBasis = (typeof CANDIDATE_BASES)[number]
 
 /**

@@ -256,9 +256,9 @@ describe('compiled feed', () => {
       const feed = compileAvalara({ ...parsed, geography })
       const rate = new Map(feed.jurisdictions.map((j) => [`${j.level}|${j.code}`, j.rate]))
       const byZip = new Map(parsed.rows.map((row) => [row.zip, row]))
-      const rows = feed.candidates.filter((c) => c.basis !== 'city_rate')
+      const rows = feed.candidates.filter((c) => c.basis !== 'usual_rate')
       for (const candidate of rows) {
-        const restated = feed.candidates.some((c) => c.zip === candidate.zip && c.basis === 'city_rate')
+        const restated = feed.candidates.some((c) => c.zip === candidate.zip && c.basis === 'usual_rate')
         expect(candidate.weight).toBeCloseTo(restated ? 1 / 3 : 1, 12)
         const sum = candidate.stack.reduce((total, ref) => total + rate.get(`${ref.level}|${ref.code}`)!, 0)
         expect(sum, `${state} ${candidate.zip}`).toBe(byZip.get(candidate.zip)!.combinedRate)

@@ -56,7 +56,7 @@ describe('make diff between the 201804 and 202512 drop editions', () => {
     changes = await diffZipRates(staging.connection, defaultZipRates(before, '2026-11-21'), defaultZipRates(after, '2026-11-21'))
     staging.close()
     for (const index of [before, after]) {
-      for (const state of STATES) for (const i of index.entriesOfState(state)) if (index.entryAt(i).candidates[0]!.basis === 'city_rate') restated.add(`${state} ${index.entryAt(i).zip}`)
+      for (const state of STATES) for (const i of index.entriesOfState(state)) if (index.entryAt(i).candidates[0]!.basis === 'usual_rate') restated.add(`${state} ${index.entryAt(i).zip}`)
     }
   })
   // ZIPs whose row yields to its city's agreed rate in either edition (pipeline/feeds/aggregator-defaults.ts).

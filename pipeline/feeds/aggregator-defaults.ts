@@ -6,24 +6,35 @@
 //   the French Quarter district's 0.245%);
 // - neighbour_region: a tax region named after a neighbouring place (85251, USPS SCOTTSDALE and
 //   inside Scottsdale, filed under PHOENIX).
-// The evidence is the other rows of the same city in the same county: when most of them (and at
-// least MIN_AGREEING) agree on one combined rate, that rate is the ZIP's default and the row stays a
-// candidate. Without such agreement the row is answered as published.
-import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
+// The evidence is the other rows of the same city in the same county (for a ZIP in no city, the
+// county's other rows in no city): when most of them (and at least MIN_AGREEING) agree on one
+// combined rate, that rate is the ZIP's default and the row stays a candidate. Without such
+// agreement the row is answered as published.
+import type { GeoPlace, Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
 import type { CandidateBasis, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import type { AvalaraRow } from './avalara-zip5.ts'
 import { PREFERRED_SHARE } from './candidate-weights.ts'
-import { regionCountyFinder, regionWords } from './region-names.ts'
+import { countyWordFollows, leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 
 /** Rows that must agree on the city's rate, besides being more than half of the city's other rows. */
 export const MIN_AGREEING = 2
+
+/** A place named by a tax region this near a ZIP's point (or in one of its counties) can be its neighbour. */
+export const NEIGHBOUR_KM = 25
+
+/** Great-circle distance (haversine) in km. */
+function kmBetween(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180
+  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2
+  return 12_742 * Math.asin(Math.sqrt(a))
+}
 
 export type RowCandidate = { row: AvalaraRow; candidate: ZipCandidate; countyFips: string | null }
 
 type Restated = { zip: string; kind: Extract<CandidateBasis, 'sub_zip_district' | 'neighbour_region'>; region: string; from: number; to: number }
 
-/** The rate more than half of `rows` (and at least MIN_AGREEING) share, with a row carrying it; null without such agreement. */
+/** The rate more than half of `rows` (and at least MIN_AGREEING) share, with a row carrying it (one named `preferRegion` if any); null without such agreement. */
 function agreedRate(rows: RowCandidate[], preferRegion: string): RowCandidate | null {
   const counts = new Map<number, number>()
   for (const { row } of rows) counts.set(row.combinedRate, (counts.get(row.combinedRate) ?? 0) + 1)
@@ -39,6 +50,9 @@ function usualSpecial(rows: RowCandidate[]): number {
   for (const { row } of rows) counts.set(row.specialRate, (counts.get(row.specialRate) ?? 0) + 1)
   return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0]
 }
+
+/** A ZIP in no city: its Census point lies in no incorporated place, and its USPS city names none. */
+const inNoCity = (zip: GeoZip | undefined): boolean => zip?.centroidSource === 'zcta' && zip.places.length === 0
 
 /** The ZIP's Census point lies in the place its USPS city names (the geography bound that place alone, by both). */
 const pointInUspsCity = (zip: GeoZip): boolean =>
@@ -59,18 +73,45 @@ function group(rows: RowCandidate[], key: (r: RowCandidate) => string | null): M
 /**
  * The candidates of an aggregator state's rows: each row's own candidate, except where the row is a
  * sub-ZIP district or a neighbour region by the evidence above; then the city's agreed rate is the
- * default (`city_rate`) and the row a second candidate. Notes say how many rows and which.
+ * default (`usual_rate`) and the row a second candidate. Notes say how many rows and which.
  */
 export function aggregatorDefaults(geography: Geography, state: string, rows: RowCandidate[]): { candidates: ZipCandidate[]; notes: string[] } {
   const placesByKey = placesByMatchKey([...geography.places.values()].filter((p) => p.state === state && p.kind === 'incorporated'))
-  // A name that is also a county's ("BUTLER", "ANDERSON") may be a county region: it names no neighbour.
+  /**
+   * The place a tax region is named for: its longest leading words naming an incorporated place in
+   * one of the ZIP's counties or within NEIGHBOUR_KM of its point ("WEST HOLLYWOOD TOURISM
+   * IMPROVEMENT DISTRICT" → WEST HOLLYWOOD). A name no such place bears ("BUTLER" for a Butler
+   * County ZIP, the village lying far away) names the county or a district, not a neighbour.
+   */
+  const regionPlace = (r: RowCandidate): string | null => {
+    const zip = geography.zips.get(r.row.zip)
+    const counties = new Set(zip?.counties.map((c) => c.fips))
+    const near = (place: GeoPlace) =>
+      place.counties.some((c) => counties.has(c.fips)) ||
+      (zip?.lat != null && zip.lng != null && place.lat !== null && place.lng !== null && kmBetween(zip.lat, zip.lng, place.lat, place.lng) <= NEIGHBOUR_KM)
+    const words = regionWords(r.row.taxRegionName)
+    for (let count = words.length; count > 0; count--) {
+      const key = leadingKey(words, count)
+      if ((placesByKey.get(key) ?? []).some(near) && !countyWordFollows(words, count)) return key
+    }
+    return null
+  }
+  const regionKeys = new Map(rows.map((r) => [r, regionPlace(r)]))
+  // A region named exactly like the ZIP's own county ("WASHINGTON" in Washington County) is the county's.
   const regionCounty = regionCountyFinder(geography, state)
-  const namesOnlyPlace = (name: string) => placesByKey.has(placeMatchKey(name)) && regionCounty(regionWords(name)) === null
   const cityKey = (r: RowCandidate) => placeMatchKey(geography.zips.get(r.row.zip)?.city ?? '')
-  const inCounty = (key: (r: RowCandidate) => string) => (r: RowCandidate) => (r.countyFips ? `${r.countyFips}|${key(r)}` : null)
+  const inCounty = (key: (r: RowCandidate) => string | null) => (r: RowCandidate) => (r.countyFips && key(r) ? `${r.countyFips}|${key(r)}` : null)
   const byCity = group(rows, inCounty(cityKey))
-  const byRegion = group(rows, inCounty((r) => placeMatchKey(r.row.taxRegionName)))
   const countySpecial = new Map([...group(rows, (r) => r.countyFips)].map(([fips, list]) => [fips, usualSpecial(list)]))
+  // A city's own rows: those filed under a region named for it, without a special rate above the
+  // county's usual one ("COLUMBIA", not "COLUMBIA … CID").
+  const plain = (r: RowCandidate) => r.countyFips !== null && r.row.specialRate <= countySpecial.get(r.countyFips)!
+  const byRegion = group(rows.filter(plain), inCounty((r) => regionKeys.get(r)!))
+  // The county's unincorporated rows: ZIPs in no city, filed under no nearby place, with no extra district.
+  const byUnincorporated = group(
+    rows.filter((r) => plain(r) && !regionKeys.get(r) && inNoCity(geography.zips.get(r.row.zip))),
+    (r) => r.countyFips,
+  )
 
   const restated: Restated[] = []
   const candidates = rows.flatMap((r): ZipCandidate[] => {
@@ -78,14 +119,24 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
     const zip = geography.zips.get(row.zip)
     if (!zip || !countyFips) return [candidate]
     const city = cityKey(r)
-    const region = placeMatchKey(row.taxRegionName)
+    const region = regionKeys.get(r)
     const others = (list: RowCandidate[] | undefined) => (list ?? []).filter((other) => other !== r)
     let usual: RowCandidate | null = null
     let kind: Restated['kind'] | null = null
-    if (region !== city && namesOnlyPlace(row.taxRegionName) && namesOnlyPlace(zip.city) && pointInUspsCity(zip)) {
+    const extraDistrict = row.specialRate > countySpecial.get(countyFips)!
+    if (inNoCity(zip)) {
+      // Only a neighbour's higher rate is set aside here: nothing tells which part of the county the
+      // ZIP's districts cover, and a county whose towns tax without being Census places (Vermont)
+      // has city-less ZIPs at several rates.
+      // A region named like the start of the ZIP's own postal name (MANCHESTER for MANCHESTER CENTER,
+      // a village's name for its town) names the ZIP's community, not a neighbour.
+      if (!region || city.startsWith(region) || regionCounty(regionWords(row.taxRegionName)) === countyFips) return [candidate]
+      usual = agreedRate(others(byUnincorporated.get(countyFips)), '')
+      kind = usual && row.combinedRate > usual.row.combinedRate ? 'neighbour_region' : null
+    } else if (region && region !== city && pointInUspsCity(zip) && regionCounty(regionWords(row.taxRegionName)) !== countyFips) {
       usual = agreedRate(others(byRegion.get(`${countyFips}|${city}`)), city)
       kind = usual && usual.row.combinedRate !== row.combinedRate ? 'neighbour_region' : null
-    } else if (row.specialRate > countySpecial.get(countyFips)!) {
+    } else if (extraDistrict) {
       usual = agreedRate(others(byCity.get(`${countyFips}|${city}`)), city)
       const excess = usual ? row.combinedRate - usual.row.combinedRate : 0
       // Only the district's own part may be set aside: the rest of the row must be the city's.
@@ -94,7 +145,7 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
     if (!usual || !kind) return [candidate]
     restated.push({ zip: row.zip, kind, region: row.taxRegionName, from: row.combinedRate, to: usual.row.combinedRate })
     return [
-      { ...usual.candidate, zip: row.zip, countyFips: candidate.countyFips, countyName: candidate.countyName, weight: PREFERRED_SHARE, basis: 'city_rate' },
+      { ...usual.candidate, zip: row.zip, countyFips: candidate.countyFips, countyName: candidate.countyName, weight: PREFERRED_SHARE, basis: 'usual_rate' },
       { ...candidate, weight: 1 - PREFERRED_SHARE, basis: kind },
     ]
   })
@@ -104,12 +155,12 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
 function restatedNotes(restated: Restated[]): string[] {
   const described: Record<Restated['kind'], string> = {
     sub_zip_district: 'carry a special rate above their county\'s usual one for a district covering part of the ZIP',
-    neighbour_region: 'are filed under a tax region named for a neighbouring place, not the city their USPS name and Census point agree on',
+    neighbour_region: 'are filed under a tax region named for a neighbouring place, not the city their USPS name and Census point agree on (or the county, for a ZIP in no city)',
   }
   return (['sub_zip_district', 'neighbour_region'] as const).flatMap((kind) => {
     const rows = restated.filter((r) => r.kind === kind)
     if (rows.length === 0) return []
     const sample = rows.slice(0, 8).map((r) => `${r.zip} ${r.region} ${r.from}→${r.to}`).join(', ')
-    return [`${rows.length} rows ${described[kind]}: the rate the other ZIPs of their city in the county agree on is their default, the row a candidate (${kind}; e.g. ${sample}${rows.length > 8 ? ', …' : ''})`]
+    return [`${rows.length} rows ${described[kind]}: the rate the other ZIPs of their city (or of the county's unincorporated area) in the county agree on is their default, the row a candidate (${kind}; e.g. ${sample}${rows.length > 8 ? ', …' : ''})`]
   })
 }

@@ -16,7 +16,7 @@ const NONE: RestatedDefault = { warnings: [], cap: null }
  */
 export function restatedDefault(rates: RateIndex, entry: ZipEntry, choice: number, isoDate: string): RestatedDefault {
   const answered = entry.candidates[choice]!
-  if (answered.basis !== 'city_rate') return NONE
+  if (answered.basis !== 'usual_rate') return NONE
   const row = entry.candidates.find((c) => c.basis === 'sub_zip_district' || c.basis === 'neighbour_region')
   if (!row) return NONE
   const rateOf = (candidate: Candidate) => formatRate(rates.combinedRate(candidate.stack, isoDate))
