@@ -13,7 +13,6 @@
 import type { GeoPlace, Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
 import type { CandidateBasis, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
-import type { AvalaraRow } from './avalara-zip5.ts'
 import { PREFERRED_SHARE } from './candidate-weights.ts'
 import { countyWordFollows, leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 
@@ -30,7 +29,10 @@ function kmBetween(lat1: number, lng1: number, lat2: number, lng2: number): numb
   return 12_742 * Math.asin(Math.sqrt(a))
 }
 
-export type RowCandidate = { row: AvalaraRow; candidate: ZipCandidate; countyFips: string | null }
+/** The parts of an aggregator row (avalara-zip5.ts AvalaraRow) the rules read. */
+export type AggregatorRow = { zip: string; taxRegionName: string; stateRate: number; specialRate: number; combinedRate: number }
+
+export type RowCandidate = { row: AggregatorRow; candidate: ZipCandidate; countyFips: string | null }
 
 type Restated = { zip: string; kind: Extract<CandidateBasis, 'sub_zip_district' | 'neighbour_region'>; region: string; from: number; to: number }
 
