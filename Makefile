@@ -1,5 +1,5 @@
 # taxatlas — every target is a verb; the data it produces lives under build/ (scratch) and
-# artifacts/ (published snapshots). Settings come from the environment (see README.md).
+# artifacts/ (published snapshots). Settings come from the environment (see docs/operations.md).
 
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
@@ -28,7 +28,7 @@ test: node_modules/.package-lock.json
 typecheck: node_modules/.package-lock.json
 	$(NODE_BIN)/tsc --noEmit
 
-# Side-by-side measurements, printed as a table and written to build/bench.json.
+# Side-by-side measurements, printed as a table and written to build/bench.json and docs/benchmarks.md.
 bench: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/bench/bench.ts
 
@@ -50,7 +50,7 @@ build/server/main.mjs: $(SERVER_SOURCES) node_modules/.package-lock.json
 	$(NODE_BIN)/esbuild server/main.ts --bundle --platform=node --format=esm --target=node20 --log-level=warning \
 	  --external:@duckdb/node-api --banner:js="$(REQUIRE_SHIM)" --outfile=$@
 
-# Serve the current snapshot (building one first when there is none): PORT, HOST, see README.
+# Serve the current snapshot (building one first when there is none): PORT, HOST and the rest in docs/operations.md.
 serve: build/server/main.mjs
 	@test -s "$${TAXATLAS_ARTIFACTS:-artifacts}/CURRENT" || $(TSX) pipeline/main.ts
 	node build/server/main.mjs

@@ -2,11 +2,12 @@
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { StateDescriptor } from '../sources/descriptor.ts'
+import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
 import { compileAvalara, parseAvalaraZip5, pickNewestDrop, type AvalaraZip5File } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { compileSstState } from './feeds/sst.ts'
-import { compileStatutory } from './feeds/statutory.ts'
+import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
 import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
@@ -42,7 +43,7 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
       const result = compileCdtfa({
         workbook,
         fileName: fetched.name,
-        statewideRate: descriptor.stateRate,
+        statewideRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!,
         geography: context.geography,
       })
       return withUnlistedZips(withFiles(result, [rawFile(fetched)]), descriptor.code, context)
@@ -57,12 +58,16 @@ export async function loadState(descriptor: StateDescriptor, context: LoadContex
       return compileStatutory({
         state: descriptor.code,
         stateName: descriptor.name,
-        rate: descriptor.stateRate,
-        label: feed.citation,
-        effectiveFrom: null,
+        rates: statutoryRates(factsOf(descriptor)),
         geography: context.geography,
       })
   }
+}
+
+function factsOf(descriptor: StateDescriptor): StateFacts {
+  const facts = stateFacts(descriptor.code)
+  if (!facts) throw new Error(`${descriptor.code} has no row in the rules table (sources/state-facts.ts)`)
+  return facts
 }
 
 /** The newest manual drop of the state's Avalara ZIP5 table, parsed; undefined when there is none. */

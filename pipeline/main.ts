@@ -7,7 +7,7 @@ try {
   const settings = readPipelineSettings()
   const started = performance.now()
   const result = await refresh(settings, terminalReporter())
-  process.stderr.write(`\n${summaryTable(result.states)}\n\n`)
+  process.stderr.write(`\n${summaryTable(result.states, settings.now)}\n\n`)
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (!result.manifest) {
     process.stderr.write(`nothing published: ${result.reason}\n`)

@@ -24,7 +24,11 @@ import { checkAnchors, checkInvariants } from './validate-state.ts'
 export const SOURCE_CONCURRENCY = 4
 
 const DAY_MS = 86_400_000
+/** A state's data is `stale` once its last fetch (for a manual drop: its edition date) is older than this. */
 export const STALE_AFTER_DAYS = { auto: 5, reload: 40 } as const
+
+/** Days from a last-fetch date (YYYY-MM-DD, midnight UTC) to `now`, fractional. */
+export const dataAgeDays = (lastFetch: string, now: Date): number => (now.getTime() - Date.parse(`${lastFetch}T00:00:00Z`)) / DAY_MS
 
 export type Reporter = {
   start(total: number): void
@@ -209,8 +213,7 @@ function withholdViolations(
 function statusAfterLoad(descriptor: StateDescriptor, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
   if (descriptor.operatorFlag === 'manual') return 'manual'
   if (descriptor.klass === 'static') return 'static'
-  const ageDays = (now.getTime() - Date.parse(`${lastFetch}T00:00:00Z`)) / DAY_MS
-  if (ageDays > STALE_AFTER_DAYS[descriptor.klass]) return 'stale'
+  if (dataAgeDays(lastFetch, now) > STALE_AFTER_DAYS[descriptor.klass]) return 'stale'
   return moved ? 'changed' : 'ok'
 }
 
@@ -233,8 +236,7 @@ function carried(descriptor: StateDescriptor, previous: LoadedSnapshot | null, p
   }
   let status = prior.status
   if ((status === 'ok' || status === 'changed') && prior.last_fetch && descriptor.klass !== 'static') {
-    const ageDays = (now.getTime() - Date.parse(`${prior.last_fetch}T00:00:00Z`)) / DAY_MS
-    if (ageDays > STALE_AFTER_DAYS[descriptor.klass]) status = 'stale'
+    if (dataAgeDays(prior.last_fetch, now) > STALE_AFTER_DAYS[descriptor.klass]) status = 'stale'
   }
   return { descriptor, record: { ...prior, status }, data: dataFromIndex(previousIndex, descriptor.code) }
 }

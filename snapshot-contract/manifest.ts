@@ -1,6 +1,7 @@
 // manifest.json and the freshness envelope (spec 2.5): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
 import { z } from 'zod'
+import { FeedKind } from './feed-traits.ts'
 
 export const FRESHNESS_STATUSES = [
   'ok',
@@ -61,7 +62,7 @@ export const StateRecord = z.object({
   code: z.string(),
   name: z.string(),
   klass: Klass,
-  feed: z.string(),
+  feed: FeedKind,
   status: FreshnessStatus,
   /** the edition of the data in service (may be an earlier run's when this run failed) */
   edition: z.string().nullable(),

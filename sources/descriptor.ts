@@ -1,11 +1,13 @@
-// The contract of a state descriptor: everything the pipeline needs to know about one state,
-// declared as data. Switching a state's feed is a change of its `feed` line.
+// The contract of a state descriptor: what the pipeline needs to know about one state's data,
+// declared as data (the state's legal facts are in state-facts.ts). Switching a state's feed is a
+// change of its `feed` line.
 import { z } from 'zod'
+import { FeedKind } from '../snapshot-contract/feed-traits.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
 const SstFeed = z.object({
-  kind: z.literal('sst'),
+  kind: z.literal(FeedKind.enum.sst),
   /** official directory of the SST rate files */
   ratesUrl: z.url(),
   /** the rate file in service, as posted (names are discovered, then pinned here) */
@@ -15,24 +17,26 @@ const SstFeed = z.object({
 })
 
 const CdtfaFeed = z.object({
-  kind: z.literal('cdtfa'),
+  kind: z.literal(FeedKind.enum.cdtfa),
   url: z.url(),
 })
 
 const AvalaraDropFeed = z.object({
-  kind: z.literal('avalara-zip5'),
+  kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
   dropPattern: z.string(),
 })
 
+/** The state rate and its windows come from the rules table (state-facts.ts). */
 const StatutoryFeed = z.object({
-  kind: z.literal('statutory'),
-  /** where the statutory rate is stated */
-  citation: z.string(),
+  kind: z.literal(FeedKind.enum.statutory),
 })
 
 export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
+/** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
+const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
+void everyFeedKindDescribed
 
 export const Anchor = z.object({
   /** a ZIP whose answer is pinned */
@@ -48,35 +52,14 @@ export const Anchor = z.object({
 })
 export type Anchor = z.infer<typeof Anchor>
 
-export const NexusRule = z.object({
-  dollarThreshold: z.number().int().nonnegative().nullable(),
-  transactionThreshold: z.number().int().nonnegative().nullable(),
-  /** how the two thresholds combine */
-  combine: z.enum(['sales_only', 'sales_or_transactions', 'sales_and_transactions', 'none']),
-  measurementPeriod: z.string(),
-  salesCounted: z.string(),
-  marketplaceSalesCounted: z.string(),
-})
-
 export const StateDescriptor = z.object({
   code: z.string().regex(/^[A-Z]{2}$/),
   name: z.string(),
   fips: z.string().regex(/^\d{2}$/),
   klass: Klass,
   feed: Feed,
-  /** statutory state rate in 1e-5 units */
-  stateRate: z.number().int().nonnegative(),
   /** lower and upper legal bounds of a combined rate in 1e-5 units (invariant) */
   combinedBounds: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
-  hasSalesTax: z.boolean(),
-  localTaxes: z.enum(['yes', 'no', 'limited', 'local_only']),
-  nexus: NexusRule,
-  sourcing: z.enum(['origin', 'destination', 'mixed', 'n/a']),
-  freight: z.string(),
-  freightTaxable: z.boolean(),
-  sstStatus: z.string(),
-  /** where the rules above come from */
-  rulesSource: z.string(),
   operatorFlag: z.enum(['maintenance', 'manual']).optional(),
   anchors: z.array(Anchor),
 })

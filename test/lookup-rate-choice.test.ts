@@ -8,7 +8,6 @@ import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
-import { STATES } from '../sources/index.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { avalaraRows, dropCombined, lookupArtifacts, openLookupSnapshot } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
@@ -91,11 +90,12 @@ describe('neighbour region', () => {
 
 describe('flat-rate states answer every ZIP of the state', () => {
   it('Springfield MA 01102 and Baltimore MD 21275, PO-box and unique ZIPs the crosswalk lacks, answer the statewide rate, saying why', async () => {
-    for (const [state, zip] of [['ma', '01102'], ['md', '21275']] as const) {
+    // Each beside a listed ZIP of the same state: Boston 02108, Baltimore 21201.
+    for (const [state, zip, listed] of [['ma', '01102', '02108'], ['md', '21275', '21201']] as const) {
       expect(snapshot.rates.lookupZip(zip), zip).toEqual([])
-      const descriptor = STATES.find((d) => d.code === state.toUpperCase())!
+      const statewide = (await simple(`/v1/tax/${state}?zip=${listed}`)).rate.combined_rate
       const body = await full(`/v1/tax/${state}?zip=${zip}&mode=full`)
-      expect(body.rate).toMatchObject({ zip, state: state.toUpperCase(), combined_rate: formatRate(descriptor.stateRate), county: '', city: '' })
+      expect(body.rate).toMatchObject({ zip, state: state.toUpperCase(), combined_rate: statewide, county: '', city: '' })
       expect(body.meta.resolved_via).toBe('static_statewide')
       expect(warningOf(body.meta.warnings, 'zip_placed_by_prefix')).toMatchObject({ prefix: zip.slice(0, 3) })
       expect(body.rows).toEqual([expect.objectContaining({ level: 'state', source_kind: 'statute' })])

@@ -1,5 +1,6 @@
 // The parts of meta that describe certainty and dating: confidence, effective_date and its basis,
 // and the deprecated period.
+import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 import type { Authority } from '../../snapshot-contract/rate-index.ts'
 import type { ConfidenceCap } from './located.ts'
@@ -8,23 +9,20 @@ import type { CONFIDENCES, EFFECTIVE_DATE_BASES } from './tax-response.ts'
 export type Confidence = (typeof CONFIDENCES)[number]
 export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
 
-/** A statutory `static` state answers one rate at every address. */
-export const answersStatewide = (record: Pick<StateRecord, 'feed' | 'klass'> | undefined): boolean => record?.feed === 'statutory' && record.klass === 'static'
-
 /**
  * exact   the statutory statewide rate of a `static` state: the same everywhere in the state
  * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
  *         (also a place name found in several states, answered where it is most populous)
- * medium  an aggregator estimate (avalara-zip5), a ZIP whose candidates differ in combined rate
+ * medium  an answer from a feed whose ceiling is medium (an aggregator estimate), a ZIP whose candidates differ in combined rate
  *         answered by weight, one of several same-named places of a state, or an answer where a
  *         local tax that could not be bound to ZIPs may lie (it may apply and is not included)
- * high    one jurisdiction from an official source (sst, cdtfa), no unplaced local tax that may lie there
+ * high    one jurisdiction from a feed whose ceiling is high (official files), no unplaced local tax that may lie there
  * none    never sent with a 200 (nothing resolved is a 404)
  */
 export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: ConfidenceCap, ambiguousRate: boolean, unplacedTaxes: boolean): Confidence {
-  if (answersStatewide(record)) return 'exact'
+  if (isStatewide(record)) return 'exact'
   if (cap === 'low') return 'low'
-  if (cap === 'medium' || ambiguousRate || unplacedTaxes || (record.feed !== 'sst' && record.feed !== 'cdtfa')) return 'medium'
+  if (cap === 'medium' || ambiguousRate || unplacedTaxes || feedTraits(record.feed).confidenceCeiling === 'medium') return 'medium'
   return 'high'
 }
 
@@ -38,12 +36,12 @@ export function effectiveDateOf(basis: EffectiveDateBasis, authorities: readonly
 
 export function effectiveDateBasisOf(record: Pick<StateRecord, 'feed' | 'effective_date_basis'>): EffectiveDateBasis {
   if (record.effective_date_basis) return record.effective_date_basis
-  return record.feed === 'sst' ? 'publisher_effective_date' : record.feed === 'statutory' ? 'no_published_date' : 'edition_only'
+  return feedTraits(record.feed).effectiveDateBasis
 }
 
 /** Deprecated meta.period: the SST rate file's quarter (GAR2026Q2FEB19 → 20262); null for other feeds. */
 export function legacyPeriodOf(record: Pick<StateRecord, 'feed' | 'edition'>): string | null {
-  if (record.feed !== 'sst' || !record.edition) return null
+  if (!feedTraits(record.feed).quarterlyEditions || !record.edition) return null
   const match = /^(\d{4})Q([1-4])/.exec(record.edition)
   return match ? `${match[1]}${match[2]}` : null
 }

@@ -73,7 +73,7 @@ export function locatePoint(view: SnapshotView, query: PointQuery): Located {
   if (own) warnings.push(placeWithoutZip(own, state, nearestEntry.zip))
   const entry = own ? onZipOf(nearestEntry, own) : nearestEntry
   // A statewide rate is the same at any ZIP of the state: the nearest one is as good as an exact match.
-  const nearestOnly = !exact && !own && facts.record(state)?.feed !== 'statutory'
+  const nearestOnly = !exact && !own && !facts.statewide(state)
   if (nearestOnly) {
     const where = place ? `county ${county.id} and place ${place}` : `county ${county.id} outside any incorporated place`
     warnings.push(warning('nearest_zip', `No ZIP of ${state} has a candidate for ${where}; the nearest ZIP centroid (${entry.zip}) was answered.`))

@@ -8,7 +8,7 @@ import type { GeocodeMatch } from '../geocoder/geocode-match.ts'
 import { placeMismatch, type Located } from './located.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
-import { placeModelOf, placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
+import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
 import type { ZipEntries } from './zip-entries.ts'
 
 /** `ok: false`: the match cannot be used with this snapshot (another state, a ZIP not held); `reason` says why. */
@@ -41,7 +41,7 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
   const entry = zips.of(match.zip5).find((e) => e.state === state)
   if (!entry) return { ok: false, reason: `its match "${match.matchedAddress}" has ZIP ${match.zip5}, which the ${state} data does not hold` }
   const facts = factsOf(view)
-  const model = placeModelOf(facts.record(state)?.feed ?? '')
+  const model = facts.placeModel(state)
   const fits = entry.candidates.map((candidate) => placeFit(candidate, match, model, facts))
   const strong = fits.indexOf('strong')
   const index = strong >= 0 ? strong : fits.indexOf('weak')

@@ -1,11 +1,13 @@
 // A located, dated lookup turned into the simple (spec 2.1/2.2) or full (spec 2.4) body.
-import { answersStatewide, confidenceOf, effectiveDateBasisOf, effectiveDateOf, legacyPeriodOf } from './answer-meta.ts'
+import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
+import { freightTaxable, stateFacts } from '../../sources/state-facts.ts'
+import { confidenceOf, effectiveDateBasisOf, effectiveDateOf, legacyPeriodOf } from './answer-meta.ts'
 import type { DatedView } from './dated-view.ts'
 import { lowerCap, type Located, type ResolvedVia } from './located.ts'
 import type { Normalization } from './lookup-input.ts'
 import type { ResponseShape } from './lookup-request.ts'
 import { warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
-import { candidateSummary, rateObject, rateRows, sourceKindOf } from './rate-object.ts'
+import { candidateSummary, rateObject, rateRows } from './rate-object.ts'
 import { rateParts } from './rate-parts.ts'
 import { restatedDefault } from './restated-default.ts'
 import { factsOf } from './snapshot-facts.ts'
@@ -39,14 +41,15 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
   const candidate = entry.candidates[located.choice]!
   const authorities = view.rates.authoritiesOn(candidate.stack, isoDate)
   const parts = rateParts(authorities)
-  const rate = rateObject(entry.zip, state, candidate, parts, facts.descriptor(state)?.freightTaxable ?? false)
+  const legal = stateFacts(state)
+  const rate = rateObject(entry.zip, state, candidate, parts, legal !== undefined && freightTaxable(legal))
 
   const ambiguous = entry.candidates.length > 1
   const byWeight = ambiguous && located.chosenBy === 'weight'
   const summaries = byWeight || shape === 'full' ? entry.candidates.map((c, i) => candidateSummary(view.rates, c, isoDate, i === located.choice)) : null
   const rateDiffers = byWeight && summaries!.some((s) => s.combined_rate !== rate.combined_rate)
 
-  const statewide = answersStatewide(record)
+  const statewide = isStatewide(record)
   const resolvedVia: ResolvedVia = statewide ? 'static_statewide' : located.resolvedVia
   const warnings: LookupWarning[] = [...normalization.warnings, ...located.warnings, ...dated.warnings]
   const restated = restatedDefault(view.rates, entry, located.choice, isoDate)
@@ -73,7 +76,7 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
   return {
     rate,
     meta,
-    rows: rateRows(authorities, sourceKindOf(record.feed)),
+    rows: rateRows(authorities, feedTraits(record.feed).sourceKind),
     resolved_place: {
       zip: entry.zip,
       zip4: located.zip4,

@@ -1,4 +1,5 @@
-// Every refusal of GET /v1/tax/{state}, worded in one place so the README table and the answers agree.
+// Every refusal of GET /v1/tax/{state}, worded in one place so the table in docs/api.md and the answers agree.
+import { feedTraits, type FeedKind } from '../../snapshot-contract/feed-traits.ts'
 import { HttpError } from '../base/errors.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'
 
@@ -31,11 +32,11 @@ export const invalidInput = (message: string, extra: Record<string, unknown> = {
 export function unknownZip(
   zip5: string,
   state: string | null,
-  source?: { feed: string; edition: string | null; prefixStates: readonly string[] },
+  source?: { feed: FeedKind; edition: string | null; prefixStates: readonly string[] },
 ): HttpError {
   const why = !state || !source || !source.prefixStates.includes(state)
     ? 'no served state holds it'
-    : source.feed === 'avalara-zip5'
+    : feedTraits(source.feed).zipUniverse === 'edition_rows'
       ? `the ${state} source edition${source.edition ? ` (${source.edition})` : ''} lists no such ZIP`
       : `${state}'s rates are placed on the ZIPs of the HUD–USPS ZIP–county crosswalk, which does not list it (PO-box and unique ZIPs are often missing there); a place lookup (location) may still answer`
   return new HttpError('NOT_FOUND', `ZIP ${zip5} is not known${state ? ` for ${state}` : ''}: ${why}. No rate is given rather than a guess.`, { zip: zip5 })

@@ -1,5 +1,6 @@
 // meta.warnings items: plain strings (the address module's repair messages) or objects with a
 // `code` and a `message`. Every object code this endpoint sends is listed in WARNING_CODES.
+import { feedTraits } from '../../snapshot-contract/feed-traits.ts'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 
 export const WARNING_CODES = {
@@ -50,7 +51,7 @@ export const unplacedAt = (taxes: UnplacedTax[], countyFips: string | null, isoD
  */
 export function standingWarnings(record: StateRecord, snapshotId: string, unplaced: UnplacedTax[], inCounty: boolean, detailed: boolean): WarningObject[] {
   const warnings: WarningObject[] = []
-  if (record.feed === 'avalara-zip5') {
+  if (feedTraits(record.feed).sourceKind === 'aggregator') {
     warnings.push({
       code: 'aggregator_estimate',
       message: `Rates for ${record.code} are Avalara estimates (an aggregator, not an official source), edition ${record.edition}.`,

@@ -14,7 +14,7 @@ import { warning, type WarningObject } from './lookup-warnings.ts'
 import { nearestZip, zipPointsInCounty, type CandidateMatch } from './nearest-zip.ts'
 import { ownPlaceCandidate, onZipOf, placeWithoutZip } from './place-stack.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView, type ZipPoint } from './snapshot-facts.ts'
-import { placeModelOf, placeNameMatch, type PlaceModel } from './taxing-place.ts'
+import { placeNameMatch, type PlaceModel } from './taxing-place.ts'
 
 export type PlaceQuery = {
   /** the place name as sent, without its state */
@@ -185,7 +185,7 @@ export function locatePlace(view: SnapshotView, query: PlaceQuery, inputPlace: s
   const { place, warnings, cap } = findPlace(view, query, inState)
   const facts = factsOf(view)
   requireServed(facts, place.state)
-  const model = placeModelOf(facts.record(place.state)?.feed ?? '')
+  const model = facts.placeModel(place.state)
   // A CDP is unincorporated: its county's rates apply, whatever its ZIPs' candidates name.
   let pick = place.kind === 'incorporated' || model === 'none' ? cached(view, `place ${place.geoid}`, () => boundCandidate(view, place, model)) : null
   let chosenBy: ChosenBy = 'place'

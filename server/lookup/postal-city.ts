@@ -8,7 +8,6 @@ import { placeMismatch, type Located } from './located.ts'
 import { requireServed } from './lookup-errors.ts'
 import { warning } from './lookup-warnings.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
-import { placeModelOf } from './taxing-place.ts'
 
 type TaxingPlace = { county: string; city: string; entries: ZipEntry[] }
 
@@ -57,7 +56,7 @@ export function locatePostalCity(view: SnapshotView, state: string, name: string
       others: others.map((g) => ({ county: g.county, city: g.city, zips: g.entries.map((e) => e.zip) })),
     }),
   ]
-  const model = placeModelOf(facts.record(state)?.feed ?? '')
+  const model = facts.placeModel(state)
   const mismatch = placeMismatch(inputPlace, entry.candidates[0]!, model)
   if (mismatch) warnings.push(mismatch)
   return {

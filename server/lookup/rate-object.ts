@@ -49,8 +49,6 @@ export function candidateSummary(rates: RateIndex, candidate: Candidate, isoDate
 
 export type SourceKind = RateRow['source_kind']
 
-export const sourceKindOf = (feed: string): SourceKind => (feed === 'avalara-zip5' ? 'aggregator' : feed === 'statutory' ? 'statute' : 'official')
-
 export function rateRows(authorities: readonly Authority[], sourceKind: SourceKind): RateRow[] {
   return [...authorities]
     .sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || a.code.localeCompare(b.code))

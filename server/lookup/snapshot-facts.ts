@@ -1,6 +1,7 @@
 // What lookups need from a snapshot beyond its indexes, computed once per snapshot object (kept in
 // a WeakMap, so it goes away with the snapshot): state records by code, withheld ZIPs, each state's
 // standing warnings, the date range its data covers, and its ZIP centroids for point lookups.
+import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 import type { Authority } from '../../snapshot-contract/rate-index.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
@@ -8,7 +9,7 @@ import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import type { LookupWarning } from './lookup-warnings.ts'
 import { standingWarnings, taxingUnplaced, unplacedAt, type UnplacedTax } from './lookup-warnings.ts'
-import { placeName, type PlaceName } from './taxing-place.ts'
+import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
 /** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
 export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places' | 'shapes'>
@@ -19,6 +20,8 @@ export type Coverage = {
   from: string | null
   /** newest effective date the data reflects (manifest effective_through) */
   through: string | null
+  /** when the earliest state-level rate has no start (a statute's): its last day, null if it has none */
+  undatedUntil?: string | null
 }
 
 /** One ZIP entry of a state, reduced to what a nearest-centroid search compares. */
@@ -59,6 +62,18 @@ export class SnapshotFacts {
     return this.#records.get(state)
   }
 
+  /** How the state's feed names places: none for a state the snapshot does not serve. */
+  placeModel(state: string): PlaceModel {
+    const record = this.record(state)
+    return record ? feedTraits(record.feed).placeModel : 'none'
+  }
+
+  /** One rate for every address of the state (a `static` state's statute). */
+  statewide(state: string): boolean {
+    const record = this.record(state)
+    return record !== undefined && isStatewide(record)
+  }
+
   /** True when the snapshot holds rate data for the state. */
   serves(state: string): boolean {
     return this.#served.has(state)
@@ -92,12 +107,16 @@ export class SnapshotFacts {
     let coverage = this.#coverage.get(state)
     if (!coverage) {
       let from: string | null | undefined
+      let undatedUntil: string | null | undefined
       for (const authority of this.#view.rates.authoritiesOfState(state)) {
         if (authority.level !== 'state') continue
-        if (authority.from === null) from = null
-        else if (from === undefined || (from !== null && authority.from < from)) from = authority.from
+        if (authority.from === null) {
+          from = null
+          undatedUntil = authority.to
+        } else if (from === undefined || (from !== null && authority.from < from)) from = authority.from
       }
       coverage = { from: from ?? null, through: this.#records.get(state)?.effective_through ?? null }
+      if (undatedUntil !== undefined) coverage.undatedUntil = undatedUntil
       this.#coverage.set(state, coverage)
     }
     return coverage

@@ -3,14 +3,15 @@
 // prefixes by state, so a prefix held only by that state's ZIPs places it there, and the state's one
 // stack answers it. Every held edition's such ZIPs of those states have a prefix the crosswalk assigns.
 import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
-import { answersStatewide } from './answer-meta.ts'
+import { isStatewide } from '../../snapshot-contract/feed-traits.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 
 /** The entry a statewide state gives a ZIP of its prefix that it does not list; null for any other ZIP. */
 export function statewideZipEntry(view: SnapshotView, zip5: string): ZipEntry | null {
   const [state, ...others] = view.rates.statesOfZipPrefix(zip5.slice(0, 3))
-  if (!state || others.length > 0 || !answersStatewide(factsOf(view).record(state))) return null
+  const record = state ? factsOf(view).record(state) : undefined
+  if (!record || others.length > 0 || !isStatewide(record)) return null
   const model = listedOfPrefix(view, zip5.slice(0, 3), state)?.candidates[0]
   if (!model) return null
   return {
@@ -36,7 +37,10 @@ function listedOfPrefix(view: SnapshotView, prefix: string, state: string): ZipE
 }
 
 /** Is `entry` one statewideZipEntry made (a statutory state's entries are otherwise all listed)? */
-export const isStatewideZip = (view: SnapshotView, entry: ZipEntry): boolean => entry.unlisted && answersStatewide(factsOf(view).record(entry.state))
+export function isStatewideZip(view: SnapshotView, entry: ZipEntry): boolean {
+  const record = factsOf(view).record(entry.state)
+  return entry.unlisted && record !== undefined && isStatewide(record)
+}
 
 export function statewideZipWarning(entry: ZipEntry): WarningObject {
   return warning(

@@ -2,12 +2,10 @@
 // SST files and the CDTFA workbook bind Census places (GEOIDs): no place means unincorporated.
 // Avalara tables name tax regions only ("AUBURN/KING SPECIAL TAX DIST"), and a row without a city
 // rate names none, which says nothing about incorporation. Statutes model no places at all.
+import type { FeedTraits } from '../../snapshot-contract/feed-traits.ts'
 import { placeMatchWords } from '../../snapshot-contract/place-names.ts'
 
-export type PlaceModel = 'geoid' | 'name' | 'none'
-
-export const placeModelOf = (feed: string): PlaceModel =>
-  feed === 'sst' || feed === 'cdtfa' ? 'geoid' : feed === 'avalara-zip5' ? 'name' : 'none'
+export type PlaceModel = FeedTraits['placeModel']
 
 /** A place name in comparable form: "St. Paul" → words "SAINT PAUL", key "SAINTPAUL"; "City of Industry" → "INDUSTRY". */
 export type PlaceName = { words: string; key: string }

@@ -10,7 +10,6 @@ import { warning } from './lookup-warnings.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import { onZipOf, ownPlaceNear, placeWithoutZip } from './place-stack.ts'
 import { isStatewideZip, statewideZipWarning } from './statewide-zip.ts'
-import { placeModelOf } from './taxing-place.ts'
 import type { ZipEntries } from './zip-entries.ts'
 
 export type ZipQuery = {
@@ -54,7 +53,7 @@ export function cityOfUnknownZip(view: SnapshotView, zips: ZipEntries, query: Zi
 export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery): Located {
   const zipEntry = zipEntryOf(view, zips, query.zip5, query.state)
   const facts = factsOf(view)
-  const model = placeModelOf(facts.record(query.state)?.feed ?? '')
+  const model = facts.placeModel(query.state)
   let entry = zipEntry
   let choice = chooseCandidate(zipEntry, query.city, facts)
   const warnings = []

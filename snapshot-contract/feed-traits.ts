@@ -1,0 +1,74 @@
+// What a reader of a snapshot needs to know about the feed a state's rates came from. The server
+// decides behaviour from these traits and never from a feed's name: adding a feed is one entry
+// here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
+import { z } from 'zod'
+
+export const FeedKind = z.enum(['sst', 'cdtfa', 'avalara-zip5', 'statutory'])
+export type FeedKind = z.infer<typeof FeedKind>
+
+export type FeedTraits = {
+  /** who stands behind the figures: a revenue department's file, an aggregator's estimate, a statute */
+  sourceKind: 'official' | 'aggregator' | 'statute'
+  /** how a candidate names its taxing place: Census GEOIDs (no place = unincorporated), a tax region's name, or none */
+  placeModel: 'geoid' | 'name' | 'none'
+  /** where an answer's effective date comes from */
+  effectiveDateBasis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
+  /** the highest confidence an answer may have (the statewide rate of a static state is `exact` regardless) */
+  confidenceCeiling: 'high' | 'medium'
+  /** one rate for every address of the state: any ZIP of the state answers the same */
+  statewide: boolean
+  /** which list of ZIPs the state's answers cover: the rows of the feed's edition, or the HUD–USPS crosswalk */
+  zipUniverse: 'edition_rows' | 'crosswalk'
+  /** editions are named by quarter (GAR2026Q2FEB19), which gives the deprecated meta.period */
+  quarterlyEditions: boolean
+  /** how the feed is named to people: in notes, warnings and the console */
+  label: string
+}
+
+export const FEED_TRAITS = {
+  sst: {
+    sourceKind: 'official',
+    placeModel: 'geoid',
+    effectiveDateBasis: 'publisher_effective_date',
+    confidenceCeiling: 'high',
+    statewide: false,
+    zipUniverse: 'crosswalk',
+    quarterlyEditions: true,
+    label: 'Streamlined Sales Tax rate file',
+  },
+  cdtfa: {
+    sourceKind: 'official',
+    placeModel: 'geoid',
+    effectiveDateBasis: 'edition_only',
+    confidenceCeiling: 'high',
+    statewide: false,
+    zipUniverse: 'crosswalk',
+    quarterlyEditions: false,
+    label: 'CDTFA rate workbook',
+  },
+  'avalara-zip5': {
+    sourceKind: 'aggregator',
+    placeModel: 'name',
+    effectiveDateBasis: 'edition_only',
+    confidenceCeiling: 'medium',
+    statewide: false,
+    zipUniverse: 'edition_rows',
+    quarterlyEditions: false,
+    label: 'Avalara ZIP5 table (an aggregator estimate, not an official source)',
+  },
+  statutory: {
+    sourceKind: 'statute',
+    placeModel: 'none',
+    effectiveDateBasis: 'no_published_date',
+    confidenceCeiling: 'medium',
+    statewide: true,
+    zipUniverse: 'crosswalk',
+    quarterlyEditions: false,
+    label: 'state statute',
+  },
+} as const satisfies Record<FeedKind, FeedTraits>
+
+export const feedTraits = (feed: FeedKind): FeedTraits => FEED_TRAITS[feed]
+
+/** One rate for every address of the state: a statewide feed in a `static` state (never refreshed from a file). */
+export const isStatewide = (record: { feed: FeedKind; klass: string }): boolean => FEED_TRAITS[record.feed].statewide && record.klass === 'static'
