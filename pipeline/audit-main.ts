@@ -3,6 +3,7 @@
 // it serves from an official file; a table on stdout, CSVs under build/.
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { feedTraits } from '../snapshot-contract/feed-traits.ts'
 import { writeAtomically } from '../snapshot-contract/file-bytes.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { formatRate, parseRateFraction } from '../snapshot-contract/rate-units.ts'
@@ -14,8 +15,6 @@ import { readNewestDrop } from './load-state.ts'
 import { readPipelineSettings } from './settings.ts'
 import { formatTable } from './snapshot-diff.ts'
 
-/** Feeds that are not an official file: the aggregator itself, and statutes (one rate, nothing to compare). */
-const NOT_OFFICIAL_FILES = new Set(['avalara-zip5', 'statutory'])
 
 const { values } = parseArgs({ options: { snapshot: { type: 'string' }, 'as-of': { type: 'string' } } })
 const settings = readPipelineSettings()
@@ -31,7 +30,8 @@ const geography = await buildGeography(settings.geoDir)
 
 const audits: StateAudit[] = []
 for (const record of snapshot.manifest.states) {
-  if (NOT_OFFICIAL_FILES.has(record.feed) || !index.states.includes(record.code)) continue
+  // Only a revenue department's file has per-place rates to hold the aggregator to.
+  if (feedTraits(record.feed).sourceKind !== 'official' || !index.states.includes(record.code)) continue
   const drop = await readNewestDrop(record.code, settings.dropsDir)
   if (!drop) continue
   const compiled = compileAvalara({ ...drop.parsed, state: record.code, geography })
