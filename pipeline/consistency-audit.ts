@@ -5,6 +5,7 @@
 import type { RateIndex, ZipEntry } from '../snapshot-contract/rate-index.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { placeMatchKey } from '../snapshot-contract/place-names.ts'
+import { usualSpecialByCounty } from './feeds/aggregator-defaults.ts'
 import type { AvalaraRow } from './feeds/avalara-zip5.ts'
 import { leadingKey, regionWords } from './feeds/region-names.ts'
 
@@ -82,7 +83,8 @@ export function auditState(input: AuditInput): StateAudit {
   for (const c of input.compiled.candidates) candidatesByZip.set(c.zip, [...(candidatesByZip.get(c.zip) ?? []), c])
   for (const [zip, list] of candidatesByZip) defaults.set(zip, byWeight(list)!.stack.reduce((sum, ref) => sum + (rates.get(`${ref.level}|${ref.code}`) ?? 0), 0))
 
-  const countySpecial = usualSpecialByCounty(input.compiled, input.rows)
+  const countyOf = new Map(input.compiled.candidates.map((c) => [c.zip, c.countyFips]))
+  const countySpecial = usualSpecialByCounty(input.rows.map((row) => ({ row, countyFips: countyOf.get(row.zip) ?? null })))
   const zips: AuditedZip[] = []
   for (const row of input.rows) {
     const entry = entries.get(row.zip)
@@ -106,20 +108,7 @@ export function auditState(input: AuditInput): StateAudit {
   return { state, officialFeed: input.officialFeed, officialEdition: input.officialEdition, aggregatorEdition: input.aggregatorEdition.edition, zips }
 }
 
-/** The most frequent special rate of each county's rows (the county of each ZIP's compiled candidate). */
-function usualSpecialByCounty(compiled: FeedResult, rows: AvalaraRow[]): Map<string, number> {
-  const countyOf = new Map(compiled.candidates.map((c) => [c.zip, c.countyFips ?? '']))
-  const counts = new Map<string, Map<number, number>>()
-  for (const row of rows) {
-    const county = countyOf.get(row.zip) ?? ''
-    const of = counts.get(county) ?? new Map<number, number>()
-    of.set(row.specialRate, (of.get(row.specialRate) ?? 0) + 1)
-    counts.set(county, of)
-  }
-  return new Map([...counts].map(([county, of]) => [county, [...of].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0]]))
-}
-
-function classify(row: AvalaraRow, entry: ZipEntry, input: AuditInput, placeRates: Map<string, number>, countySpecial: Map<string, number>): DisagreementClass {
+function classify(row: AvalaraRow, entry: ZipEntry, input: AuditInput, placeRates: Map<string, number>, countySpecial: Map<string | null, number>): DisagreementClass {
   const { index, asOf } = input
   const covering = entry.candidates[0]!
   const then = index.authoritiesOn(covering.stack, input.aggregatorEdition.editionDate)

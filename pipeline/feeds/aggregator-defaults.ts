@@ -46,11 +46,15 @@ function agreedRate(rows: RowCandidate[], preferRegion: string): RowCandidate | 
   return carrying.find((r) => placeMatchKey(r.row.taxRegionName) === preferRegion) ?? carrying[0]!
 }
 
-/** Most frequent special rate of a county's rows (the smaller on a tie). */
-function usualSpecial(rows: RowCandidate[]): number {
-  const counts = new Map<number, number>()
-  for (const { row } of rows) counts.set(row.specialRate, (counts.get(row.specialRate) ?? 0) + 1)
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0]
+/** The most frequent special rate of each county's rows (the smaller on a tie). */
+export function usualSpecialByCounty(rows: Pick<RowCandidate, 'row' | 'countyFips'>[]): Map<string | null, number> {
+  const counts = new Map<string | null, Map<number, number>>()
+  for (const { row, countyFips } of rows) {
+    const of = counts.get(countyFips) ?? new Map<number, number>()
+    of.set(row.specialRate, (of.get(row.specialRate) ?? 0) + 1)
+    counts.set(countyFips, of)
+  }
+  return new Map([...counts].map(([county, of]) => [county, [...of].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0]]))
 }
 
 /** A ZIP in no city: its Census point lies in no incorporated place, and its USPS city names none. */
@@ -104,7 +108,7 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
   const cityKey = (r: RowCandidate) => placeMatchKey(geography.zips.get(r.row.zip)?.city ?? '')
   const inCounty = (key: (r: RowCandidate) => string | null) => (r: RowCandidate) => (r.countyFips && key(r) ? `${r.countyFips}|${key(r)}` : null)
   const byCity = group(rows, inCounty(cityKey))
-  const countySpecial = new Map([...group(rows, (r) => r.countyFips)].map(([fips, list]) => [fips, usualSpecial(list)]))
+  const countySpecial = usualSpecialByCounty(rows)
   // A city's own rows: those filed under a region named for it, without a special rate above the
   // county's usual one ("COLUMBIA", not "COLUMBIA … CID").
   const plain = (r: RowCandidate) => r.countyFips !== null && r.row.specialRate <= countySpecial.get(r.countyFips)!
