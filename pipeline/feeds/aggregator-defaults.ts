@@ -113,9 +113,11 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
   // county's usual one ("COLUMBIA", not "COLUMBIA … CID").
   const plain = (r: RowCandidate) => r.countyFips !== null && r.row.specialRate <= countySpecial.get(r.countyFips)!
   const byRegion = group(rows.filter(plain), inCounty((r) => regionKeys.get(r)!))
-  // The county's unincorporated rows: ZIPs in no city, filed under no nearby place, with no extra district.
+  // The county's unincorporated rows: ZIPs in no city, filed under the county's name or no nearby
+  // place ("LOS ANGELES" is Los Angeles County's for a ZIP in no city), with no extra district.
+  const countyRegion = (r: RowCandidate) => regionCounty(regionWords(r.row.taxRegionName)) === r.countyFips
   const byUnincorporated = group(
-    rows.filter((r) => plain(r) && !regionKeys.get(r) && inNoCity(geography.zips.get(r.row.zip))),
+    rows.filter((r) => plain(r) && (!regionKeys.get(r) || countyRegion(r)) && inNoCity(geography.zips.get(r.row.zip))),
     (r) => r.countyFips,
   )
 
