@@ -189,14 +189,16 @@ export type PlaceShare = { place: GeoZipPlace; share: number; basis?: CandidateB
  * geography binds at most two: the place holding the ZIP's Census point and the one its USPS city
  * names. No measured share of each is held (the Census ZCTA-to-place relationship file would give
  * one), so the USPS city is preferred — West Hollywood 90069, Gardena 90248, Del Mar 92014 and
- * Burlingame 94010 are mostly the city they are mailed as, their points lying in a neighbour — unless
- * its name is a postal name spread over suburbs (SPREAD_POSTAL_NAME); then the point's place is.
+ * Burlingame 94010 are mostly the city they are mailed as, their points lying in a neighbour — where
+ * the source names that city (`named`: a rate file listing only taxing cities does not name Osseo,
+ * MN, the post office of Maple Grove's 55369), unless its name is a postal name spread over suburbs
+ * (SPREAD_POSTAL_NAME); otherwise the point's place is.
  */
-export function placeShares(places: GeoZipPlace[], spread: ReadonlyMap<string, number>): PlaceShare[] {
+export function placeShares(places: GeoZipPlace[], spread: ReadonlyMap<string, number>, named: (geoid: string) => boolean = () => true): PlaceShare[] {
   const usps = places.find((place) => place.method === 'preferred_city')
   const point = places.find((place) => place.method === 'centroid_polygon')
   if (places.length !== 2 || !usps || !point) return places.map((place) => ({ place, share: 1 / places.length }))
-  const uspsPreferred = (spread.get(usps.geoid) ?? 0) < SPREAD_POSTAL_NAME
+  const uspsPreferred = named(usps.geoid) && (spread.get(usps.geoid) ?? 0) < SPREAD_POSTAL_NAME
   return [
     { place: point, share: uspsPreferred ? 1 - PREFERRED_SHARE : PREFERRED_SHARE, basis: 'zip_point' },
     { place: usps, share: uspsPreferred ? PREFERRED_SHARE : 1 - PREFERRED_SHARE, basis: 'usps_city' },

@@ -248,7 +248,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
       const county = countyRef(countyFips && countyCode(countyFips))
       const places = countyFips ? zip.places.filter((place) => place.countyFips === countyFips) : []
       if (places.length === 0) return [{ placeFips: null, placeName: '', stack: [...stateRef, ...county] }]
-      return placeShares(places, spread).map(({ place, share, basis }) => ({
+      return placeShares(places, spread, (geoid) => has('city', placeCode(geoid))).map(({ place, share, basis }) => ({
         placeFips: place.geoid,
         placeName: place.name,
         stack: [...stateRef, ...county, ...cityRef(placeCode(place.geoid))],
