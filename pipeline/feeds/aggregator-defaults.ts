@@ -10,6 +10,7 @@
 // county's other rows in no city): when most of them (and at least MIN_AGREEING) agree on one
 // combined rate, that rate is the ZIP's default and the row stays a candidate. Without such
 // agreement the row is answered as published.
+import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
 import type { GeoPlace, Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
 import type { CandidateBasis, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
@@ -21,13 +22,6 @@ export const MIN_AGREEING = 2
 
 /** A place named by a tax region this near a ZIP's point (or in one of its counties) can be its neighbour. */
 export const NEIGHBOUR_KM = 25
-
-/** Great-circle distance (haversine) in km. */
-function kmBetween(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2
-  return 12_742 * Math.asin(Math.sqrt(a))
-}
 
 /** The parts of an aggregator row (avalara-zip5.ts AvalaraRow) the rules read. */
 export type AggregatorRow = { zip: string; taxRegionName: string; stateRate: number; specialRate: number; combinedRate: number }
@@ -94,7 +88,7 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
     const counties = new Set(zip?.counties.map((c) => c.fips))
     const near = (place: GeoPlace) =>
       place.counties.some((c) => counties.has(c.fips)) ||
-      (zip?.lat != null && zip.lng != null && place.lat !== null && place.lng !== null && kmBetween(zip.lat, zip.lng, place.lat, place.lng) <= NEIGHBOUR_KM)
+      (zip?.lat != null && zip.lng != null && place.lat !== null && place.lng !== null && distanceKm(zip.lat, zip.lng, place.lat, place.lng) <= NEIGHBOUR_KM)
     const words = regionWords(r.row.taxRegionName)
     for (let count = words.length; count > 0; count--) {
       const key = leadingKey(words, count)

@@ -2,6 +2,7 @@
 // address share splits over that state's counties, and a jurisdiction table that refuses two
 // different rates under one identity (state, level, code) — pitfall P37.
 import { stateByCode } from '../../sources/index.ts'
+import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
 import type { GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import type { CandidateBasis, JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../../snapshot-contract/model.ts'
 
@@ -79,8 +80,7 @@ export function withinZipCandidates(geography: Geography, candidates: ZipCandida
       const zip = geography.zips.get(candidate.zip)
       const stack = own.find((s) => s.countyFips === candidate.countyFips)
       if (!stack || zip?.centroidSource !== 'zcta') continue
-      // Degrees, longitude scaled by latitude: only the order of distances matters.
-      const distance = Math.hypot(zip.lat! - place.lat, (zip.lng! - place.lng) * Math.cos((place.lat * Math.PI) / 180))
+      const distance = distanceKm(place.lat, place.lng, zip.lat!, zip.lng!)
       if (!nearest || distance < nearest.distance) nearest = { candidate, stack, distance }
     }
     const key = nearest && partKey(nearest.candidate.zip, nearest.candidate.countyFips)
