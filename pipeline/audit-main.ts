@@ -10,8 +10,8 @@ import { formatRate, parseRateFraction } from '../snapshot-contract/rate-units.t
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { auditState, disagreementsCsv, SUMMARY_HEADER, summarizeAudit, summaryRows, type StateAudit } from './consistency-audit.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
-import { buildGeography } from './geography/build-geography.ts'
-import { readNewestDrop } from './load-state.ts'
+import { loadGeography } from './geography/load-geography.ts'
+import { parseDrop, readNewestDrop } from './load-state.ts'
 import { readPipelineSettings } from './settings.ts'
 import { formatTable } from './snapshot-diff.ts'
 
@@ -26,7 +26,7 @@ if (!id) {
 const snapshot = await loadSnapshot(settings.artifactsDir, id)
 const index = new RateIndex(snapshot.files['rates.bin'])
 const asOf = values['as-of'] || snapshot.manifest.generated_at.slice(0, 10)
-const geography = await buildGeography(settings.geoDir)
+const geography = await loadGeography(settings)
 
 const audits: StateAudit[] = []
 for (const record of snapshot.manifest.states) {
@@ -34,7 +34,8 @@ for (const record of snapshot.manifest.states) {
   if (feedTraits(record.feed).sourceKind !== 'official' || !index.states.includes(record.code)) continue
   const drop = await readNewestDrop(record.code, settings.dropsDir)
   if (!drop) continue
-  const compiled = compileAvalara({ ...drop.parsed, state: record.code, geography })
+  const parsed = parseDrop(drop)
+  const compiled = compileAvalara({ ...parsed, state: record.code, geography })
   audits.push(
     auditState({
       state: record.code,
@@ -42,9 +43,9 @@ for (const record of snapshot.manifest.states) {
       officialFeed: record.feed,
       officialEdition: record.edition ?? '',
       asOf,
-      rows: drop.parsed.rows,
+      rows: parsed.rows,
       compiled,
-      aggregatorEdition: drop.parsed.edition,
+      aggregatorEdition: parsed.edition,
       unplaced: record.unplaced.map((u) => ({ rate: parseRateFraction(u.rate).ok ? (parseRateFraction(u.rate) as { units: number }).units : 0, counties: u.counties ?? null, until: u.until ?? null })),
     }),
   )

@@ -3,6 +3,8 @@
 import type polka from 'polka'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { systemClock, type Clock } from './base/clock.ts'
+import { consoleFiles } from './console/console-files.ts'
+import type { CorsPolicy } from './http/cors.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { ReplyCache } from './http/reply-cache.ts'
@@ -29,6 +31,10 @@ export type AppOptions = {
     geocoder?: GeocoderSettings | null
     /** bytes of lookup replies kept (TAXATLAS_REPLY_CACHE_MB); none when absent or 0 */
     replyCacheBytes?: number
+    /** which other origins' pages may call the API; same origin only when absent */
+    cors?: CorsPolicy
+    /** the built web console, served at /; none when absent or null */
+    consoleDir?: string | null
   }
   logger: Logger
   clock?: Clock
@@ -52,5 +58,6 @@ export function createApp(options: AppOptions): polka.Polka {
     logger: options.logger,
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
-  })
+    cors: options.settings.cors,
+  }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })
 }
