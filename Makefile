@@ -4,13 +4,9 @@
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
 
-<<<<<<< HEAD
-.PHONY: refresh diff audit test bench soak serve typecheck clean
-=======
-.PHONY: refresh diff test bench soak serve typecheck clean release-asset
+.PHONY: refresh diff audit test bench soak serve typecheck clean release-asset
 
 ARTIFACTS := $(or $(TAXATLAS_ARTIFACTS),artifacts)
->>>>>>> main
 
 # npm rewrites node_modules/.package-lock.json on every install, so it dates the installed tree.
 node_modules/.package-lock.json: package-lock.json
