@@ -13,7 +13,7 @@ import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import { placeMatchWords, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { formatRate, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
-import { JurisdictionTable, countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf } from './candidate-weights.ts'
+import { JurisdictionTable, countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
 import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
 
 export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'
@@ -214,6 +214,7 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
     placeStacks.push(...placeStacksOf(geography, { geoid, name: location, counties }, (fips) => [stateRef, { level: 'county', code: countyCode(fips) }, cityRef, district.ref]))
   }
   notes.push(...placeStacksNotes(placeStacks))
+  const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
   for (const [fips, district] of countyDistricts) {
     if (!usedCounties.has(fips)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`, [fips])
   }
@@ -224,7 +225,7 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
 
   return {
     jurisdictions: table.list(),
-    candidates,
+    candidates: withPlaces,
     placeStacks,
     unplaced,
     edition: editionDate,

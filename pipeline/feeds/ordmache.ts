@@ -17,7 +17,7 @@ import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRate, JurisdictionRef, PlaceStack, RateVaries, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
-import { countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf } from './candidate-weights.ts'
+import { countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
 import type { OrdmacheFile, OrdmacheRecord } from './ordmache-file.ts'
 import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
 import { combineSpans, firstDay, mergeSpans, type Span } from './rate-timeline.ts'
@@ -159,6 +159,7 @@ export function compileOrdmache({ file, stateRate, geography }: CompileOrdmacheI
     unplaced.push(unplacedOf(jurisdictions, code, `matched geography place ${geoid}, but no ZIP of county ${fips} is bound to it`, [fips]))
   }
   notes.push(...placeStacksNotes(placeStacks))
+  const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
   for (const locality of localities.values()) {
     if (!rated.has(locality.code)) continue
     if (locality.isCounty && !usedCounties.has(locality.countyFips)) {
@@ -179,7 +180,7 @@ export function compileOrdmache({ file, stateRate, geography }: CompileOrdmacheI
   const effectiveThrough = [...localities.values()].reduce((max, l) => (l.spans.at(-1)!.from > max ? l.spans.at(-1)!.from : max), '')
   return {
     jurisdictions,
-    candidates,
+    candidates: withPlaces,
     placeStacks,
     unplaced,
     edition: effectiveThrough,

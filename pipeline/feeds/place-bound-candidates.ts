@@ -1,12 +1,12 @@
 // ZIP candidates for a source that publishes rates per named place and per county (CDTFA's
 // workbook, IDOR's ordmache file): the geography says which counties a ZIP's addresses lie in and
-// which taxing place each county part is bound to; a part bound to a place the source rates answers
-// that place's stack, any other part its county's. Places are matched to the geography by name
-// within their county.
+// which taxing places each county part is bound to; a part bound to places the source rates answers
+// their stacks (shared as placeShares ranks them), any other part its county's. Places are matched
+// to the geography by name within their county.
 import type { GeoPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import type { JurisdictionRef, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { placeMatchKey } from '../../snapshot-contract/place-names.ts'
-import { candidatesByCounty, countyCode, zipsInState } from './candidate-weights.ts'
+import { candidatesByCounty, countyCode, placeShares, postalNameSpread, zipsInState } from './candidate-weights.ts'
 
 /** The refs of a place in one county after the state's, and the name the place is answered as. */
 export type PlaceTail = { name: string; refs: JurisdictionRef[] }
@@ -38,6 +38,7 @@ export function placeBoundCandidates({ geography, state, stateRef, countyTail, p
   const usedCounties = new Set<string>()
   let noCounty = 0
   let unlistedPlace = 0
+  const spread = postalNameSpread(geography)
   const candidates = zipsInState(geography, state).flatMap((zip) =>
     candidatesByCounty(geography, zip, state, (fips) => {
       if (fips === null) {
@@ -46,14 +47,12 @@ export function placeBoundCandidates({ geography, state, stateRef, countyTail, p
       }
       const countyRef: JurisdictionRef = { level: 'county', code: countyCode(fips) }
       const bound = zip.places.filter((place) => place.countyFips === fips)
-      const rated = bound.flatMap((place) => {
-        const tail = placeTail(place.geoid, fips)
-        return tail ? [{ place, tail }] : []
-      })
+      const rated = bound.filter((place) => placeTail(place.geoid, fips) !== null)
       if (rated.length) {
-        return rated.map(({ place, tail }) => {
+        return placeShares(rated, spread).map(({ place, share, basis }) => {
+          const tail = placeTail(place.geoid, fips)!
           usedPlaces.add(`${place.geoid}|${fips}`)
-          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, countyRef, ...tail.refs] }
+          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, countyRef, ...tail.refs], share, ...(basis ? { basis } : {}) }
         })
       }
       if (bound.length) unlistedPlace++
