@@ -12,13 +12,13 @@ import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './dispatch/route.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
-import type { Snapshot } from './snapshot/open-snapshot.ts'
+import type { AppDeps } from './dispatch/route-handler.ts'
 import type { StoreGate } from './store/store.ts'
 import type { Tiers } from './base/tiers.ts'
 
 export type AppOptions = {
-  /** anything with the snapshot in service; read once per request */
-  snapshots: { readonly current: Snapshot }
+  /** anything with the snapshot in service (read once per request), and its source's health */
+  snapshots: AppDeps['snapshots']
   /** accounts and usage, possibly still opening: key routes wait for it, public routes never do */
   store: StoreGate
   /** `portability` defaults to its settings' defaults (TAXATLAS_NEXUS_BAND etc. unset); no `geocoder`, none is asked */

@@ -18,6 +18,13 @@ const ServerEnv = z.object({
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as 256MB or 1GB')
     .default('256MB')
     .describe("DuckDB's buffer memory for the store: bounds the server's memory however many transactions are stored"),
+  TAXATLAS_STORE_INIT: z
+    .enum(['0', '1', 'false', 'true'])
+    .default('0')
+    .transform((value) => value === '1' || value === 'true')
+    .describe('1: create an empty store even though a store was created at TAXATLAS_STORE before and its file is missing (same as --init)'),
+  TAXATLAS_STORE_RETRY_MAX_MS: z.coerce.number().int().min(250).default(30_000).describe('longest wait between two attempts to open the store'),
+  TAXATLAS_STORE_CHECK_MS: z.coerce.number().int().positive().default(1_000).describe("how often the store file's identity is checked between writes"),
   TAXATLAS_ADMIN_PORT: port.optional().describe('loopback admin listener port; default PORT+1 (0 when PORT is 0)'),
   TAXATLAS_TIERS: z
     .string()
@@ -39,6 +46,10 @@ export type ServerSettings = {
   artifactsDir: string
   storePath: string
   storeMemoryLimit: string
+  /** create an empty store where a store was before and its file is missing (--init) */
+  storeInit: boolean
+  storeRetryMaxMs: number
+  storeCheckMs: number
   tiers: Tiers
   usageFlushMs: number
   snapshotPollMs: number
@@ -64,6 +75,9 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
     storePath: path.resolve(e.TAXATLAS_STORE),
     storeMemoryLimit: e.TAXATLAS_STORE_MEMORY_LIMIT,
+    storeInit: e.TAXATLAS_STORE_INIT,
+    storeRetryMaxMs: e.TAXATLAS_STORE_RETRY_MAX_MS,
+    storeCheckMs: e.TAXATLAS_STORE_CHECK_MS,
     tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),
     usageFlushMs: e.TAXATLAS_USAGE_FLUSH_MS,
     snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,

@@ -7,7 +7,8 @@ import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
-import type { Caller, Route, RouteSettings } from './route.ts'
+import type { Caller, Route, RouteSettings, ServiceHealth } from './route.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
 import type { UsageCounter } from '../store/usage.ts'
@@ -20,7 +21,8 @@ import { baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../htt
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
 
 export type AppDeps = {
-  snapshots: { readonly current: Snapshot }
+  /** the snapshot in service, and the state of its source (absent: always ok) */
+  snapshots: { readonly current: Snapshot; health?(): SnapshotHealth }
   /** accounts and usage; key routes await it (the store opens after listen), public routes never touch it */
   store: StoreGate
   limiter: RateLimiter
@@ -35,18 +37,21 @@ export type AppDeps = {
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
 
+const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
+
 export function routeHandler(route: Route, deps: AppDeps) {
+  const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK })
   return (req: RoutedRequest, res: ServerResponse) => {
     const store = deps.store.opened
     if (route.auth === 'key' && store === null) {
       // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
       deps.store.ready.then(
-        (opened) => serve(exchange(route, deps, req, res, opened)),
+        (opened) => serve(exchange(route, deps, req, res, opened, health)),
         (error) => fail(deps.logger, req, res, error, route.errorFormat),
       )
       return
     }
-    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null))
+    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null, health))
   }
 }
 
@@ -75,9 +80,10 @@ type Exchange = {
   limit: RateDecision | null
   /** the URL, on a route that caches replies (only GET routes do) */
   cacheKey: string | null
+  health: () => ServiceHealth
 }
 
-function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null): Exchange {
+function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null, health: () => ServiceHealth): Exchange {
   const state = requestState(req)
   state.route = route.path
   return {
@@ -88,6 +94,7 @@ function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerRe
     counted: null,
     limit: null,
     cacheKey: route.cachesReplies && deps.replies ? req.url! : null,
+    health,
   }
 }
 
@@ -166,6 +173,7 @@ async function respond(x: Exchange): Promise<void> {
     caller: x.caller,
     store: x.store,
     settings: deps.routeSettings,
+    health: x.health,
   })
   if (!reply) {
     if (!res.headersSent) throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
