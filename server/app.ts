@@ -2,6 +2,8 @@
 // test, on port 0) hands `app.handler` to an http.Server.
 import type polka from 'polka'
 import { RateLimiter } from './access/rate-limiter.ts'
+import { AuthThrottle } from './access/auth-throttle.ts'
+import type { ServerSettings } from './settings.ts'
 import { systemClock, type Clock } from './base/clock.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
@@ -29,6 +31,8 @@ export type AppOptions = {
     geocoder?: GeocoderSettings | null
     /** bytes of lookup replies kept (TAXATLAS_REPLY_CACHE_MB); none when absent or 0 */
     replyCacheBytes?: number
+    /** failed authentication per client address; not throttled when absent */
+    authFailures?: ServerSettings['authFailures']
   }
   logger: Logger
   clock?: Clock
@@ -52,5 +56,6 @@ export function createApp(options: AppOptions): polka.Polka {
     logger: options.logger,
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
+    ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock, options.settings.authFailures.addressHeader) } : {}),
   })
 }

@@ -1,5 +1,5 @@
 // Everything `make serve` runs, as one function tests can call on port 0: open the snapshot
-// (failing before listen when none is valid), listen on the public and the loopback admin port,
+// (failing before listen when no snapshot on disk is valid), listen on the public and the loopback admin port,
 // follow the CURRENT pointer, then open the store in the background, flush usage, and close it
 // all in order.
 //
@@ -61,8 +61,8 @@ export async function startServer(
   const { logger } = options
   const clock = options.clock ?? systemClock
   keepNextTickClass()
-  // Nothing listens unless a verified snapshot opened.
-  const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock)
+  // Nothing listens unless a verified snapshot opened (CURRENT's, or the newest valid earlier one).
+  const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock, { rereportMs: settings.snapshotRereportMs })
 
   // Key routes hold on `gate` from the first request; the opening itself starts after listen.
   let openingStarted = 0

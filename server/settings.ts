@@ -32,9 +32,18 @@ const ServerEnv = z.object({
     .describe('JSON overrides of the tier table, e.g. {"starter":{"lookup_quota":20000,"rate_per_second":20}}'),
   TAXATLAS_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1_000).describe('how often usage counts are written'),
   TAXATLAS_SNAPSHOT_POLL_MS: z.coerce.number().int().positive().default(5_000).describe('CURRENT pointer poll interval'),
+  TAXATLAS_SNAPSHOT_REREPORT_MS: z.coerce.number().int().positive().default(600_000).describe('how often a CURRENT pointer that stays bad is logged again (it is logged at once when it turns bad)'),
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
   TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
   TAXATLAS_REPLY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64).describe('memory for repeated simple lookup answers (0: none kept)'),
+  TAXATLAS_AUTH_FAILURE_BURST: z.coerce.number().int().positive().default(20).describe('invalid API keys one client address may send at once before it is answered 429'),
+  TAXATLAS_AUTH_FAILURE_RATE: z.coerce.number().positive().default(1).describe('invalid API keys per second one client address may send after its burst'),
+  TAXATLAS_AUTH_FAILURE_ADDRESSES: z.coerce.number().int().positive().default(10_000).describe('client addresses whose failures are remembered at most'),
+  TAXATLAS_CLIENT_ADDRESS_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'a header name')
+    .optional()
+    .describe('behind a reverse proxy: the header naming the client (e.g. X-Forwarded-For; its rightmost address is used); unset: the connection address'),
   TAXATLAS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000).describe('how long a request body may take to arrive (a streamed backfill has an idle timeout instead)'),
   ...PortabilityEnv.shape,
 })
@@ -53,12 +62,15 @@ export type ServerSettings = {
   tiers: Tiers
   usageFlushMs: number
   snapshotPollMs: number
+  snapshotRereportMs: number
   jsonBodyLimit: number
   shutdownTimeoutMs: number
   /** bytes of simple lookup answers kept for repeats (http/reply-cache.ts) */
   replyCacheBytes: number
   /** a request body must have arrived this long after its headers (http/body-time.ts) */
   requestTimeoutMs: number
+  /** failed authentication per client address (access/auth-throttle.ts) */
+  authFailures: { perSecond: number; burst: number; maxAddresses: number; addressHeader: string | null }
   portability: PortabilitySettings
   /** null: no upstream geocoder (TAXATLAS_GEOCODER_URL unset) */
   geocoder: GeocoderSettings | null
@@ -81,10 +93,17 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),
     usageFlushMs: e.TAXATLAS_USAGE_FLUSH_MS,
     snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,
+    snapshotRereportMs: e.TAXATLAS_SNAPSHOT_REREPORT_MS,
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
     shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
     replyCacheBytes: Math.round(e.TAXATLAS_REPLY_CACHE_MB * 1024 * 1024),
     requestTimeoutMs: e.TAXATLAS_REQUEST_TIMEOUT_MS,
+    authFailures: {
+      perSecond: e.TAXATLAS_AUTH_FAILURE_RATE,
+      burst: e.TAXATLAS_AUTH_FAILURE_BURST,
+      maxAddresses: e.TAXATLAS_AUTH_FAILURE_ADDRESSES,
+      addressHeader: e.TAXATLAS_CLIENT_ADDRESS_HEADER?.toLowerCase() ?? null,
+    },
     portability: portabilitySettingsOf(e),
     geocoder: readGeocoderSettings(env),
   }

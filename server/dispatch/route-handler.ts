@@ -2,7 +2,8 @@
 // validate, count the lookup, run the handler, send the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
-import { authenticate } from '../access/credentials.ts'
+import { authenticate, presentedKey } from '../access/credentials.ts'
+import type { AuthThrottle } from '../access/auth-throttle.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
@@ -15,7 +16,7 @@ import type { UsageCounter } from '../store/usage.ts'
 import type { Tiers } from '../base/tiers.ts'
 import { readJsonBody } from '../http/body.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
-import type { CachedReply, ReplyCache } from '../http/reply-cache.ts'
+import { ownBytes, type CachedReply, type ReplyCache } from '../http/reply-cache.ts'
 import { ensureBaseHeaders, requestState, type RequestState } from '../http/request-context.ts'
 import { baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../http/respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
@@ -33,6 +34,8 @@ export type AppDeps = {
   clock: Clock
   /** replies of `cachesReplies` routes; none kept when absent */
   replies?: ReplyCache
+  /** failed authentication per client address; none counted when absent */
+  authThrottle?: AuthThrottle
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
@@ -129,7 +132,17 @@ function admit(x: Exchange): boolean {
   const { route, deps, req, state, store } = x
   if (route.auth === 'key') {
     const { accounts, usage } = store!
-    const { account, keyId } = authenticate(req, accounts)
+    const throttle = deps.authThrottle
+    const refused = throttle?.refusal(req, x.now)
+    if (refused) throw refused
+    let authenticated
+    try {
+      authenticated = authenticate(req, accounts)
+    } catch (error) {
+      if (throttle && presentedKey(req) !== null) throttle.failed(req, x.now)
+      throw error
+    }
+    const { account, keyId } = authenticated
     state.accountId = account.id
     const tier = deps.tiers[account.tier]
     const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
@@ -190,7 +203,7 @@ async function respond(x: Exchange): Promise<void> {
 }
 
 function cachedReply(status: number, text: string, own: Record<string, string> = {}): CachedReply {
-  const body = Buffer.from(text)
+  const body = ownBytes(text)
   const headers: string[] = []
   for (const name in own) headers.push(name, own[name])
   headers.push('Content-Length', String(body.length))

@@ -52,6 +52,26 @@ export class ReplyCache {
   }
 }
 
-// Characters of the key (V8 keeps ASCII strings a byte each), the body's bytes, and a fixed share
-// for the entry and its headers.
-const sizeOf = (url: string, reply: CachedReply) => url.length + reply.body.length + 256
+/**
+ * What an entry costs in resident memory, not just its bytes: the URL lives in V8's heap (a byte a
+ * character; V8's pages hold ~1.33 bytes for each byte of live strings), the body in its own
+ * allocation outside it (`ownBytes`), and the Map entry, the reply object, its header list and the
+ * Buffer's bookkeeping ~1 kB more. Measured with a real server under churn (test/reliability-
+ * security.test.ts, docs/reliability.md); past the budget the oldest entries go.
+ */
+export const ENTRY_OVERHEAD_BYTES = 1_024
+const sizeOf = (url: string, reply: CachedReply) => {
+  let headers = 0
+  for (const part of reply.headers) headers += part.length
+  return Math.ceil((url.length + headers) * 4 / 3) + reply.body.length + ENTRY_OVERHEAD_BYTES
+}
+
+/**
+ * The bytes in an allocation of their own: a small Buffer.from() is a slice of a shared 8 kB pool,
+ * and a cached slice keeps its whole pool alive — up to 8 kB per entry, none of it counted.
+ */
+export function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+  bytes.write(text)
+  return bytes
+}
