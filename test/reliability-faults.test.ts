@@ -16,7 +16,7 @@ import { COMMIT_ROWS } from '../server/store/transactions-bulk.ts'
 import { TaxjarErrorBody } from '../server/taxjar/taxjar-error.ts'
 import { ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { portabilityArtifacts, servedZips } from './support/portability-snapshot.ts'
-import { startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
+import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
 
 let artifactsDir: string
 let tmp: string
@@ -41,17 +41,7 @@ async function start(storePath: string): Promise<ServerProcess> {
 const utcDay = (daysBack: number) => new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10)
 const order = (id: string) => ({ transaction_id: id, transaction_date: utcDay(3), to_zip: '30303', to_state: 'GA', amount: '19.99', shipping: '0', sales_tax: '1.60' })
 
-function caller(server: ServerProcess, key: string) {
-  return async (method: string, pathName: string, body?: unknown, contentType = 'application/json') => {
-    const response = await fetch(`${server.url}${pathName}`, {
-      method,
-      headers: { 'X-API-Key': key, ...(body === undefined ? {} : { 'Content-Type': contentType }) },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    })
-    const text = await response.text()
-    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null }
-  }
-}
+const caller = keyCaller
 
 const gaTotals = async (call: ReturnType<typeof caller>) => {
   const health = await call('GET', '/v1/portability/nexus/health')

@@ -37,7 +37,7 @@ describe('jsonLogger', () => {
   })
 
   it('a process that exits straight after logging still writes every line', async () => {
-    const script = "import { jsonLogger } from './server/logger.ts'; const l = jsonLogger(); for (let i = 0; i < 3; i++) l.info('line', { i }); process.exit(3)"
+    const script = "import { jsonLogger } from './server/base/logger.ts'; const l = jsonLogger(); for (let i = 0; i < 3; i++) l.info('line', { i }); process.exit(3)"
     const run = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, reject: false })
     expect(run.exitCode).toBe(3)
     expect(run.stdout.split('\n').map((line) => JSON.parse(line).i)).toEqual([0, 1, 2])

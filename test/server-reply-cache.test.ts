@@ -2,7 +2,7 @@
 // repeat answers the same bytes and is still authenticated and counted; full answers (billing) are
 // never kept; a snapshot swap and a new UTC day each drop what was kept.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { ReplyCache } from '../server/http/reply-cache.ts'
+import { entryCost, ReplyCache } from '../server/http/reply-cache.ts'
 import { readServerSettings } from '../server/settings.ts'
 import { pointTo } from './support/server-snapshot.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
@@ -114,7 +114,7 @@ describe('ReplyCache', () => {
 
   it('keeps replies within its byte budget, dropping the oldest first', () => {
     const url = (n: number) => `GET /v1/tax/wa?zip=9810${n}`
-    const cache = new ReplyCache(3 * (url(1).length + 1_000 + 256))
+    const cache = new ReplyCache(3 * entryCost(url(1), reply('x'.repeat(1_000))))
     for (const n of [1, 2, 3, 4]) cache.set('s1', NOW, url(n), reply('x'.repeat(1_000)))
     expect(cache.size).toBe(3)
     expect(cache.get('s1', NOW, 'GET /v1/tax/wa?zip=98101')).toBeUndefined()

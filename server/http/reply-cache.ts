@@ -24,17 +24,17 @@ export class ReplyCache {
   }
 
   set(snapshotId: string, now: number, url: string, reply: CachedReply): void {
-    const size = sizeOf(url, reply)
+    const size = entryCost(url, reply)
     if (size > this.budgetBytes) return
     this.#follow(snapshotId, now)
     const previous = this.#entries.get(url)
-    if (previous) this.#bytes -= sizeOf(url, previous)
+    if (previous) this.#bytes -= entryCost(url, previous)
     this.#entries.set(url, reply)
     this.#bytes += size
     for (const [oldest, entry] of this.#entries) {
       if (this.#bytes <= this.budgetBytes) break
       this.#entries.delete(oldest)
-      this.#bytes -= sizeOf(oldest, entry)
+      this.#bytes -= entryCost(oldest, entry)
     }
   }
 
@@ -60,7 +60,7 @@ export class ReplyCache {
  * security.test.ts, docs/reliability.md); past the budget the oldest entries go.
  */
 export const ENTRY_OVERHEAD_BYTES = 1_024
-const sizeOf = (url: string, reply: CachedReply) => {
+export const entryCost = (url: string, reply: CachedReply): number => {
   let headers = 0
   for (const part of reply.headers) headers += part.length
   return Math.ceil((url.length + headers) * 4 / 3) + reply.body.length + ENTRY_OVERHEAD_BYTES
