@@ -14,7 +14,11 @@
 //   z.city strings · z.lat f64 · z.lng f64   USPS preferred city and centroid (NaN = none)
 //   c.cty u32 · c.plc u32 · c.w u16 · c.s0 u32 · c.sn u8
 //                          county and place (index into geo names, NONE = none), weight in
-//                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices
+//                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices, of the
+//                          ZIP's state, ascending
+// Ranges are laid end to end in row order: a key's versions, a ZIP's candidates (those of places
+// with no ZIP come after all ZIPs'), a candidate's stack. The reader checks that, and every index
+// between sections, when it opens the file (section-checks.ts).
 //   s.key u32
 //   p.state u8 · p.c u32   places with no ZIP of their own (FeedResult.placeStacks): the state and
 //                          a candidate no ZIP entry points at; absent from older snapshots
@@ -272,6 +276,7 @@ export class RateIndex {
     check.indices('k.state', k.state, states)
     check.indices('k.level', k.level, LEVELS.length)
     check.ranges('k.v0', k.v0, k.vn, v.rate.length)
+    check.contiguous('k.v0', k.v0, k.vn, 0, v.rate.length)
     check.sameLength(v.rate.length, { 'v.from': v.from, 'v.to': v.to, 'v.src': v.src })
     check.indices('v.rate', v.rate, MAX_RATE_UNITS + 1)
     check.indices('v.src', v.src, this.#src.length)
@@ -283,11 +288,15 @@ export class RateIndex {
       if (z.zip[i] < z.zip[i - 1] || (z.zip[i] === z.zip[i - 1] && z.state[i] <= z.state[i - 1])) check.fail('z.zip', i, 'ZIP entries are out of (zip, state) order')
     }
     check.ranges('z.c0', z.c0, z.cn, c.cty.length)
+    // The ZIPs' candidates first, in ZIP order, then one per place with no ZIP of its own.
+    const placeCandidates = p ? p.c.length : 0
+    check.contiguous('z.c0', z.c0, z.cn, 0, c.cty.length - placeCandidates)
     check.sameLength(c.cty.length, { 'c.plc': c.plc, 'c.w': c.w, 'c.s0': c.s0, 'c.sn': c.sn })
     check.indices('c.cty', c.cty, this.#g.id.length, NONE)
     check.indices('c.plc', c.plc, this.#g.id.length, NONE)
     check.indices('c.w', c.w, WEIGHT_SCALE + 1)
     check.ranges('c.s0', c.s0, c.sn, this.#stack.length)
+    check.contiguous('c.s0', c.s0, c.sn, 0, this.#stack.length)
     check.indices('s.key', this.#stack, k.state.length)
     check.sameLength(this.#g.id.length, { 'g.name': this.#g.name })
     // A stack names authorities of its own ZIP's state, each once, in ascending order (as written).
@@ -303,6 +312,7 @@ export class RateIndex {
       check.sameLength(p.state.length, { 'p.c': p.c })
       check.indices('p.state', p.state, states)
       check.indices('p.c', p.c, c.cty.length)
+      for (let i = 0; i < p.c.length; i++) if (p.c[i] !== c.cty.length - p.c.length + i) check.fail('p.c', i, `names candidate ${p.c[i]}, not the place's own`)
       for (let i = 0; i < p.c.length; i++) stackOf(p.c[i], p.state[i], 'p.c', i)
     }
   }

@@ -36,6 +36,19 @@ export class SectionChecks {
     }
   }
 
+  /**
+   * Ranges laid end to end, as the writer lays them: the first from `first`, each from where the
+   * one before ended, the last ending at `end`. A count or a start changed anywhere breaks it.
+   */
+  contiguous(section: string, start: Column, count: Column, first: number, end: number): void {
+    let at = first
+    for (let i = 0; i < start.length; i++) {
+      if (start[i] !== at) this.fail(section, i, `starts at ${start[i]}, where the rows before end at ${at}`)
+      at += count[i]
+    }
+    if (at !== end) throw new FormatError(`${this.label}: section ${section} ends at ${at}, not at ${end}`)
+  }
+
   /** Offsets as a string column or a CSR index holds them: from 0, never decreasing, ending at `total` at most. */
   offsets(section: string, offsets: Column, total: number): void {
     if (offsets.length === 0) throw new FormatError(`${this.label}: section ${section} is empty (it holds one offset more than rows)`)
