@@ -16,7 +16,7 @@ import type { UsageCounter } from '../store/usage.ts'
 import type { Tiers } from '../base/tiers.ts'
 import { readJsonBody } from '../http/body.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
-import { ownBytes, type CachedReply, type ReplyCache } from '../http/reply-cache.ts'
+import type { CachedReply, ReplyCache } from '../http/reply-cache.ts'
 import { ensureBaseHeaders, requestState, type RequestState } from '../http/request-context.ts'
 import { baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../http/respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
@@ -203,7 +203,7 @@ async function respond(x: Exchange): Promise<void> {
 }
 
 function cachedReply(status: number, text: string, own: Record<string, string> = {}): CachedReply {
-  const body = ownBytes(text)
+  const body = Buffer.from(text)
   const headers: string[] = []
   for (const name in own) headers.push(name, own[name])
   headers.push('Content-Length', String(body.length))
