@@ -1,6 +1,7 @@
 // Checks one state's freshly loaded data before it may replace what is in service: the pinned
 // anchors of its descriptor and the invariants every answer must satisfy.
 import type { StateDescriptor } from '../sources/descriptor.ts'
+import { stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import type { AnchorResult } from '../snapshot-contract/manifest.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import type { RateIndex } from '../snapshot-contract/rate-index.ts'
@@ -40,6 +41,8 @@ export type InvariantViolation = {
 export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, isoDate: string): InvariantViolation[] {
   const violations: InvariantViolation[] = []
   const [low, high] = descriptor.combinedBounds
+  const facts = stateFacts(descriptor.code)
+  const stateRate = facts ? (stateRateOn(facts, isoDate) ?? 0) : 0
   for (const i of index.entriesOfState(descriptor.code)) {
     const entry = index.entryAt(i)
     for (const candidate of entry.candidates) {
@@ -55,7 +58,7 @@ export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, i
       if (combined < low || combined > high) {
         violations.push({ zip: entry.zip, structural: false, message: `combined ${formatRate(combined)} outside the legal bounds ${formatRate(low)}–${formatRate(high)}` })
       }
-      if (descriptor.stateRate > 0 && combined === 0) {
+      if (stateRate > 0 && combined === 0) {
         violations.push({ zip: entry.zip, structural: false, message: 'combined rate is zero in a state with a sales tax' })
       }
     }

@@ -5,6 +5,8 @@ import { RateLimiter } from './access/rate-limiter.ts'
 import { AuthThrottle } from './access/auth-throttle.ts'
 import type { ServerSettings } from './settings.ts'
 import { systemClock, type Clock } from './base/clock.ts'
+import { consoleFiles } from './console/console-files.ts'
+import type { CorsPolicy } from './http/cors.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { ReplyCache } from './http/reply-cache.ts'
@@ -33,6 +35,10 @@ export type AppOptions = {
     replyCacheBytes?: number
     /** failed authentication per client address; not throttled when absent */
     authFailures?: ServerSettings['authFailures']
+    /** which other origins' pages may call the API; same origin only when absent */
+    cors?: CorsPolicy
+    /** the built web console, served at /; none when absent or null */
+    consoleDir?: string | null
   }
   logger: Logger
   clock?: Clock
@@ -56,6 +62,7 @@ export function createApp(options: AppOptions): polka.Polka {
     logger: options.logger,
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
+    cors: options.settings.cors,
     ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock, options.settings.authFailures.addressHeader) } : {}),
-  })
+  }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })
 }

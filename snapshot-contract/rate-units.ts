@@ -54,3 +54,10 @@ export function formatRate(units: number): string {
   const digits = String(units).padStart(RATE_SCALE_DIGITS + 1, '0')
   return `${digits.slice(0, -RATE_SCALE_DIGITS)}.${digits.slice(-RATE_SCALE_DIGITS)}`
 }
+
+/** Formats 1e-5 units as a percentage with 3 decimals: 7250 → "7.250". */
+export function formatRatePercent(units: number): string {
+  const digits = formatRate(units).replace('.', '')
+  const whole = digits.slice(0, -3).replace(/^0+(?=\d)/, '')
+  return `${whole}.${digits.slice(-3)}`
+}

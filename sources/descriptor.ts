@@ -1,23 +1,25 @@
-// The contract of a state descriptor: everything the pipeline needs to know about one state,
-// declared as data. Switching a state's feed is a change of its `feed` line.
+// The contract of a state descriptor: what the pipeline needs to know about one state's data,
+// declared as data (the state's legal facts are in state-facts.ts). Switching a state's feed is a
+// change of its `feed` line.
 import { z } from 'zod'
 import { FeedKind } from '../snapshot-contract/feed-traits.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
+// Feeds name where editions are listed, never an edition: every refresh discovers the newest one
+// (an operator may pin one with TAXATLAS_PIN, see pipeline/settings.ts).
 const SstFeed = z.object({
   kind: z.literal(FeedKind.enum.sst),
-  /** official directory of the SST rate files */
+  /** the SST Governing Board's index page of rate files; the state's newest file is chosen there */
   ratesUrl: z.url(),
-  /** the rate file in service, as posted (names are discovered, then pinned here) */
-  rateFile: z.string().regex(/^[A-Z]{2}R\d{4}Q[1-4][A-Za-z]{3}\d{1,2}\.(csv|zip)$/i),
+  /** index page of boundary files; when set, the state's newest boundary file binds ZIPs too */
   boundaryUrl: z.url().optional(),
-  boundaryFile: z.string().regex(/^[A-Z]{2}B\d{4}Q[1-4][A-Za-z]{3}\d{1,2}\.(csv|zip)$/i).optional(),
 })
 
 const CdtfaFeed = z.object({
   kind: z.literal(FeedKind.enum.cdtfa),
-  url: z.url(),
+  /** the CDTFA rates page that links the current SalesTaxRates<M>-<D>-<YY>.xlsx workbook */
+  pageUrl: z.url(),
 })
 
 const AvalaraDropFeed = z.object({
@@ -26,10 +28,9 @@ const AvalaraDropFeed = z.object({
   dropPattern: z.string(),
 })
 
+/** The state rate and its windows come from the rules table (state-facts.ts). */
 const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
-  /** where the statutory rate is stated */
-  citation: z.string(),
 })
 
 export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, AvalaraDropFeed, StatutoryFeed])
@@ -52,35 +53,14 @@ export const Anchor = z.object({
 })
 export type Anchor = z.infer<typeof Anchor>
 
-export const NexusRule = z.object({
-  dollarThreshold: z.number().int().nonnegative().nullable(),
-  transactionThreshold: z.number().int().nonnegative().nullable(),
-  /** how the two thresholds combine */
-  combine: z.enum(['sales_only', 'sales_or_transactions', 'sales_and_transactions', 'none']),
-  measurementPeriod: z.string(),
-  salesCounted: z.string(),
-  marketplaceSalesCounted: z.string(),
-})
-
 export const StateDescriptor = z.object({
   code: z.string().regex(/^[A-Z]{2}$/),
   name: z.string(),
   fips: z.string().regex(/^\d{2}$/),
   klass: Klass,
   feed: Feed,
-  /** statutory state rate in 1e-5 units */
-  stateRate: z.number().int().nonnegative(),
   /** lower and upper legal bounds of a combined rate in 1e-5 units (invariant) */
   combinedBounds: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
-  hasSalesTax: z.boolean(),
-  localTaxes: z.enum(['yes', 'no', 'limited', 'local_only']),
-  nexus: NexusRule,
-  sourcing: z.enum(['origin', 'destination', 'mixed', 'n/a']),
-  freight: z.string(),
-  freightTaxable: z.boolean(),
-  sstStatus: z.string(),
-  /** where the rules above come from */
-  rulesSource: z.string(),
   operatorFlag: z.enum(['maintenance', 'manual']).optional(),
   anchors: z.array(Anchor),
 })
@@ -88,6 +68,7 @@ export type StateDescriptor = z.infer<typeof StateDescriptor>
 
 export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
 export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
+export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
 
 export const defineState = (descriptor: StateDescriptor): StateDescriptor =>
   StateDescriptor.parse(descriptor)

@@ -1,30 +1,12 @@
-// Georgia: Unchanged.
-// Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: OST sovos-state-summary.tsv; OST audit 2026-07-06; SOVOS GA nexus blog; AVIOR chart (12/31/25); TLX; nexusrules GA page
 import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
-  code: "GA",
-  name: "Georgia",
-  fips: "13",
-  klass: "auto",
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: "GAR2026Q2FEB19.csv" },
-  stateRate: 4000,
+  code: 'GA',
+  name: 'Georgia',
+  fips: '13',
+  klass: 'auto',
+  feed: { kind: 'sst', ratesUrl: SST_RATES_URL },
   combinedBounds: [0, 13000],
-  hasSalesTax: true,
-  localTaxes: "yes",
-  nexus: {
-    dollarThreshold: 100000,
-    transactionThreshold: 200,
-    combine: "sales_or_transactions",
-    measurementPeriod: "previous or current calendar year",
-    salesCounted: "retail sales",
-    marketplaceSalesCounted: "unverified (one guide says excluded)",
-  },
-  sourcing: "destination",
-  freight: "taxable_if_item_taxable",
-  freightTaxable: true,
-  sstStatus: "full_member",
-  rulesSource: "state-rules.csv (high confidence): OST sovos-state-summary.tsv; OST audit 2026-07-06; SOVOS GA nexus blog; AVIOR chart (12/31/25); TLX; nexusrules GA page",
   anchors: [
     { zip: '30303', expected: '0.08900', asOf: '2026-04-01', edition: '2026Q2FEB19', source: 'GAR2026Q2FEB19.csv rows 13,45,13 (0.04), 13,00,121 Fulton (0.03), 13,01,04000 Atlanta (0.019 from 2022-10-01); HUD puts 30303 wholly in Fulton, USPS city ATLANTA' },
     { zip: '30303', expected: '0.08500', asOf: '2022-06-01', edition: '2026Q2FEB19', source: 'same rows on 2022-06-01: Atlanta 13,01,04000 at 0.015 (2022-04-01..2022-09-30)' },

@@ -1,30 +1,12 @@
-// New Hampshire: No general sales tax (separate meals & rooms tax).
-// Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: OST state-coverage.md; CBOX baseline
 import { defineState } from './descriptor.ts'
 
 export default defineState({
-  code: "NH",
-  name: "New Hampshire",
-  fips: "33",
-  klass: "static",
-  feed: { kind: 'statutory', citation: "state rate 0.000% per rules table (OST state-coverage.md)" },
-  stateRate: 0,
+  code: 'NH',
+  name: 'New Hampshire',
+  fips: '33',
+  klass: 'static',
+  feed: { kind: 'statutory' },
   combinedBounds: [0, 0],
-  hasSalesTax: false,
-  localTaxes: "no",
-  nexus: {
-    dollarThreshold: null,
-    transactionThreshold: null,
-    combine: "none",
-    measurementPeriod: "n/a",
-    salesCounted: "n/a",
-    marketplaceSalesCounted: "n/a",
-  },
-  sourcing: "n/a",
-  freight: "n/a_no_sales_tax",
-  freightTaxable: false,
-  sstStatus: "not_member",
-  rulesSource: "state-rules.csv (high confidence): OST state-coverage.md; CBOX baseline",
   anchors: [
     { zip: '03301', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],

@@ -1,30 +1,12 @@
-// Wisconsin: Unchanged.
-// Rules (rate, nexus, sourcing, freight) from shared rules table state-rules.csv; its sources: WI DOR remote-seller page; STI WI pages; OST audit 2026-06-29
 import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
-  code: "WI",
-  name: "Wisconsin",
-  fips: "55",
-  klass: "auto",
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: "WIR2026Q2FEB18.csv" },
-  stateRate: 5000,
+  code: 'WI',
+  name: 'Wisconsin',
+  fips: '55',
+  klass: 'auto',
+  feed: { kind: 'sst', ratesUrl: SST_RATES_URL },
   combinedBounds: [0, 14000],
-  hasSalesTax: true,
-  localTaxes: "yes",
-  nexus: {
-    dollarThreshold: 100000,
-    transactionThreshold: null,
-    combine: "sales_only",
-    measurementPeriod: "previous or current calendar year",
-    salesCounted: "gross sales",
-    marketplaceSalesCounted: "included (no registration needed if all sales go through collecting marketplaces)",
-  },
-  sourcing: "destination",
-  freight: "taxable_if_item_taxable",
-  freightTaxable: true,
-  sstStatus: "full_member",
-  rulesSource: "state-rules.csv (high confidence): WI DOR remote-seller page; STI WI pages; OST audit 2026-06-29",
   anchors: [
     { zip: '53202', expected: '0.07900', asOf: '2026-04-01', edition: '2026Q2FEB18', source: 'WIR2026Q2FEB18.csv rows 55,45,55 (0.05), 55,00,079 Milwaukee County (0.009 from 2024-01-01), 55,01,53000 Milwaukee city (0.02 from 2024-01-01)' },
     { zip: '53202', expected: '0.05500', asOf: '2023-06-01', edition: '2026Q2FEB18', source: 'same file on 2023-06-01: county 0.005 (1991-04-01..2023-12-31), no city tax before 2023-09-18' },

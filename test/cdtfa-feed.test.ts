@@ -9,13 +9,13 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { dataFromIndex } from '../pipeline/carry-over.ts'
 import type { FeedResult, PlaceStack, ZipCandidate } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
-import { stateByCode } from '../sources/index.ts'
+import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 
 const FILE_NAME = 'SalesTaxRates1-1-26.xlsx'
 const bytes = readFileSync(sharedPath('mirror', 'cdtfa', FILE_NAME))
-const CA_STATEWIDE = stateByCode('CA')!.stateRate
+const CA_STATEWIDE = stateRateOn(stateFacts('CA')!, RULES_TABLE_AS_OF)!
 
 /** The real workbook with some shared strings replaced (the header cells live there). */
 function withStrings(replacements: Record<string, string>): Buffer {

@@ -2,7 +2,7 @@
 // NDJSON splitter, which sales count toward nexus (pinned for every state of the rules table),
 // and the status rule on the real descriptors.
 import { describe, expect, it } from 'vitest'
-import { stateByCode, STATES } from '../sources/index.ts'
+import { STATE_FACTS, stateFacts } from '../sources/state-facts.ts'
 import { monthsBefore, rollingTwelveMonths } from '../server/portability/date-window.ts'
 import { ndjsonLines } from '../server/portability/backfill/ndjson-lines.ts'
 import { formatMoney, parseMoney } from '../server/portability/money.ts'
@@ -127,7 +127,7 @@ describe('NDJSON lines', () => {
 
 describe('which transactions count toward nexus', () => {
   it('classifies every state of the rules table (pinned)', () => {
-    const table = Object.fromEntries(STATES.map((state) => {
+    const table = Object.fromEntries(STATE_FACTS.map((state) => {
       const rule = countingRuleOf(state)
       return [state.code, `${rule.exemptSales}/${rule.marketplaceSales}`]
     }))
@@ -149,11 +149,11 @@ describe('which transactions count toward nexus', () => {
   })
 
   it('applies the classification to exemption types and marketplace sales', () => {
-    const ga = countingRuleOf(stateByCode('GA')!) // retail sales; marketplace unverified → counted
+    const ga = countingRuleOf(stateFacts('GA')!) // retail sales; marketplace unverified → counted
     expect([counts(ga, null, false), counts(ga, 'non_exempt', false), counts(ga, 'wholesale', false), counts(ga, 'government', false), counts(ga, 'other', false), counts(ga, null, true)]).toEqual([true, true, false, true, true, true])
-    const fl = countingRuleOf(stateByCode('FL')!) // taxable remote sales; marketplace excluded
+    const fl = countingRuleOf(stateFacts('FL')!) // taxable remote sales; marketplace excluded
     expect([counts(fl, null, false), counts(fl, 'wholesale', false), counts(fl, 'government', false), counts(fl, 'marketplace', true)]).toEqual([true, false, false, false])
-    const ma = countingRuleOf(stateByCode('MA')!) // gross sales (taxable + exempt); marketplace excluded if the facilitator collects
+    const ma = countingRuleOf(stateFacts('MA')!) // gross sales (taxable + exempt); marketplace excluded if the facilitator collects
     expect([counts(ma, 'wholesale', false), counts(ma, 'government', false), counts(ma, null, true)]).toEqual([true, true, false])
   })
 })
@@ -161,7 +161,7 @@ describe('which transactions count toward nexus', () => {
 describe('nexus status on the recorded rules', () => {
   const band = 2_500
   const dollars = (d: number) => BigInt(d) * 10_000n
-  const status = (code: string, total: number, count: number, bandBp = band) => nexusStatus(stateByCode(code)!, { units: dollars(total), count }, bandBp).status
+  const status = (code: string, total: number, count: number, bandBp = band) => nexusStatus(stateFacts(code)!, { units: dollars(total), count }, bandBp).status
 
   it('CT needs both $100,000 and 200 transactions (sales_and_transactions)', () => {
     expect(status('CT', 150_000, 199)).toBe('approaching')

@@ -1,36 +1,36 @@
 // Single-rate states answered from the rules table: every HUD ZIP of the state gets the state rate,
-// including states whose rate is 0.
+// including states whose rate is 0, and a dated rate (DC) is answered by the lookup's date through
+// a real server.
 import { readFileSync } from 'node:fs'
 import Papa from 'papaparse'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { countyCandidates } from '../pipeline/feeds/candidate-weights.ts'
-import { compileStatutory, RULES_TABLE_AS_OF } from '../pipeline/feeds/statutory.ts'
+import { compileStatutory, statutoryRates } from '../pipeline/feeds/statutory.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { stateByCode } from '../sources/index.ts'
+import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
+import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
+import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 
 type HudRow = { ZIP: string; COUNTY: string; USPS_ZIP_PREF_STATE: string }
 const hud = Papa.parse<HudRow>(readFileSync(sharedPath('geo/hud/ZIP_COUNTY_032023.csv'), 'utf8'), { header: true, skipEmptyLines: true }).data
 const hudZipsOf = (state: string) => new Set(hud.filter((row) => row.USPS_ZIP_PREF_STATE === state).map((row) => row.ZIP))
 
+/** The source the feed records for the state's rate in force on the rules table's date. */
 function citation(state: string): string {
-  const { feed } = stateByCode(state)!
-  if (feed.kind !== 'statutory') throw new Error(`${state} is not a statutory state`)
-  return feed.citation
+  if (stateByCode(state)!.feed.kind !== 'statutory') throw new Error(`${state} is not a statutory state`)
+  const rates = statutoryRates(stateFacts(state)!)
+  return rates.find((window) => (window.from ?? '') <= RULES_TABLE_AS_OF && RULES_TABLE_AS_OF <= (window.to ?? '9999'))!.source
 }
 
+/** The state's feed from its windows in the rules table, or from its rate on the table's date starting on `effectiveFrom`. */
 function statutoryFeed(state: string, geography: Geography, effectiveFrom: string | null = null): FeedResult {
-  const descriptor = stateByCode(state)!
-  return compileStatutory({
-    state,
-    stateName: descriptor.name,
-    rate: descriptor.stateRate,
-    label: citation(state),
-    effectiveFrom,
-    geography,
-  })
+  const facts = stateFacts(state)!
+  const rates = effectiveFrom === null ? statutoryRates(facts) : [{ rate: stateRateOn(facts, RULES_TABLE_AS_OF)!, from: effectiveFrom, to: null, source: citation(state) }]
+  return compileStatutory({ state, stateName: stateByCode(state)!.name, rates, geography })
 }
 
 function byZip(candidates: ZipCandidate[]): Map<string, ZipCandidate[]> {
@@ -101,5 +101,62 @@ describe('compileStatutory', () => {
     expect(dc).toMatchObject({ effectiveDateBasis: 'publisher_effective_date', effectiveThrough: '2026-12-01' })
     expect(dc.jurisdictions[0]).toMatchObject({ rate: 7000, from: '2026-10-01', to: null })
     expect(statutoryFeed('DC', geography, '2027-01-01').effectiveThrough).toBe('2027-01-01')
+  })
+})
+
+describe('a dated statutory rate', () => {
+  it("compiles DC's two windows from the rules table: 6% through 2026-09-30, 7% from 2026-10-01", () => {
+    const dc = statutoryFeed('DC', geography)
+    expect(dc.jurisdictions.map(({ level, code, rate, from, to }) => ({ level, code, rate, from, to }))).toEqual([
+      { level: 'state', code: 'DC', rate: 6000, from: null, to: '2026-09-30' },
+      { level: 'state', code: 'DC', rate: 7000, from: '2026-10-01', to: null },
+    ])
+    expect(dc.jurisdictions.map((j) => j.source)).toEqual([
+      expect.stringMatching(/^state rate 6\.000% through 2026-09-30 per rules table \(.*KPMG TWIST 2025-12-15/),
+      expect.stringMatching(/^state rate 7\.000% from 2026-10-01 per rules table \(/),
+    ])
+    expect(dc).toMatchObject({ effectiveDateBasis: 'publisher_effective_date', effectiveThrough: RULES_TABLE_AS_OF })
+    expect(new Set(dc.candidates.map((c) => c.zip))).toEqual(hudZipsOf('DC'))
+  })
+
+  describe('through the server', () => {
+    let lookup: LookupServer
+    beforeAll(async () => {
+      const artifacts = await tempDir('dc-artifacts')
+      const run = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('dc-build'), states: 'DC' }))
+      if (!run.manifest) throw new Error(`DC snapshot not published: ${run.reason}`)
+      lookup = await startLookupServer({ dir: artifacts })
+    })
+    afterAll(async () => {
+      await lookup?.close()
+    })
+
+    const answer = async (asOf: string) => {
+      const response = await lookup.get(`/v1/tax/dc?zip=20001&mode=full&as_of=${asOf}`)
+      expect(response.status, JSON.stringify(response.body)).toBe(200)
+      return response.body
+    }
+
+    it('answers as_of=2026-01-15 at 6% and as_of=2026-11-01 at 7%, each row with its window', async () => {
+      const january = await answer('2026-01-15')
+      expect(january.rate).toMatchObject({ state_rate: '0.06000', combined_rate: '0.06000' })
+      expect(january.rows).toEqual([expect.objectContaining({ level: 'state', rate: '0.06000', effective_from: null, effective_to: '2026-09-30', source_kind: 'statute' })])
+      const november = await answer('2026-11-01')
+      expect(november.rate).toMatchObject({ state_rate: '0.07000', combined_rate: '0.07000' })
+      expect(november.rows).toEqual([expect.objectContaining({ level: 'state', rate: '0.07000', effective_from: '2026-10-01', effective_to: null })])
+      expect(november.meta).toMatchObject({ effective_date: '2026-10-01', effective_date_basis: 'publisher_effective_date', confidence: 'exact' })
+    })
+
+    it('says the 6% window has no published start: verified for its last quarter, assumed before it', async () => {
+      const codes = (body: { meta: { warnings: { code: string }[] } }) => body.meta.warnings.map((w) => w.code)
+      expect((await answer('2026-01-15')).meta.warnings).toContainEqual(expect.objectContaining({ code: 'statutory_rate_undated', verified_for: '2026Q3' }))
+      expect(codes(await answer('2026-08-01'))).not.toContain('statutory_rate_undated')
+      expect(codes(await answer('2026-11-01'))).not.toContain('statutory_rate_undated')
+    })
+
+    it('switches on the first day of the new rate', async () => {
+      expect((await answer('2026-09-30')).rate.combined_rate).toBe('0.06000')
+      expect((await answer('2026-10-01')).rate.combined_rate).toBe('0.07000')
+    })
   })
 })

@@ -8,7 +8,7 @@ import { placeUnlistedZips } from '../pipeline/feeds/unlisted-zips.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
-import { stateByCode } from '../sources/index.ts'
+import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import { sharedPath } from './support/shared.ts'
 
 const CDTFA_FILE = 'SalesTaxRates1-1-26.xlsx'
@@ -30,7 +30,7 @@ describe('placeUnlistedZips (P28)', () => {
   beforeAll(async () => {
     geography = await buildGeography(sharedPath('geo'), { states: ['CA'] })
     const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
-    official = compileCdtfa({ workbook, fileName: CDTFA_FILE, statewideRate: stateByCode('CA')!.stateRate, geography })
+    official = compileCdtfa({ workbook, fileName: CDTFA_FILE, statewideRate: stateRateOn(stateFacts('CA')!, RULES_TABLE_AS_OF)!, geography })
     rows = parseAvalaraZip5(readFileSync(sharedPath('drops', 'avalara-zip5', '202512', DROP_FILE), 'utf8'), DROP_FILE).rows
     placed = place(rows)
     const rates = new Map(official.jurisdictions.map((j) => [`${j.level}|${j.code}`, j.rate]))

@@ -1,6 +1,7 @@
 // Which data answers a state on a date. SST rows carry their own windows, so the snapshot in service
 // answers any date its rows cover; drops and workbooks start on their edition date, so an earlier
 // date is looked for in earlier snapshots. No data for the date: 400 naming the range that exists.
+import { feedTraits } from '../../snapshot-contract/feed-traits.ts'
 import { quarterLabel } from '../../snapshot-contract/manifest.ts'
 import { invalidInput } from './lookup-errors.ts'
 import type { LookupDate } from './lookup-date.ts'
@@ -27,9 +28,12 @@ function laterDateWarnings(view: SnapshotView, state: string, coverage: Coverage
     )
   }
   const record = factsOf(view).record(state)
-  // A statute row has no start date; the rules table vouches for its rate in one quarter only.
-  const verifiedQuarter = quarterLabel(coverage.through)
-  if (coverage.from === null && record?.effective_date_basis === 'no_published_date' && verifiedQuarter && quarterLabel(date.iso)! < verifiedQuarter) {
+  // A statute's earliest rate has no start date; the rules table vouches for it in one quarter only:
+  // the quarter it ends in (DC's 6% through 2026-09-30), or the table's own when it has no end.
+  const { undatedUntil } = coverage
+  const undated = record !== undefined && feedTraits(record.feed).sourceKind === 'statute' && undatedUntil !== undefined && (undatedUntil === null || date.iso <= undatedUntil)
+  const verifiedQuarter = undated ? quarterLabel(undatedUntil ?? coverage.through) : null
+  if (verifiedQuarter && quarterLabel(date.iso)! < verifiedQuarter) {
     warnings.push(
       warning('statutory_rate_undated', `${state}'s statutory rate has no published start date; it is verified for ${verifiedQuarter} and assumed unchanged on ${date.iso}.`, {
         verified_for: verifiedQuarter,

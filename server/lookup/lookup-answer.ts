@@ -1,5 +1,6 @@
 // A located, dated lookup turned into the simple (spec 2.1/2.2) or full (spec 2.4) body.
 import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
+import { freightTaxable, stateFacts } from '../../sources/state-facts.ts'
 import { confidenceOf, effectiveDateBasisOf, effectiveDateOf, legacyPeriodOf } from './answer-meta.ts'
 import type { DatedView } from './dated-view.ts'
 import type { Located, ResolvedVia } from './located.ts'
@@ -39,7 +40,8 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
   const candidate = entry.candidates[located.choice]!
   const authorities = view.rates.authoritiesOn(candidate.stack, isoDate)
   const parts = rateParts(authorities)
-  const rate = rateObject(entry.zip, state, candidate, parts, facts.descriptor(state)?.freightTaxable ?? false)
+  const legal = stateFacts(state)
+  const rate = rateObject(entry.zip, state, candidate, parts, legal !== undefined && freightTaxable(legal))
 
   const ambiguous = entry.candidates.length > 1
   const byWeight = ambiguous && located.chosenBy === 'weight'

@@ -20,6 +20,8 @@ export type Coverage = {
   from: string | null
   /** newest effective date the data reflects (manifest effective_through) */
   through: string | null
+  /** when the earliest state-level rate has no start (a statute's): its last day, null if it has none */
+  undatedUntil?: string | null
 }
 
 /** One ZIP entry of a state, reduced to what a nearest-centroid search compares. */
@@ -113,12 +115,16 @@ export class SnapshotFacts {
     let coverage = this.#coverage.get(state)
     if (!coverage) {
       let from: string | null | undefined
+      let undatedUntil: string | null | undefined
       for (const authority of this.#view.rates.authoritiesOfState(state)) {
         if (authority.level !== 'state') continue
-        if (authority.from === null) from = null
-        else if (from === undefined || (from !== null && authority.from < from)) from = authority.from
+        if (authority.from === null) {
+          from = null
+          undatedUntil = authority.to
+        } else if (from === undefined || (from !== null && authority.from < from)) from = authority.from
       }
       coverage = { from: from ?? null, through: this.#records.get(state)?.effective_through ?? null }
+      if (undatedUntil !== undefined) coverage.undatedUntil = undatedUntil
       this.#coverage.set(state, coverage)
     }
     return coverage

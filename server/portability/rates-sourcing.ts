@@ -1,18 +1,17 @@
 // Which location a sale is answered at, from the state's intrastate sourcing rule (the rules
-// table's intrastate_sourcing, carried by each descriptor in sources/). Interstate sales are
+// table's intrastate_sourcing, in sources/state-facts.ts). Interstate sales are
 // destination-sourced everywhere. An in-state seller in an `origin` state is answered at its own
 // location. `mixed` states split their taxes between the two; they are answered at the destination
 // with a warning that says how the state splits them.
-import { STATES } from '../../sources/index.ts'
-import type { StateDescriptor } from '../../sources/descriptor.ts'
+import { STATE_FACTS, stateFacts, type StateFacts } from '../../sources/state-facts.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'
 import type { Seller } from './rates-seller.ts'
 
-export type SourcingRule = StateDescriptor['sourcing']
+export type SourcingRule = StateFacts['sourcing']
 
 export type Sourcing = {
   applied: 'destination' | 'origin'
-  /** the destination state's intrastate rule; null when the state has no descriptor */
+  /** the destination state's intrastate rule; null for a state the rules table does not hold */
   rule: SourcingRule | null
   reason: string
 }
@@ -26,9 +25,7 @@ export type SourcingDecision = {
   origin: { state: string; zip5: string } | null
 }
 
-const RULES: ReadonlyMap<string, SourcingRule> = new Map(STATES.map((d) => [d.code, d.sourcing]))
-
-export const statesSourced = (rule: SourcingRule): string[] => STATES.filter((d) => d.sourcing === rule).map((d) => d.code)
+export const statesSourced = (rule: SourcingRule): string[] => STATE_FACTS.filter((row) => row.sourcing === rule).map((row) => row.code)
 
 // From the rules table's sourcing_notes for the two mixed states.
 const MIXED_SPLIT: Record<string, string> = {
@@ -49,7 +46,7 @@ function mixedWarning(state: string): MixedSourcingWarning {
 }
 
 export function decideSourcing(destinationState: string, seller: Seller | null): SourcingDecision {
-  const rule = RULES.get(destinationState) ?? null
+  const rule = stateFacts(destinationState)?.sourcing ?? null
   const destination = (reason: string, warning: MixedSourcingWarning | null = null): SourcingDecision => ({
     sourcing: { applied: 'destination', rule, reason },
     warning,

@@ -14,7 +14,7 @@ import type { Logger } from '../base/logger.ts'
 import { openSnapshot, servedBytesFault, type Snapshot } from './open-snapshot.ts'
 import type { SnapshotHealth, SnapshotProblem } from './snapshot-health.ts'
 
-export type ReloadTrigger = 'startup' | 'signal' | 'pointer-change' | 'poll' | 'manual'
+export type ReloadTrigger = 'startup' | 'signal' | 'pointer-change' | 'poll' | 'manual' | 'refresh'
 
 export type ReloadOutcome =
   | { kind: 'unchanged'; id: string }

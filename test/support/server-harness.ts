@@ -41,6 +41,8 @@ export async function startTestServer(options: {
     TAXATLAS_ADMIN_PORT: '0',
     TAXATLAS_ARTIFACTS: options.artifactsDir,
     TAXATLAS_STORE: storePath,
+    // No web console unless a test asks for one: every answer of the API is JSON.
+    TAXATLAS_CONSOLE_DIR: '',
     ...options.env,
   })
   const logger = memoryLogger()

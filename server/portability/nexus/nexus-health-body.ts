@@ -1,5 +1,6 @@
 // The nexus health response as a schema, for /openapi.json and the route's reply type.
 import { z } from 'zod'
+import { NexusCombination } from '../../../sources/state-facts.ts'
 
 const Money = z.string().describe('decimal string, e.g. "81234.50"')
 
@@ -13,7 +14,7 @@ export const StateHealthBody = z
     not_counted_count: z.number().int(),
     dollar_threshold: Money.nullable(),
     transaction_threshold: z.number().int().nullable(),
-    threshold_combination: z.enum(['sales_only', 'sales_or_transactions', 'sales_and_transactions', 'none']),
+    threshold_combination: NexusCombination,
     measurement_period: z.string().describe("the state's own look-back, as recorded (the totals here are always the rolling 12 months)"),
     sales_counted: z.string().describe('which sales the state counts, as recorded'),
     marketplace_sales_counted: z.string().describe('whether marketplace-facilitated sales count, as recorded'),

@@ -4,6 +4,7 @@
 // kind, exemption, marketplace flag) so the counting rule is applied here, per state.
 import { STATES } from '../../../sources/index.ts'
 import type { StateDescriptor } from '../../../sources/descriptor.ts'
+import { stateFacts, type StateFacts } from '../../../sources/state-facts.ts'
 import type { StateGroup } from '../../store/transactions.ts'
 import type { Registration } from '../../store/nexus-registrations.ts'
 import type { DateWindow } from '../date-window.ts'
@@ -23,7 +24,7 @@ export type StateHealth = {
   not_counted_count: number
   dollar_threshold: string | null
   transaction_threshold: number | null
-  threshold_combination: StateDescriptor['nexus']['combine']
+  threshold_combination: StateFacts['nexus']['combine']
   measurement_period: string
   sales_counted: string
   marketplace_sales_counted: string
@@ -70,7 +71,8 @@ export function nexusHealth(input: {
 }
 
 function stateHealth(state: StateDescriptor, groups: StateGroup[], band: number, registration: Registration | undefined): StateHealth {
-  const rule = countingRuleOf(state)
+  const facts = stateFacts(state.code)!
+  const rule = countingRuleOf(facts)
   const counted: Totals = { units: 0n, count: 0 }
   const left: Totals = { units: 0n, count: 0 }
   for (const group of groups) {
@@ -79,8 +81,9 @@ function stateHealth(state: StateDescriptor, groups: StateGroup[], band: number,
     into.units += group.total
     if (group.kind === 'order') into.count += group.count
   }
-  const { status, nearThreshold } = nexusStatus(state, counted, band)
-  const { dollarThreshold, transactionThreshold } = state.nexus
+  const { status, nearThreshold } = nexusStatus(facts, counted, band)
+  const { nexus } = facts
+  const { dollarThreshold, transactionThreshold } = nexus
   return {
     state: state.code,
     name: state.name,
@@ -90,10 +93,10 @@ function stateHealth(state: StateDescriptor, groups: StateGroup[], band: number,
     not_counted_count: left.count,
     dollar_threshold: dollarThreshold === null ? null : formatMoney(dollarsToUnits(dollarThreshold)),
     transaction_threshold: transactionThreshold,
-    threshold_combination: state.nexus.combine,
-    measurement_period: state.nexus.measurementPeriod,
-    sales_counted: state.nexus.salesCounted,
-    marketplace_sales_counted: state.nexus.marketplaceSalesCounted,
+    threshold_combination: nexus.combine,
+    measurement_period: nexus.measurementPeriod,
+    sales_counted: nexus.wording.salesCounted,
+    marketplace_sales_counted: nexus.wording.marketplaceSales,
     counting: { exempt_sales: rule.exemptSales, marketplace_sales: rule.marketplaceSales },
     threshold_share: {
       dollars: dollarThreshold === null || status === 'no_threshold' ? null : share(counted.units, dollarsToUnits(dollarThreshold)),

@@ -7,7 +7,7 @@
 //                    the count within the band of the transaction threshold (band 25%: at least
 //                    75% of either) — near_threshold is then true and the state is alerted;
 //   under_threshold  otherwise.
-import type { StateDescriptor } from '../../../sources/descriptor.ts'
+import type { StateFacts } from '../../../sources/state-facts.ts'
 import { dollarsToUnits, MONEY_SCALE } from '../money.ts'
 
 export type NexusStatus = 'under_threshold' | 'approaching' | 'exceeded' | 'no_threshold'
@@ -17,11 +17,11 @@ export type Totals = { units: bigint; count: number }
 export type StatusDecision = { status: NexusStatus; nearThreshold: boolean }
 
 /** The band in basis points (2500 = 25%), exactly as money units of 1/10,000 read "0.25". */
-export function nexusStatus(state: Pick<StateDescriptor, 'hasSalesTax' | 'nexus'>, totals: Totals, bandBasisPoints: number): StatusDecision {
+export function nexusStatus(state: Pick<StateFacts, 'salesTax' | 'nexus'>, totals: Totals, bandBasisPoints: number): StatusDecision {
   const { dollarThreshold, transactionThreshold, combine } = state.nexus
   const dollarTest = combine !== 'none' && dollarThreshold !== null
   const countTest = combine !== 'none' && combine !== 'sales_only' && transactionThreshold !== null
-  if (!state.hasSalesTax || (!dollarTest && !countTest)) return { status: 'no_threshold', nearThreshold: false }
+  if (state.salesTax === 'no' || (!dollarTest && !countTest)) return { status: 'no_threshold', nearThreshold: false }
 
   const threshold = dollarTest ? dollarsToUnits(dollarThreshold!) : 0n
   const dollarsMet = dollarTest && totals.units >= threshold
