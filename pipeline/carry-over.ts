@@ -16,18 +16,7 @@ export function dataFromIndex(index: RateIndex, state: string): StateData {
   const candidates: ZipCandidate[] = []
   for (const i of index.entriesOfState(state)) {
     const entry = index.entryAt(i)
-    for (const candidate of entry.candidates) {
-      candidates.push({
-        zip: entry.zip,
-        state,
-        countyFips: candidate.county?.fips || null,
-        countyName: candidate.county?.name ?? '',
-        placeFips: candidate.place?.geoid || null,
-        placeName: candidate.place?.name ?? '',
-        weight: candidate.weight,
-        stack: refsOf(candidate),
-      })
-    }
+    for (const candidate of entry.candidates) candidates.push(zipCandidate(entry.zip, state, candidate, refsOf(candidate)))
   }
   const placeStacks: PlaceStack[] = []
   for (const candidate of index.placeCandidatesOfState(state)) {
@@ -41,6 +30,18 @@ export function dataFromIndex(index: RateIndex, state: string): StateData {
   }
   return { jurisdictions, candidates, placeStacks }
 }
+
+/** A ZIP's candidate as the index holds it, on the given stack. */
+const zipCandidate = (zip: string, state: string, candidate: Candidate, stack: JurisdictionRef[]): ZipCandidate => ({
+  zip,
+  state,
+  countyFips: candidate.county?.fips || null,
+  countyName: candidate.county?.name ?? '',
+  placeFips: candidate.place?.geoid || null,
+  placeName: candidate.place?.name ?? '',
+  weight: candidate.weight,
+  stack,
+})
 
 /** What a ZIP's previous answer brings along: its candidates and the authorities they stack. */
 export type CarriedZip = { candidates: ZipCandidate[]; jurisdictions: FeedResult['jurisdictions'] }
@@ -68,16 +69,7 @@ export function carriedZip(index: RateIndex, state: string, zip: string): Carrie
       jurisdictions.set(`${authority.level}|${code}|${authority.from}|${authority.to}|${authority.rate}`, { state, ...authority, code })
       stack.set(`${authority.level}|${code}`, { level: authority.level, code })
     }
-    return {
-      zip,
-      state,
-      countyFips: candidate.county?.fips || null,
-      countyName: candidate.county?.name ?? '',
-      placeFips: candidate.place?.geoid || null,
-      placeName: candidate.place?.name ?? '',
-      weight: candidate.weight,
-      stack: [...stack.values()],
-    }
+    return zipCandidate(zip, state, candidate, [...stack.values()])
   })
   return { candidates, jurisdictions: [...jurisdictions.values()] }
 }
