@@ -84,13 +84,17 @@ describe('the store file unwritable while the server runs', () => {
     expect((await call('GET', '/v1/portability/orders/before-1')).status).toBe(200)
     expect((await call('GET', '/v1/portability/orders/during-1')).status).toBe(404)
     expect((await call('GET', '/v1/portability/nexus')).body.regions).toEqual([])
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    // /healthz says so, with a status a load balancer acts on.
+    const degraded = await fetch(`${server.url}/healthz`)
+    expect(degraded.status).toBe(503)
+    expect(await degraded.json()).toMatchObject({ status: 'degraded', store: { status: 'degraded', problem: 'write_refused', reason: expect.stringMatching(/File too large/) } })
     expect((await call('GET', '/v1/account')).body.quota.used).toBe(usedBefore + 20)
     // The usage flush keeps failing with the reason in the log, and keeps the counts pending.
     await expect.poll(() => server.events().some((e) => e.event === 'usage_flush_failed' && /File too large/.test(String(e.reason)))).toBe(true)
 
     await execa('prlimit', ['--pid', String(server.pid), '--fsize=unlimited:unlimited'])
     expect((await call('POST', '/v1/portability/orders', order('after-1'))).status).toBe(201)
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
     expect(await server.stop()).toBe(0)
 
     // What was acknowledged is there after a restart, the lookups counted during the outage too.

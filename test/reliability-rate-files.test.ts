@@ -2,13 +2,14 @@
 // what goes wrong, published (or refused) by a real refresh into the artifacts a real server
 // process serves, and judged by the server's answers and its freshness record:
 // - a contradictory duplicate rate row (GA's DeKalb county row repeated at 4%, same window);
-// - every row repeated ten times (agreeing duplicates; ten times the previous edition's rows);
+// - every row repeated ten or five times (agreeing duplicates; far more rows than the previous edition);
 // - an aggregator row breaking the legal bounds (TX 78701 in an Avalara table dropped again).
 import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
+import { readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
 import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
 import { keyCaller, startServerProcess, type KeyCall, type ServerProcess } from './support/reliability-server-process.ts'
@@ -86,24 +87,33 @@ describe('a contradictory duplicate rate row', () => {
   })
 })
 
-describe('a rate file whose every row is repeated ten times', () => {
-  it('is ten times the rows of the previous edition: refused unless the operator accepts it, and then served collapsed, with a note', async () => {
+describe('a rate file whose every row is repeated', () => {
+  it('ten times, or five, is far more rows than the previous edition: refused unless the operator accepts it, and then served collapsed, with a note', async () => {
     const text = await readFile(sharedPath(`mirror${GA_FILE}`), 'utf8')
     const lines = text.split(/\r?\n/).filter((line) => line !== '')
-    const tenTimes = Buffer.from(`${lines.flatMap((line) => Array(10).fill(line)).join('\n')}\n`)
+    const repeated = (times: number) => Buffer.from(`${lines.flatMap((line) => Array(times).fill(line)).join('\n')}\n`)
     const baseline = await rateOf('ga', '30303')
 
-    mirror.faults.set(GA_FILE, { kind: 'bytes', bytes: tenTimes })
+    // Ten times: ten times the bytes, refused before it is even parsed (TAXATLAS_SIZE_JUMP_LIMIT).
+    mirror.faults.set(GA_FILE, { kind: 'bytes', bytes: repeated(10) })
+    const tenTimes = await refresh()
+    expect(record(tenTimes, 'GA').status).toBe('failed')
+    expect(record(tenTimes, 'GA').notes.join(' ')).toMatch(/GAR2026Q2FEB19\.csv is [\d,]+ bytes, \d+\.\d times the/)
+
+    // Five times: under the size limit, but five times the previous edition's rows.
+    mirror.faults.set(GA_FILE, { kind: 'bytes', bytes: repeated(5) })
     const refused = await refresh()
     expect(record(refused, 'GA').status).toBe('failed')
-    expect(record(refused, 'GA').notes.join(' ')).toMatch(new RegExp(`${lines.length * 10} rows read, more than 3× the ${lines.length} of the previous edition.*TAXATLAS_ACCEPT_ROW_GROWTH=GA`))
+    expect(record(refused, 'GA').notes.join(' ')).toMatch(new RegExp(`${lines.length * 5} rows read, more than 3× the ${lines.length} of the previous edition.*TAXATLAS_ACCEPT_ROW_GROWTH=GA`))
+    await served(refused)
+    expect(await rateOf('ga', '30303')).toMatchObject({ status: 200, rate: baseline.rate })
 
     const accepted = await refresh({ TAXATLAS_ACCEPT_ROW_GROWTH: 'GA' })
     mirror.faults.clear()
     const ga = record(accepted, 'GA')
     expect(['ok', 'changed']).toContain(ga.status)
     expect(ga.rows).toBe(lines.length)
-    expect(ga.notes.join(' ')).toMatch(new RegExp(`${lines.length * 9} duplicate row\\(s\\) collapsed \\(same jurisdiction, window and rates as an earlier row; e\\.g\\. line 2 repeats line 1`))
+    expect(ga.notes.join(' ')).toMatch(new RegExp(`${lines.length * 4} duplicate row\\(s\\) collapsed \\(same jurisdiction, window and rates as an earlier row; e\\.g\\. line 2 repeats line 1`))
     expect(ga.notes.join(' ')).toMatch(/accepted by the operator \(TAXATLAS_ACCEPT_ROW_GROWTH\)/)
     await served(accepted)
     expect(await rateOf('ga', '30303')).toMatchObject({ status: 200, rate: baseline.rate })
@@ -122,7 +132,7 @@ describe('an aggregator row that breaks the legal bounds', () => {
     const row = text.split(/\r?\n/).find((line) => line.startsWith('TX,78701,'))!
     expect(row).toBe('TX,78701,AUSTIN,0.082500,0.062500,0.000000,0.010000,0.010000,0')
     await writeFile(path.join(drops, TX_DROP), text.replace(row, 'TX,78701,AUSTIN,0.200000,0.062500,0.000000,0.010000,0.127500,0'))
-    const previous = (await (await fetch(`${server.url}/healthz`)).json()).snapshot_id as string
+    const previous = (await readCurrentId(artifacts))!
     const manifest = await refresh()
     const tx = record(manifest, 'TX')
     expect(tx.status, JSON.stringify(tx.notes)).not.toBe('failed')
