@@ -41,6 +41,7 @@ const zipCandidate = (zip: string, state: string, candidate: Candidate, stack: J
   placeName: candidate.place?.name ?? '',
   weight: candidate.weight,
   stack,
+  ...(candidate.basis === 'published' ? {} : { basis: candidate.basis }),
 })
 
 /** What a ZIP's previous answer brings along: its candidates and the authorities they stack. */

@@ -9,6 +9,7 @@ import { stateDataMissing, unknownZip, withheldZip } from './lookup-errors.ts'
 import { warning } from './lookup-warnings.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import { onZipOf, ownPlaceNear, placeWithoutZip } from './place-stack.ts'
+import { isStatewideZip, statewideZipWarning } from './statewide-zip.ts'
 import type { ZipEntries } from './zip-entries.ts'
 
 export type ZipQuery = {
@@ -77,6 +78,7 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
   if (carried) {
     warnings.push(warning('zip_answer_carried_over', `The latest ${query.state} source figure for ZIP ${query.zip5} failed validation (${carried.reason}) and was not published: the ZIP's answer of snapshot ${carried.snapshot} is kept.`, { carried_from: carried.snapshot }))
   }
+  if (isStatewideZip(view, entry)) warnings.push(statewideZipWarning(entry))
   if (query.zip4) {
     warnings.push(warning('zip4_not_used', `No ZIP+4 data is held: ZIP+4 ${query.zip5}-${query.zip4} was answered as ZIP ${query.zip5}.`, { zip4: query.zip4 }))
   }

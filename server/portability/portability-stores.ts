@@ -1,10 +1,11 @@
 // The portability tables over the server's store, created on first use (the store file is shared
 // with accounts and usage; these tables are only needed once a portability route is called).
+import { CustomerStore } from '../store/customers.ts'
 import type { Database } from '../store/database.ts'
 import { NexusRegistrations } from '../store/nexus-registrations.ts'
 import { TransactionStore } from '../store/transactions.ts'
 
-export type PortabilityStores = { transactions: TransactionStore; registrations: NexusRegistrations }
+export type PortabilityStores = { transactions: TransactionStore; registrations: NexusRegistrations; customers: CustomerStore }
 
 const opened = new WeakMap<Database, Promise<PortabilityStores>>()
 
@@ -12,7 +13,11 @@ const opened = new WeakMap<Database, Promise<PortabilityStores>>()
 export function portabilityStores(db: Database): Promise<PortabilityStores> {
   let stores = opened.get(db)
   if (!stores) {
-    stores = Promise.all([TransactionStore.of(db), NexusRegistrations.of(db)]).then(([transactions, registrations]) => ({ transactions, registrations }))
+    stores = Promise.all([TransactionStore.of(db), NexusRegistrations.of(db), CustomerStore.of(db)]).then(([transactions, registrations, customers]) => ({
+      transactions,
+      registrations,
+      customers,
+    }))
     stores.catch(() => opened.delete(db))
     opened.set(db, stores)
   }

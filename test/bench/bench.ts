@@ -13,30 +13,33 @@ import type { Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
 import { portabilityMeasures } from './portability-bench.ts'
 import { serverMeasures } from './server-bench.ts'
+import { taxjarMeasures } from './taxjar-bench.ts'
 
 const pipeline = await pipelineMeasures()
 const sizes = await artifactSizes(pipeline.artifacts)
 const server = await serverMeasures(pipeline.artifacts)
 const lookups = await lookupMeasures(pipeline.artifacts)
+const taxjar = await taxjarMeasures(pipeline.artifacts)
 const portability = await portabilityMeasures(pipeline.artifacts)
-const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures, ...portability]
+const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures, ...taxjar.measures, ...portability]
 
-const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, portability })
+const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, taxjar, portability })
 const columns = ['measure', 'value', 'target', 'ratio', '', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req']
 process.stdout.write(`${formatTable(columns, rows.map((r) => [r.measure, r.value, r.target, r.ratio, r.met, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.serverCpuMicros]))}\n`)
 const conditions =
-  `lookups: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths; ` +
+  `lookups and taxForOrder: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths (the bare server is sent the same POSTs as taxForOrder); ` +
   `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)`
 process.stdout.write(`\n${conditions}\n`)
-for (const note of lookups.notes) process.stdout.write(`note: ${note}\n`)
+const notes = [...lookups.notes, ...taxjar.notes]
+for (const note of notes) process.stdout.write(`note: ${note}\n`)
 
 const measuredAt = new Date().toISOString()
 const out = path.resolve(process.env.TAXATLAS_BUILD ?? 'build', 'bench.json')
-const report = { measured_at: measuredAt, table: rows, measures, load_runs: [...lookups.runs, ...lookups.uncachedRuns], notes: lookups.notes }
+const report = { measured_at: measuredAt, table: rows, measures, load_runs: [...lookups.runs, ...lookups.uncachedRuns, ...taxjar.runs], notes }
 await writeAtomically(out, `${JSON.stringify(report, null, 2)}\n`)
 process.stdout.write(`\nwritten to ${out}\n`)
 
 const doc = path.join(PROJECT_ROOT, 'docs', 'benchmarks.md')
-const section = benchSection({ measuredAt, machine: thisMachine(), rows, conditions, notes: lookups.notes })
+const section = benchSection({ measuredAt, machine: thisMachine(), rows, conditions, notes })
 await writeAtomically(doc, withBenchSection(await readFile(doc, 'utf8'), section))
 process.stdout.write(`and into ${path.relative(PROJECT_ROOT, doc)}\n`)
