@@ -170,7 +170,7 @@ describe('a store another process holds when the server starts', () => {
     await expect.poll(async () => (await call('GET', '/v1/tax/ga?zip=30303')).status, { timeout: 10_000, interval: 100 }).toBe(200)
     expect((await call('GET', '/v1/portability/orders/kept-1')).status).toBe(200)
     expect((await call('POST', '/v1/portability/orders', order('after-lock'))).status).toBe(201)
-    expect(eventsOf(server, 'store_ready')).toEqual([expect.objectContaining({ attempts: expect.any(Number) })])
+    await expect.poll(() => eventsOf(server, 'store_ready').length).toBe(1)
     expect(Number(eventsOf(server, 'store_ready')[0].attempts)).toBeGreaterThan(1)
     expect(await health(server)).toMatchObject({ status: 200, body: { status: 'ok', store: { status: 'ok' } } })
     expect(await server.stop()).toBe(0)
