@@ -95,7 +95,7 @@ export async function buildHistoryLayers(input: HistoryInput): Promise<{ layers:
           files: [file.raw],
           notes: [...parsed.notes, ...compiled.notes, `history: edition ${drop.edition} answers ${drop.editionDate} to ${until ?? 'open'} where no newer data covers the date`],
         }
-        const { result, withheld } = withholdViolations(windowed, descriptor, drop.editionDate, input.zipMeta)
+        const { result, withheld } = withholdViolations(windowed, descriptor, drop.editionDate, input.zipMeta, null)
         hold(drop.edition, { descriptor, result, record: layerRecord(descriptor, result, withheld, input) })
       } catch (error) {
         note(descriptor.code, `history: edition ${drop.edition} not held (${(error as Error).message})`)

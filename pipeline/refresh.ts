@@ -274,11 +274,16 @@ async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateReco
     return { outcome: 'served', value: { kind: 'unchanged', prior, data: dataFromIndex(context.previousIndex!, descriptor.code), choiceNotes, pinned } }
   }
 
+  // The data in service is compared with the new data only when the same feed produced it.
+  const sameFeed = prior && priorHasData && prior.feed === feed.kind ? prior : null
   let loaded: Omit<Extract<Served, { kind: 'loaded' }>, 'anchors' | 'kind' | 'choiceNotes' | 'pinned' | 'key'>
   try {
     const { geography, zipMeta } = await context.geography()
     const compiled = await compileState(descriptor, feed, sources, { settings: context.settings, listings: context.listings, geography })
-    loaded = withholdViolations(compiled, descriptor, context.today, zipMeta)
+    const growth = rowGrowth(compiled, sameFeed, descriptor, context.settings)
+    if (growth) return { outcome: 'failed', message: growth }
+    const carryFrom = sameFeed && context.previous ? { index: context.previousIndex!, snapshot: context.previous.manifest.snapshot } : null
+    loaded = withholdViolations(compiled, descriptor, context.today, zipMeta, carryFrom)
   } catch (error) {
     return failure(error)
   }
@@ -312,6 +317,22 @@ function unchanged(descriptor: StateDescriptor, klass: Klass, prior: StateRecord
     },
     data,
   }
+}
+
+/** A source with more rows than this many times the previous edition's fails, unless accepted (TAXATLAS_ACCEPT_ROW_GROWTH). */
+export const ROW_GROWTH_LIMIT = 3
+
+/** Why the state's new source is refused for its row count, or null: far more rows than the previous edition is a repeated or concatenated file more often than a real change. */
+function rowGrowth(loaded: FeedResult, prior: StateRecord | null, descriptor: StateDescriptor, settings: PipelineSettings): string | null {
+  if (!prior || prior.rows === 0 || loaded.rowsRead <= prior.rows * ROW_GROWTH_LIMIT) return null
+  if (settings.acceptRowGrowth.includes(descriptor.code)) {
+    loaded.notes.push(`${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition: accepted by the operator (TAXATLAS_ACCEPT_ROW_GROWTH)`)
+    return null
+  }
+  return (
+    `new data not published: ${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition (${prior.edition ?? 'unknown'}); ` +
+    `previous data kept. If the source really grew, run the refresh with TAXATLAS_ACCEPT_ROW_GROWTH=${descriptor.code}`
+  )
 }
 
 function statusAfterLoad(descriptor: StateDescriptor, klass: Klass, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {

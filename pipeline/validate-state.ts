@@ -7,6 +7,7 @@ import type { AnchorResult, StateRecord } from '../snapshot-contract/manifest.ts
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/rate-index.ts'
+import { carriedZip, type CarriedZip } from './carry-over.ts'
 
 const SINGLE_LEVELS = new Set(['state', 'county', 'city'])
 
@@ -71,14 +72,20 @@ export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, i
 }
 
 // A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
-// are withheld and listed; more than that, or any structural violation, fails the state.
+// are withheld and listed: each keeps its previous answer, carried over from the previous
+// snapshot, when it had one, and is answered as unresolved when it had none. More than that, or
+// any structural violation, fails the state.
 export const MAX_WITHHELD_SHARE = 0.05
+
+/** The previous snapshot's index a withheld ZIP's previous answer is carried from. */
+export type CarryFrom = { index: RateIndex; snapshot: string }
 
 export function withholdViolations(
   loaded: FeedResult,
   descriptor: StateDescriptor,
   isoDate: string,
   zipMeta: (zip: string) => ZipMeta | undefined,
+  carryFrom: CarryFrom | null,
 ): { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld'] } {
   const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
   const index = build(loaded)
@@ -92,11 +99,24 @@ export function withholdViolations(
   if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
     throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
   }
-  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message }))
+  const carried = new Map<string, CarriedZip>()
+  for (const zip of zips) {
+    const previous = carryFrom && carriedZip(carryFrom.index, descriptor.code, zip)
+    if (previous) carried.set(zip, previous)
+  }
+  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message, ...(carried.has(v.zip) ? { carried_from: carryFrom!.snapshot } : {}) }))
+  const listed = (list: typeof withheld) => list.map((w) => `${w.zip} ${w.reason}`).join('; ')
+  const kept = withheld.filter((w) => w.carried_from)
+  const unresolved = withheld.filter((w) => !w.carried_from)
+  const notes = [...loaded.notes]
+  if (kept.length) notes.push(`${new Set(kept.map((w) => w.zip)).size} ZIP(s) withheld, their previous answer kept (snapshot ${carryFrom!.snapshot}): ${listed(kept)}`)
+  if (unresolved.length) notes.push(`${new Set(unresolved.map((w) => w.zip)).size} ZIP(s) withheld (answered as unresolved, no previous answer): ${listed(unresolved)}`)
   const result: FeedResult = {
     ...loaded,
-    candidates: loaded.candidates.filter((c) => !zips.has(c.zip)),
-    notes: [...loaded.notes, `${zips.size} ZIP(s) withheld (answered as unresolved): ${withheld.map((w) => `${w.zip} ${w.reason}`).join('; ')}`],
+    // Two carried ZIPs may share an authority (their county): each version once.
+    jurisdictions: [...loaded.jurisdictions, ...new Map([...carried.values()].flatMap((c) => c.jurisdictions).map((j) => [`${j.level}|${j.code}|${j.from}|${j.to}|${j.rate}`, j])).values()],
+    candidates: [...loaded.candidates.filter((c) => !zips.has(c.zip)), ...[...carried.values()].flatMap((c) => c.candidates)],
+    notes,
   }
   return { result, index: build(result), withheld }
 }

@@ -7,7 +7,7 @@ import { systemClock } from '../base/clock.ts'
 import { HttpError } from '../base/errors.ts'
 import type { Tiers } from '../base/tiers.ts'
 import { Accounts } from '../store/accounts.ts'
-import { Database, StoreLockedError } from '../store/database.ts'
+import { openStoreFile, StoreOpenError } from '../store/open-store-file.ts'
 import { UsageCounter } from '../store/usage.ts'
 import { ADMIN_TOKEN_HEADER } from './admin-listener.ts'
 import { readEndpointFile, type AdminEndpoint } from './endpoint-file.ts'
@@ -41,7 +41,7 @@ export async function connectAdmin(settings: AdminSettings): Promise<AdminClient
   } catch (error) {
     // A server opens the store after it starts listening and writes its endpoint file once the
     // store is open: a locked store without a live endpoint is most likely a server starting up.
-    if (!(error instanceof StoreLockedError)) throw error
+    if (!(error instanceof StoreOpenError && error.problem === 'locked')) throw error
     const deadline = Date.now() + STARTING_SERVER_WAIT_MS
     while (Date.now() < deadline) {
       await sleep(100)
@@ -95,7 +95,7 @@ function serverClient(endpoint: AdminEndpoint): AdminClient {
 }
 
 async function storeClient(settings: AdminSettings): Promise<AdminClient> {
-  const db = await Database.open(settings.storePath)
+  const { db } = await openStoreFile(settings.storePath, { init: false, now: systemClock() })
   const ctx = { accounts: await Accounts.load(db), usage: await UsageCounter.load(db), tiers: settings.tiers, clock: systemClock }
   const wrap = async <T>(work: () => T | Promise<T>): Promise<T> => {
     try {

@@ -10,6 +10,8 @@ import type { QuotaStatus } from '../access/plan-check.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { Account } from '../store/accounts.ts'
 import type { StoreParts } from '../store/store.ts'
+import type { StoreHealth } from '../store/store-health.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Tier } from '../base/tiers.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -49,7 +51,11 @@ export type RouteContext<A extends Auth, P, Q, B> = {
   store: A extends 'key' ? StoreParts : null
   settings: RouteSettings
   now: number
+  /** the state of the store and of the snapshot source now (/healthz) */
+  health: () => ServiceHealth
 }
+
+export type ServiceHealth = { store: StoreHealth; snapshot: SnapshotHealth }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined
 
