@@ -15,6 +15,7 @@ import { compileOrdmache } from './feeds/ordmache.ts'
 import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
 import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
+import { aggregatorOverLowerBounds } from './feeds/lower-bound-defaults.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
 import { parseDrop, readNewestDrop, type DropFile } from './manual-drops.ts'
@@ -127,8 +128,9 @@ function factsOf(descriptor: StateDescriptor): StateFacts {
 
 /**
  * An official state's result with the ZIPs the geography lacks placed by an aggregator drop's
- * region names (feeds/unlisted-zips.ts), when a drop of the state is at hand; a drop that cannot
- * be read leaves the result as it is, with a note.
+ * region names (feeds/unlisted-zips.ts), and the ZIPs whose official answer is only a lower bound
+ * answered by the drop's figure (feeds/lower-bound-defaults.ts), when a drop of the state is at
+ * hand; a drop that cannot be read leaves the result as it is, with a note.
  */
 function withUnlistedZips(result: FeedResult, state: string, sources: StateSources, context: LoadContext): FeedResult {
   const unreadable = (reason: string): FeedResult => ({
@@ -144,7 +146,9 @@ function withUnlistedZips(result: FeedResult, state: string, sources: StateSourc
     return unreadable((error as Error).message)
   }
   const placed = placeUnlistedZips(result, { state, geography: context.geography, rows: parsed.rows, edition: parsed.edition.edition })
-  return placed === result ? result : { ...placed, files: [...placed.files, sources.drop.raw] }
+  const { edition, editionDate } = parsed.edition
+  const bounded = aggregatorOverLowerBounds(placed, { rows: parsed.rows, fileName: sources.drop.raw.name, edition, editionDate })
+  return bounded === result ? result : { ...bounded, files: [...bounded.files, sources.drop.raw] }
 }
 
 function fileText(fetched: FetchedSource): { name: string; text: string; member?: string } {

@@ -10,6 +10,12 @@ export type FeedKind = z.infer<typeof FeedKind>
 export const SourceKind = z.enum(['official', 'aggregator', 'statute'])
 export type SourceKind = z.infer<typeof SourceKind>
 
+/** An Avalara ZIP5 table's file name (`TAXRATES_ZIP5_NY202512.csv`): state, year, month. */
+export const AGGREGATOR_FILE_NAME = /^TAXRATES_ZIP5_([A-Z]{2})(\d{4})(\d{2})\.csv$/i
+
+/** Who stands behind a rate read from `fileName` in a state whose feed is of `feedSourceKind`: an aggregator drop's rows are the aggregator's, whatever feed serves the state. */
+export const sourceKindOfFile = (fileName: string, feedSourceKind: SourceKind): SourceKind => (AGGREGATOR_FILE_NAME.test(fileName.split(/[\\/]/).pop() ?? fileName) ? 'aggregator' : feedSourceKind)
+
 export type FeedTraits = {
   /** who stands behind the figures: a revenue department's file, an aggregator's estimate, a statute */
   sourceKind: SourceKind

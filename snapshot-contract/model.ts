@@ -40,8 +40,11 @@ export type JurisdictionRef = z.infer<typeof JurisdictionRef>
  *                     answered instead of the ZIP's own row (sub_zip_district / neighbour_region)
  *   sub_zip_district  aggregator row that folds a district covering part of the ZIP into all of it
  *   neighbour_region  aggregator row whose tax region names a neighbouring place, not the ZIP's city
+ *   aggregator_figure an official state's ZIP whose official answer is only a lower bound: the
+ *                     aggregator drop's combined rate for the ZIP, answered instead
+ *   lower_bound       the official answer that is only a lower bound (RateVaries.lower_bound)
  */
-export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region'] as const
+export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region', 'aggregator_figure', 'lower_bound'] as const
 export type CandidateBasis = (typeof CANDIDATE_BASES)[number]
 
 /**
@@ -129,6 +132,8 @@ export const RateVaries = z.object({
   /** estimated: derived from other records (see basis); published: the file's rate, flagged as varying */
   kind: z.enum(['estimated', 'published']),
   basis: z.string(),
+  /** the answer leaves out taxes known to apply (a city's own, where the file gives no way to derive them): a lower bound */
+  lower_bound: z.boolean().optional(),
   /** the publisher's file that has the exact rates */
   exact_source: z.string(),
 })

@@ -2,6 +2,7 @@
 // its district taxes placed (ZIP, address, point), Illinois from the ordmache file, answers naming
 // their feed and a fallback's reason, and dates before the data in service answered from the
 // drop editions held (labelled with their edition and window).
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
@@ -11,6 +12,7 @@ import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { avalaraRows, dropCombined, lookupArtifacts, openLookupSnapshot } from './support/lookup-snapshots.ts'
+import { sharedPath } from './support/shared.ts'
 
 let lookup: LookupServer
 let snapshot: Snapshot
@@ -91,6 +93,61 @@ describe('Illinois from the ordmache file', () => {
     const after = await answer('/v1/tax/il?zip=60601&as_of=2025-08-01')
     expect(after.meta.feed).toBe('idor-ordmache')
     expect(warningOf(after.meta.warnings, 'earlier_edition')).toBeUndefined()
+  })
+})
+
+describe('Illinois ZIPs whose official answer is only a lower bound', () => {
+  // The ordmache file read independently of the parser: a record's code, flag and current rate.
+  const ORDMACHE = readFileSync(sharedPath('mirror/idor', 'ordmache-current.txt'), 'latin1').split('\n')
+  const countyRecordRate = (countyNumber: string) => Number(ORDMACHE.find((l) => l.startsWith(`${countyNumber}-5000`))!.slice(69, 74))
+  const candidatesOf = (zip: string) => snapshot.rates.lookupZip(zip).find((e) => e.state === 'IL')!.candidates
+
+  async function expectAggregatorDefault(zip: string, countyNumber: string) {
+    const rows = await avalaraRows('IL', '202512')
+    const body = (await answer(`/v1/tax/il?zip=${zip}&mode=full`)) as FullLookupBody
+    expect(body.rate.combined_rate).toBe(formatRate(dropCombined(rows.get(zip)!)))
+    expect(body.meta).toMatchObject({ feed: 'idor-ordmache', confidence: 'low' })
+    const warning = warningOf(body.meta.warnings, 'rate_varies_by_address')!
+    expect(warning).toMatchObject({ exact_source: 'ordmacha-current.txt' })
+    expect(warning.message).toMatch(/the rate varies by address\. Answered: the default is the aggregator's figure, Avalara edition 202512's combined rate .* The exact rate is in ordmacha-current\.txt\./)
+    expect(body.rows.find((r) => r.level === 'district')).toMatchObject({ source_file: 'TAXRATES_ZIP5_IL202512.csv', source_kind: 'aggregator' })
+    expect(body.rows.find((r) => r.level === 'state')).toMatchObject({ source_file: 'ordmache-current.txt', source_kind: 'official' })
+    const { candidates } = body.ambiguous_zip5
+    const aggregator = candidates.find((c) => c.basis === 'aggregator_figure')!
+    const official = candidates.find((c) => c.basis === 'lower_bound')!
+    expect(aggregator.selected).toBe(true)
+    expect(official.weight).toBeLessThan(aggregator.weight)
+    expect(official.combined_rate).toBe(formatRate(countyRecordRate(countyNumber)))
+    expect(Number(official.combined_rate)).toBeLessThan(Number(aggregator.combined_rate))
+  }
+
+  it('Springfield 62701 (a Y record, no unflagged record elsewhere) answers the drop\'s combined rate; the Sangamon county record stays a full-mode candidate', async () => {
+    const springfield = ORDMACHE.find((l) => l.slice(10, 35).trim() === 'SPRINGFIELD' && l.slice(35, 60).trim() === 'SANGAMON')!
+    expect(springfield[60]).toBe('Y')
+    await expectAggregatorDefault('62701', springfield.slice(0, 3))
+  })
+
+  it('another such city, found from the data, answers the same way', async () => {
+    const entry = [...snapshot.rates.entriesOfState('IL')]
+      .map((i) => snapshot.rates.entryAt(i))
+      .find((e) => e.candidates.some((c) => c.basis === 'lower_bound') && e.candidates[0]!.place && e.candidates[0]!.place.name !== 'Springfield')!
+    const county = entry.candidates[0]!.county!.fips
+    // the n-th county (alphabetical) is FIPS 17(2n − 1)
+    await expectAggregatorDefault(entry.zip, String((Number(county.slice(2)) + 1) / 2).padStart(3, '0'))
+  })
+
+  it('a Y record with a derived increment keeps its official answer, and Chicago 60601 has no aggregator candidate', async () => {
+    const record = factsOf(snapshot).record('IL')!
+    const derived = new Set(record.rate_varies.filter((r) => r.kind === 'estimated' && r.basis.includes("plus the city's increment")).map((r) => r.code))
+    expect(derived.size).toBeGreaterThan(0)
+    const entry = [...snapshot.rates.entriesOfState('IL')]
+      .map((i) => snapshot.rates.entryAt(i))
+      .find((e) => snapshot.rates.authoritiesOn(e.candidates[0]!.stack, '2026-11-21').some((a) => derived.has(a.code)))!
+    expect(entry.candidates.every((c) => c.basis !== 'aggregator_figure' && c.basis !== 'lower_bound')).toBe(true)
+    const body = (await answer(`/v1/tax/il?zip=${entry.zip}&mode=full`)) as FullLookupBody
+    expect(body.rows.every((r) => r.source_kind === 'official')).toBe(true)
+    expect(warningOf(body.meta.warnings, 'rate_varies_by_address')!.message).toMatch(/plus the city's increment/)
+    expect(candidatesOf('60601').map((c) => c.basis)).toEqual(['published'])
   })
 })
 

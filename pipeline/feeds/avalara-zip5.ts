@@ -17,6 +17,7 @@
 import Papa from 'papaparse'
 import { z } from 'zod'
 import { stateByCode } from '../../sources/index.ts'
+import { AGGREGATOR_FILE_NAME } from '../../snapshot-contract/feed-traits.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { formatRate, parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
@@ -38,7 +39,7 @@ const REQUIRED_COLUMNS = [
   'EstimatedSpecialRate',
 ] as const
 const MAX_REJECTED_SHARE = 0.01
-const FILE_NAME = /^TAXRATES_ZIP5_([A-Z]{2})(\d{4})(\d{2})\.csv$/i
+const FILE_NAME = AGGREGATOR_FILE_NAME
 
 export type AvalaraEdition = { state: string; edition: string; editionDate: string }
 

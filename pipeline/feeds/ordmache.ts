@@ -11,8 +11,10 @@
 // A record flagged Y (the rate varies by address; the file prints zeros, and the address file
 // ordmacha has the rates) is answered with what the file supports: its county's own record plus
 // the city's increment over the county where the city has an unflagged record in another county
-// (that record minus that county's record), else the county's record alone. Such answers, and the
-// records printing a rate they flag as varying, are listed in `rateVaries`.
+// (that record minus that county's record), else the county's record alone (a lower bound, marked
+// `lower_bound`: load-state.ts lets the state's aggregator drop answer such ZIPs when one is at
+// hand, lower-bound-defaults.ts). Such answers, and the records printing a rate they flag as
+// varying, are listed in `rateVaries`.
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRate, JurisdictionRef, PlaceStack, RateVaries, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
@@ -48,6 +50,9 @@ type Locality = {
   spans: Span[]
   lines: number[]
 }
+
+/** A Y record's answer; `lowerBound`: the county's record alone, the city's own taxes left out. */
+type Estimate = { spans: Span[]; basis: string; lowerBound?: boolean }
 
 /** County number (001–102, alphabetical) → 5-digit FIPS: the n-th county's FIPS code is 2n − 1. */
 export const illinoisCountyFips = (countyNumber: number): string => `${STATE_FIPS}${String(2 * countyNumber - 1).padStart(3, '0')}`
@@ -93,7 +98,7 @@ export function compileOrdmache({ file, stateRate, geography }: CompileOrdmacheI
 
   let knownFrom = earliest
   const districtRef = (code: string): JurisdictionRef => ({ level: 'district', code })
-  const estimated = new Map<string, { spans: Span[]; basis: string }>()
+  const estimated = new Map<string, Estimate>()
   for (const locality of localities.values()) {
     if (!locality.addressRates) continue
     const estimate = estimateOf(locality, localities, counties, placeOf)
@@ -113,7 +118,7 @@ export function compileOrdmache({ file, stateRate, geography }: CompileOrdmacheI
     add('district', locality.code, name, localShare(locality, spans))
     const from = firstDay(spans)
     if (from && (knownFrom === null || from > knownFrom)) knownFrom = from
-    if (estimate) rateVaries.push({ level: 'district', code: locality.code, name, kind: 'estimated', basis: estimate.basis, exact_source: ORDMACHA_FILE })
+    if (estimate) rateVaries.push({ level: 'district', code: locality.code, name, kind: 'estimated', basis: estimate.basis, ...(estimate.lowerBound ? { lower_bound: true } : {}), exact_source: ORDMACHA_FILE })
     else if (locality.varies) rateVaries.push({ level: 'district', code: locality.code, name, kind: 'published', basis: `${fileName} prints ${formatRate(locality.spans.at(-1)!.rate)} and flags it as varying within the jurisdiction`, exact_source: ORDMACHA_FILE })
   }
   const rated = new Set(jurisdictions.filter((j) => j.level === 'district').map((j) => j.code))
@@ -233,7 +238,7 @@ function mergeListings(records: OrdmacheRecord[], geography: Geography, fileName
 }
 
 /** What the file supports for a record flagged Y: its county's record, plus the city's increment over another county where it has an unflagged record. */
-function estimateOf(locality: Locality, localities: Map<string, Locality>, counties: Map<string, Locality>, placeOf: Map<string, string>): { spans: Span[]; basis: string } | null {
+function estimateOf(locality: Locality, localities: Map<string, Locality>, counties: Map<string, Locality>, placeOf: Map<string, string>): Estimate | null {
   const county = counties.get(locality.countyFips)
   if (!county) return null
   const since = firstDay(locality.spans)
@@ -257,6 +262,7 @@ function estimateOf(locality: Locality, localities: Map<string, Locality>, count
   return {
     spans: combineSpans([county.spans], ([own]) => own!, since),
     basis: `${county.code} (${county.name}) only: the city has no unflagged record elsewhere, so its own taxes are not included; the rate varies by address`,
+    lowerBound: true,
   }
 }
 

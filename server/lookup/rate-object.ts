@@ -1,5 +1,5 @@
 // The spec 2.1 rate object, the per-candidate summaries of an ambiguous ZIP, and the full-mode rows.
-import type { SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import { sourceKindOfFile, type SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { LEVELS } from '../../snapshot-contract/model.ts'
 import type { Authority, Candidate, RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
@@ -59,6 +59,6 @@ export function rateRows(authorities: readonly Authority[], sourceKind: SourceKi
       effective_from: authority.from,
       effective_to: authority.to,
       source_file: authority.source,
-      source_kind: sourceKind,
+      source_kind: sourceKindOfFile(authority.source, sourceKind),
     }))
 }

@@ -97,7 +97,8 @@ export const CandidateSummary = z
       .enum(CANDIDATE_BASES)
       .describe(
         'why it is a candidate: published (the source\'s own answer), zip_point / usps_city (the place holding the ZIP\'s Census point / named by its USPS city), ' +
-          'usual_rate (the rate the other ZIPs of the city, or of the county\'s unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside)',
+          'usual_rate (the rate the other ZIPs of the city, or of the county\'s unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), ' +
+          'aggregator_figure (an official state\'s ZIP answered by the aggregator drop\'s combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept)',
       ),
     source: z.string().describe('the files (or statute labels) its rates come from'),
     selected: z.boolean(),
