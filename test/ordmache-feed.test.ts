@@ -137,12 +137,13 @@ describe('records whose rate varies by address', () => {
     const expected = current(countyRecordOf(y)).rate + current(other).rate - current(countyRecordOf(other)).rate
     expect(combinedOn(zipCarrying(code(y)), '2026-11-21')).toBe(expected)
     expect(result.rateVaries!.find((r) => r.code === code(y))).toMatchObject({ kind: 'estimated', exact_source: ORDMACHA_FILE, basis: expect.stringContaining(code(other)) })
+    expect(result.rateVaries!.find((r) => r.code === code(y))!.lower_bound).toBeUndefined()
   })
 
   it('a Y record with no unflagged record elsewhere answers its county record only, saying the city\'s own taxes are not included', () => {
     const y = yLines.find((line) => !plainElsewhere(line) && zipCarryingOrNull(code(line)))!
     expect(combinedOn(zipCarrying(code(y)), '2026-11-21')).toBe(current(countyRecordOf(y)).rate)
-    expect(result.rateVaries!.find((r) => r.code === code(y))).toMatchObject({ kind: 'estimated', basis: expect.stringMatching(/only: the city has no unflagged record elsewhere/) })
+    expect(result.rateVaries!.find((r) => r.code === code(y))).toMatchObject({ kind: 'estimated', lower_bound: true, basis: expect.stringMatching(/only: the city has no unflagged record elsewhere/) })
   })
 
   it('a printed rate flagged as varying is answered as printed and listed as published', () => {
