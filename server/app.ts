@@ -34,6 +34,8 @@ export type AppOptions = {
   clock?: Clock
   /** the API's routes; defaults to the registry (routes/index.ts) */
   routes?: Route[]
+  /** the per-key request-rate limiter; a new one of this node alone by default */
+  limiter?: RateLimiter
 }
 
 export function createApp(options: AppOptions): polka.Polka {
@@ -42,7 +44,7 @@ export function createApp(options: AppOptions): polka.Polka {
   return buildRouter([...routes, openApiRoute(routes)], {
     snapshots: options.snapshots,
     store: options.store,
-    limiter: new RateLimiter(clock),
+    limiter: options.limiter ?? new RateLimiter(clock),
     tiers: options.settings.tiers,
     jsonBodyLimit: options.settings.jsonBodyLimit,
     routeSettings: {

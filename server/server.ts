@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdminApp } from './admin/admin-listener.ts'
-import { removeEndpointFile, writeEndpointFile } from './admin/endpoint-file.ts'
+import { removeEndpointAt, writeEndpointAt } from './admin/endpoint-file.ts'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { createApp } from './app.ts'
 import { limitBodyTime } from './http/body-time.ts'
@@ -63,7 +63,14 @@ export async function startServer(
   let openingStarted = 0
   const opening = new Promise<void>((resolve) => (startOpening = resolve)).then(() => {
     openingStarted = performance.now()
-    return openStore(settings.storePath, { memoryLimit: settings.storeMemoryLimit })
+    return openStore(settings.store, {
+      memoryLimit: settings.storeMemoryLimit,
+      poolSize: settings.storePoolSize,
+      pollMs: settings.storePollMs,
+      unsyncedShare: settings.usageUnsyncedShare,
+      nodeName: `taxatlas ${process.pid}`,
+      logger,
+    })
   })
   const gate = gateStore(opening)
 
@@ -71,10 +78,13 @@ export async function startServer(
   const adminServer = http.createServer(LISTENER_OPTIONS)
   for (const listener of [server, adminServer]) answerRefusals(listener, logger)
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
+  // A key's request rate is shared out among the nodes on the store (1 until it is open).
+  let liveNodes = () => 1
+  const limiter = new RateLimiter(clock, () => liveNodes())
   const deps: AppDeps = {
     snapshots,
     store: gate,
-    limiter: new RateLimiter(clock),
+    limiter,
     tiers: settings.tiers,
     jsonBodyLimit: settings.jsonBodyLimit,
     routeSettings: { portability: settings.portability },
@@ -86,7 +96,7 @@ export async function startServer(
   }).handler as unknown as http.RequestListener)
   let stopWatching = () => {}
   try {
-    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes })
+    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter })
     server.on('request', guarded(app.handler as unknown as http.RequestListener))
     await listen(server, settings.port, settings.host)
 
@@ -106,23 +116,31 @@ export async function startServer(
 
   let closing = false
   let stopFlushing = () => {}
+  let stopWatchingAccounts = () => {}
   let endpointWritten = false
   const ready = async (store: OpenedStore): Promise<OpenedStore> => {
     // Key requests waiting on the gate proceed from here; a server already closing only flushes and closes it.
     if (!closing) {
       stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger)
+      liveNodes = () => store.engine.liveNodes()
+      stopWatchingAccounts = store.engine.watchAccounts(() => {
+        store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message }))
+      })
       try {
         const token = randomBytes(32).toString('base64url')
         const adminApp = guarded(createAdminApp(deps, store, token).handler as unknown as http.RequestListener)
         adminServer.off('request', notYet).on('request', adminApp)
-        await writeEndpointFile(settings.storePath, { url: adminUrl, token, pid: process.pid })
-        endpointWritten = true
+        if (settings.adminEndpointFile) {
+          await writeEndpointAt(settings.adminEndpointFile, { url: adminUrl, token, pid: process.pid })
+          endpointWritten = true
+        }
       } catch (error) {
         // Key routes serve regardless; only the admin command cannot find this server.
         logger.error('admin_endpoint_failed', { reason: (error as Error).message })
       }
     }
     logger.info('store_ready', {
+      engine: store.engine.kind,
       ms: Math.round(performance.now() - openingStarted),
       startup_ms: Math.round(performance.now()),
       rss_mb: Math.round(process.memoryUsage().rss / 1048576),
@@ -144,13 +162,14 @@ export async function startServer(
     const publicClosed = closeGracefully(server, settings.shutdownTimeoutMs)
     // Requests in flight may be waiting for the store: it must settle before they can finish.
     const opened = await settled
-    if (endpointWritten) await removeEndpointFile(settings.storePath)
+    if (endpointWritten) await removeEndpointAt(settings.adminEndpointFile!)
     await closeGracefully(adminServer, settings.shutdownTimeoutMs)
     await publicClosed
     if (opened) {
       stopFlushing()
+      stopWatchingAccounts()
       await opened.usage.flush().catch((error: Error) => logger.error('usage_flush_failed', { reason: error.message }))
-      await opened.db.close()
+      await opened.engine.close()
     }
   }
 

@@ -1,14 +1,23 @@
-// The store as the server uses it: the DuckDB file with accounts and usage loaded in memory.
-// The server opens it in the background after it listens (public routes need no store), so the
-// request path sees it through a gate: one shared promise that key routes await, and that
-// turns a failure to open into 503 SERVICE_UNAVAILABLE.
+// The store as the server uses it: an engine (store-engine.ts: the DuckDB file, or PostgreSQL)
+// with accounts and usage loaded in memory. The server opens it in the background after it
+// listens (public routes need no store), so the request path sees it through a gate: one shared
+// promise that key routes await, and that turns a failure to open into 503 SERVICE_UNAVAILABLE.
 import { HttpError } from '../base/errors.ts'
+import type { Logger } from '../base/logger.ts'
 import { Accounts } from './accounts.ts'
-import type { Database } from './database.ts'
+import type { NexusRegistrations } from './nexus-registrations.ts'
+import type { StoreEngine } from './store-engine.ts'
+import type { TransactionStore } from './transaction-store.ts'
 import { UsageCounter } from './usage.ts'
 
-/** What the request path needs from the store: accounts and usage in memory, and the database for routes that keep their own tables. */
-export type StoreParts = { accounts: Accounts; usage: UsageCounter; db: Database }
+/** What the request path needs from the store: accounts and usage in memory, and the engine's tables for routes that keep their own. */
+export type StoreParts = {
+  accounts: Accounts
+  usage: UsageCounter
+  transactions: TransactionStore
+  registrations: NexusRegistrations
+  engine: StoreEngine
+}
 
 export type OpenedStore = StoreParts
 
@@ -18,15 +27,58 @@ export const STORE_RETRY_AFTER_SECONDS = 30
 export const STORE_UNAVAILABLE_MESSAGE =
   'The account store is unavailable, so API keys cannot be checked right now; retry later. Public routes still answer.'
 
+/** Where the store is: a DuckDB file, or a PostgreSQL database by URL. */
+export type StoreLocation = { kind: 'duckdb'; file: string } | { kind: 'postgres'; url: string }
+
+export type OpenStoreOptions = {
+  /** DuckDB's buffer memory (DuckDB syntax, e.g. "256MB") */
+  memoryLimit?: string
+  /** PostgreSQL: connections this node keeps */
+  poolSize?: number
+  /** PostgreSQL: how often a node announces itself and re-reads accounts without a notification */
+  pollMs?: number
+  /** PostgreSQL: the share of an account's quota a node may count unseen by the database */
+  unsyncedShare?: number
+  /** names this node's connections in PostgreSQL (application_name) */
+  nodeName?: string
+  /** where the PostgreSQL engine reports lost connections and migrations */
+  logger?: Logger
+}
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request: () => {} }
+
+/** The store location TAXATLAS_STORE names: a postgres:// (or postgresql://) URL, else a file path. */
+export const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//i.test(value)
+
 /**
- * Opens the store file and loads accounts and usage. database.ts (and with it the DuckDB native
- * module) is imported here, on first use, never while the server starts.
+ * Opens the engine and loads accounts and usage. The engines' modules (and with them DuckDB's
+ * native module or the pg client) are imported here, on first use, never while the server starts.
  */
-export async function openStore(file: string, options: { memoryLimit?: string } = {}): Promise<OpenedStore> {
-  const { Database } = await import('./database.ts')
-  const db = await Database.open(file, options)
+export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<OpenedStore> {
+  const engine = await openEngine(location, options)
   try {
-    return { db, accounts: await Accounts.load(db), usage: await UsageCounter.load(db) }
+    return {
+      engine,
+      accounts: await Accounts.load(engine.accounts),
+      usage: await UsageCounter.load(engine.usage, { shared: engine.shared, unsyncedShare: options.unsyncedShare ?? 0.01 }),
+      transactions: engine.transactions,
+      registrations: engine.registrations,
+    }
+  } catch (error) {
+    await engine.close().catch(() => undefined)
+    throw error
+  }
+}
+
+async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<StoreEngine> {
+  if (location.kind === 'postgres') {
+    const { postgresEngine } = await import('./postgres/pg-engine.ts')
+    return postgresEngine(location.url, { poolSize: options.poolSize ?? 10, pollMs: options.pollMs ?? 5_000, nodeName: options.nodeName ?? 'taxatlas', logger: options.logger ?? quiet })
+  }
+  const [{ Database }, { duckdbEngine }] = await Promise.all([import('./database.ts'), import('./duckdb-engine.ts')])
+  const db = await Database.open(location.file, { memoryLimit: options.memoryLimit })
+  try {
+    return await duckdbEngine(db)
   } catch (error) {
     await db.close().catch(() => undefined)
     throw error

@@ -1,16 +1,34 @@
-// Orders and refunds of every account, in one DuckDB table keyed by (account, provider,
-// transaction id, kind). Money is BIGINT in units of 1/10,000 dollar (portability/money.ts),
-// negative for refunds. Every method scopes its statements to one account. A call resolves only
-// after its DuckDB transaction committed (the WAL is written and synced at commit), so anything
-// acknowledged to a client survives a crash of the process.
+// Orders and refunds of every account in the DuckDB store, in one table keyed by (account,
+// provider, transaction id, kind). Money is BIGINT in units of 1/10,000 dollar
+// (portability/money.ts), negative for refunds. Every method scopes its statements to one
+// account. A call resolves only after its DuckDB transaction committed (the WAL is written and
+// synced at commit), so anything acknowledged to a client survives a crash of the process. Saves
+// are group-committed (group-commit.ts): those arriving while a commit runs share the next one.
 //
 // The key is kept by the writers, not by a PRIMARY KEY: DuckDB holds such an index in memory,
 // growing with every stored row and never evicted. Every write goes through the store's one
-// serialized connection; a single save looks its key up inside its own transaction, and a bulk
-// commit anti-joins against the account's keys (transactions-bulk.ts).
-import type { TransactionKey, TransactionKind, TransactionRecord, TransactionSource } from './transaction-record.ts'
-import type { Database, Row, Statements } from './database.ts'
-import { BulkWriter } from './transactions-bulk.ts'
+// serialized connection; a batch of saves looks its keys up inside its own transaction, and a
+// bulk commit anti-joins against the account's keys (transactions-bulk.ts).
+import type { TransactionKey, TransactionRecord, TransactionSource } from './transaction-record.ts'
+import { HttpError } from '../base/errors.ts'
+import type { Database, Statements } from './database.ts'
+import { GroupCommit } from './group-commit.ts'
+import { BulkWriter, COMMIT_ROWS } from './transactions-bulk.ts'
+import {
+  keyText,
+  planSaves,
+  recordValues,
+  stateGroupOf,
+  storedOf,
+  VALUE_COLUMNS,
+  type ListFilter,
+  type SaveMode,
+  type SaveRequest,
+  type Saved,
+  type StateGroup,
+  type StoredTransaction,
+  type TransactionStore,
+} from './transaction-store.ts'
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS transactions (
@@ -25,16 +43,8 @@ const SCHEMA = [
      source VARCHAR NOT NULL, created_at TIMESTAMP NOT NULL, updated_at TIMESTAMP NOT NULL)`,
 ]
 
-export type StoredTransaction = TransactionRecord & { source: TransactionSource; createdAt: string; updatedAt: string }
-
-/** `upsert`: create, or replace when different (v1). `create`: refuse a known key (TaxJar POST). `update`: refuse an unknown key (TaxJar PUT). */
-export type SaveMode = 'upsert' | 'create' | 'update'
-export type SaveResult = 'created' | 'updated' | 'unchanged' | 'exists' | 'missing'
-
-/** One group of the nexus aggregate: a state, a kind and the two flags that decide counting. */
-export type StateGroup = { state: string; kind: TransactionKind; exemptionType: string | null; marketplace: boolean; total: bigint; count: number }
-
-export type ListFilter = { kind: TransactionKind; provider: string; from?: string; to?: string; limit: number }
+/** Most saves committed in one DuckDB transaction. */
+const MAX_BATCH = 256
 
 const COLUMNS = `provider, transaction_id, kind, transaction_date::VARCHAR AS transaction_date,
   strftime(transaction_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS transaction_at,
@@ -44,13 +54,24 @@ const COLUMNS = `provider, transaction_id, kind, transaction_date::VARCHAR AS tr
 
 const KEY_WHERE = 'account_id = ? AND provider = ? AND transaction_id = ? AND kind = ?'
 
-export class TransactionStore {
-  private constructor(private readonly db: Database) {}
+export class DuckDBTransactionStore implements TransactionStore {
+  readonly bulkCommitRows = COMMIT_ROWS
+  readonly #saves: GroupCommit<SaveRequest, Saved>
+
+  private constructor(private readonly db: Database) {
+    // One connection: one batch at a time, the next gathering while it commits.
+    this.#saves = new GroupCommit((batch) => db.transaction((tx) => saveBatch(tx, batch)), {
+      concurrency: 1,
+      maxBatch: MAX_BATCH,
+      // A refused disk (StoreWriteError) fails the whole batch; anything else is tried write by write.
+      storeFailure: (error) => error instanceof HttpError,
+    })
+  }
 
   /** The store over `db`, creating its table if it is missing. */
-  static async of(db: Database): Promise<TransactionStore> {
+  static async of(db: Database): Promise<DuckDBTransactionStore> {
     for (const statement of SCHEMA) await db.run(statement)
-    return new TransactionStore(db)
+    return new DuckDBTransactionStore(db)
   }
 
   async get(accountId: string, key: TransactionKey): Promise<StoredTransaction | null> {
@@ -58,22 +79,9 @@ export class TransactionStore {
     return rows.length ? storedOf(rows[0]) : null
   }
 
-  /** Writes one transaction per `mode`; `stored` is what the store holds afterwards (null when refused as missing). */
-  save(accountId: string, record: TransactionRecord, source: TransactionSource, now: number, mode: SaveMode): Promise<{ result: SaveResult; stored: StoredTransaction | null }> {
-    const stamp = new Date(now).toISOString()
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.rows(`SELECT ${COLUMNS} FROM transactions WHERE ${KEY_WHERE}`, [accountId, record.provider, record.transactionId, record.kind])
-      const existing = rows.length ? storedOf(rows[0]) : null
-      if (!existing) {
-        if (mode === 'update') return { result: 'missing', stored: null }
-        await insertOne(tx, accountId, record, source, stamp)
-        return { result: 'created', stored: { ...record, source, createdAt: stamp, updatedAt: stamp } }
-      }
-      if (mode === 'create') return { result: 'exists', stored: existing }
-      if (sameRecord(existing, record)) return { result: 'unchanged', stored: existing }
-      await updateOne(tx, accountId, record, stamp)
-      return { result: 'updated', stored: { ...record, source: existing.source, createdAt: existing.createdAt, updatedAt: stamp } }
-    })
+  /** Writes one transaction per `mode`, in the next group commit; `stored` is what the store holds afterwards (null when refused as missing). */
+  save(accountId: string, record: TransactionRecord, source: TransactionSource, now: number, mode: SaveMode): Promise<Saved> {
+    return this.#saves.submit({ accountId, record, source, stamp: new Date(now).toISOString(), mode })
   }
 
   /** Removes one transaction; returns what was removed, or null when there was none. */
@@ -118,42 +126,45 @@ export class TransactionStore {
        GROUP BY ALL`,
       [accountId, from, to],
     )
-    return rows.map((row) => ({
-      state: String(row.to_state),
-      kind: row.kind as TransactionKind,
-      exemptionType: row.exemption_type === null ? null : String(row.exemption_type),
-      marketplace: Boolean(row.marketplace),
-      total: BigInt(String(row.total)),
-      count: Number(row.n),
-    }))
+    return rows.map(stateGroupOf)
   }
 }
 
-function recordValues(record: TransactionRecord): (string | number | boolean | null)[] {
-  return [
-    record.transactionDate, record.transactionAt, record.toCountry, record.toZip, record.toState, record.toCity, record.toStreet,
-    record.fromCountry, record.fromZip, record.fromState, record.fromCity, record.fromStreet,
-    record.amount, record.shipping, record.salesTax, record.customerId, record.exemptionType, record.marketplace,
-    record.referenceId, record.lineItems ? JSON.stringify(record.lineItems) : null,
-  ]
+const COLUMN_LIST = VALUE_COLUMNS.join(', ')
+
+/** Decides a batch of saves against the rows stored under their keys, and writes what it decided, in the caller's transaction. */
+async function saveBatch(tx: Statements, batch: SaveRequest[]): Promise<Saved[]> {
+  const existing = new Map<string, StoredTransaction>()
+  const idsByAccount = new Map<string, Set<string>>()
+  for (const { accountId, record } of batch) {
+    if (!idsByAccount.has(accountId)) idsByAccount.set(accountId, new Set())
+    idsByAccount.get(accountId)!.add(record.transactionId)
+  }
+  for (const [accountId, ids] of idsByAccount) {
+    const list = [...ids]
+    const rows = await tx.rows(`SELECT ${COLUMNS} FROM transactions WHERE account_id = ? AND transaction_id IN (${list.map(() => '?').join(', ')})`, [accountId, ...list])
+    for (const row of rows) {
+      const stored = storedOf(row)
+      existing.set(keyText(accountId, stored), stored)
+    }
+  }
+  const plan = planSaves(batch, existing)
+  if (plan.inserts.length) await insertMany(tx, plan.inserts)
+  for (const { accountId, stored } of plan.updates) await updateOne(tx, accountId, stored, stored.updatedAt)
+  return plan.results
 }
 
-const VALUE_COLUMNS = `transaction_date, transaction_at, to_country, to_zip, to_state, to_city, to_street,
-  from_country, from_zip, from_state, from_city, from_street, amount, shipping, sales_tax,
-  customer_id, exemption_type, marketplace, transaction_reference_id, line_items`
+const INSERT_ROW = `(?, ?, ?, ?, ?::DATE, ?::TIMESTAMP, ${Array(VALUE_COLUMNS.length - 2).fill('?').join(', ')}, ?, ?::TIMESTAMP, ?::TIMESTAMP)`
 
-function insertOne(tx: Statements, accountId: string, record: TransactionRecord, source: TransactionSource, stamp: string) {
+function insertMany(tx: Statements, rows: { accountId: string; stored: StoredTransaction }[]) {
   return tx.run(
-    `INSERT INTO transactions (account_id, provider, transaction_id, kind, ${VALUE_COLUMNS}, source, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?::DATE, ?::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP)`,
-    [accountId, record.provider, record.transactionId, record.kind, ...recordValues(record), source, stamp, stamp],
+    `INSERT INTO transactions (account_id, provider, transaction_id, kind, ${COLUMN_LIST}, source, created_at, updated_at)
+     VALUES ${rows.map(() => INSERT_ROW).join(', ')}`,
+    rows.flatMap(({ accountId, stored }) => [accountId, stored.provider, stored.transactionId, stored.kind, ...recordValues(stored), stored.source, stored.createdAt, stored.updatedAt]),
   )
 }
 
-const VALUE_ASSIGNMENTS = VALUE_COLUMNS.split(',')
-  .map((column) => column.trim())
-  .map((column) => `${column} = ?${column === 'transaction_date' ? '::DATE' : column === 'transaction_at' ? '::TIMESTAMP' : ''}`)
-  .join(', ')
+const VALUE_ASSIGNMENTS = VALUE_COLUMNS.map((column) => `${column} = ?${column === 'transaction_date' ? '::DATE' : column === 'transaction_at' ? '::TIMESTAMP' : ''}`).join(', ')
 
 function updateOne(tx: Statements, accountId: string, record: TransactionRecord, stamp: string) {
   return tx.run(`UPDATE transactions SET ${VALUE_ASSIGNMENTS}, updated_at = ?::TIMESTAMP WHERE ${KEY_WHERE}`, [
@@ -164,45 +175,4 @@ function updateOne(tx: Statements, accountId: string, record: TransactionRecord,
     record.transactionId,
     record.kind,
   ])
-}
-
-function storedOf(row: Row): StoredTransaction {
-  const text = (value: unknown) => (value === null || value === undefined ? null : String(value))
-  return {
-    provider: String(row.provider),
-    transactionId: String(row.transaction_id),
-    kind: row.kind as TransactionKind,
-    transactionAt: String(row.transaction_at),
-    transactionDate: String(row.transaction_date),
-    toCountry: String(row.to_country),
-    toZip: String(row.to_zip),
-    toState: String(row.to_state),
-    toCity: text(row.to_city),
-    toStreet: text(row.to_street),
-    fromCountry: text(row.from_country),
-    fromZip: text(row.from_zip),
-    fromState: text(row.from_state),
-    fromCity: text(row.from_city),
-    fromStreet: text(row.from_street),
-    amount: Number(row.amount),
-    shipping: Number(row.shipping),
-    salesTax: Number(row.sales_tax),
-    customerId: text(row.customer_id),
-    exemptionType: text(row.exemption_type) as StoredTransaction['exemptionType'],
-    marketplace: Boolean(row.marketplace),
-    referenceId: text(row.transaction_reference_id),
-    lineItems: row.line_items === null ? null : JSON.parse(String(row.line_items)),
-    source: row.source as TransactionSource,
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-  }
-}
-
-const RECORD_FIELDS: (keyof TransactionRecord)[] = [
-  'transactionAt', 'transactionDate', 'toCountry', 'toZip', 'toState', 'toCity', 'toStreet', 'fromCountry', 'fromZip',
-  'fromState', 'fromCity', 'fromStreet', 'amount', 'shipping', 'salesTax', 'customerId', 'exemptionType', 'marketplace', 'referenceId',
-]
-
-function sameRecord(stored: TransactionRecord, record: TransactionRecord): boolean {
-  return RECORD_FIELDS.every((field) => stored[field] === record[field]) && JSON.stringify(stored.lineItems) === JSON.stringify(record.lineItems)
 }

@@ -1,10 +1,10 @@
 // A backfill run: every row is validated on its own (shape, meaning, window); valid rows are
-// handed to the store's bulk writer in batches (it commits a DuckDB row group at a time, and the
-// rest at the end, before the answer). Rows the account already holds (or that repeat earlier in
+// handed to the store's bulk writer in batches (it commits a chunk at a time, and the rest at the
+// end, before the answer). Rows the account already holds (or that repeat earlier in
 // the upload) are counted as duplicates and left as stored, so re-running a file adds nothing.
 import type { RateIndex } from '../../../snapshot-contract/rate-index.ts'
 import { validate, type ValidationDetail } from '../../http/validation.ts'
-import type { TransactionStore } from '../../store/transactions.ts'
+import type { TransactionStore } from '../../store/transaction-store.ts'
 import type { DateWindow } from '../date-window.ts'
 import { normalizeTransaction } from '../normalize-transaction.ts'
 import { TransactionInput } from '../transaction-input.ts'

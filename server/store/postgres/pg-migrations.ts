@@ -1,0 +1,76 @@
+// The PostgreSQL store's schema, as numbered migrations kept here and applied at start-up by every
+// node: in one transaction under an advisory lock, so nodes starting together apply each once
+// (the others wait on the lock, then find it applied). A migration is never edited once released;
+// a change is a new one at the end.
+import type { PgDatabase } from './pg-database.ts'
+
+export type Migration = { id: number; name: string; sql: string }
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'accounts, keys, usage, transactions, nexus registrations, nodes',
+    sql: `
+      -- Every change to an account or a key takes the next number, so a node catches up by
+      -- reading what changed after the last number it saw (pg-account-table.ts).
+      CREATE SEQUENCE account_changes;
+      CREATE TABLE accounts (
+        id text PRIMARY KEY, name text NOT NULL, tier text NOT NULL,
+        created_at text NOT NULL, trial_ends_at text,
+        change_seq bigint NOT NULL DEFAULT nextval('account_changes'));
+      -- key_hash is the hex sha256 of the key; the key itself is never stored.
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY, account_id text NOT NULL REFERENCES accounts (id), key_hash text NOT NULL UNIQUE,
+        prefix text NOT NULL, created_at text NOT NULL, revoked_at text,
+        change_seq bigint NOT NULL DEFAULT nextval('account_changes'));
+      CREATE INDEX api_keys_changes ON api_keys (change_seq);
+      CREATE INDEX accounts_changes ON accounts (change_seq);
+      CREATE TABLE usage (
+        account_id text NOT NULL, month text NOT NULL, lookups bigint NOT NULL,
+        PRIMARY KEY (account_id, month));
+      -- Money in units of 1/10,000 dollar, negative for refunds (portability/money.ts).
+      CREATE TABLE transactions (
+        account_id text NOT NULL, provider text NOT NULL, transaction_id text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('order', 'refund')),
+        transaction_date date NOT NULL, transaction_at timestamp(3) NOT NULL,
+        to_country text NOT NULL, to_zip text NOT NULL, to_state text NOT NULL, to_city text, to_street text,
+        from_country text, from_zip text, from_state text, from_city text, from_street text,
+        amount bigint NOT NULL, shipping bigint NOT NULL, sales_tax bigint NOT NULL,
+        customer_id text, exemption_type text, marketplace boolean NOT NULL,
+        transaction_reference_id text, line_items text,
+        source text NOT NULL, created_at timestamp(3) NOT NULL, updated_at timestamp(3) NOT NULL,
+        PRIMARY KEY (account_id, provider, transaction_id, kind));
+      CREATE INDEX transactions_listing ON transactions (account_id, kind, provider, transaction_date, transaction_id);
+      CREATE TABLE nexus_registrations (
+        account_id text NOT NULL, state text NOT NULL, registered_since date, updated_at timestamp(3) NOT NULL,
+        PRIMARY KEY (account_id, state));
+      -- The server nodes alive on this database: each writes seen_at on a timer (pg-nodes.ts).
+      CREATE TABLE nodes (
+        id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL,
+        started_at timestamptz NOT NULL, seen_at timestamptz NOT NULL);
+    `,
+  },
+]
+
+/** Any constant: the lock the migrating node holds, which other nodes wait on. */
+const MIGRATION_LOCK = 7_463_771_018
+
+/** Applies the migrations this database lacks; returns the ids applied by this call. */
+export async function migrate(db: PgDatabase, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.run('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`)
+    const done = new Set((await tx.rows('SELECT id FROM schema_migrations')).map((row) => Number(row.id)))
+    const newer = [...done].filter((id) => !migrations.some((m) => m.id === id))
+    if (newer.length) throw new Error(`the database has migrations this server does not know (${newer.join(', ')}): it was migrated by a newer version`)
+    const applied: number[] = []
+    for (const migration of migrations) {
+      if (done.has(migration.id)) continue
+      await tx.run(migration.sql)
+      await tx.run('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name])
+      applied.push(migration.id)
+    }
+    return applied
+  })
+}
