@@ -21,7 +21,7 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/global-setup.ts', 'test/postgres-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'duckdb', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'postgres', include: STORE_TESTS, env: { TAXATLAS_TEST_STORE: 'postgres' } } },
     ],
   },

@@ -13,7 +13,7 @@ import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './dispatch/route.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import type { Snapshot } from './snapshot/open-snapshot.ts'
-import type { StoreGate } from './store/store.ts'
+import type { StoreGate, StoreLocation } from './store/store.ts'
 import type { Tiers } from './base/tiers.ts'
 
 export type AppOptions = {
@@ -29,6 +29,8 @@ export type AppOptions = {
     geocoder?: GeocoderSettings | null
     /** bytes of lookup replies kept (TAXATLAS_REPLY_CACHE_MB); none when absent or 0 */
     replyCacheBytes?: number
+    /** where the store is (its engine is reported by /healthz); a DuckDB file when absent */
+    store?: StoreLocation
   }
   logger: Logger
   clock?: Clock
@@ -48,6 +50,7 @@ export function createApp(options: AppOptions): polka.Polka {
     tiers: options.settings.tiers,
     jsonBodyLimit: options.settings.jsonBodyLimit,
     routeSettings: {
+      storeEngine: options.settings.store?.kind ?? 'duckdb',
       portability: options.settings.portability ?? portabilitySettingsOf(PortabilityEnv.parse({})),
       ...(options.settings.geocoder ? { geocoder: createCensusGeocoder(options.settings.geocoder) } : {}),
     },

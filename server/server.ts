@@ -87,7 +87,7 @@ export async function startServer(
     limiter,
     tiers: settings.tiers,
     jsonBodyLimit: settings.jsonBodyLimit,
-    routeSettings: { portability: settings.portability },
+    routeSettings: { portability: settings.portability, storeEngine: settings.store.kind },
     logger,
     clock,
   }

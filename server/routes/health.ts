@@ -1,4 +1,6 @@
-// GET /healthz (public): the process is up and serving a snapshot.
+// GET /healthz (public): the process is up, the snapshot it serves and the store engine it uses
+// (so an operator can check that every node behind a load balancer serves the same snapshot from
+// the same kind of store).
 import { z } from 'zod'
 import { defineRoute } from '../dispatch/route.ts'
 
@@ -8,6 +10,7 @@ export const HealthBody = z
     snapshot_id: z.string().describe('the snapshot being served'),
     snapshot_generated_at: z.string().describe('when the pipeline built it'),
     snapshot_loaded_at: z.string().describe('when this process started serving it'),
+    store_engine: z.enum(['duckdb', 'postgres']).describe('the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes'),
   })
   .meta({ id: 'Health' })
 
@@ -19,7 +22,13 @@ export const healthRoute = defineRoute({
   tags: ['service'],
   auth: 'public',
   responses: { 200: { description: 'The service is up.', schema: HealthBody } },
-}).handle(({ snapshot }) => ({
+}).handle(({ snapshot, settings }) => ({
   status: 200,
-  body: { status: 'ok', snapshot_id: snapshot.id, snapshot_generated_at: snapshot.manifest.generated_at, snapshot_loaded_at: snapshot.loadedAt },
+  body: {
+    status: 'ok',
+    snapshot_id: snapshot.id,
+    snapshot_generated_at: snapshot.manifest.generated_at,
+    snapshot_loaded_at: snapshot.loadedAt,
+    store_engine: settings.storeEngine ?? 'duckdb',
+  },
 }))
