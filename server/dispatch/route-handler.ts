@@ -138,10 +138,11 @@ function admit(x: Exchange): boolean | Promise<boolean> {
     const tier = deps.tiers[account.tier]
     const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
     if (!limit.allowed) throw rateLimited(limit)
-    if (route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota)) {
-      return usage.flush().then(() => admitPlan(x, account, keyId, tier, usage))
-    }
-    return admitPlan(x, account, keyId, tier, usage)
+    // Checked again after each flush: requests that waited on the same flush are admitted one
+    // at a time, each after its predecessor's count reached the database.
+    const admitSynced = (): boolean | Promise<boolean> =>
+      route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota) ? usage.flush().then(admitSynced) : admitPlan(x, account, keyId, tier, usage)
+    return admitSynced()
   }
   return answerCached(x)
 }
