@@ -35,16 +35,17 @@ export async function startCluster(options: { count: number; artifactsDir: strin
   }
   // Started together, as a deployment's nodes come up: they race for the migrations.
   await Promise.all(Array.from({ length: options.count }, () => add()))
-  const client = new pg.Client({ connectionString: options.databaseUrl })
-  await client.connect()
+  // A pool, not one client: a test may restart PostgreSQL under it.
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 })
+  pool.on('error', () => undefined)
   return {
     nodes,
     databaseUrl: options.databaseUrl,
     add,
-    sql: async (text, params = []) => (await client.query(text, params)).rows,
+    sql: async (text, params = []) => (await pool.query(text, params)).rows,
     dispose: async () => {
       await Promise.all(nodes.map((node) => node.kill9()))
-      await client.end()
+      await pool.end()
       await rm(dir, { recursive: true, force: true })
     },
   }
