@@ -26,14 +26,15 @@ afterAll(async () => {
 })
 
 type Tally = { lookups: Map<number, number>; orders: Map<number, number>; retryAfter: Set<string | null> }
+type Phase = 'up' | 'down' | 'back'
 
 describe('PostgreSQL restarted under load', () => {
   it('refuses what needs it with 503 + Retry-After, keeps answering lookups, and recovers by itself', async () => {
     const { api_key: key, account_id: account } = await cluster.nodes[0].createAccount('enterprise')
     for (const node of cluster.nodes) await expect.poll(async () => (await callNode(node, key, 'GET', '/v1/account')).status, { timeout: 10_000 }).toBe(200)
 
-    let phase: 'up' | 'down' | 'back' = 'up'
-    const tallies: Record<typeof phase, Tally> = {
+    let phase = 'up' as Phase
+    const tallies: Record<Phase, Tally> = {
       up: { lookups: new Map(), orders: new Map(), retryAfter: new Set() },
       down: { lookups: new Map(), orders: new Map(), retryAfter: new Set() },
       back: { lookups: new Map(), orders: new Map(), retryAfter: new Set() },
