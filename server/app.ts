@@ -8,6 +8,7 @@ import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { ReplyCache } from './http/reply-cache.ts'
 import { buildRouter } from './dispatch/router.ts'
 import type { Logger } from './base/logger.ts'
+import type { ServerMetrics } from './base/metrics.ts'
 import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './dispatch/route.ts'
@@ -38,6 +39,8 @@ export type AppOptions = {
   routes?: Route[]
   /** the per-key request-rate limiter; a new one of this node alone by default */
   limiter?: RateLimiter
+  /** request and reply-cache counts; none kept when absent */
+  metrics?: ServerMetrics
 }
 
 export function createApp(options: AppOptions): polka.Polka {
@@ -57,5 +60,6 @@ export function createApp(options: AppOptions): polka.Polka {
     logger: options.logger,
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
+    metrics: options.metrics,
   })
 }

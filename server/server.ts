@@ -14,6 +14,8 @@ import { removeEndpointAt, writeEndpointAt } from './admin/endpoint-file.ts'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { createApp } from './app.ts'
 import { limitBodyTime } from './http/body-time.ts'
+import { withMetricsEndpoint } from './http/metrics-endpoint.ts'
+import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { HttpError } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
@@ -58,6 +60,17 @@ export async function startServer(
   // Nothing listens unless a verified snapshot opened.
   const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock)
 
+  // A key's request rate is shared out among the nodes on the store (1 until it is open).
+  let liveNodes = () => 1
+  const metrics = settings.metricsToken
+    ? await createMetrics({
+        storeEngine: settings.store.kind,
+        snapshot: () => ({ id: snapshots.current.id, generatedAt: snapshots.current.manifest.generated_at }),
+        liveNodes: () => liveNodes(),
+        clock,
+      })
+    : undefined
+
   // Key routes hold on `gate` from the first request; the opening itself starts after listen.
   let startOpening!: () => void
   let openingStarted = 0
@@ -70,6 +83,7 @@ export async function startServer(
       unsyncedShare: settings.usageUnsyncedShare,
       nodeName: `taxatlas ${process.pid}`,
       logger,
+      metrics,
     })
   })
   const gate = gateStore(opening)
@@ -78,8 +92,6 @@ export async function startServer(
   const adminServer = http.createServer(LISTENER_OPTIONS)
   for (const listener of [server, adminServer]) answerRefusals(listener, logger)
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
-  // A key's request rate is shared out among the nodes on the store (1 until it is open).
-  let liveNodes = () => 1
   const limiter = new RateLimiter(clock, () => liveNodes())
   const deps: AppDeps = {
     snapshots,
@@ -90,14 +102,16 @@ export async function startServer(
     routeSettings: { portability: settings.portability, storeEngine: settings.store.kind },
     logger,
     clock,
+    metrics,
   }
   const notYet = guarded(buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
   }).handler as unknown as http.RequestListener)
   let stopWatching = () => {}
   try {
-    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter })
-    server.on('request', guarded(app.handler as unknown as http.RequestListener))
+    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics })
+    const handler = app.handler as unknown as http.RequestListener
+    server.on('request', guarded(metrics ? withMetricsEndpoint(metrics, settings.metricsToken!, handler) : handler))
     await listen(server, settings.port, settings.host)
 
     // Bound now, so a taken admin port still stops start-up; it answers 503 until the store is

@@ -32,6 +32,11 @@ const ServerEnv = z.object({
     .max(100)
     .default(1)
     .describe("PostgreSQL: lookups a server may count for an account before the database has seen them, as a percentage of the account's quota (at least 1)"),
+  TAXATLAS_METRICS_TOKEN: z
+    .string()
+    .min(16, 'at least 16 characters: it is the only thing between /metrics and anyone who can reach the port')
+    .optional()
+    .describe('turns metrics on: GET /metrics (Prometheus) answers a scraper that sends Authorization: Bearer <this token>; unset, there is no /metrics'),
   TAXATLAS_ADMIN_ENDPOINT_FILE: z
     .string()
     .min(1)
@@ -68,6 +73,8 @@ export type ServerSettings = {
   adminEndpointFile: string | null
   storePoolSize: number
   storePollMs: number
+  /** TAXATLAS_METRICS_TOKEN; null: no metrics */
+  metricsToken: string | null
   /** TAXATLAS_USAGE_UNSYNCED_PERCENT as a fraction */
   usageUnsyncedShare: number
   storeMemoryLimit: string
@@ -100,6 +107,7 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     adminEndpointFile: e.TAXATLAS_ADMIN_ENDPOINT_FILE ? path.resolve(e.TAXATLAS_ADMIN_ENDPOINT_FILE) : store.kind === 'duckdb' ? `${store.file}.admin.json` : null,
     storePoolSize: e.TAXATLAS_STORE_POOL_SIZE,
     storePollMs: e.TAXATLAS_STORE_POLL_MS,
+    metricsToken: e.TAXATLAS_METRICS_TOKEN ?? null,
     usageUnsyncedShare: e.TAXATLAS_USAGE_UNSYNCED_PERCENT / 100,
     storeMemoryLimit: e.TAXATLAS_STORE_MEMORY_LIMIT,
     tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),

@@ -7,6 +7,7 @@ import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
+import type { ServerMetrics } from '../base/metrics.ts'
 import type { Caller, Route, RouteSettings } from './route.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
@@ -32,6 +33,8 @@ export type AppDeps = {
   clock: Clock
   /** replies of `cachesReplies` routes; none kept when absent */
   replies?: ReplyCache
+  /** request and reply-cache counts, when metrics are on */
+  metrics?: ServerMetrics
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
@@ -166,6 +169,7 @@ function answerCached(x: Exchange): boolean {
   const { deps, state } = x
   if (x.cacheKey !== null) {
     const hit = deps.replies!.get(x.snapshot.id, x.now, x.cacheKey)
+    deps.metrics?.replyCache(hit !== undefined)
     if (hit) {
       const headers = baseHeaderList(state.requestId)
       if (x.limit) addRateLimitHeaders(headers, x.limit)

@@ -4,10 +4,12 @@
 // promise that key routes await, and that turns a failure to open into 503 SERVICE_UNAVAILABLE.
 import { HttpError } from '../base/errors.ts'
 import type { Logger } from '../base/logger.ts'
+import type { ServerMetrics } from '../base/metrics.ts'
 import { Accounts } from './accounts.ts'
 import type { NexusRegistrations } from './nexus-registrations.ts'
 import type { StoreEngine } from './store-engine.ts'
 import type { TransactionStore } from './transaction-store.ts'
+import { timedEngine } from './timed-engine.ts'
 import { UsageCounter } from './usage.ts'
 
 /** What the request path needs from the store: accounts and usage in memory, and the engine's tables for routes that keep their own. */
@@ -43,6 +45,8 @@ export type OpenStoreOptions = {
   nodeName?: string
   /** where the PostgreSQL engine reports lost connections and migrations */
   logger?: Logger
+  /** times every store operation when given (TAXATLAS_METRICS_TOKEN set) */
+  metrics?: ServerMetrics
 }
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request: () => {} }
@@ -55,7 +59,8 @@ export const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//i.test(valu
  * native module or the pg client) are imported here, on first use, never while the server starts.
  */
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<OpenedStore> {
-  const engine = await openEngine(location, options)
+  const opened = await openEngine(location, options)
+  const engine = options.metrics ? timedEngine(opened, (operation, work) => options.metrics!.timeStore(operation, work)) : opened
   try {
     return {
       engine,
