@@ -12,7 +12,7 @@ const FLOORS = [
   ['server-domain', '^server/(lookup|portability|taxjar)/'],
   ['server-dispatch', '^server/dispatch/'],
   ['server-openapi', '^server/openapi/'],
-  ['server-routes', '^server/(routes|admin)/'],
+  ['server-routes', '^server/(routes|admin|console)/'],
   ['server-app', '^server/[^/]+\\.ts$'],
 ]
 
@@ -34,15 +34,37 @@ const sides = [
   { name: 'server-not-pipeline', severity: 'error', from: { path: '^server/' }, to: { path: '^pipeline/' } },
 ]
 
+/**
+ * The client package and the web console's browser code stand alone: not even a type from the
+ * server, pipeline or snapshot contract (the client's API types are generated from the server's
+ * schemas by client/codegen, which may import them; the console's build script reads sources/).
+ */
+const standalone = [
+  {
+    name: 'client-standalone',
+    severity: 'error',
+    from: { path: '^client/', pathNot: '^client/codegen/' },
+    to: { path: '^(server|pipeline|sources|snapshot-contract|console)/' },
+  },
+  {
+    name: 'console-standalone',
+    severity: 'error',
+    from: { path: '^console/', pathNot: '^console/build-console\\.ts$' },
+    to: { path: '^(server|pipeline|sources|snapshot-contract)/' },
+  },
+]
+
 module.exports = {
   forbidden: [
     ...upward,
     ...sides,
+    ...standalone,
     { name: 'no-cycles', comment: 'an import cycle', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|test|build|artifacts)/' },
+    exclude: { path: '^(node_modules|test|build|artifacts|client/dist)/' },
+    tsPreCompilationDeps: true,
     parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
     moduleSystems: ['es6', 'cjs'],

@@ -1,10 +1,12 @@
 # taxatlas — every target is a verb; the data it produces lives under build/ (scratch) and
-# artifacts/ (published snapshots). Settings come from the environment (see README.md).
+# artifacts/ (published snapshots). Settings come from the environment (see docs/operations.md).
 
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
 
-.PHONY: refresh diff test bench soak serve typecheck clean
+.PHONY: refresh diff test bench soak serve typecheck clean release-asset
+
+ARTIFACTS := $(or $(TAXATLAS_ARTIFACTS),artifacts)
 
 # npm rewrites node_modules/.package-lock.json on every install, so it dates the installed tree.
 node_modules/.package-lock.json: package-lock.json
@@ -13,6 +15,15 @@ node_modules/.package-lock.json: package-lock.json
 # Build and publish a new snapshot from the sources (official URLs, or TAXATLAS_MIRROR).
 refresh: node_modules/.package-lock.json
 	$(TSX) pipeline/main.ts
+
+# The served snapshot as release assets in build/release/: taxatlas-snapshot.tar.gz (extract it in
+# an artifacts directory: CURRENT and snapshots/<id>/), its manifest.json and freshness.json, and
+# SNAPSHOT (the id). The refresh workflow uploads them to a GitHub release.
+release-asset:
+	@id=$$(tr -d '[:space:]' < $(ARTIFACTS)/CURRENT) && test -n "$$id" && rm -rf build/release && mkdir -p build/release && \
+	tar -czf build/release/taxatlas-snapshot.tar.gz -C $(ARTIFACTS) CURRENT snapshots/$$id && \
+	cp $(ARTIFACTS)/snapshots/$$id/manifest.json $(ARTIFACTS)/snapshots/$$id/freshness.json build/release/ && \
+	echo $$id > build/release/SNAPSHOT && echo "build/release: snapshot $$id"
 
 # Per-state ZIP changes between two snapshots: make diff FROM=<id> TO=<id> [AS_OF=YYYY-MM-DD]
 diff: node_modules/.package-lock.json
@@ -24,7 +35,7 @@ test: node_modules/.package-lock.json
 typecheck: node_modules/.package-lock.json
 	$(NODE_BIN)/tsc --noEmit
 
-# Side-by-side measurements, printed as a table and written to build/bench.json.
+# Side-by-side measurements, printed as a table and written to build/bench.json and docs/benchmarks.md.
 bench: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/bench/bench.ts
 
@@ -46,7 +57,20 @@ build/server/main.mjs: $(SERVER_SOURCES) node_modules/.package-lock.json
 	$(NODE_BIN)/esbuild server/main.ts --bundle --platform=node --format=esm --target=node20 --log-level=warning \
 	  --external:@duckdb/node-api --banner:js="$(REQUIRE_SHIM)" --outfile=$@
 
-# Serve the current snapshot (building one first when there is none): PORT, HOST, see README.
-serve: build/server/main.mjs
+# The web console the server serves at / (TAXATLAS_CONSOLE_DIR): pages, their bundled scripts
+# (the typed client inside), the states map and Swagger UI, built from console/ into one directory.
+CONSOLE_SOURCES := $(shell find console -type f) $(wildcard client/*.ts) sources/index.ts
+build/console/index.html: $(CONSOLE_SOURCES) node_modules/.package-lock.json
+	$(TSX) console/build-console.ts $(@D)
+
+# The typed client as an npm package in client/dist (`npm pack` in client/ builds it too); its API
+# types are regenerated from the server's schemas.
+CLIENT_SOURCES := $(wildcard client/*.ts client/codegen/*.ts) client/package.json client/tsconfig.build.json
+client/dist/esm/index.js: $(CLIENT_SOURCES) $(SERVER_SOURCES) node_modules/.package-lock.json
+	cd client && npm run build
+
+# Serve the current snapshot (building one first when there is none) and the web console: PORT,
+# HOST and the rest in docs/operations.md.
+serve: build/server/main.mjs build/console/index.html
 	@test -s "$${TAXATLAS_ARTIFACTS:-artifacts}/CURRENT" || $(TSX) pipeline/main.ts
 	node build/server/main.mjs

@@ -2,14 +2,17 @@
 // bytes under build/raw/<feed>/<sha256 prefix>/<file name>, and remembers the validators so the
 // next run can ask the server with a conditional request.
 import { readFile } from 'node:fs/promises'
+import http from 'node:http'
+import https from 'node:https'
 import path from 'node:path'
 import got from 'got'
 import { sha256Hex, writeAtomically } from '../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../snapshot-contract/model.ts'
-import type { PipelineSettings } from './settings.ts'
+import { assertBodyKind } from './body-kind.ts'
+import type { PipelineSettings, SourceLocation } from './settings.ts'
 
 export type SourceRequest = {
-  /** feed folder in a mirror: `sst`, `cdtfa` */
+  /** folder in a mirror and under build/raw: `sst`, `cdtfa`, `hud`, … */
   feed: string
   fileName: string
   officialUrl: string
@@ -17,21 +20,50 @@ export type SourceRequest = {
 
 export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-modified' | 'mirror-dir' }
 
+// A fresh connection per request: a run asks each host a handful of times, and a kept-alive socket
+// the server closed while the run was busy compiling (the event loop held for seconds) would fail
+// the next request with ECONNRESET.
+const AGENTS = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) }
+
 type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
 
 export class FetchError extends Error {}
 
-export async function fetchSource(request: SourceRequest, settings: PipelineSettings): Promise<FetchedSource> {
-  const { mirror } = settings
-  if (mirror.kind === 'dir') {
-    const file = path.join(mirror.root, request.feed, request.fileName)
-    const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`${request.fileName}: cannot read ${file} (${error.code ?? error.message})`)
+/**
+ * The file at its official URL, or where `location` (default: TAXATLAS_MIRROR) keeps it as
+ * `<feed>/<file name>`. Refuses an HTML page or a non-ZIP body in place of the file named.
+ */
+export async function fetchSource(request: SourceRequest, settings: PipelineSettings, location: SourceLocation = settings.mirror): Promise<FetchedSource> {
+  const fetched = await fetchBytes(request, settings, location)
+  try {
+    assertBodyKind(request.fileName, fetched.bytes)
+  } catch (error) {
+    throw new FetchError(`${(error as Error).message} (from ${fetched.url})`)
+  }
+  return fetched
+}
+
+/** Where `location` keeps a request: a file path for a mirror directory, else a URL. */
+export function locate(request: SourceRequest, location: SourceLocation): { kind: 'file' | 'url'; where: string } {
+  if (location.kind === 'dir') return { kind: 'file', where: path.join(location.root, request.feed, request.fileName) }
+  if (location.kind === 'url') return { kind: 'url', where: `${location.base}/${request.feed}/${encodeURIComponent(request.fileName)}` }
+  return { kind: 'url', where: request.officialUrl }
+}
+
+async function fetchBytes(request: SourceRequest, settings: PipelineSettings, location: SourceLocation): Promise<FetchedSource> {
+  const { kind, where } = locate(request, location)
+  if (kind === 'file') {
+    const bytes = await readFile(where).catch((error: NodeJS.ErrnoException) => {
+      throw new FetchError(`${request.fileName}: cannot read ${where} (${error.code ?? error.message})`)
     })
-    const stored = await keepRaw(request, bytes, settings, `file://${file}`)
+    const stored = await keepRaw(request, bytes, settings, `file://${where}`)
     return { ...stored, bytes, cache: 'mirror-dir' }
   }
-  const url = mirror.kind === 'url' ? `${mirror.base}/${request.feed}/${encodeURIComponent(request.fileName)}` : request.officialUrl
+  return download(request, where, settings)
+}
+
+/** GET `url` with the validators of the last download of the same request; a 304 reuses its kept bytes. */
+export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>, url: string, settings: PipelineSettings): Promise<FetchedSource> {
   const recordPath = path.join(settings.buildDir, 'raw', request.feed, `${request.fileName}.json`)
   const record = await readFile(recordPath, 'utf8').then((text) => JSON.parse(text) as CacheRecord).catch(() => null)
   const cached = record?.url === url ? await readFile(rawPath(settings, request, record.sha256)).catch(() => null) : null
@@ -44,6 +76,7 @@ export async function fetchSource(request: SourceRequest, settings: PipelineSett
     response = await got(url, {
       headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...conditional },
       responseType: 'buffer',
+      agent: AGENTS,
       timeout: { request: settings.fetchTimeoutMs },
       retry: {
         limit: settings.fetchRetries,
@@ -76,10 +109,10 @@ export async function fetchSource(request: SourceRequest, settings: PipelineSett
   return { ...stored, bytes, cache: 'fresh' }
 }
 
-const rawPath = (settings: PipelineSettings, request: SourceRequest, sha256: string) =>
+const rawPath = (settings: PipelineSettings, request: Pick<SourceRequest, 'feed' | 'fileName'>, sha256: string) =>
   path.join(settings.buildDir, 'raw', request.feed, sha256.slice(0, 12), request.fileName)
 
-async function keepRaw(request: SourceRequest, bytes: Buffer, settings: PipelineSettings, url: string): Promise<RawFile> {
+async function keepRaw(request: Pick<SourceRequest, 'feed' | 'fileName'>, bytes: Buffer, settings: PipelineSettings, url: string): Promise<RawFile> {
   const sha256 = sha256Hex(bytes)
   await writeAtomically(rawPath(settings, request, sha256), bytes)
   return { url, name: request.fileName, sha256, size: bytes.length }

@@ -5,9 +5,13 @@ import { STATES } from '../sources/index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
-import { buildGeography } from './geography/build-geography.ts'
+import { buildGeographyFrom } from './geography/build-geography.ts'
+import { hashGeographyInputs, resolveGeographyInputs } from './geography/load-geography.ts'
+import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
-import { loadState } from './load-state.ts'
+import { compileState, fetchStateSources, type LoadContext, type StateSources } from './load-state.ts'
+import { assertSourcesAcceptable } from './source-checks.ts'
+import { Listings } from './source-listing.ts'
 import type { FreshnessStatus, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { writePlaceIndex } from '../snapshot-contract/place-index.ts'
@@ -24,7 +28,11 @@ import { checkAnchors, checkInvariants } from './validate-state.ts'
 export const SOURCE_CONCURRENCY = 4
 
 const DAY_MS = 86_400_000
+/** A state's data is `stale` once its last fetch (for a manual drop: its edition date) is older than this. */
 export const STALE_AFTER_DAYS = { auto: 5, reload: 40 } as const
+
+/** Days from a last-fetch date (YYYY-MM-DD, midnight UTC) to `now`, fractional. */
+export const dataAgeDays = (lastFetch: string, now: Date): number => (now.getTime() - Date.parse(`${lastFetch}T00:00:00Z`)) / DAY_MS
 
 export type Reporter = {
   start(total: number): void
@@ -50,18 +58,25 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     return null
   })
   const previousIndex = previous ? new RateIndex(previous.files['rates.bin']) : null
-  const geography = await buildGeography(settings.geoDir)
-  const zipMeta = zipMetaFrom(geography)
+  const geographyInputs = await resolveGeographyInputs(settings, reporter)
+  const geographyHashes = hashGeographyInputs(geographyInputs)
+  // Built only when a state has something to compile: a run where nothing changed never needs it.
+  let built: Promise<BuiltGeography> | null = null
+  const geography = () =>
+    (built ??= buildGeographyFrom(geographyInputs).then((geo) => ({ geography: geo, zipMeta: zipMetaFrom(geo) })))
+  const fingerprint = await codeFingerprint()
+  const listings = new Listings(settings)
   const staging = await openStaging(settings.buildDir)
   try {
     const selected = STATES.filter((d) => !settings.states || settings.states.includes(d.code))
     reporter.start(selected.length)
     const limit = pLimit(SOURCE_CONCURRENCY)
+    const context: StateContext = { settings, listings, fingerprint, geographyHashes, geography, previous, previousIndex, staging, snapshotId, nowIso, today }
     const refreshed = await Promise.all(
       selected.map((descriptor) =>
         limit(async () => {
           const started = performance.now()
-          const outcome = await refreshState(descriptor, { settings, geography, zipMeta, previous, previousIndex, staging, snapshotId, nowIso, today })
+          const outcome = await refreshState(descriptor, context)
           reporter.state(outcome.record, (performance.now() - started) / 1000)
           return outcome
         }),
@@ -72,7 +87,16 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     )
     reporter.finish()
 
-    keepOneStatePerZip(outcomes, geography)
+    const manifestBase = { snapshot: snapshotId, format_version: FORMAT_VERSION, generated_at: nowIso, states: outcomes.map((o) => o.record) }
+    if (!built && previous && sameInputs(previous.manifest.geography.inputs, geographyHashes)) {
+      // Nothing was compiled: every state serves the data it had, on the same geography, so the
+      // index files are the previous ones byte for byte (the same inputs give the same bytes).
+      reporter.info('no source changed: index files carried over from the previous snapshot')
+      const manifest = await publishSnapshot(settings.artifactsDir, { ...manifestBase, geography: previous.manifest.geography }, previous.files)
+      return { manifest, states: manifest.states }
+    }
+    const { geography: geo, zipMeta } = await geography()
+    keepOneStatePerZip(outcomes, geo)
     const served = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
     if (served.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
     const rates = writeRateIndex({
@@ -81,17 +105,11 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     })
     const manifest = await publishSnapshot(
       settings.artifactsDir,
-      {
-        snapshot: snapshotId,
-        format_version: FORMAT_VERSION,
-        generated_at: nowIso,
-        states: outcomes.map((o) => o.record),
-        geography: { inputs: geography.inputs, straddlers: geography.straddlers.length },
-      },
+      { ...manifestBase, states: outcomes.map((o) => o.record), geography: { inputs: geo.inputs, straddlers: geo.straddlers.length } },
       {
         'rates.bin': rates,
-        'places.bin': writePlaceIndex(geography),
-        'shapes.bin': writeShapeIndex({ county: geography.countyShapes, place: geography.placeShapes }),
+        'places.bin': writePlaceIndex(geo),
+        'shapes.bin': writeShapeIndex({ county: geo.countyShapes, place: geo.placeShapes }),
       },
     )
     return { manifest, states: manifest.states }
@@ -100,10 +118,18 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
   }
 }
 
-type StateContext = {
-  settings: PipelineSettings
-  geography: Geography
-  zipMeta: (zip: string) => ZipMeta | undefined
+type BuiltGeography = { geography: Geography; zipMeta: (zip: string) => ZipMeta | undefined }
+
+const sameInputs = (a: Record<string, string>, b: Record<string, string>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([label, hash]) => b[label] === hash)
+
+type StateContext = Pick<LoadContext, 'settings' | 'listings'> & {
+  /** pipeline/input-key.ts codeFingerprint() */
+  fingerprint: string
+  /** label → sha256 of every geography input (what the geography would record) */
+  geographyHashes: Record<string, string>
+  /** the geography, built on first use */
+  geography: () => Promise<BuiltGeography>
   previous: LoadedSnapshot | null
   previousIndex: RateIndex | null
   staging: Staging
@@ -129,12 +155,32 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     return keepPrevious('maintenance', ['operator flag: known upstream outage, last good data served'])
   }
 
+  let sources: StateSources
+  try {
+    sources = await fetchStateSources(descriptor, context)
+    assertSourcesAcceptable(descriptor, sources, prior && previousIndex?.states.includes(descriptor.code) ? prior : null, context.settings.sizeJumpLimit)
+  } catch (error) {
+    return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
+  }
+  const pinned = sources.choices.some((choice) => choice.pinned)
+  const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
+  const key = inputKey({
+    code: context.fingerprint,
+    descriptor,
+    files: [...sources.fetched.map((f) => f.sha256), sources.drop?.raw.sha256 ?? sources.dropError ?? ''],
+    geography: context.geographyHashes,
+  })
+  if (prior?.input_key === key && CARRIED_STATUSES.has(prior.status) && previousIndex?.states.includes(descriptor.code)) {
+    return unchanged(descriptor, { ...prior, pinned }, dataFromIndex(previousIndex, descriptor.code), choiceNotes, new Date(nowIso))
+  }
+
   let result: FeedResult
   let index: RateIndex
   let withheld: StateRecord['withheld']
   try {
-    const loaded = await loadState(descriptor, { settings: context.settings, geography: context.geography })
-    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, context.zipMeta))
+    const { geography, zipMeta } = await context.geography()
+    const loaded = await compileState(descriptor, sources, { settings: context.settings, listings: context.listings, geography })
+    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, zipMeta))
   } catch (error) {
     return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
   }
@@ -166,13 +212,38 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     rows: result.rowsParsed,
     zips: new Set(result.candidates.map((c) => c.zip)).size,
     sources: result.files,
-    notes: result.notes,
+    notes: [...choiceNotes, ...result.notes],
     unplaced: result.unplaced.map((u) => ({ ...u, rate: formatRate(u.rate) })),
     anchors,
     withheld,
     data_from_snapshot: context.snapshotId,
+    pinned,
+    input_key: key,
   }
   return { descriptor, record, data: result }
+}
+
+/** Records that describe a successful load of the data in service (a failed one keeps older notes). */
+const CARRIED_STATUSES = new Set<FreshnessStatus>(['ok', 'changed', 'stale', 'manual', 'static'])
+const UNCHANGED_NOTE = 'sources unchanged'
+
+/** Same inputs as the data in service: refreshed without re-parsing, its data carried forward. */
+function unchanged(descriptor: StateDescriptor, prior: StateRecord, data: StateData, choiceNotes: string[], now: Date): Outcome {
+  const today = now.toISOString().slice(0, 10)
+  const lastFetch = descriptor.klass === 'reload' ? (prior.effective_through ?? today) : today
+  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE))
+  const note = `${UNCHANGED_NOTE} since snapshot ${prior.data_from_snapshot} (same bytes, geography and pipeline): its data carried forward without re-parsing`
+  return {
+    descriptor,
+    record: {
+      ...prior,
+      status: statusAfterLoad(descriptor, false, lastFetch, now),
+      last_refreshed_at: now.toISOString(),
+      last_fetch: lastFetch,
+      notes: [...choiceNotes, note, ...kept],
+    },
+    data,
+  }
 }
 
 // A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
@@ -209,8 +280,7 @@ function withholdViolations(
 function statusAfterLoad(descriptor: StateDescriptor, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
   if (descriptor.operatorFlag === 'manual') return 'manual'
   if (descriptor.klass === 'static') return 'static'
-  const ageDays = (now.getTime() - Date.parse(`${lastFetch}T00:00:00Z`)) / DAY_MS
-  if (ageDays > STALE_AFTER_DAYS[descriptor.klass]) return 'stale'
+  if (dataAgeDays(lastFetch, now) > STALE_AFTER_DAYS[descriptor.klass]) return 'stale'
   return moved ? 'changed' : 'ok'
 }
 
@@ -233,8 +303,7 @@ function carried(descriptor: StateDescriptor, previous: LoadedSnapshot | null, p
   }
   let status = prior.status
   if ((status === 'ok' || status === 'changed') && prior.last_fetch && descriptor.klass !== 'static') {
-    const ageDays = (now.getTime() - Date.parse(`${prior.last_fetch}T00:00:00Z`)) / DAY_MS
-    if (ageDays > STALE_AFTER_DAYS[descriptor.klass]) status = 'stale'
+    if (dataAgeDays(prior.last_fetch, now) > STALE_AFTER_DAYS[descriptor.klass]) status = 'stale'
   }
   return { descriptor, record: { ...prior, status }, data: dataFromIndex(previousIndex, descriptor.code) }
 }
@@ -259,6 +328,8 @@ function emptyRecord(descriptor: StateDescriptor): StateRecord {
     anchors: [],
     withheld: [],
     data_from_snapshot: null,
+    pinned: false,
+    input_key: null,
   }
 }
 

@@ -1,8 +1,8 @@
 // Progress for a refresh run on stderr: one line per state as it finishes, a live bar when stderr
-// is a terminal, and a summary table at the end.
+// is a terminal, and a summary table at the end that says why any state is `stale`.
 import cliProgress from 'cli-progress'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
-import type { Reporter } from './refresh.ts'
+import { dataAgeDays, STALE_AFTER_DAYS, type Reporter } from './refresh.ts'
 import { formatTable } from './snapshot-diff.ts'
 
 export function stateLine(record: StateRecord, seconds: number): string {
@@ -16,11 +16,68 @@ export function stateLine(record: StateRecord, seconds: number): string {
   ].join('  ')
 }
 
-export function summaryTable(states: StateRecord[]): string {
-  return formatTable(
-    ['state', 'klass', 'status', 'rows', 'zips', 'edition', 'effective_through', 'note'],
-    states.map((s) => [s.code, s.klass, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', (s.notes[0] ?? '').slice(0, 80)]),
+type AgedKlass = keyof typeof STALE_AFTER_DAYS
+
+/** Whole days since the state's last fetch (a manual drop: its edition date), or null when it has none or never ages. */
+function ageOf(state: StateRecord, now: Date): { days: number; limit: number; klass: AgedKlass } | null {
+  if (state.klass === 'static' || !state.last_fetch) return null
+  return { days: Math.floor(dataAgeDays(state.last_fetch, now)), limit: STALE_AFTER_DAYS[state.klass], klass: state.klass }
+}
+
+/** Why a stale state is stale, in the words of its class: the age of its data against the class limit. */
+function staleReason(state: StateRecord, now: Date): string {
+  const age = ageOf(state, now)
+  if (!age) return 'stale'
+  const what = age.klass === 'reload' ? `edition ${state.last_fetch}` : `last fetch ${state.last_fetch}`
+  return `${what} is ${age.days} days old, past the ${age.limit}-day ${age.klass} limit: data age, not a failure`
+}
+
+/**
+ * The table printed at the end of `make refresh`. `age` is days since the last fetch (a manual
+ * drop: since its edition date) against the class limit; a stale state's note says why it is stale.
+ */
+export function summaryTable(states: StateRecord[], now: Date): string {
+  const table = formatTable(
+    ['state', 'klass', 'status', 'rows', 'zips', 'edition', 'effective_through', 'age (limit)', 'note'],
+    states.map((s) => {
+      const age = ageOf(s, now)
+      const note = s.status === 'stale' ? staleReason(s, now) : (s.notes[0] ?? '').slice(0, 80)
+      return [s.code, s.klass, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', age ? `${age.days} d (${age.limit})` : '-', note]
+    }),
   )
+  const explanation = staleExplanation(states, now)
+  return explanation ? `${table}\n\n${explanation}` : table
+}
+
+/**
+ * Stale states grouped by class and data date, so a first run on manual drops months old reads as
+ * what it is: the drops' age. Empty when no state is stale.
+ */
+export function staleExplanation(states: StateRecord[], now: Date): string {
+  const stale = states.filter((s) => s.status === 'stale')
+  if (stale.length === 0) return ''
+  const groups = new Map<string, StateRecord[]>()
+  for (const state of stale) {
+    const key = `${state.klass}|${state.last_fetch ?? ''}`
+    groups.set(key, [...(groups.get(key) ?? []), state])
+  }
+  const lines = [...groups.values()].map((group) => {
+    const [first] = group
+    const age = ageOf(first, now)
+    const codes = group.map((s) => s.code).join(' ')
+    if (!age) return `  ${codes}: stale`
+    const count = `${group.length} state${group.length === 1 ? '' : 's'}`
+    return age.klass === 'reload'
+      ? `  reload (manual drop, stale after ${age.limit} days): ${count} on the edition of ${first.last_fetch}, ${age.days} days old: ${codes}.\n` +
+          '    A newer edition in TAXATLAS_DROPS makes them current again.'
+      : `  auto (fetched, stale after ${age.limit} days): ${count} last fetched ${first.last_fetch}, ${age.days} days ago: ${codes}.\n` +
+          '    The next refresh that fetches them makes them current again.'
+  })
+  return [
+    `${stale.length} state${stale.length === 1 ? ' is' : 's are'} stale: the data in service is older than its class allows. This is the age of the`,
+    'data, not a failure: those states answer from the data listed above, with a state_data_status warning.',
+    ...lines,
+  ].join('\n')
 }
 
 export function terminalReporter(stream: NodeJS.WriteStream = process.stderr): Reporter {

@@ -9,7 +9,31 @@ const PipelineEnv = z.object({
     .optional()
     .describe('base URL or directory laid out as <feed>/<file name>; unset = official URLs'),
   TAXATLAS_DROPS: z.string().min(1).default('drops').describe('manual-drop directory'),
-  TAXATLAS_GEO: z.string().min(1).default('geo').describe('geography inputs directory'),
+  TAXATLAS_GEO: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('geography inputs: a directory (offline) or a base URL laid out as hud/, geocorr/, census-places-<vintage>/; unset = the publishers'),
+  TAXATLAS_GEO_HUD_VINTAGE: z
+    .string()
+    .regex(/^(03|06|09|12)\d{4}$/, 'a HUD crosswalk quarter as MMYYYY, MM one of 03, 06, 09, 12')
+    .default('032023')
+    .describe('HUD/USPS ZIP-county crosswalk vintage to download'),
+  TAXATLAS_GEO_CENSUS_VINTAGE: z
+    .string()
+    .regex(/^20\d{2}$/, 'a year such as 2015')
+    .default('2015')
+    .describe('Census cartographic boundary files (places, states) vintage to download'),
+  TAXATLAS_PIN: z
+    .string()
+    .regex(/^[a-zA-Z]{2}=[^,=/\\]+(,[a-zA-Z]{2}=[^,=/\\]+)*$/, 'a comma-separated list of ST=<file name as published>')
+    .optional()
+    .describe('editions held by the operator instead of the newest listed one, e.g. GA=GAR2026Q2FEB19.csv'),
+  TAXATLAS_SIZE_JUMP_LIMIT: z.coerce
+    .number()
+    .gt(1)
+    .default(10)
+    .describe('a file this many times larger or smaller than the one in service is refused'),
   TAXATLAS_ARTIFACTS: z.string().min(1).default('artifacts').describe('published snapshots'),
   TAXATLAS_BUILD: z.string().min(1).default('build').describe('raw downloads and staging'),
   TAXATLAS_STATES: z
@@ -22,10 +46,17 @@ const PipelineEnv = z.object({
   TAXATLAS_FETCH_RETRIES: z.coerce.number().int().nonnegative().default(3).describe('retries after a failed request'),
 })
 
+export type SourceLocation = { kind: 'official' } | { kind: 'url'; base: string } | { kind: 'dir'; root: string }
+
 export type PipelineSettings = {
-  mirror: { kind: 'official' } | { kind: 'url'; base: string } | { kind: 'dir'; root: string }
+  mirror: SourceLocation
   dropsDir: string
-  geoDir: string
+  /** where geography inputs come from: the publishers, a mirror URL, or a local directory */
+  geo: SourceLocation
+  geoVintage: { hud: string; census: string }
+  /** state code → file names pinned by the operator (TAXATLAS_PIN) */
+  pins: ReadonlyMap<string, readonly string[]>
+  sizeJumpLimit: number
   artifactsDir: string
   buildDir: string
   states: string[] | null
@@ -44,9 +75,12 @@ export function readPipelineSettings(env: NodeJS.ProcessEnv = process.env): Pipe
   }
   const e = parsed.data
   return {
-    mirror: mirrorSetting(e.TAXATLAS_MIRROR),
+    mirror: locationSetting(e.TAXATLAS_MIRROR),
     dropsDir: path.resolve(e.TAXATLAS_DROPS),
-    geoDir: path.resolve(e.TAXATLAS_GEO),
+    geo: locationSetting(e.TAXATLAS_GEO),
+    geoVintage: { hud: e.TAXATLAS_GEO_HUD_VINTAGE, census: e.TAXATLAS_GEO_CENSUS_VINTAGE },
+    pins: pinsSetting(e.TAXATLAS_PIN),
+    sizeJumpLimit: e.TAXATLAS_SIZE_JUMP_LIMIT,
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
     buildDir: path.resolve(e.TAXATLAS_BUILD),
     states: e.TAXATLAS_STATES ? e.TAXATLAS_STATES.toUpperCase().split(',') : null,
@@ -56,7 +90,17 @@ export function readPipelineSettings(env: NodeJS.ProcessEnv = process.env): Pipe
   }
 }
 
-function mirrorSetting(value: string | undefined): PipelineSettings['mirror'] {
+function pinsSetting(value: string | undefined): Map<string, string[]> {
+  const pins = new Map<string, string[]>()
+  for (const pair of value ? value.split(',') : []) {
+    const [state, fileName] = pair.split('=') as [string, string]
+    const code = state.toUpperCase()
+    pins.set(code, [...(pins.get(code) ?? []), fileName.trim()])
+  }
+  return pins
+}
+
+function locationSetting(value: string | undefined): SourceLocation {
   if (!value) return { kind: 'official' }
   if (/^https?:\/\//i.test(value)) return { kind: 'url', base: value.replace(/\/+$/, '') }
   return { kind: 'dir', root: path.resolve(value) }

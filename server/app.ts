@@ -3,6 +3,8 @@
 import type polka from 'polka'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { systemClock, type Clock } from './base/clock.ts'
+import { consoleFiles } from './console/console-files.ts'
+import type { CorsPolicy } from './http/cors.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { ReplyCache } from './http/reply-cache.ts'
@@ -32,6 +34,10 @@ export type AppOptions = {
     replyCacheBytes?: number
     /** where the store is (its engine is reported by /healthz); a DuckDB file when absent */
     store?: StoreLocation
+    /** which other origins' pages may call the API; same origin only when absent */
+    cors?: CorsPolicy
+    /** the built web console, served at /; none when absent or null */
+    consoleDir?: string | null
   }
   logger: Logger
   clock?: Clock
@@ -61,5 +67,6 @@ export function createApp(options: AppOptions): polka.Polka {
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
     metrics: options.metrics,
-  })
+    cors: options.settings.cors,
+  }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })
 }

@@ -26,6 +26,7 @@ import type { Logger } from './base/logger.ts'
 import type { Route } from './dispatch/route.ts'
 import type { ServerSettings } from './settings.ts'
 import { SnapshotSource, type ReloadOutcome, type ReloadTrigger } from './snapshot/snapshot-source.ts'
+import { scheduleRefresh, type RefreshScheduler } from './snapshot/refresh-schedule.ts'
 import { watchPointer } from './snapshot/watch-pointer.ts'
 import { gateStore, openStore, STORE_RETRY_AFTER_SECONDS, type OpenedStore } from './store/store.ts'
 
@@ -46,6 +47,8 @@ export type RunningServer = {
    */
   storeReady: Promise<boolean>
   reload(trigger: ReloadTrigger): Promise<ReloadOutcome>
+  /** the server's own refresh runs, when TAXATLAS_REFRESH_SCHEDULE is set */
+  refresh: RefreshScheduler | null
   /** Stops accepting, lets requests in flight finish (up to the shutdown timeout), flushes usage. */
   close(): Promise<void>
 }
@@ -108,6 +111,7 @@ export async function startServer(
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
   }).handler as unknown as http.RequestListener)
   let stopWatching = () => {}
+  let refresh: RefreshScheduler | null = null
   try {
     const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics })
     const handler = app.handler as unknown as http.RequestListener
@@ -121,6 +125,9 @@ export async function startServer(
     await listen(adminServer, settings.adminPort, '127.0.0.1')
 
     stopWatching = watchPointer(settings.artifactsDir, (trigger) => void snapshots.reload(trigger), { pollMs: settings.snapshotPollMs, logger })
+    if (settings.refresh) {
+      refresh = scheduleRefresh(settings.refresh, { artifactsDir: settings.artifactsDir, env: settings.env, logger, clock, reload: () => snapshots.reload('refresh') })
+    }
   } catch (error) {
     // Only listeners exist so far: the store has not started opening.
     await Promise.all([server, adminServer].map((s) => (s.listening ? closeGracefully(s, 0) : undefined)))
@@ -173,6 +180,7 @@ export async function startServer(
   const close = async () => {
     closing = true
     stopWatching()
+    await refresh?.stop()
     const publicClosed = closeGracefully(server, settings.shutdownTimeoutMs)
     // Requests in flight may be waiting for the store: it must settle before they can finish.
     const opened = await settled
@@ -194,6 +202,7 @@ export async function startServer(
     snapshots,
     storeReady: settled.then((opened) => opened !== null),
     reload: (trigger) => snapshots.reload(trigger),
+    refresh,
     close: () => (closed ??= close()),
   }
 }

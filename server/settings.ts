@@ -4,9 +4,11 @@ import { z } from 'zod'
 import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import { settingsError } from './base/settings-error.ts'
+import { parseCorsOrigins, type CorsPolicy } from './http/cors.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
 import { isPostgresUrl, type StoreLocation } from './store/store.ts'
 import { redactedUrl } from './store/postgres/pg-database.ts'
+import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
 
@@ -57,8 +59,14 @@ const ServerEnv = z.object({
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
   TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
   TAXATLAS_REPLY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64).describe('memory for repeated simple lookup answers (0: none kept)'),
+  TAXATLAS_CORS_ORIGINS: z
+    .string()
+    .default('')
+    .describe('origins whose pages may call the API, comma-separated (https://shop.example.com); * lets any origin call the public routes only; empty: same origin only'),
+  TAXATLAS_CONSOLE_DIR: z.string().default('build/console').describe('the built web console served at / (make serve builds it); empty: no console'),
   TAXATLAS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000).describe('how long a request body may take to arrive (a streamed backfill has an idle timeout instead)'),
   ...PortabilityEnv.shape,
+  ...RefreshEnv.shape,
 })
 
 export type ServerSettings = {
@@ -90,6 +98,14 @@ export type ServerSettings = {
   portability: PortabilitySettings
   /** null: no upstream geocoder (TAXATLAS_GEOCODER_URL unset) */
   geocoder: GeocoderSettings | null
+  /** which other origins' pages may call the API (http/cors.ts) */
+  cors: CorsPolicy
+  /** the built web console's directory; null: none served */
+  consoleDir: string | null
+  /** null: the server never refreshes by itself (TAXATLAS_REFRESH_SCHEDULE unset) */
+  refresh: RefreshSettings | null
+  /** the environment a scheduled refresh run is started with (the pipeline reads its settings there) */
+  env: NodeJS.ProcessEnv
 }
 
 export function readServerSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
@@ -119,7 +135,17 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     requestTimeoutMs: e.TAXATLAS_REQUEST_TIMEOUT_MS,
     portability: portabilitySettingsOf(e),
     geocoder: readGeocoderSettings(env),
+    cors: parseCors(e.TAXATLAS_CORS_ORIGINS),
+    consoleDir: e.TAXATLAS_CONSOLE_DIR.trim() === '' ? null : path.resolve(e.TAXATLAS_CONSOLE_DIR),
+    refresh: refreshSettingsOf(e),
+    env,
   }
+}
+
+function parseCors(text: string): CorsPolicy {
+  const parsed = parseCorsOrigins(text)
+  if (!parsed.ok) throw settingsError(parsed.problems.map((message) => ({ path: ['TAXATLAS_CORS_ORIGINS'], message })))
+  return parsed.policy
 }
 
 function parseTiers(text: string | undefined) {

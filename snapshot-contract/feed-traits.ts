@@ -6,9 +6,13 @@ import { z } from 'zod'
 export const FeedKind = z.enum(['sst', 'cdtfa', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
+/** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
+export const SourceKind = z.enum(['official', 'aggregator', 'statute'])
+export type SourceKind = z.infer<typeof SourceKind>
+
 export type FeedTraits = {
   /** who stands behind the figures: a revenue department's file, an aggregator's estimate, a statute */
-  sourceKind: 'official' | 'aggregator' | 'statute'
+  sourceKind: SourceKind
   /** how a candidate names its taxing place: Census GEOIDs (no place = unincorporated), a tax region's name, or none */
   placeModel: 'geoid' | 'name' | 'none'
   /** where an answer's effective date comes from */

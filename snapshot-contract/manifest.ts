@@ -1,7 +1,7 @@
 // manifest.json and the freshness envelope (spec 2.5): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
 import { z } from 'zod'
-import { FeedKind } from './feed-traits.ts'
+import { FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
 
 export const FRESHNESS_STATUSES = [
   'ok',
@@ -29,6 +29,9 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
+  feed: FeedKind.describe('the kind of source file read'),
+  source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
+  edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
 
@@ -87,6 +90,10 @@ export const StateRecord = z.object({
   withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
+  /** the edition in service was pinned by the operator (TAXATLAS_PIN) instead of discovered */
+  pinned: z.boolean().default(false),
+  /** hash of what the data in service was compiled from (pipeline/input-key.ts); equal next time: not re-parsed */
+  input_key: z.string().nullable().default(null),
 })
 export type StateRecord = z.infer<typeof StateRecord>
 
@@ -120,6 +127,9 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       last_fetch: state.last_fetch,
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
+      feed: state.feed,
+      source_kind: feedTraits(state.feed).sourceKind,
+      edition: state.edition,
     })),
   }
 }

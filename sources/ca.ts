@@ -1,11 +1,11 @@
-import { defineState } from './descriptor.ts'
+import { CDTFA_RATES_PAGE, defineState } from './descriptor.ts'
 
 export default defineState({
   code: 'CA',
   name: 'California',
   fips: '06',
   klass: 'auto',
-  feed: { kind: 'cdtfa', url: 'https://www.cdtfa.ca.gov/taxes-and-fees/SalesTaxRates1-1-26.xlsx' },
+  feed: { kind: 'cdtfa', pageUrl: CDTFA_RATES_PAGE },
   combinedBounds: [0, 16250],
   anchors: [
     { zip: '95814', expected: '0.08750', asOf: '2026-01-01', edition: '2026-01-01', source: 'SalesTaxRates1-1-26.xlsx row "Sacramento, 0.0875, Sacramento, City"; HUD puts 95814 wholly in Sacramento County, USPS city SACRAMENTO' },

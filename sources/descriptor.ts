@@ -6,19 +6,20 @@ import { FeedKind } from '../snapshot-contract/feed-traits.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
+// Feeds name where editions are listed, never an edition: every refresh discovers the newest one
+// (an operator may pin one with TAXATLAS_PIN, see pipeline/settings.ts).
 const SstFeed = z.object({
   kind: z.literal(FeedKind.enum.sst),
-  /** official directory of the SST rate files */
+  /** the SST Governing Board's index page of rate files; the state's newest file is chosen there */
   ratesUrl: z.url(),
-  /** the rate file in service, as posted (names are discovered, then pinned here) */
-  rateFile: z.string().regex(/^[A-Z]{2}R\d{4}Q[1-4][A-Za-z]{3}\d{1,2}\.(csv|zip)$/i),
+  /** index page of boundary files; when set, the state's newest boundary file binds ZIPs too */
   boundaryUrl: z.url().optional(),
-  boundaryFile: z.string().regex(/^[A-Z]{2}B\d{4}Q[1-4][A-Za-z]{3}\d{1,2}\.(csv|zip)$/i).optional(),
 })
 
 const CdtfaFeed = z.object({
   kind: z.literal(FeedKind.enum.cdtfa),
-  url: z.url(),
+  /** the CDTFA rates page that links the current SalesTaxRates<M>-<D>-<YY>.xlsx workbook */
+  pageUrl: z.url(),
 })
 
 const AvalaraDropFeed = z.object({
@@ -67,6 +68,7 @@ export type StateDescriptor = z.infer<typeof StateDescriptor>
 
 export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
 export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
+export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
 
 export const defineState = (descriptor: StateDescriptor): StateDescriptor =>
   StateDescriptor.parse(descriptor)

@@ -5,7 +5,7 @@ export default defineState({
   name: 'Georgia',
   fips: '13',
   klass: 'auto',
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: 'GAR2026Q2FEB19.csv' },
+  feed: { kind: 'sst', ratesUrl: SST_RATES_URL },
   combinedBounds: [0, 13000],
   anchors: [
     { zip: '30303', expected: '0.08900', asOf: '2026-04-01', edition: '2026Q2FEB19', source: 'GAR2026Q2FEB19.csv rows 13,45,13 (0.04), 13,00,121 Fulton (0.03), 13,01,04000 Atlanta (0.019 from 2022-10-01); HUD puts 30303 wholly in Fulton, USPS city ATLANTA' },

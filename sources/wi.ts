@@ -5,7 +5,7 @@ export default defineState({
   name: 'Wisconsin',
   fips: '55',
   klass: 'auto',
-  feed: { kind: 'sst', ratesUrl: SST_RATES_URL, rateFile: 'WIR2026Q2FEB18.csv' },
+  feed: { kind: 'sst', ratesUrl: SST_RATES_URL },
   combinedBounds: [0, 14000],
   anchors: [
     { zip: '53202', expected: '0.07900', asOf: '2026-04-01', edition: '2026Q2FEB18', source: 'WIR2026Q2FEB18.csv rows 55,45,55 (0.05), 55,00,079 Milwaukee County (0.009 from 2024-01-01), 55,01,53000 Milwaukee city (0.02 from 2024-01-01)' },

@@ -1,9 +1,10 @@
-// The client's types cannot drift from the server's schemas. Compile-time assertions (checked by
-// `npx tsc --noEmit`): each response type accepts every body its schema describes and promises
-// nothing more; the lookup's parameter names are the route's; `mode: 'full'` selects the full
-// type; a call mixing input modes does not compile. At run time: the hand-written types of the
-// routes whose schemas are private have the same JSON Schema as those routes, and the server
-// imports leave nothing in the client's bundled code.
+// The client's types cannot drift from the server's schemas. They are generated from them
+// (client/api-types.ts; test/client-package.test.ts checks it is not stale), and checked here
+// against zod's own types. Compile-time assertions (checked by `npx tsc --noEmit`): each response
+// type accepts every body its schema describes and promises nothing more; the lookup's parameter
+// names are the route's; `mode: 'full'` selects the full type; a call mixing input modes does not
+// compile. At run time: the types of the routes whose schemas are private have the same JSON
+// Schema as those routes, and the client's bundled code is client/ alone.
 import { build } from 'esbuild'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
@@ -123,7 +124,7 @@ describe('the query parameters of getOrder() and nexusHealth()', () => {
 })
 
 // The orders and nexus routes keep their schemas private: these mirrors are compared with the
-// routes' schemas at run time, and with the client's hand-written types at compile time.
+// routes' schemas at run time, and with the client's generated types at compile time.
 const SavedOrderMirror = z.object({ result: z.enum(['created', 'updated', 'unchanged']), order: OrderView })
 const RegistrationsMirror = z.object({
   regions: z.array(z.object({ state: z.string(), name: z.string(), registered_since: z.string().nullable(), updated_at: z.string() })),
@@ -132,7 +133,7 @@ const RegistrationsInputMirror = z.object({
   regions: z.array(z.object({ state: z.string(), registered_since: z.string().nullable().optional() })).max(60),
 })
 
-describe('hand-written types of private route schemas', () => {
+describe('types of private route schemas', () => {
   it('equal the mirrors (compile time)', () => {
     expectTypeOf<z.output<typeof SavedOrderMirror>>().toEqualTypeOf<SavedOrderBody>()
     expectTypeOf<z.output<typeof RegistrationsMirror>>().toEqualTypeOf<NexusRegistrationsBody>()
@@ -150,7 +151,7 @@ describe('hand-written types of private route schemas', () => {
 })
 
 describe('the run-time code of the client', () => {
-  it('is client/ alone: the server modules are imported for their types only', async () => {
+  it('is client/ alone', async () => {
     const bundle = await build({ entryPoints: ['client/index.ts'], bundle: true, write: false, format: 'esm', platform: 'neutral', metafile: true })
     expect(Object.keys(bundle.metafile.inputs).filter((file) => !file.startsWith('client/'))).toEqual([])
   })

@@ -22,7 +22,7 @@ import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { STATES } from '../sources/index.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
-import { HISTORY_EDITION, HISTORY_STATE, avalaraRows, dropCombined, dropUnits, lookupArtifacts, openLookupSnapshot, type LookupArtifacts } from './support/lookup-snapshots.ts'
+import { HISTORY_EDITION, HISTORY_STATE, ambiguousZip as findAmbiguousZip, avalaraRows, dropCombined, dropUnits, lookupArtifacts, openLookupSnapshot, type LookupArtifacts } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
 
 let artifacts: LookupArtifacts
@@ -236,14 +236,7 @@ describe('ZIP mode', () => {
 
 describe('ambiguous ZIPs', () => {
   // A real GA ZIP whose candidates (one per county holding its addresses) differ in combined rate.
-  const ambiguousZip = () => {
-    for (const i of snapshot.rates.entriesOfState('GA')) {
-      const entry = snapshot.rates.entryAt(i)
-      const rates = new Set(entry.candidates.map((c) => snapshot.rates.combinedRate(c.stack, TODAY)))
-      if (entry.candidates.length > 1 && rates.size > 1) return entry
-    }
-    throw new Error('no ambiguous GA ZIP')
-  }
+  const ambiguousZip = () => findAmbiguousZip(snapshot, 'GA', TODAY)
 
   it('simple mode answers the highest-weight candidate with confidence medium and an ambiguous_zip5 warning', async () => {
     const entry = ambiguousZip()
@@ -322,9 +315,9 @@ describe('full mode', () => {
       ['county', '0.03000', 'official'],
       ['city', '0.01900', 'official'],
     ])
-    const feed = STATES.find((s) => s.code === 'GA')!.feed
-    expect(feed.kind).toBe('sst')
-    expect(new Set(body.rows.map((r) => r.source_file))).toEqual(new Set([(feed as { rateFile: string }).rateFile]))
+    expect(STATES.find((s) => s.code === 'GA')!.feed.kind).toBe('sst')
+    // the GA rate file the refresh discovered on the mirror's index page
+    expect(new Set(body.rows.map((r) => r.source_file))).toEqual(new Set(['GAR2026Q2FEB19.csv']))
     expect(body.rows.find((r) => r.level === 'city')).toMatchObject({ effective_from: '2022-10-01', effective_to: null })
     expect(body.resolved_place).toMatchObject({ zip: '30303', zip4: null, state: 'GA', county: { fips: '13121', name: 'Fulton' }, city: { geoid: '1304000', name: 'Atlanta' }, usps_city: 'ATLANTA', resolved_via: 'zip5' })
     expect(body.resolved_place.lat).toBeCloseTo(33.75, 1)

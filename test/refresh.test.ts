@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
 import { FRESHNESS_STATUSES, FreshnessEnvelope, freshnessEnvelope, type Manifest } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
+import { staleExplanation, summaryTable } from '../pipeline/reporter.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { INDEX_FILES, loadSnapshot, readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { STATES } from '../sources/index.ts'
@@ -17,12 +18,15 @@ async function hudZipsOf(state: string): Promise<Set<string>> {
   return new Set(rows.filter((row) => row.USPS_ZIP_PREF_STATE === state).map((row) => row.ZIP))
 }
 
+const daysBetween = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000)
+
 describe('a full refresh from the HTTP mirror', () => {
+  const firstNow = '2026-11-21T03:00:00.000Z'
   let artifacts: string
   let first: Manifest
   beforeAll(async () => {
     artifacts = await tempDir('artifacts')
-    const result = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build') }))
+    const result = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build'), now: firstNow }))
     expect(result.manifest).not.toBeNull()
     first = result.manifest!
   })
@@ -110,5 +114,36 @@ describe('a full refresh from the HTTP mirror', () => {
     }
     for (const code of ['GA', 'MN', 'WI', 'CA']) expect(second.states.find((s) => s.code === code)?.status, code).toBe('ok')
     expect(await readCurrentId(artifacts)).toBe(second.manifest!.snapshot)
+  })
+
+  it('the summary says a fresh build\'s stale states are old data against their class limit, not failures', () => {
+    const now = new Date(firstNow)
+    const reload = first.states.filter((s) => s.klass === 'reload')
+    const age = daysBetween(reload[0].last_fetch!, firstNow)
+    const table = summaryTable(first.states, now)
+    for (const state of reload) {
+      const row = table.split('\n').find((line) => line.startsWith(`${state.code} `))!
+      expect(row, state.code).toContain(`${age} d (40)`)
+      expect(row, state.code).toContain(`edition ${state.last_fetch} is ${age} days old, past the 40-day reload limit: data age, not a failure`)
+    }
+    expect(table).toContain(`${reload.length} states are stale: the data in service is older than its class allows`)
+    expect(table).toContain(`reload (manual drop, stale after 40 days): ${reload.length} states on the edition of 2025-12-01, ${age} days old: ${reload.map((s) => s.code).join(' ')}.`)
+    // states that are not stale get no such line, and a run with none stale prints no explanation
+    const ga = table.split('\n').find((line) => line.startsWith('GA '))!
+    expect(ga).toMatch(/^GA\s+auto\s+ok\s.*\s0 d \(5\)\s/)
+    expect(ga).not.toContain('not a failure')
+    expect(staleExplanation(first.states.filter((s) => s.status !== 'stale'), now)).toBe('')
+  })
+
+  it('a fetched state that later runs do not refresh ages into stale, and the summary gives its last fetch against 5 days', async () => {
+    const later = '2026-11-30T03:00:00.000Z'
+    const third = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build'), now: later, states: 'CT' }))
+    const aged = third.states.filter((s) => s.klass === 'auto')
+    expect(aged.map((s) => s.code).sort()).toEqual(['CA', 'GA', 'MN', 'WI'])
+    for (const state of aged) expect(state.status, state.code).toBe('stale')
+    const lastFetch = aged[0].last_fetch!
+    const explanation = staleExplanation(third.states, new Date(later))
+    expect(explanation).toContain(`auto (fetched, stale after 5 days): 4 states last fetched ${lastFetch}, ${daysBetween(lastFetch, later)} days ago: ${aged.map((s) => s.code).join(' ')}.`)
+    expect(explanation).toContain('The next refresh that fetches them makes them current again.')
   })
 })

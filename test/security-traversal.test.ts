@@ -1,8 +1,9 @@
 // Path traversal against every route, paths no route matches and the admin listener: `..` in
 // every spelling (plain, %2e, %2f, %5c, double-encoded, overlong UTF-8), encoded and raw NULs,
-// absolute-form targets, with and without credentials. The server serves no files: every answer
-// is JSON below 500, and none carries a byte of a file on disk (/etc/passwd, package.json,
-// .git/config, an index file, the admin endpoint file with its token).
+// absolute-form targets, with and without credentials. The server serves no files (it runs without
+// the web console, whose files test/console.test.ts attacks the same way): every answer is JSON
+// below 500, and none carries a byte of a file on disk (/etc/passwd, package.json, .git/config, an
+// index file, the admin endpoint file with its token).
 import { readFile, rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { endpointFilePath } from '../server/admin/endpoint-file.ts'
@@ -11,24 +12,8 @@ import { envelopeProblems } from './support/reliability-envelope.ts'
 import { rawRequest } from './support/reliability-raw-http.ts'
 import { startTestServer, type TestServer } from './support/server-harness.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
+import { TRAVERSAL_PAYLOADS as PAYLOADS } from './support/traversal-payloads.ts'
 
-const PAYLOADS = [
-  '../../../../etc/passwd',
-  '..%2f..%2f..%2f..%2fetc%2fpasswd',
-  '%2e%2e/%2e%2e/%2e%2e/etc/passwd',
-  '%2e%2e%2f%2e%2e%2fpackage.json',
-  '..%5c..%5cpackage.json',
-  '..\\..\\package.json',
-  '%252e%252e%252fpackage.json',
-  '%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd',
-  '....//....//etc/passwd',
-  '.git/config',
-  '%2e%2e/.git/config',
-  'package.json%00.json',
-  'passwd%00',
-  '%00',
-  '.%00./.%00./etc/passwd',
-]
 const PREFIXES = ['', '/static', '/artifacts', '/build/server', '/node_modules', '/v1', '/taxjar/v2', '/admin']
 
 let artifacts: { dir: string; id: string }

@@ -143,7 +143,7 @@ describe('errors: every status is the JSON envelope', () => {
   it('405 METHOD_NOT_ALLOWED with Allow for a known path', async () => {
     const response = await get('/v1/freshness', { method: 'DELETE' })
     await expectError(response, 405, 'METHOD_NOT_ALLOWED')
-    expect(response.headers.get('allow')).toBe('GET')
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
   })
 
   it('400 MALFORMED_JSON for a body that is not JSON', async () => {
@@ -336,10 +336,14 @@ describe('OpenAPI', () => {
     const answered = Object.entries(app.handlers).flatMap(([method, patterns]) =>
       Object.keys(patterns).map((pattern) => `${method.toLowerCase()} ${pattern.replace(/:(\w+)/g, '{$1}')}`),
     )
+    // HEAD answers every GET and is described once, in info.description, not as an operation of its own.
+    const heads = answered.filter((entry) => entry.startsWith('head '))
+    expect(heads.map((entry) => entry.replace(/^head /, 'get ')).sort()).toEqual(answered.filter((entry) => entry.startsWith('get ')).sort())
+    expect(document.info.description).toContain('Every GET operation also answers HEAD')
     const described = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method} ${path}`),
     )
-    expect(answered.sort()).toEqual(described.sort())
+    expect(answered.filter((entry) => !entry.startsWith('head ')).sort()).toEqual(described.sort())
     expect(described).toEqual(expect.arrayContaining(['get /healthz', 'get /v1/freshness', 'get /openapi.json', 'get /v1/account']))
 
     const account = document.paths['/v1/account'].get

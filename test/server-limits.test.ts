@@ -118,7 +118,7 @@ describe('rate limit', () => {
       const response = await fetch(`${server.url}/v1/account`, withKey(api_key))
       expect(response.status).toBe(200)
       expect(response.headers.get('ratelimit-limit')).toBe('3')
-      // One family of names, the IETF draft's: the legacy X-RateLimit-* are not sent (README).
+      // One family of names, the IETF draft's: the legacy X-RateLimit-* are not sent (docs/api.md).
       expect(response.headers.get('x-ratelimit-limit')).toBeNull()
       remaining.push(response.headers.get('ratelimit-remaining')!)
     }

@@ -72,7 +72,7 @@ export function pickLatest(names: string[], state: string, kind: SstFileKind): S
     .map(parseSstFileName)
     .filter((file): file is SstFileName => file !== null && file.state === wanted && file.kind === kind)
   if (files.length === 0) return null
-  const sortKey = (file: SstFileName) => `${pad(file.year, 4)}Q${file.quarter} ${file.posted}`
+  const sortKey = (file: SstFileName) => sstEditionKey(file.edition)!
   files.sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : sortKey(a) > sortKey(b) ? -1 : 0))
   const [newest, next] = files
   if (next && sortKey(next) === sortKey(newest)) {
@@ -81,12 +81,22 @@ export function pickLatest(names: string[], state: string, kind: SstFileKind): S
   return newest
 }
 
-/** File names linked from an HTML index page (`href="…/NAME"`), in page order, without duplicates. */
-export function parseListing(html: string): string[] {
-  const names = new Set<string>()
+/** Links of an HTML index page (`href="…/NAME"`), in page order, one per file name. */
+export function parseListingLinks(html: string): { name: string; href: string }[] {
+  const links = new Map<string, string>()
   for (const match of html.matchAll(/href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
-    const name = lastSegment(match[1] ?? match[2] ?? match[3] ?? '')
-    if (name) names.add(name)
+    const href = (match[1] ?? match[2] ?? match[3] ?? '').trim()
+    const name = lastSegment(href)
+    if (name && !links.has(name)) links.set(name, href)
   }
-  return [...names]
+  return [...links].map(([name, href]) => ({ name, href }))
+}
+
+/** File names linked from an HTML index page, in page order, without duplicates. */
+export const parseListing = (html: string): string[] => parseListingLinks(html).map((link) => link.name)
+
+/** Sort key of an SST edition (`2026Q2FEB19`): effective quarter, then posting date. */
+export function sstEditionKey(edition: string): string | null {
+  const file = parseSstFileName(`XXR${edition}.csv`)
+  return file ? `${pad(file.year, 4)}Q${file.quarter} ${file.posted}` : null
 }

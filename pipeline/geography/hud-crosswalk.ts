@@ -1,5 +1,6 @@
 // HUD USPS ZIP→county crosswalk: one row per ZIP × county, weights are shares of USPS addresses.
 import Papa from 'papaparse'
+import readXlsxFile from 'read-excel-file/node'
 import type { GeoZipCounty } from '../../snapshot-contract/geography-model.ts'
 
 /** HUD's code for addresses it could not place in a county. */
@@ -28,13 +29,30 @@ const REQUIRED_COLUMNS = ['ZIP', 'COUNTY', 'USPS_ZIP_PREF_CITY', 'USPS_ZIP_PREF_
 
 export function parseHudCrosswalk(csvText: string): Map<string, HudZip> {
   const parsed = Papa.parse<HudRow>(csvText, { header: true, skipEmptyLines: true })
-  const missing = REQUIRED_COLUMNS.filter((c) => !parsed.meta.fields?.includes(c))
+  return hudZipsOf(parsed.meta.fields ?? [], parsed.data)
+}
+
+/** The crosswalk as HUD publishes it (ZIP_COUNTY_MMYYYY.xlsx): the sheet whose header names the columns. */
+export async function parseHudCrosswalkWorkbook(bytes: Buffer): Promise<Map<string, HudZip>> {
+  const sheets = await readXlsxFile(bytes)
+  const text = (cell: unknown) => (cell === null || cell === undefined ? '' : String(cell))
+  for (const { data } of sheets) {
+    const header = (data[0] ?? []).map((cell) => text(cell).trim().toUpperCase())
+    if (!REQUIRED_COLUMNS.every((c) => header.includes(c))) continue
+    const rows = data.slice(1).map((cells) => Object.fromEntries(header.map((name, i) => [name, text(cells[i])])) as HudRow)
+    return hudZipsOf(header, rows)
+  }
+  throw new Error(`HUD crosswalk workbook has no sheet with the columns ${REQUIRED_COLUMNS.join(', ')}`)
+}
+
+function hudZipsOf(fields: string[], rows: HudRow[]): Map<string, HudZip> {
+  const missing = REQUIRED_COLUMNS.filter((c) => !fields.includes(c))
   if (missing.length) throw new Error(`HUD crosswalk lacks columns: ${missing.join(', ')}`)
 
   const zips = new Map<string, HudZip>()
-  for (const row of parsed.data) {
-    const zip = row.ZIP.trim().padStart(5, '0')
-    const county = row.COUNTY.trim().padStart(5, '0')
+  for (const row of rows) {
+    const zip = String(row.ZIP).trim().padStart(5, '0')
+    const county = String(row.COUNTY).trim().padStart(5, '0')
     if (!/^\d{5}$/.test(zip) || !/^\d{5}$/.test(county)) throw new Error(`bad HUD row: ${JSON.stringify(row)}`)
     let entry = zips.get(zip)
     if (!entry) {
@@ -56,11 +74,12 @@ function ratio(text: string): number {
   return value
 }
 
-/** HUD names files ZIP_COUNTY_MMYYYY; returns the newest vintage among the given names, or undefined. */
+/** HUD names files ZIP_COUNTY_MMYYYY (.xlsx as published, .csv converted); the newest vintage among the names, a CSV before a workbook. */
 export function newestHudCrosswalkName(fileNames: string[]): string | undefined {
   const vintage = (name: string) => {
-    const m = /^ZIP_COUNTY_(\d{2})(\d{4})\.csv$/i.exec(name)
+    const m = /^ZIP_COUNTY_(\d{2})(\d{4})\.(csv|xlsx)$/i.exec(name)
     return m ? Number(m[2]) * 100 + Number(m[1]) : -1
   }
-  return fileNames.filter((n) => vintage(n) >= 0).sort((a, b) => vintage(b) - vintage(a))[0]
+  const isCsv = (name: string) => (/\.csv$/i.test(name) ? 0 : 1)
+  return fileNames.filter((n) => vintage(n) >= 0).sort((a, b) => vintage(b) - vintage(a) || isCsv(a) - isCsv(b))[0]
 }

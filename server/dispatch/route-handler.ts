@@ -15,6 +15,7 @@ import type { UsageCounter } from '../store/usage.ts'
 import type { Tier, Tiers } from '../base/tiers.ts'
 import type { Account } from '../store/accounts.ts'
 import { readJsonBody } from '../http/body.ts'
+import { admitOrigin, SAME_ORIGIN_ONLY, type CorsPolicy } from '../http/cors.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
 import type { CachedReply, ReplyCache } from '../http/reply-cache.ts'
 import { ensureBaseHeaders, requestState, type RequestState } from '../http/request-context.ts'
@@ -35,12 +36,28 @@ export type AppDeps = {
   replies?: ReplyCache
   /** request and reply-cache counts, when metrics are on */
   metrics?: ServerMetrics
+  /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
+  cors?: CorsPolicy
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
 
 export function routeHandler(route: Route, deps: AppDeps) {
+  const cors = deps.cors ?? SAME_ORIGIN_ONLY
+  const isPublic = route.auth === 'public'
+  // A public answer may be kept by shared caches; once it depends on the Origin, it says so.
+  const varyOnOrigin = isPublic && cors.origins.size > 0
   return (req: RoutedRequest, res: ServerResponse) => {
+    // Requests without an Origin (not from a browser page, or a same-origin GET) pay this check only.
+    const origin = req.headers.origin
+    if (origin !== undefined || varyOnOrigin) {
+      if (varyOnOrigin) res.setHeader('Vary', 'Origin')
+      const refusal = origin === undefined ? null : admitOrigin(cors, req, res, origin, isPublic)
+      if (refusal) {
+        requestState(req).route = route.path
+        return fail(deps.logger, req, res, refusal, route.errorFormat)
+      }
+    }
     const store = deps.store.opened
     if (route.auth === 'key' && store === null) {
       // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.

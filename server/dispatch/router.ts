@@ -1,20 +1,29 @@
 // A Polka app from a list of declared routes, with the one error path wired in: unknown path
-// 404, known path with another method 405 (+ Allow), everything in the JSON envelope.
+// 404, known path with another method 405 (+ Allow), everything in the JSON envelope. Every GET
+// route answers HEAD too; OPTIONS answers with Allow, or a CORS preflight (http/cors.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import polka from 'polka'
+import type Trouter from 'trouter'
 import type { Route } from './route.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
-import { requestContext } from '../http/request-context.ts'
+import { admitOrigin, answerPreflight, isPreflight, SAME_ORIGIN_ONLY } from '../http/cors.ts'
+import { ensureBaseHeaders, requestContext } from '../http/request-context.ts'
+import { sendJson } from '../http/respond.ts'
 import { fail, routeHandler, type AppDeps, type RoutedRequest } from './route-handler.ts'
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
 type Handler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
 
 export type RouterOptions = {
   /** middleware run before routing, for every request (the admin listener checks its token here) */
   guard?: Handler
+  /** answers a GET or HEAD no route matches, calling `next` when it has nothing either (the web console's files) */
+  fallback?: Handler
 }
+
+/** The methods a route answers: a GET route answers HEAD too (the same status and headers, no body). */
+const methodsOf = (route: Route): string[] => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])
 
 export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptions = {}): polka.Polka {
   const seen = new Set<string>()
@@ -24,10 +33,47 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
   // a route's one handler directly.
   const within = requestContext(deps.logger, deps.metrics)
   const withinUnguarded: typeof within = options.guard ? (req, res, handle) => handle(req, res) : within
-  const notFound = (req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, noMatch(app, req), formatOf(req))
+  const cors = deps.cors ?? SAME_ORIGIN_ONLY
+  const routeOf = new Map<Routed, Route>()
+  /** The route answering `method` on `path`, if any. */
+  const find = (method: string, path: string): Route | undefined => {
+    const found = app.find(method as Trouter.HTTPMethod, path)
+    return found ? routeOf.get(found.handlers[0] as unknown as Routed) : undefined
+  }
+  const refuse = (req: IncomingMessage, res: ServerResponse, error: unknown) => fail(deps.logger, req, res, error, formatOf(req))
+  // 404 or 405. A page on an origin let in may read it; one on another origin is refused as on a public route.
+  const notFound = (req: IncomingMessage, res: ServerResponse) => {
+    const origin = req.headers.origin
+    refuse(req, res, (origin !== undefined && admitOrigin(cors, req, res, origin, true)) || noMatch(app, req))
+  }
+  const answerOptions = (req: IncomingMessage, res: ServerResponse) => {
+    const path = pathOf(req)
+    const allowed = allowedMethods(app, path)
+    if (allowed.length === 0) return notFound(req, res)
+    if (isPreflight(req)) {
+      const refusal = answerPreflight(cors, req, res, allowed, (method) => {
+        const route = find(method, path)
+        return route ? route.auth === 'public' : null
+      })
+      if (refusal) return refuse(req, res, refusal)
+    } else {
+      res.setHeader('Allow', allowed.join(', '))
+    }
+    ensureBaseHeaders(req, res)
+    sendJson(res, 204, undefined)
+  }
+  const unmatched = (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      if (req.method === 'OPTIONS') answerOptions(req, res)
+      else if (options.fallback && (req.method === 'GET' || req.method === 'HEAD')) options.fallback(req, res, () => notFound(req, res))
+      else notFound(req, res)
+    } catch (error) {
+      refuse(req, res, error)
+    }
+  }
   const app = polka({
     onError: (error: unknown, req: IncomingMessage, res: ServerResponse) => fail(deps.logger, req, res, error, formatOf(req)),
-    onNoMatch: (req: IncomingMessage, res: ServerResponse) => withinUnguarded(req, res, notFound),
+    onNoMatch: (req: IncomingMessage, res: ServerResponse) => withinUnguarded(req, res, unmatched),
   } as polka.Options)
   // Polka parses every query string into req.query; here the route handler parses it, and only
   // when it reads it (a lookup answered from the reply cache never does). `app.parse` is Polka's
@@ -50,8 +96,11 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
     seen.add(key)
     const handler = routeHandler(route, deps)
     const routed = (req: RoutedRequest, res: ServerResponse) => withinUnguarded(req, res, handler)
-    app.add(route.method, route.path, routed as unknown as polka.Middleware)
-    direct.set(route, routed)
+    routeOf.set(routed, route)
+    for (const method of methodsOf(route)) {
+      app.add(method as Trouter.HTTPMethod, route.path, routed as unknown as polka.Middleware)
+      direct.set(route, method, routed)
+    }
   }
   if (direct.size > 0 && !options.guard) {
     const polkaHandler = app.handler
@@ -80,11 +129,11 @@ class DirectRoutes {
     this.#eligible = new Set(routes.filter((route) => prefixOf(route.path) !== null && !routes.some((other) => other !== route && mayOverlap(route, other))))
   }
 
-  set(route: Route, handler: Routed): void {
+  set(route: Route, method: string, handler: Routed): void {
     if (!this.#eligible.has(route)) return
     const { prefix, param } = prefixOf(route.path)!
-    if (!this.#byMethod.has(route.method)) this.#byMethod.set(route.method, new Map())
-    this.#byMethod.get(route.method)!.set(prefix, { param, handler })
+    if (!this.#byMethod.has(method)) this.#byMethod.set(method, new Map())
+    this.#byMethod.get(method)!.set(prefix, { param, handler })
   }
 
   get size(): number {
@@ -145,9 +194,17 @@ function errorFormatsBySegment(routes: Route[]): (req: IncomingMessage) => Error
   }
 }
 
+const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?')[0]
+
+/** The methods answered on `path`, OPTIONS included; none when no route has the path. */
+function allowedMethods(app: polka.Polka, path: string): string[] {
+  const allowed: string[] = METHODS.filter((method) => app.find(method, path))
+  return allowed.length ? [...allowed, 'OPTIONS'] : []
+}
+
 function noMatch(app: polka.Polka, req: IncomingMessage): HttpError {
-  const path = (req.url ?? '/').split('?')[0]
-  const allowed = METHODS.filter((method) => app.find(method, path))
+  const path = pathOf(req)
+  const allowed = allowedMethods(app, path)
   if (allowed.length === 0) return new HttpError('NOT_FOUND', `No route ${path}.`)
   return new HttpError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}.`, { allowed }, { Allow: allowed.join(', ') })
 }

@@ -5,8 +5,9 @@ import { errorBody, HttpError, type ErrorFormat } from '../base/errors.ts'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
-// Headers a failed handler may have set (ETag, Content-Length…) must not describe the error body.
-const KEPT_ON_ERROR = /^(x-request-id|x-content-type-options|content-security-policy|ratelimit-[a-z]+)$/
+// Headers a failed handler may have set (ETag, Content-Length…) must not describe the error body;
+// the CORS headers stay, so a page on an allowed origin can read the error.
+const KEPT_ON_ERROR = /^(x-request-id|x-content-type-options|content-security-policy|ratelimit-[a-z]+|access-control-[a-z-]+|vary)$/
 
 // The headers every response carries besides its request id, as [name, value, …].
 const BASE_HEADERS = [

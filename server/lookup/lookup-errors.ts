@@ -1,4 +1,4 @@
-// Every refusal of GET /v1/tax/{state}, worded in one place so the README table and the answers agree.
+// Every refusal of GET /v1/tax/{state}, worded in one place so the table in docs/api.md and the answers agree.
 import { feedTraits, type FeedKind } from '../../snapshot-contract/feed-traits.ts'
 import { HttpError } from '../base/errors.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'

@@ -1,4 +1,5 @@
 // The spec 2.1 rate object, the per-candidate summaries of an ambiguous ZIP, and the full-mode rows.
+import type { SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { LEVELS } from '../../snapshot-contract/model.ts'
 import type { Authority, Candidate, RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
@@ -43,8 +44,6 @@ export function candidateSummary(rates: RateIndex, candidate: Candidate, isoDate
     combined_rate: formatRate(parts.combined),
   }
 }
-
-export type SourceKind = RateRow['source_kind']
 
 export function rateRows(authorities: readonly Authority[], sourceKind: SourceKind): RateRow[] {
   return [...authorities]

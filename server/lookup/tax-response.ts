@@ -1,6 +1,7 @@
 // The response bodies of GET /v1/tax/{state} as zod schemas: the types the answer is built as, and
 // what /openapi.json documents. They are not parsed at run time.
 import { z } from 'zod'
+import { SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { RESOLVED_VIA } from './located.ts'
 import { WARNING_CODES } from './lookup-warnings.ts'
 
@@ -79,7 +80,7 @@ export const RateRow = z
     effective_from: z.string().nullable(),
     effective_to: z.string().nullable(),
     source_file: z.string().describe('file (or statute label) the rate was read from'),
-    source_kind: z.enum(['official', 'aggregator', 'statute']),
+    source_kind: SourceKind,
   })
   .meta({ id: 'RateRow' })
 

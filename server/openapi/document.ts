@@ -67,6 +67,8 @@ export function openApiDocument(routes: Route[]): Json {
         'US sales-tax rates from official sources.',
         'Every error has the shape of the Error schema, with `support_reference` equal to the X-Request-Id header.',
         'Any path not listed answers 404 NOT_FOUND; a listed path with another method answers 405 METHOD_NOT_ALLOWED with an Allow header.',
+        'Every GET operation also answers HEAD (the same status and headers, no body); OPTIONS answers 204 with Allow, or a CORS preflight.',
+        'Pages on another origin may call the API when the server lists that origin (TAXATLAS_CORS_ORIGINS); others are refused with 403 CORS_NOT_ALLOWED.',
         `Error codes: ${Object.entries(ERROR_STATUS).map(([code, status]) => `${code} (${status})`).join(', ')}.`,
       ].join(' '),
     },

@@ -10,7 +10,7 @@ import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
 import { openSnapshot, type Snapshot } from './open-snapshot.ts'
 
-export type ReloadTrigger = 'startup' | 'signal' | 'pointer-change' | 'poll' | 'manual'
+export type ReloadTrigger = 'startup' | 'signal' | 'pointer-change' | 'poll' | 'manual' | 'refresh'
 
 export type ReloadOutcome =
   | { kind: 'unchanged'; id: string }

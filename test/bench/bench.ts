@@ -1,8 +1,12 @@
 // `make bench`: every performance figure measured in one run on this machine, printed as one
-// table and written to build/bench.json. Nothing here is asserted by `make test`.
+// table, written to build/bench.json and into docs/benchmarks.md (between its markers, with the
+// date and the machine). Nothing here is asserted by `make test`.
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
 import { formatTable } from '../../pipeline/snapshot-diff.ts'
+import { PROJECT_ROOT } from '../support/shared.ts'
+import { benchSection, thisMachine, withBenchSection } from './bench-doc.ts'
 import { artifactSizes, benchRows, type BenchRow } from './bench-table.ts'
 import { CONNECTIONS, lookupMeasures, ROUNDS, SECONDS } from './lookup-bench.ts'
 import type { Measure } from './measure.ts'
@@ -20,13 +24,19 @@ const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measure
 const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, portability })
 const columns = ['measure', 'value', 'target', 'ratio', '', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req']
 process.stdout.write(`${formatTable(columns, rows.map((r) => [r.measure, r.value, r.target, r.ratio, r.met, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.serverCpuMicros]))}\n`)
-process.stdout.write(
-  `\nlookups: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths; ` +
-    `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)\n`,
-)
+const conditions =
+  `lookups: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths; ` +
+  `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)`
+process.stdout.write(`\n${conditions}\n`)
 for (const note of lookups.notes) process.stdout.write(`note: ${note}\n`)
 
+const measuredAt = new Date().toISOString()
 const out = path.resolve(process.env.TAXATLAS_BUILD ?? 'build', 'bench.json')
-const report = { measured_at: new Date().toISOString(), table: rows, measures, load_runs: [...lookups.runs, ...lookups.uncachedRuns], notes: lookups.notes }
+const report = { measured_at: measuredAt, table: rows, measures, load_runs: [...lookups.runs, ...lookups.uncachedRuns], notes: lookups.notes }
 await writeAtomically(out, `${JSON.stringify(report, null, 2)}\n`)
 process.stdout.write(`\nwritten to ${out}\n`)
+
+const doc = path.join(PROJECT_ROOT, 'docs', 'benchmarks.md')
+const section = benchSection({ measuredAt, machine: thisMachine(), rows, conditions, notes: lookups.notes })
+await writeAtomically(doc, withBenchSection(await readFile(doc, 'utf8'), section))
+process.stdout.write(`and into ${path.relative(PROJECT_ROOT, doc)}\n`)

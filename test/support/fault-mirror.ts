@@ -1,9 +1,10 @@
 // A mirror server for fault tests: serves the real files of ../shared/mirror over HTTP, except
 // where a fault is set for a path (status code, hang, truncation, or different bytes).
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import { indexPageHtml } from './index-page.ts'
 import { sharedPath } from './shared.ts'
 
 export type Fault =
@@ -11,10 +12,14 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'truncate' }
   | { kind: 'bytes'; bytes: Buffer }
+  /** an index page linking these file names (served from `files` below, or the mirror) */
+  | { kind: 'listing'; names: string[] }
 
 export type FaultMirror = {
   url: string
   faults: Map<string, Fault>
+  /** extra files served at a path, beside the mirror's (an older edition derived in a test) */
+  files: Map<string, Buffer>
   /** requests seen per path, with the conditional headers they carried */
   requests: { path: string; ifNoneMatch?: string; ifModifiedSince?: string }[]
   close(): Promise<void>
@@ -22,6 +27,7 @@ export type FaultMirror = {
 
 export async function startFaultMirror(root = sharedPath('mirror')): Promise<FaultMirror> {
   const faults = new Map<string, Fault>()
+  const files = new Map<string, Buffer>()
   const requests: FaultMirror['requests'] = []
   const hanging = new Set<http.ServerResponse>()
   const server = http.createServer(async (req, res) => {
@@ -41,7 +47,7 @@ export async function startFaultMirror(root = sharedPath('mirror')): Promise<Fau
       return
     }
     const file = path.join(root, path.normalize(urlPath).replace(/^(\.\.[/\\])+/, ''))
-    const bytes = fault?.kind === 'bytes' ? fault.bytes : await readFile(file).catch(() => null)
+    const bytes = fault?.kind === 'bytes' ? fault.bytes : fault?.kind === 'listing' ? Buffer.from(indexPageHtml(urlPath, fault.names)) : (files.get(urlPath) ?? (await readBody(file, urlPath, files)))
     if (!bytes) {
       res.writeHead(404).end()
       return
@@ -64,6 +70,7 @@ export async function startFaultMirror(root = sharedPath('mirror')): Promise<Fau
   return {
     url: `http://127.0.0.1:${port}`,
     faults,
+    files,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
@@ -72,4 +79,13 @@ export async function startFaultMirror(root = sharedPath('mirror')): Promise<Fau
         server.close(() => resolve())
       }),
   }
+}
+
+/** A file of the mirror, or the index page of a directory (its files and the extra ones in it). */
+async function readBody(file: string, urlPath: string, extra: Map<string, Buffer>): Promise<Buffer | null> {
+  if (!urlPath.endsWith('/')) return readFile(file).catch(() => null)
+  const names = await readdir(file).catch(() => null)
+  if (!names) return null
+  const added = [...extra.keys()].filter((p) => path.posix.dirname(p) + '/' === urlPath).map((p) => path.posix.basename(p))
+  return Buffer.from(indexPageHtml(urlPath, [...new Set([...names, ...added])].sort()))
 }

@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import Papa from 'papaparse'
 import { listSnapshotIds, readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
+import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { openSnapshot, type Snapshot } from '../../server/snapshot/open-snapshot.ts'
 import { pipelineSettings, runRefresh } from './refresh-run.ts'
 import { sharedPath } from './shared.ts'
@@ -98,6 +99,16 @@ export async function lookupArtifacts(mirrorUrl: string): Promise<LookupArtifact
 
 export const openLookupSnapshot = (artifacts: LookupArtifacts, id = artifacts.currentId): Promise<Snapshot> =>
   openSnapshot(artifacts.dir, id, Date.now())
+
+/** A real ZIP of the state whose candidates (one per county holding its addresses) differ in combined rate on the date. */
+export function ambiguousZip(snapshot: Snapshot, state: string, isoDate: string): ZipEntry {
+  for (const i of snapshot.rates.entriesOfState(state)) {
+    const entry = snapshot.rates.entryAt(i)
+    const rates = new Set(entry.candidates.map((c) => snapshot.rates.combinedRate(c.stack, isoDate)))
+    if (entry.candidates.length > 1 && rates.size > 1) return entry
+  }
+  throw new Error(`no ambiguous ${state} ZIP`)
+}
 
 /** Per ZIP, the Avalara drop row of a state and edition, read straight from the file. */
 export async function avalaraRows(state: string, edition: string): Promise<Map<string, Record<string, string>>> {

@@ -49,6 +49,8 @@ export async function startTestServer(options: {
     TAXATLAS_ARTIFACTS: options.artifactsDir,
     TAXATLAS_STORE: postgres ? await createTestDatabase(inject('postgresUrl'), 'harness') : storePath,
     ...(postgres ? { TAXATLAS_ADMIN_ENDPOINT_FILE: endpointFile } : {}),
+    // No web console unless a test asks for one: every answer of the API is JSON.
+    TAXATLAS_CONSOLE_DIR: '',
     ...options.env,
   })
   const logger = memoryLogger()

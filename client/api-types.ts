@@ -1,0 +1,436 @@
+// Generated from the server's zod schemas by client/codegen/api-types-source.ts: do not edit.
+// Regenerate with `npm run build` in client/ (test/client-package.test.ts fails when it is stale).
+
+export type Account = {
+  account_id: string
+  name: string
+  /** trial, starter, growth or enterprise */
+  tier: string
+  created_at: string
+  /** end of the 14-day trial; null on paid tiers */
+  trial_ends_at: string | null
+  trial_expired: boolean
+  /** the id of the key used for this request (never the key) */
+  api_key_id: string
+  quota: {
+    /** the UTC month counted (2026-11), or "trial" for the trial allowance */
+    period: string
+    /** lookups allowed in the period; null = unlimited */
+    limit: number | null
+    used: number
+    remaining: number | null
+    /** start of the next UTC month; null for a trial */
+    resets_at: string | null
+  }
+  rate_limit: {
+    /** sustained rate per API key */
+    requests_per_second: number
+    /** requests allowed at once */
+    burst: number
+  }
+}
+
+export type BackfillReport = {
+  format: 'ndjson' | 'json'
+  /** rows read (blank NDJSON lines are not rows) */
+  received: number
+  /** rows stored by this request */
+  accepted: number
+  /** valid rows already stored (or repeated earlier in the upload); left as stored */
+  duplicate: number
+  rejected: number
+  /** the first 1000 rejected rows */
+  rejected_rows: {
+    /** NDJSON line number; for a JSON array, the 1-based position */
+    line: number
+    transaction_id: string | null
+    errors: ValidationIssue[]
+  }[]
+  rejected_rows_truncated: boolean
+  /** accepted transaction dates (UTC): 24 months back through today */
+  window: {
+    from: string
+    to: string
+  }
+  /** first and last date among the valid rows */
+  valid_dates: {
+    earliest: string
+    latest: string
+  } | null
+}
+
+export type FreshnessEnvelope = {
+  generated_at: string
+  states: {
+    code: string
+    name: string
+    klass: 'auto' | 'reload' | 'static'
+    status: 'ok' | 'changed' | 'stale' | 'failed' | 'manual' | 'unknown' | 'anchor_regression' | 'static' | 'maintenance'
+    last_refreshed_at: string | null
+    effective_through: string | null
+    last_fetch: string | null
+    source_period: string | null
+    rows: number
+    /** the kind of source file read */
+    feed: 'sst' | 'cdtfa' | 'avalara-zip5' | 'statutory'
+    /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
+    source_kind: 'official' | 'aggregator' | 'statute'
+    /** the edition of the data in service, as its publisher names it */
+    edition: string | null
+  }[]
+}
+
+export type Health = {
+  status: 'ok'
+  /** the snapshot being served */
+  snapshot_id: string
+  /** when the pipeline built it */
+  snapshot_generated_at: string
+  /** when this process started serving it */
+  snapshot_loaded_at: string
+  /** the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes */
+  store_engine: 'duckdb' | 'postgres'
+}
+
+export type LineItem = {
+  id: string | null
+  quantity: string
+  product_identifier: string | null
+  description: string | null
+  product_tax_code: string | null
+  /** decimal string, e.g. "19.99"; negative for a refund */
+  unit_price: string
+  /** decimal string, e.g. "19.99"; negative for a refund */
+  discount: string
+  /** decimal string, e.g. "19.99"; negative for a refund */
+  sales_tax: string
+}
+
+export type LineItemInput = {
+  id?: string | number | boolean | null
+  /** defaults to 1 */
+  quantity?: string | number
+  product_identifier?: string | number | boolean | null
+  /** at most 255 characters */
+  description?: string | number | boolean | null
+  product_tax_code?: string | number | boolean | null
+  /** a decimal string or number, e.g. "19.99"; at most 4 decimal places */
+  unit_price?: string | number
+  /** the line discount, total (not per unit) */
+  discount?: string | number
+  /** a decimal string or number, e.g. "19.99"; at most 4 decimal places */
+  sales_tax?: string | number
+}
+
+/** Spec 2.2. */
+export type LookupMeta = {
+  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
+  /** exact: statutory statewide rate; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
+  confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
+  /** latest start date of the rates answered, where the publisher dates its rows (SST); else null */
+  effective_date: string | null
+  effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
+  /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
+  period: string | null
+  warnings: LookupWarning[]
+  normalization?: Normalization
+}
+
+export type LookupWarning = string | {
+  code: 'aggregator_estimate' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_placed_by_region_name' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  message: string
+  [field: string]: unknown
+}
+
+export type NexusHealth = {
+  /** today, UTC */
+  as_of: string
+  window: {
+    from: string
+    to: string
+    basis: 'rolling_12_months'
+  }
+  /** the warning band used, e.g. "0.25" */
+  band: string
+  states: StateNexusHealth[]
+  /** the states in the warning band */
+  alerts: {
+    state: string
+    name: string
+    status: 'approaching'
+    message: string
+  }[]
+  /** states whose threshold is met but that are not in your registration list */
+  exceeded_unregistered: string[]
+}
+
+export type NexusRegistrations = {
+  regions: {
+    state: string
+    name: string
+    /** YYYY-MM-DD as set; null when not given */
+    registered_since: string | null
+    updated_at: string
+  }[]
+}
+
+export type NexusRegistrationsInput = {
+  regions: {
+    /** 2-letter code or state name */
+    state: string
+    /** YYYY-MM-DD */
+    registered_since?: string | null
+  }[]
+}
+
+/** Spec 2.3; present only when something was normalized. */
+export type Normalization = {
+  normalized: true
+  applied: {
+    rule_id: string
+    field: string
+    raw: string
+    normalized: string
+    confidence: 'unambiguous' | 'heuristic'
+    detail: {
+      [field: string]: unknown
+    }
+  }[]
+}
+
+export type Order = {
+  transaction_id: string
+  provider: string
+  kind: 'order' | 'refund'
+  /** the instant, UTC: 2026-05-14T10:20:30.000Z */
+  transaction_date: string
+  transaction_reference_id: string | null
+  to_country: string
+  to_zip: string
+  to_state: string
+  to_city: string | null
+  to_street: string | null
+  from_country: string | null
+  from_zip: string | null
+  from_state: string | null
+  from_city: string | null
+  from_street: string | null
+  /** including shipping, excluding sales tax */
+  amount: string
+  /** decimal string, e.g. "19.99"; negative for a refund */
+  shipping: string
+  /** decimal string, e.g. "19.99"; negative for a refund */
+  sales_tax: string
+  customer_id: string | null
+  exemption_type: string | null
+  marketplace: boolean
+  line_items: LineItem[] | null
+  source: 'api' | 'backfill' | 'taxjar'
+  created_at: string
+  updated_at: string
+}
+
+/** Spec 2.1. Every rate is a string with exactly 5 decimals. */
+export type Rate = {
+  /** the 5-digit ZIP answered */
+  zip: string
+  /** 2-letter upper-case state code */
+  state: string
+  /** state level; in CA the statewide 7.25% (6% state + 1.25% uniform local) */
+  state_rate: string
+  /** upper-case county name; "" when unknown */
+  county: string
+  county_rate: string
+  /** upper-case taxing place name; "" when unincorporated or no place is modelled */
+  city: string
+  city_rate: string
+  /** sum of special-district rates; in CA every district tax above the statewide 7.25% */
+  combined_district_rate: string
+  /** exactly state_rate + county_rate + city_rate + combined_district_rate */
+  combined_rate: string
+  /** from the state's rules: delivery charges follow the goods */
+  freight_taxable: boolean
+  country: 'US'
+  /** always 0.00000 */
+  country_rate: string
+}
+
+export type RateRow = {
+  level: 'state' | 'county' | 'city' | 'district'
+  name: string
+  /** the source's code for the authority */
+  code: string
+  rate: string
+  effective_from: string | null
+  effective_to: string | null
+  /** file (or statute label) the rate was read from */
+  source_file: string
+  source_kind: 'official' | 'aggregator' | 'statute'
+}
+
+export type SavedOrder = {
+  /** created (201); updated or unchanged (200) for a known transaction */
+  result: 'created' | 'updated' | 'unchanged'
+  order: Order
+}
+
+export type StateNexusHealth = {
+  state: string
+  name: string
+  /** counted orders minus counted refunds in the window */
+  order_total: string
+  /** counted orders in the window (refunds do not add) */
+  transaction_count: number
+  /** what the state's rule leaves out (exempt or marketplace sales), net of refunds */
+  not_counted_total: string
+  not_counted_count: number
+  dollar_threshold: string | null
+  transaction_threshold: number | null
+  threshold_combination: 'sales_only' | 'sales_or_transactions' | 'sales_and_transactions' | 'none'
+  /** the state's own look-back, as recorded (the totals here are always the rolling 12 months) */
+  measurement_period: string
+  /** which sales the state counts, as recorded */
+  sales_counted: string
+  /** whether marketplace-facilitated sales count, as recorded */
+  marketplace_sales_counted: string
+  counting: {
+    exempt_sales: 'counted' | 'resale_excluded' | 'excluded'
+    marketplace_sales: 'counted' | 'excluded'
+  }
+  /** total and count as fractions of the thresholds (4 decimals, floored) */
+  threshold_share: {
+    dollars: number | null
+    transactions: number | null
+  }
+  status: 'under_threshold' | 'approaching' | 'exceeded' | 'no_threshold'
+  near_threshold: boolean
+  /** listed in your registration list (PUT /v1/portability/nexus) */
+  registered: boolean
+  registered_since: string | null
+}
+
+/** Spec 2.4 (mode=full). */
+export type TaxLookupFull = {
+  rate: Rate
+  /** as in simple mode; normalization is top-level here */
+  meta: {
+    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
+    /** exact: statutory statewide rate; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
+    confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
+    /** latest start date of the rates answered, where the publisher dates its rows (SST); else null */
+    effective_date: string | null
+    effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
+    /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
+    period: string | null
+    warnings: LookupWarning[]
+  }
+  rows: RateRow[]
+  resolved_place: {
+    zip: string
+    /** as sent; not used (no ZIP+4 data is held) */
+    zip4: string | null
+    state: string
+    county: {
+      fips: string
+      name: string
+    } | null
+    city: {
+      geoid: string | null
+      name: string
+    } | null
+    /** USPS preferred city of the ZIP */
+    usps_city: string
+    /** the point sent (coordinates mode) or geocoded (census_geocoder), else the ZIP centroid */
+    lat: number | null
+    lng: number | null
+    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
+  }
+  ambiguous_zip5: {
+    ambiguous: boolean
+    candidates: ZipCandidate[]
+  }
+  billing: {
+    tier: string
+    account_id: string
+    quota: {
+      period: string
+      limit: number | null
+      /** lookups counted in the period, this one included */
+      used: number
+      remaining: number | null
+    }
+    lookup_counted: boolean
+  }
+  warnings: LookupWarning[]
+  normalization?: Normalization
+}
+
+export type TaxLookupSimple = {
+  rate: Rate
+  meta: LookupMeta
+}
+
+export type TransactionInput = {
+  /** required; letters, digits, _ and - (as TaxJar) */
+  transaction_id?: string | number
+  /** required; 2026-05-14, 2026/05/14, or an ISO date-time (no offset = UTC) */
+  transaction_date?: string
+  /** channel, default "api"; amazon, ebay, etsy, facebook and walmart mark marketplace sales */
+  provider?: string | number | boolean | null
+  /** for a refund: the id of the order refunded */
+  transaction_reference_id?: string | number | boolean | null
+  /** US (default); other countries are refused */
+  to_country?: string | number | boolean | null
+  /** required; 5 digits or ZIP+4 */
+  to_zip?: string | number
+  /** required; 2-letter code or state name */
+  to_state?: string | number | boolean | null
+  to_city?: string | number | boolean | null
+  to_street?: string | number | boolean | null
+  from_country?: string | number | boolean | null
+  from_zip?: string | number | null
+  from_state?: string | number | boolean | null
+  from_city?: string | number | boolean | null
+  from_street?: string | number | boolean | null
+  /** required; order total including shipping, excluding sales tax */
+  amount?: string | number
+  /** default 0 */
+  shipping?: string | number
+  /** default 0; must be 0 for wholesale, government and other exemptions */
+  sales_tax?: string | number
+  customer_id?: string | number | boolean | null
+  /** wholesale, government, marketplace, other or non_exempt */
+  exemption_type?: string | number | boolean | null
+  line_items?: LineItemInput[] | null
+  /** default: refund when amount is negative, else order */
+  kind?: 'order' | 'refund'
+  /** true for a sale made through a marketplace facilitator (also implied by provider or exemption_type) */
+  marketplace?: boolean
+}
+
+export type ValidationIssue = {
+  /** where: ["query", "zip"], ["body", "orders", 0, "amount"] */
+  loc: (string | number)[]
+  msg: string
+  /** the zod issue code, e.g. invalid_type, too_small */
+  type: string
+  input?: unknown
+  ctx?: {
+    [field: string]: unknown
+  }
+}
+
+export type ZipCandidate = {
+  county: string
+  county_fips: string | null
+  city: string
+  city_geoid: string | null
+  /** share of the ZIP's addresses, 0..1 */
+  weight: number
+  selected: boolean
+  state_rate: string
+  county_rate: string
+  city_rate: string
+  combined_district_rate: string
+  combined_rate: string
+}

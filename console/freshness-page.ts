@@ -1,0 +1,77 @@
+// The freshness page (/): the map, its legend, the selected state's details and the table, kept
+// up to date by the hourly feed.
+import { byId, facts, h } from './dom.ts'
+import { FreshnessFeed, type FeedEvent } from './freshness-feed.ts'
+import { FreshnessMap } from './freshness-map.ts'
+import { CLASS_MEANINGS, sourceOf, STATUS_STYLES, when, type FreshnessRecord, type FreshnessStatus } from './freshness-status.ts'
+import { fillFreshnessTable, statusBadge, swatch } from './freshness-table.ts'
+import { problemView } from './problem-view.ts'
+
+const records = new Map<string, FreshnessRecord>()
+let generatedAt: string | null = null
+let selected: string | null = null
+
+const statusLine = byId('freshness-status')
+const problem = byId('freshness-problem')
+const details = byId('state-details')
+const map = new FreshnessMap(byId<SVGSVGElement>('freshness-map'), (code) => select(code))
+
+byId('freshness-legend').append(
+  ...(Object.entries(STATUS_STYLES) as [FreshnessStatus, (typeof STATUS_STYLES)[FreshnessStatus]][]).map(([status, style]) =>
+    h('li', { 'data-status': status, 'data-colour': style.colour, title: style.meaning }, swatch(style.colour), style.label),
+  ),
+)
+
+function select(code: string): void {
+  selected = code
+  map.select(code)
+  const record = records.get(code)
+  if (!record) {
+    details.replaceChildren(h('p', {}, `${code.toUpperCase()}: no freshness record yet.`))
+    return
+  }
+  details.replaceChildren(
+    h('h2', {}, `${record.name} (${record.code.toUpperCase()})`),
+    facts([
+      ['Status', h('span', {}, statusBadge(record), ' — ', STATUS_STYLES[record.status].meaning)],
+      ['Class', CLASS_MEANINGS[record.klass]],
+      ['Source', sourceOf(record)],
+      ['Edition', record.edition ?? '—'],
+      ['Effective through', record.effective_through ?? '—'],
+      ['Last refreshed', when(record.last_refreshed_at)],
+      ['Rows', record.rows.toLocaleString('en-US')],
+    ]),
+  )
+}
+
+function show(event: FeedEvent): void {
+  const time = when(event.at.toISOString())
+  if (event.kind === 'failed') {
+    problem.replaceChildren(problemView(event.error))
+    statusLine.textContent = generatedAt
+      ? `Last check ${time} failed; showing the data of ${when(generatedAt)}.`
+      : `Last check ${time} failed; no data yet.`
+    return
+  }
+  problem.replaceChildren()
+  if (event.kind === 'updated') {
+    records.clear()
+    for (const record of event.body.states) records.set(record.code, record)
+    generatedAt = event.body.generated_at
+    map.paint(records)
+    fillFreshnessTable(byId<HTMLTableElement>('freshness-table').tBodies[0], event.body.states)
+    if (selected) select(selected)
+  }
+  const change = event.kind === 'updated' ? 'updated' : 'unchanged'
+  statusLine.textContent = `Snapshot of ${when(generatedAt)}: ${records.size} states and territories. Checked ${time} (${change}); checked again every hour.`
+}
+
+const feed = new FreshnessFeed(show)
+byId('freshness-refresh').addEventListener('click', () => void feed.check())
+map.draw().then(
+  () => feed.start(),
+  (error) => {
+    problem.replaceChildren(problemView(error))
+    feed.start()
+  },
+)

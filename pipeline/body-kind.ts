@@ -1,0 +1,24 @@
+// Publishers answer a missing or moved file with an HTML page and status 200 (a sign-in form, a
+// "page not found" page, a maintenance notice): the bytes must be what the file name says.
+
+const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1')
+const CONTAINERS = /\.(zip|xlsx)$/i
+
+/** Throws when the bytes are an HTML page, or a .zip/.xlsx that is no ZIP container. */
+export function assertBodyKind(fileName: string, bytes: Buffer): void {
+  const html = htmlTitle(bytes)
+  if (html !== null) {
+    throw new Error(`${fileName}: the server answered an HTML page${html ? ` ("${html}")` : ''} in place of the file`)
+  }
+  if (CONTAINERS.test(fileName) && !bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
+    throw new Error(`${fileName}: not a ZIP container (starts with ${JSON.stringify(bytes.subarray(0, 16).toString('latin1'))})`)
+  }
+}
+
+/** The page title when the bytes start like an HTML document ('' without a title); null otherwise. */
+export function htmlTitle(bytes: Buffer): string | null {
+  const head = bytes.subarray(0, 2048).toString('latin1').replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '').trimStart()
+  if (!/^<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|!--)/i.test(head)) return null
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(bytes.subarray(0, 65_536).toString('latin1'))
+  return title ? title[1]!.replace(/\s+/g, ' ').trim().slice(0, 120) : ''
+}

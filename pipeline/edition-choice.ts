@@ -1,0 +1,103 @@
+// Which edition of a state's source to load: the newest one its publisher lists, unless the
+// operator pinned one (TAXATLAS_PIN). Editions compare per feed, so an edition older than the one
+// in service can be refused.
+import type { StateDescriptor } from '../sources/descriptor.ts'
+import { cdtfaEditionDate } from './feeds/cdtfa-workbook.ts'
+import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
+import type { SourceRequest } from './fetch-source.ts'
+import type { PipelineSettings } from './settings.ts'
+import type { Listings } from './source-listing.ts'
+
+export type EditionChoice = {
+  request: SourceRequest
+  /** the edition the file name carries: `2026Q2FEB19`, `2026-01-01` */
+  edition: string
+  pinned: boolean
+  /** how it was chosen, for the manifest's notes */
+  how: string
+}
+
+type ChoiceContext = { settings: PipelineSettings; listings: Listings }
+
+const CDTFA_WORKBOOK = /^SalesTaxRates\d{1,2}-\d{1,2}-\d{2}\.xlsx$/i
+
+/** The state's newest SST rate or boundary file on the index page, or its pinned one. */
+export async function chooseSstFile(state: string, kind: SstFileKind, indexUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const pinned = pinsOf(state, context.settings).find((name) => parseSstFileName(name)?.kind === kind)
+  if (pinned) return pinnedChoice('sst', pinned, indexUrl, parseSstFileName(pinned)!.edition)
+  const listing = await context.listings.get('sst', indexUrl)
+  const names = listing.files.map((file) => file.name)
+  const newest = pickLatest(names, state, kind)
+  if (!newest) {
+    const sst = names.filter((name) => parseSstFileName(name) !== null)
+    if (sst.length === 0) {
+      throw new Error(`index page ${listing.where} lists no SST file names among its ${names.length} links: its layout changed`)
+    }
+    throw new Error(`index page ${listing.where} lists no ${kind} file for ${state} (${sst.length} SST files of other states)`)
+  }
+  const officialUrl = listing.files.find((file) => file.name === newest.name)!.officialUrl
+  const how = `${newest.name}: the newest of ${names.filter((name) => parseSstFileName(name)?.state === state && parseSstFileName(name)?.kind === kind).length} ${state} ${kind} file(s) listed on ${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
+  return { request: { feed: 'sst', fileName: newest.name, officialUrl }, edition: newest.edition, pinned: false, how }
+}
+
+/** The newest SalesTaxRates<M>-<D>-<YY>.xlsx the CDTFA rates page links, or the pinned one. */
+export async function chooseCdtfaWorkbook(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const pinned = pinsOf('CA', context.settings).find((name) => CDTFA_WORKBOOK.test(name))
+  if (pinned) return pinnedChoice('cdtfa', pinned, pageUrl, cdtfaEditionDate(pinned))
+  const listing = await context.listings.get('cdtfa', pageUrl)
+  const workbooks = listing.files
+    .filter((file) => CDTFA_WORKBOOK.test(file.name))
+    .map((file) => ({ file, edition: cdtfaEditionDate(file.name) }))
+    .sort((a, b) => b.edition.localeCompare(a.edition))
+  const [newest, next] = workbooks
+  if (!newest) {
+    throw new Error(`rates page ${listing.where} links no SalesTaxRates<M>-<D>-<YY>.xlsx workbook among its ${listing.files.length} links: its layout changed`)
+  }
+  if (next && next.edition === newest.edition) {
+    throw new Error(`rates page ${listing.where} links two workbooks of edition ${newest.edition}: ${newest.file.name} and ${next.file.name}`)
+  }
+  const how = `${newest.file.name}: the newest of ${workbooks.length} workbook(s) linked from ${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
+  return { request: { feed: 'cdtfa', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
+}
+
+/** Pins of a state that its feed cannot use are an error, not silently ignored. */
+export function assertPinsUsable(descriptor: StateDescriptor, settings: PipelineSettings): void {
+  const usable = (name: string) => {
+    if (descriptor.feed.kind === 'sst') {
+      const file = parseSstFileName(name)
+      return file !== null && file.state === descriptor.code && (file.kind === 'rate' || descriptor.feed.boundaryUrl !== undefined)
+    }
+    return descriptor.feed.kind === 'cdtfa' && CDTFA_WORKBOOK.test(name)
+  }
+  const unusable = pinsOf(descriptor.code, settings).filter((name) => !usable(name))
+  if (unusable.length) throw new Error(`TAXATLAS_PIN names ${unusable.join(', ')} for ${descriptor.code}, which its ${descriptor.feed.kind} feed does not publish`)
+}
+
+/**
+ * True when `candidate` is an older edition than `inService` of the same feed: a listing that
+ * went back in time (a restored old page, a mirror out of date) must not replace newer data.
+ */
+export function isOlderEdition(feed: StateDescriptor['feed']['kind'], candidate: string, inService: string): boolean {
+  if (feed === 'sst') {
+    const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
+    return a !== null && b !== null && a < b
+  }
+  if (feed === 'cdtfa') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  return false
+}
+
+/** A file name of a feed's editions → what it is, so a new file is compared with the one in service of the same role. */
+export function sourceRole(name: string): string {
+  const sst = parseSstFileName(name)
+  if (sst) return `sst ${sst.state} ${sst.kind}`
+  return CDTFA_WORKBOOK.test(name) ? 'cdtfa workbook' : name
+}
+
+const pinnedChoice = (feed: string, fileName: string, indexUrl: string, edition: string): EditionChoice => ({
+  request: { feed, fileName, officialUrl: new URL(fileName, indexUrl).href },
+  edition,
+  pinned: true,
+  how: `${fileName}: pinned by the operator (TAXATLAS_PIN); newer editions are not looked for`,
+})
+
+const pinsOf = (state: string, settings: PipelineSettings): readonly string[] => settings.pins.get(state) ?? []
