@@ -74,7 +74,18 @@ export class Database implements Statements {
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
     readonly file: string,
+    /** false for a connection made by connectAgain: closing it leaves the file open */
+    private readonly ownsInstance = true,
   ) {}
+
+  /**
+   * Another connection to the same file, with a queue of its own: a bulk import on it does not
+   * hold up the statements of this one (DuckDB runs their transactions side by side). Its TEMP
+   * tables are its own; closing it closes only the connection.
+   */
+  async connectAgain(): Promise<Database> {
+    return new Database(this.instance, await this.instance.connect(), this.file, false)
+  }
 
   /** `memoryLimit` caps DuckDB's buffer memory (DuckDB syntax, e.g. "256MB"); DuckDB's default is 80% of RAM. */
   static async open(file: string, options: { memoryLimit?: string } = {}): Promise<Database> {
@@ -129,7 +140,7 @@ export class Database implements Statements {
   async close(): Promise<void> {
     await this.#queue.catch(() => undefined)
     this.connection.closeSync()
-    this.instance.closeSync()
+    if (this.ownsInstance) this.instance.closeSync()
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {

@@ -12,6 +12,7 @@
 import type { TransactionKey, TransactionRecord, TransactionSource } from './transaction-record.ts'
 import { HttpError } from '../base/errors.ts'
 import type { Database, Statements } from './database.ts'
+import { AccountLocks } from './account-locks.ts'
 import { GroupCommit } from './group-commit.ts'
 import { BulkWriter, COMMIT_ROWS } from './transactions-bulk.ts'
 import {
@@ -46,6 +47,19 @@ const SCHEMA = [
 /** Most saves committed in one DuckDB transaction. */
 const MAX_BATCH = 256
 
+// A batch's keys and new rows go through the appender into these (TEMP: memory, never logged),
+// then one join reads the stored rows and one INSERT … SELECT writes the new ones: statements
+// with a parameter per value cost DuckDB far more to plan than the rows cost to write.
+const STAGES = [
+  'CREATE TEMP TABLE IF NOT EXISTS save_keys (account_id VARCHAR, provider VARCHAR, transaction_id VARCHAR, kind VARCHAR)',
+  `CREATE TEMP TABLE IF NOT EXISTS save_rows (
+     account_id VARCHAR, provider VARCHAR, transaction_id VARCHAR, kind VARCHAR, transaction_date VARCHAR, transaction_at VARCHAR,
+     to_country VARCHAR, to_zip VARCHAR, to_state VARCHAR, to_city VARCHAR, to_street VARCHAR,
+     from_country VARCHAR, from_zip VARCHAR, from_state VARCHAR, from_city VARCHAR, from_street VARCHAR,
+     amount BIGINT, shipping BIGINT, sales_tax BIGINT, customer_id VARCHAR, exemption_type VARCHAR, marketplace BOOLEAN,
+     transaction_reference_id VARCHAR, line_items VARCHAR, source VARCHAR, created_at VARCHAR, updated_at VARCHAR)`,
+]
+
 const COLUMNS = `provider, transaction_id, kind, transaction_date::VARCHAR AS transaction_date,
   strftime(transaction_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS transaction_at,
   to_country, to_zip, to_state, to_city, to_street, from_country, from_zip, from_state, from_city, from_street,
@@ -57,10 +71,12 @@ const KEY_WHERE = 'account_id = ? AND provider = ? AND transaction_id = ? AND ki
 export class DuckDBTransactionStore implements TransactionStore {
   readonly bulkCommitRows = COMMIT_ROWS
   readonly #saves: GroupCommit<SaveRequest, Saved>
+  readonly #locks = new AccountLocks()
 
   private constructor(private readonly db: Database) {
     // One connection: one batch at a time, the next gathering while it commits.
-    this.#saves = new GroupCommit((batch) => db.transaction((tx) => saveBatch(tx, batch)), {
+    const commit = (batch: SaveRequest[]) => this.#locks.run(batch.map((save) => save.accountId), () => db.transaction((tx) => saveBatch(tx, batch)))
+    this.#saves = new GroupCommit(commit, {
       concurrency: 1,
       maxBatch: MAX_BATCH,
       // A refused disk (StoreWriteError) fails the whole batch; anything else is tried write by write.
@@ -70,7 +86,7 @@ export class DuckDBTransactionStore implements TransactionStore {
 
   /** The store over `db`, creating its table if it is missing. */
   static async of(db: Database): Promise<DuckDBTransactionStore> {
-    for (const statement of SCHEMA) await db.run(statement)
+    for (const statement of [...SCHEMA, ...STAGES]) await db.run(statement)
     return new DuckDBTransactionStore(db)
   }
 
@@ -114,7 +130,7 @@ export class DuckDBTransactionStore implements TransactionStore {
 
   /** A writer for a bulk import into this store (backfill). */
   bulkWriter(accountId: string, source: TransactionSource, now: number): Promise<BulkWriter> {
-    return BulkWriter.open(this.db, accountId, source, now)
+    return BulkWriter.open(this.db, accountId, source, now, this.#locks)
   }
 
   /** The nexus aggregate: per state, kind, exemption and marketplace flag, the amount total and count within [from, to] (UTC dates, inclusive). */
@@ -130,23 +146,17 @@ export class DuckDBTransactionStore implements TransactionStore {
   }
 }
 
-const COLUMN_LIST = VALUE_COLUMNS.join(', ')
+const KEY_JOIN = 'k.account_id = t.account_id AND k.provider = t.provider AND k.transaction_id = t.transaction_id AND k.kind = t.kind'
 
 /** Decides a batch of saves against the rows stored under their keys, and writes what it decided, in the caller's transaction. */
 async function saveBatch(tx: Statements, batch: SaveRequest[]): Promise<Saved[]> {
+  await tx.append('save_keys', batch.map(({ accountId, record }) => [accountId, record.provider, record.transactionId, record.kind]), { temp: true })
+  const rows = await tx.rows(`SELECT account_id, ${COLUMNS} FROM transactions AS t SEMI JOIN save_keys AS k ON ${KEY_JOIN}`)
+  await tx.run('DELETE FROM save_keys')
   const existing = new Map<string, StoredTransaction>()
-  const idsByAccount = new Map<string, Set<string>>()
-  for (const { accountId, record } of batch) {
-    if (!idsByAccount.has(accountId)) idsByAccount.set(accountId, new Set())
-    idsByAccount.get(accountId)!.add(record.transactionId)
-  }
-  for (const [accountId, ids] of idsByAccount) {
-    const list = [...ids]
-    const rows = await tx.rows(`SELECT ${COLUMNS} FROM transactions WHERE account_id = ? AND transaction_id IN (${list.map(() => '?').join(', ')})`, [accountId, ...list])
-    for (const row of rows) {
-      const stored = storedOf(row)
-      existing.set(keyText(accountId, stored), stored)
-    }
+  for (const row of rows) {
+    const stored = storedOf(row)
+    existing.set(keyText(String(row.account_id), stored), stored)
   }
   const plan = planSaves(batch, existing)
   if (plan.inserts.length) await insertMany(tx, plan.inserts)
@@ -154,14 +164,22 @@ async function saveBatch(tx: Statements, batch: SaveRequest[]): Promise<Saved[]>
   return plan.results
 }
 
-const INSERT_ROW = `(?, ?, ?, ?, ?::DATE, ?::TIMESTAMP, ${Array(VALUE_COLUMNS.length - 2).fill('?').join(', ')}, ?, ?::TIMESTAMP, ?::TIMESTAMP)`
-
-function insertMany(tx: Statements, rows: { accountId: string; stored: StoredTransaction }[]) {
-  return tx.run(
-    `INSERT INTO transactions (account_id, provider, transaction_id, kind, ${COLUMN_LIST}, source, created_at, updated_at)
-     VALUES ${rows.map(() => INSERT_ROW).join(', ')}`,
-    rows.flatMap(({ accountId, stored }) => [accountId, stored.provider, stored.transactionId, stored.kind, ...recordValues(stored), stored.source, stored.createdAt, stored.updatedAt]),
+async function insertMany(tx: Statements, rows: { accountId: string; stored: StoredTransaction }[]): Promise<void> {
+  await tx.append(
+    'save_rows',
+    rows.map(({ accountId, stored: r }) => [
+      accountId, r.provider, r.transactionId, r.kind, r.transactionDate, r.transactionAt, r.toCountry, r.toZip, r.toState, r.toCity, r.toStreet,
+      r.fromCountry, r.fromZip, r.fromState, r.fromCity, r.fromStreet, BigInt(r.amount), BigInt(r.shipping), BigInt(r.salesTax),
+      r.customerId, r.exemptionType, r.marketplace, r.referenceId, r.lineItems ? JSON.stringify(r.lineItems) : null, r.source, r.createdAt, r.updatedAt,
+    ]),
+    { temp: true },
   )
+  await tx.run(`INSERT INTO transactions
+    SELECT account_id, provider, transaction_id, kind, transaction_date::DATE, transaction_at::TIMESTAMP, to_country, to_zip, to_state, to_city, to_street,
+      from_country, from_zip, from_state, from_city, from_street, amount, shipping, sales_tax, customer_id, exemption_type, marketplace,
+      transaction_reference_id, line_items, source, created_at::TIMESTAMP, updated_at::TIMESTAMP
+    FROM save_rows`)
+  await tx.run('DELETE FROM save_rows')
 }
 
 const VALUE_ASSIGNMENTS = VALUE_COLUMNS.map((column) => `${column} = ?${column === 'transaction_date' ? '::DATE' : column === 'transaction_at' ? '::TIMESTAMP' : ''}`).join(', ')
