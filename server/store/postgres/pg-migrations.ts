@@ -50,6 +50,62 @@ export const MIGRATIONS: readonly Migration[] = [
         started_at timestamptz NOT NULL, seen_at timestamptz NOT NULL);
     `,
   },
+  {
+    id: 2,
+    name: 'daily transaction totals for nexus health, kept by triggers',
+    sql: `
+      -- Per account, day, state, kind, exemption ('' for none) and marketplace flag: the amount
+      -- total and count of the stored transactions. Nexus health sums these (a few rows per day
+      -- and state) instead of every transaction. Statement-level triggers keep them exact
+      -- whatever writes the transactions (orders, backfill, updates, deletes), in the same
+      -- transaction; rows are added in key order so concurrent writers lock them alike.
+      CREATE TABLE transaction_totals (
+        account_id text NOT NULL, transaction_date date NOT NULL, to_state text NOT NULL, kind text NOT NULL,
+        exemption text NOT NULL, marketplace boolean NOT NULL, total bigint NOT NULL, n bigint NOT NULL,
+        PRIMARY KEY (account_id, transaction_date, to_state, kind, exemption, marketplace));
+      CREATE FUNCTION transaction_totals_add() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        INSERT INTO transaction_totals AS t
+        SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, ''), marketplace, sum(amount), count(*)
+        FROM added GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (account_id, transaction_date, to_state, kind, exemption, marketplace)
+        DO UPDATE SET total = t.total + excluded.total, n = t.n + excluded.n;
+        RETURN NULL;
+      END $fn$;
+      CREATE FUNCTION transaction_totals_remove() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        UPDATE transaction_totals AS t SET total = t.total - r.total, n = t.n - r.n
+        FROM (SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, '') AS exemption, marketplace, sum(amount) AS total, count(*) AS n
+              FROM removed GROUP BY 1, 2, 3, 4, 5, 6) AS r
+        WHERE (t.account_id, t.transaction_date, t.to_state, t.kind, t.exemption, t.marketplace)
+            = (r.account_id, r.transaction_date, r.to_state, r.kind, r.exemption, r.marketplace);
+        RETURN NULL;
+      END $fn$;
+      CREATE FUNCTION transaction_totals_replace() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        UPDATE transaction_totals AS t SET total = t.total - r.total, n = t.n - r.n
+        FROM (SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, '') AS exemption, marketplace, sum(amount) AS total, count(*) AS n
+              FROM removed GROUP BY 1, 2, 3, 4, 5, 6) AS r
+        WHERE (t.account_id, t.transaction_date, t.to_state, t.kind, t.exemption, t.marketplace)
+            = (r.account_id, r.transaction_date, r.to_state, r.kind, r.exemption, r.marketplace);
+        INSERT INTO transaction_totals AS t
+        SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, ''), marketplace, sum(amount), count(*)
+        FROM added GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (account_id, transaction_date, to_state, kind, exemption, marketplace)
+        DO UPDATE SET total = t.total + excluded.total, n = t.n + excluded.n;
+        RETURN NULL;
+      END $fn$;
+      CREATE TRIGGER transaction_totals_insert AFTER INSERT ON transactions
+        REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION transaction_totals_add();
+      CREATE TRIGGER transaction_totals_delete AFTER DELETE ON transactions
+        REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION transaction_totals_remove();
+      CREATE TRIGGER transaction_totals_update AFTER UPDATE ON transactions
+        REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION transaction_totals_replace();
+      INSERT INTO transaction_totals
+      SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, ''), marketplace, sum(amount), count(*)
+      FROM transactions GROUP BY 1, 2, 3, 4, 5, 6;
+    `,
+  },
 ]
 
 /** Any constant: the lock the migrating node holds, which other nodes wait on. */

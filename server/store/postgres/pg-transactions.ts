@@ -4,7 +4,8 @@
 // locks the rows of its keys (in key order, so two batches never deadlock), decides every save
 // against them (transaction-store.ts: planSaves), inserts the new rows and overwrites the changed
 // ones. A key another node inserted between the read and the insert makes the insert skip it;
-// the batch then runs again from the read, where it finds that row.
+// the batch then runs again from the read, where it finds that row. Nexus health reads the daily
+// totals the database keeps beside the rows (pg-migrations.ts: transaction_totals).
 import { HttpError } from '../../base/errors.ts'
 import type { TransactionKey, TransactionRecord, TransactionSource } from '../transaction-record.ts'
 import { GroupCommit } from '../group-commit.ts'
@@ -89,10 +90,11 @@ export class PgTransactionStore implements TransactionStore {
 
   async stateGroups(accountId: string, from: string, to: string): Promise<StateGroup[]> {
     const rows = await this.db.rows(
-      `SELECT to_state, kind, exemption_type, marketplace, sum(amount)::text AS total, count(*)::integer AS n
-       FROM transactions
+      `SELECT to_state, kind, nullif(exemption, '') AS exemption_type, marketplace, sum(total)::text AS total, sum(n)::integer AS n
+       FROM transaction_totals
        WHERE account_id = $1 AND transaction_date BETWEEN $2::date AND $3::date
-       GROUP BY to_state, kind, exemption_type, marketplace`,
+       GROUP BY to_state, kind, exemption, marketplace
+       HAVING sum(n) > 0`,
       [accountId, from, to],
     )
     return rows.map(stateGroupOf)
