@@ -98,7 +98,7 @@ function serverClient(endpoint: AdminEndpoint): AdminClient {
 }
 
 async function storeClient(settings: AdminSettings): Promise<AdminClient> {
-  const store = await openStore(settings.store)
+  const store = await openStore(settings.store, { role: 'admin', poolSize: 2 })
   const ctx = { accounts: store.accounts, usage: store.usage, tiers: settings.tiers, clock: systemClock }
   const wrap = async <T>(work: () => T | Promise<T>): Promise<T> => {
     try {

@@ -47,6 +47,8 @@ export type OpenStoreOptions = {
   logger?: Logger
   /** times every store operation when given (TAXATLAS_METRICS_TOKEN set) */
   metrics?: ServerMetrics
+  /** a server node (counted among the nodes sharing PostgreSQL), or the admin command (not counted); default node */
+  role?: 'node' | 'admin'
 }
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request: () => {} }
@@ -78,7 +80,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
 async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<StoreEngine> {
   if (location.kind === 'postgres') {
     const { postgresEngine } = await import('./postgres/pg-engine.ts')
-    return postgresEngine(location.url, { poolSize: options.poolSize ?? 10, pollMs: options.pollMs ?? 5_000, nodeName: options.nodeName ?? 'taxatlas', logger: options.logger ?? quiet })
+    return postgresEngine(location.url, { poolSize: options.poolSize ?? 10, pollMs: options.pollMs ?? 5_000, nodeName: options.nodeName ?? 'taxatlas', logger: options.logger ?? quiet, node: options.role !== 'admin' })
   }
   const [{ Database }, { duckdbEngine }] = await Promise.all([import('./database.ts'), import('./duckdb-engine.ts')])
   const db = await Database.open(location.file, { memoryLimit: options.memoryLimit })

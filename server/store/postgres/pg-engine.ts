@@ -12,14 +12,15 @@ import { pgRegistrations } from './pg-registrations.ts'
 import { PgTransactionStore } from './pg-transactions.ts'
 import { pgUsageTable } from './pg-usage-table.ts'
 
-export type PostgresOptions = { poolSize: number; pollMs: number; nodeName: string; logger: Logger }
+/** `node`: a server, announced in the nodes table; false for the admin command, which serves no requests. */
+export type PostgresOptions = { poolSize: number; pollMs: number; nodeName: string; logger: Logger; node: boolean }
 
 export async function postgresEngine(url: string, options: PostgresOptions): Promise<StoreEngine> {
   const db = PgDatabase.connect(url, { size: options.poolSize, name: options.nodeName, onIdleError: (error) => options.logger.warn('store_connection_lost', { reason: error.message }) })
   try {
     const applied = await migrate(db)
     if (applied.length) options.logger.info('store_migrated', { applied })
-    const nodes = await joinNodes(db, { pollMs: options.pollMs, logger: options.logger })
+    const nodes = options.node ? await joinNodes(db, { pollMs: options.pollMs, logger: options.logger }) : null
     return {
       kind: 'postgres',
       location: redactedUrl(url),
@@ -29,9 +30,9 @@ export async function postgresEngine(url: string, options: PostgresOptions): Pro
       transactions: new PgTransactionStore(db),
       registrations: pgRegistrations(db),
       watchAccounts: (changed) => listenForChanges(url, { pollMs: options.pollMs, changed, logger: options.logger, name: options.nodeName }),
-      liveNodes: () => nodes.live(),
+      liveNodes: () => nodes?.live() ?? 1,
       close: async () => {
-        await nodes.stop()
+        await nodes?.stop()
         await db.close()
       },
     }
