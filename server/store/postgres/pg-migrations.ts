@@ -28,10 +28,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE usage (
         account_id text NOT NULL, month text NOT NULL, lookups bigint NOT NULL,
         PRIMARY KEY (account_id, month));
-      -- Money in units of 1/10,000 dollar, negative for refunds (portability/money.ts).
+      -- Money in units of 1/10,000 dollar, negative for refunds (portability/money.ts). The key's
+      -- text compares byte by byte (COLLATE "C"), whatever the database's locale: cheaper index
+      -- upkeep on bulk inserts, and ids listed in the order the DuckDB store lists them.
       CREATE TABLE transactions (
-        account_id text NOT NULL, provider text NOT NULL, transaction_id text NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('order', 'refund')),
+        account_id text COLLATE "C" NOT NULL, provider text COLLATE "C" NOT NULL, transaction_id text COLLATE "C" NOT NULL,
+        kind text COLLATE "C" NOT NULL CHECK (kind IN ('order', 'refund')),
         transaction_date date NOT NULL, transaction_at timestamp(3) NOT NULL,
         to_country text NOT NULL, to_zip text NOT NULL, to_state text NOT NULL, to_city text, to_street text,
         from_country text, from_zip text, from_state text, from_city text, from_street text,
@@ -60,8 +62,8 @@ export const MIGRATIONS: readonly Migration[] = [
       -- whatever writes the transactions (orders, backfill, updates, deletes), in the same
       -- transaction; rows are added in key order so concurrent writers lock them alike.
       CREATE TABLE transaction_totals (
-        account_id text NOT NULL, transaction_date date NOT NULL, to_state text NOT NULL, kind text NOT NULL,
-        exemption text NOT NULL, marketplace boolean NOT NULL, total bigint NOT NULL, n bigint NOT NULL,
+        account_id text COLLATE "C" NOT NULL, transaction_date date NOT NULL, to_state text COLLATE "C" NOT NULL, kind text COLLATE "C" NOT NULL,
+        exemption text COLLATE "C" NOT NULL, marketplace boolean NOT NULL, total bigint NOT NULL, n bigint NOT NULL,
         PRIMARY KEY (account_id, transaction_date, to_state, kind, exemption, marketplace));
       CREATE FUNCTION transaction_totals_add() RETURNS trigger LANGUAGE plpgsql AS $fn$
       BEGIN
