@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
 
-.PHONY: refresh diff test bench soak serve typecheck clean release-asset
+.PHONY: refresh diff audit test bench soak serve typecheck clean release-asset
 
 ARTIFACTS := $(or $(TAXATLAS_ARTIFACTS),artifacts)
 
@@ -28,6 +28,10 @@ release-asset:
 # Per-state ZIP changes between two snapshots: make diff FROM=<id> TO=<id> [AS_OF=YYYY-MM-DD]
 diff: node_modules/.package-lock.json
 	$(TSX) pipeline/diff-main.ts $(FROM) $(TO) $(AS_OF)
+
+# Aggregator against official rates, per state holding both: make audit [SNAPSHOT=<id>] [AS_OF=YYYY-MM-DD]
+audit: node_modules/.package-lock.json
+	$(TSX) pipeline/audit-main.ts $(if $(SNAPSHOT),--snapshot=$(SNAPSHOT)) $(if $(AS_OF),--as-of=$(AS_OF))
 
 test: node_modules/.package-lock.json
 	TZ=UTC $(NODE_BIN)/vitest run

@@ -10,6 +10,7 @@ const STORE_TESTS = [
   'test/portability-backfill.test.ts',
   'test/portability-nexus.test.ts',
   'test/taxjar-client.test.ts',
+  'test/taxjar-taxes.test.ts',
   'test/security-isolation.test.ts',
   'test/client-server.test.ts',
   'test/server-metrics.test.ts',

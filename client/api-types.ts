@@ -137,9 +137,18 @@ export type LookupMeta = {
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_placed_by_region_name' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
+}
+
+export type NexusAddressInput = {
+  id?: string | number | boolean | null
+  country?: string | number | boolean | null
+  zip?: string | number | null
+  state?: string | number | boolean | null
+  city?: string | number | boolean | null
+  street?: string | number | boolean | null
 }
 
 export type NexusHealth = {
@@ -230,6 +239,210 @@ export type Order = {
   updated_at: string
 }
 
+/** Tax for an order. Money as decimal strings, rates as 5-decimal strings. */
+export type OrderTax = {
+  /** amount plus shipping */
+  order_total_amount: string
+  /** the items after discounts */
+  amount: string
+  /** dollars as a decimal string, e.g. "16.50" */
+  shipping: string
+  /** dollars as a decimal string, e.g. "16.50" */
+  taxable_amount: string
+  /** the sum of the lines' and the shipping's tax_collectable */
+  amount_to_collect: string
+  /** the location's combined rate; 0 without nexus or under an exemption */
+  rate: string
+  has_nexus: boolean
+  /** registrations: the registration list plus the from address */
+  nexus_basis: 'nexus_addresses' | 'registrations'
+  tax_source: ('origin' | 'destination') | null
+  sourcing: RatesSourcing | null
+  exemption: {
+    type: string
+    reason: string
+  } | null
+  freight_taxable: boolean
+  shipping_rule: {
+    applied: 'proportional' | 'taxable' | 'exempt' | 'unverified'
+    /** the rules table's shipping_rule */
+    rule: string
+  }
+  /** where the order is taxed */
+  location: {
+    zip: string
+    state: string
+    county: string
+    city: string
+  }
+  rates: {
+    state: string
+    county: string
+    city: string
+    district: string
+    combined: string
+  }
+  /** the taxing authorities of the location */
+  components: RateRow[]
+  /** every line's and the shipping's part, summed per level */
+  levels: {
+    state: {
+      /** dollars as a decimal string, e.g. "16.50" */
+      taxable_amount: string
+      rate: string
+      /** dollars as a decimal string, e.g. "16.50" */
+      tax_collectable: string
+    }
+    county: {
+      /** dollars as a decimal string, e.g. "16.50" */
+      taxable_amount: string
+      rate: string
+      /** dollars as a decimal string, e.g. "16.50" */
+      tax_collectable: string
+    }
+    city: {
+      /** dollars as a decimal string, e.g. "16.50" */
+      taxable_amount: string
+      rate: string
+      /** dollars as a decimal string, e.g. "16.50" */
+      tax_collectable: string
+    }
+    district: {
+      /** dollars as a decimal string, e.g. "16.50" */
+      taxable_amount: string
+      rate: string
+      /** dollars as a decimal string, e.g. "16.50" */
+      tax_collectable: string
+    }
+  }
+  /** one per line item sent (none when the order sent only an amount) */
+  lines: {
+    /** the most taxed at any level */
+    taxable_amount: string
+    /** the exact tax rounded half up to the cent; the levels add up to it */
+    tax_collectable: string
+    /** the rates applied, summed over the levels that tax something */
+    rate: string
+    levels: {
+      state: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+      county: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+      city: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+      /** special districts, summed */
+      district: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+    }
+    id: string | null
+    quantity: number
+    /** dollars as a decimal string, e.g. "16.50" */
+    unit_price: string
+    /** dollars as a decimal string, e.g. "16.50" */
+    discount: string
+    product_tax_code: string | null
+    /** the category name; null for general goods */
+    category: string | null
+  }[]
+  shipping_tax: {
+    /** the most taxed at any level */
+    taxable_amount: string
+    /** the exact tax rounded half up to the cent; the levels add up to it */
+    tax_collectable: string
+    /** the rates applied, summed over the levels that tax something */
+    rate: string
+    levels: {
+      state: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+      county: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+      city: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+      /** special districts, summed */
+      district: {
+        /** dollars as a decimal string, e.g. "16.50" */
+        taxable_amount: string
+        rate: string
+        /** dollars as a decimal string, e.g. "16.50" */
+        tax_collectable: string
+      }
+    }
+  }
+  confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
+  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
+  effective_date: string | null
+  effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
+  warnings: (LookupWarning | {
+    code: string
+    message: string
+  })[]
+}
+
+export type OrderTaxInput = {
+  /** US; an address outside the US is not a seller location for sourcing */
+  from_country?: string | number | boolean | null
+  from_zip?: string | number | null
+  from_state?: string | number | boolean | null
+  from_city?: string | number | boolean | null
+  from_street?: string | number | boolean | null
+  /** US (default); other countries are refused */
+  to_country?: string | number | boolean | null
+  /** required: 5 digits or ZIP+4 */
+  to_zip?: string | number
+  /** required: 2-letter code or state name */
+  to_state?: string | number | boolean | null
+  to_city?: string | number | boolean | null
+  to_street?: string | number | boolean | null
+  /** the order total excluding shipping; with line_items, their total after (or before) discounts */
+  amount?: string | number
+  /** required: the shipping charge, stated separately */
+  shipping?: string | number
+  /** a customer of /taxjar/v2/customers: its exemption applies */
+  customer_id?: string | number | boolean | null
+  /** wholesale, government, marketplace, other (no tax) or non_exempt (taxed even for an exempt customer) */
+  exemption_type?: string | number | boolean | null
+  /** the seller's nexus locations; when sent they replace the registration list */
+  nexus_addresses?: NexusAddressInput[] | null
+  line_items?: TaxLineItemInput[] | null
+  /** sent by platform plugins (woo, magento); ignored */
+  plugin?: string | number | boolean | null
+}
+
 /** Spec 2.1. Every rate is a string with exactly 5 decimals. */
 export type Rate = {
   /** the 5-digit ZIP answered */
@@ -266,6 +479,14 @@ export type RateRow = {
   /** file (or statute label) the rate was read from */
   source_file: string
   source_kind: 'official' | 'aggregator' | 'statute'
+}
+
+export type RatesSourcing = {
+  /** origin: the seller's location was answered (an in-state sale in an origin-sourcing state) */
+  applied: 'destination' | 'origin'
+  /** the destination state's intrastate sourcing rule */
+  rule: ('origin' | 'destination' | 'mixed' | 'n/a') | null
+  reason: string
 }
 
 export type SavedOrder = {
@@ -307,6 +528,24 @@ export type StateNexusHealth = {
   /** listed in your registration list (PUT /v1/portability/nexus) */
   registered: boolean
   registered_since: string | null
+}
+
+export type TaxLineItemInput = {
+  id?: string | number | boolean | null
+  /** a whole number of items; default 1 */
+  quantity?: string | number
+  /** a code of GET /taxjar/v2/categories; none: general goods */
+  product_tax_code?: string | number | boolean | null
+  /** required: the price of one item */
+  unit_price?: string | number
+  /** the line discount, total (not per unit); default 0 */
+  discount?: string | number
+  /** accepted and ignored (an order line field) */
+  product_identifier?: string | number | boolean | null
+  /** accepted and ignored (an order line field) */
+  description?: string | number | boolean | null
+  /** accepted and ignored (an order line field) */
+  sales_tax?: string | number
 }
 
 /** Spec 2.4 (mode=full). */
@@ -425,8 +664,12 @@ export type ZipCandidate = {
   county_fips: string | null
   city: string
   city_geoid: string | null
-  /** share of the ZIP's addresses, 0..1 */
+  /** share of the ZIP's addresses, 0..1; where no measured share is held, a ranking (2/3 for the preferred of two) */
   weight: number
+  /** why it is a candidate: published (the source's own answer), zip_point / usps_city (the place holding the ZIP's Census point / named by its USPS city), usual_rate (the rate the other ZIPs of the city, or of the county's unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside) */
+  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region'
+  /** the files (or statute labels) its rates come from */
+  source: string
   selected: boolean
   state_rate: string
   county_rate: string

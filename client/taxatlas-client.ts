@@ -15,6 +15,8 @@ import type {
   NexusRegistrations,
   OrderInput,
   OrderResponse,
+  OrderTaxInput,
+  OrderTaxResponse,
   PortabilityRatesParams,
   PortabilityRatesResponse,
   SavedOrder,
@@ -58,6 +60,15 @@ export class TaxatlasClient {
   /** GET /v1/portability/rates: a rate lookup shaped as `format` asks (`native`, `taxjar` or `avalara`). */
   portabilityRates(params: PortabilityRatesParams, options?: CallOptions): Promise<PortabilityRatesResponse> {
     return this.#send({ method: 'GET', path: '/v1/portability/rates', query: { ...params } }, options)
+  }
+
+  /**
+   * POST /v1/portability/taxes: the tax of an order (TaxJar's fields: addresses, amount,
+   * shipping, line_items, nexus_addresses, customer_id, exemption_type), line by line and level by
+   * level. Nothing is recorded, so a retry is safe.
+   */
+  orderTax(order: OrderTaxInput, options?: CallOptions): Promise<OrderTaxResponse> {
+    return this.#send({ method: 'POST', path: '/v1/portability/taxes', body: jsonBody(order) }, options)
   }
 
   /**

@@ -25,6 +25,10 @@ export type Order = Open<Api.Order>
 /** What GET /v1/portability/orders/{transaction_id} answers. */
 export type OrderResponse = Open<{ order: Api.Order }>
 export type ValidationIssue = Open<Api.ValidationIssue>
+/** What POST /v1/portability/taxes answers: money as decimal strings, rates as 5-decimal strings. */
+export type OrderTaxResponse = Open<Api.OrderTax>
+/** An order to tax (TaxJar's fields). Unknown keys are refused by the server (422), so the type has none. */
+export type OrderTaxInput = Api.OrderTaxInput
 
 export type SavedOrderBody = Api.SavedOrder
 export type NexusRegistrationsBody = Api.NexusRegistrations

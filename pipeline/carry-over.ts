@@ -25,6 +25,7 @@ export function dataFromIndex(index: RateIndex, state: string): StateData {
         placeName: candidate.place?.name ?? '',
         weight: candidate.weight,
         stack: refsOf(candidate),
+        ...(candidate.basis === 'published' ? {} : { basis: candidate.basis }),
       })
     }
   }

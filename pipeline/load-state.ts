@@ -117,7 +117,7 @@ function factsOf(descriptor: StateDescriptor): StateFacts {
 }
 
 /** The newest manual drop of the state's Avalara ZIP5 table; undefined when there is none. */
-async function readNewestDrop(state: string, dropsDir: string): Promise<DropFile | undefined> {
+export async function readNewestDrop(state: string, dropsDir: string): Promise<DropFile | undefined> {
   const chosen = pickNewestDrop(await listFiles(dropsDir), state)
   if (!chosen) return undefined
   const file = path.join(dropsDir, chosen.path)
@@ -125,7 +125,8 @@ async function readNewestDrop(state: string, dropsDir: string): Promise<DropFile
   return { bytes, raw: { url: `file://${file}`, name: path.basename(file), sha256: sha256Hex(bytes), size: bytes.length } }
 }
 
-const parseDrop = (drop: DropFile) => parseAvalaraZip5(decodeText(drop.bytes, drop.raw.name, { rowsCheckDamage: true }), drop.raw.name)
+/** A drop's rows, parsed and validated (avalara-zip5.ts). */
+export const parseDrop = (drop: DropFile) => parseAvalaraZip5(decodeText(drop.bytes, drop.raw.name, { rowsCheckDamage: true }), drop.raw.name)
 
 /**
  * An official state's result with the ZIPs the geography lacks placed by an aggregator drop's

@@ -144,8 +144,9 @@ export async function startServer(
     if (!closing) {
       stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger)
       liveNodes = () => store.engine.liveNodes()
-      stopWatchingAccounts = store.engine.watchAccounts(() => {
-        store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message }))
+      stopWatchingAccounts = store.engine.watch({
+        accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
+        registrations: (accountId) => store.registrations.forget(accountId),
       })
       try {
         const token = randomBytes(32).toString('base64url')

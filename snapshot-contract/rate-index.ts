@@ -15,12 +15,14 @@
 //   c.cty u32 · c.plc u32 · c.w u16 · c.s0 u32 · c.sn u8
 //                          county and place (index into geo names, NONE = none), weight in
 //                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices
+//   c.basis u8            why the candidate is one (CANDIDATE_BASES index); absent from older
+//                          snapshots, read as `published`
 //   s.key u32
 //   p.state u8 · p.c u32   places with no ZIP of their own (FeedResult.placeStacks): the state and
 //                          a candidate no ZIP entry points at; absent from older snapshots
 //   g.id strings · g.name strings   county FIPS / place GEOID and display name
-import type { FeedResult, Level, ZipCandidate } from './model.ts'
-import { LEVELS } from './model.ts'
+import type { CandidateBasis, FeedResult, Level, ZipCandidate } from './model.ts'
+import { CANDIDATE_BASES, LEVELS } from './model.ts'
 import {
   ContainerReader,
   ContainerWriter,
@@ -111,9 +113,10 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     .sort((a, b) => a.zip.localeCompare(b.zip) || a.state.localeCompare(b.state))
 
   const z = { zip: [] as number[], state: [] as number[], flags: [] as number[], c0: [] as number[], cn: [] as number[], city: [] as string[], lat: [] as number[], lng: [] as number[] }
-  const c = { cty: [] as number[], plc: [] as number[], w: [] as number[], s0: [] as number[], sn: [] as number[] }
+  const c = { cty: [] as number[], plc: [] as number[], w: [] as number[], s0: [] as number[], sn: [] as number[], basis: [] as number[] }
   const stackKeys: number[] = []
-  const addCandidate = (state: string, where: string, candidate: Pick<ZipCandidate, 'countyFips' | 'countyName' | 'placeFips' | 'placeName' | 'weight' | 'stack'>) => {
+  const addCandidate = (state: string, where: string, candidate: Pick<ZipCandidate, 'countyFips' | 'countyName' | 'placeFips' | 'placeName' | 'weight' | 'stack' | 'basis'>) => {
+    c.basis.push(CANDIDATE_BASES.indexOf(candidate.basis ?? 'published'))
     c.cty.push(geoIndex(candidate.countyFips, candidate.countyName))
     c.plc.push(candidate.placeFips || candidate.placeName ? geoIndex(candidate.placeFips, candidate.placeName) : NONE)
     c.w.push(Math.round(candidate.weight * WEIGHT_SCALE))
@@ -193,6 +196,7 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     .column('c.w', 'u16', c.w)
     .column('c.s0', 'u32', c.s0)
     .column('c.sn', 'u8', c.sn)
+    .column('c.basis', 'u8', c.basis)
     .column('s.key', 'u32', stackKeys)
     .strings('g.id', geoIds)
     .strings('g.name', geoNames)
@@ -217,6 +221,8 @@ export type Candidate = {
   county: { fips: string; name: string } | null
   place: { geoid: string; name: string } | null
   weight: number
+  /** why it is a candidate of its ZIP (model.ts CANDIDATE_BASES) */
+  basis: CandidateBasis
   /** authority indices; resolve with `authoritiesOn` */
   stack: number[]
 }
@@ -240,7 +246,7 @@ export class RateIndex {
   readonly #v: { rate: Uint32Array; from: Int32Array; to: Int32Array; src: Uint16Array }
   readonly #src: StringColumn
   readonly #z: { zip: Uint32Array; state: Uint8Array; flags: Uint8Array; c0: Uint32Array; cn: Uint16Array; city: StringColumn; lat: Float64Array; lng: Float64Array }
-  readonly #c: { cty: Uint32Array; plc: Uint32Array; w: Uint16Array; s0: Uint32Array; sn: Uint8Array }
+  readonly #c: { cty: Uint32Array; plc: Uint32Array; w: Uint16Array; s0: Uint32Array; sn: Uint8Array; basis: Uint8Array | null }
   readonly #stack: Uint32Array
   readonly #g: { id: StringColumn; name: StringColumn }
   readonly #p: { state: Uint8Array; c: Uint32Array } | null
@@ -254,7 +260,7 @@ export class RateIndex {
     this.#v = { rate: r.column('v.rate', 'u32'), from: r.column('v.from', 'i32'), to: r.column('v.to', 'i32'), src: r.column('v.src', 'u16') }
     this.#src = r.strings('src')
     this.#z = { zip: r.column('z.zip', 'u32'), state: r.column('z.state', 'u8'), flags: r.column('z.flags', 'u8'), c0: r.column('z.c0', 'u32'), cn: r.column('z.cn', 'u16'), city: r.strings('z.city'), lat: r.column('z.lat', 'f64'), lng: r.column('z.lng', 'f64') }
-    this.#c = { cty: r.column('c.cty', 'u32'), plc: r.column('c.plc', 'u32'), w: r.column('c.w', 'u16'), s0: r.column('c.s0', 'u32'), sn: r.column('c.sn', 'u8') }
+    this.#c = { cty: r.column('c.cty', 'u32'), plc: r.column('c.plc', 'u32'), w: r.column('c.w', 'u16'), s0: r.column('c.s0', 'u32'), sn: r.column('c.sn', 'u8'), basis: r.has('c.basis') ? r.column('c.basis', 'u8') : null }
     this.#stack = r.column('s.key', 'u32')
     this.#g = { id: r.strings('g.id'), name: r.strings('g.name') }
     this.#p = r.has('p.c') ? { state: r.column('p.state', 'u8'), c: r.column('p.c', 'u32') } : null
@@ -350,6 +356,7 @@ export class RateIndex {
       county: county && { fips: county.id, name: county.name },
       place: place && { geoid: place.id, name: place.name },
       weight: c.w[j] / WEIGHT_SCALE,
+      basis: c.basis ? (CANDIDATE_BASES[c.basis[j]] ?? 'published') : 'published',
       stack: Array.from(this.#stack.subarray(c.s0[j], c.s0[j] + c.sn[j])),
     }
   }

@@ -235,6 +235,19 @@ describe('portability', () => {
     expect(error.detail[0].loc).toEqual(['body', 'regions', 0, 'state'])
   })
 
+  it('orderTax() answers the tax of an order; a refused one is ValidationError naming the field', async () => {
+    const { client } = clientOf()
+    const order = { to_zip: '30303', to_state: 'GA', shipping: '1.50', nexus_addresses: [{ state: 'GA' }], line_items: [{ id: '1', quantity: 2, unit_price: '10.00' }] }
+    const response = await fetch(`${server.url}/v1/portability/taxes`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(order) })
+    const answer = await client.orderTax(order)
+    expect(answer).toEqual(await response.json())
+    expect(answer).toMatchObject({ amount: '20.00', shipping: '1.50', has_nexus: true, tax_source: 'destination', location: { zip: '30303', state: 'GA' } })
+    expect(answer.amount_to_collect).toMatch(/^\d+\.\d{2}$/)
+    const error = await rejection(client.orderTax({ ...order, line_items: [{ id: '1', quantity: -1, unit_price: '10.00' }] }))
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error.detail[0].loc).toEqual(['body', 'line_items', 0, 'quantity'])
+  })
+
   const ratesRoute = API_ROUTES.some((route) => route.path === '/v1/portability/rates')
   it.runIf(ratesRoute)('portabilityRates() in each format', async () => {
     const { client } = clientOf()

@@ -11,6 +11,8 @@ import { z } from 'zod'
 import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
+import type { NativeOrderTaxBody } from '../server/portability/order-tax-native.ts'
+import type { OrderTaxInput as OrderTaxInputSchema } from '../server/taxjar/order-tax-input.ts'
 import { OrderView } from '../server/portability/order-view.ts'
 import type { TransactionInput } from '../server/portability/transaction-input.ts'
 import type { AccountBody } from '../server/routes/account.ts'
@@ -31,6 +33,8 @@ import type {
   NexusRegistrationsBody,
   Order,
   OrderInput,
+  OrderTaxInput,
+  OrderTaxResponse,
   SavedOrderBody,
   TaxFullResponse,
   TaxParams,
@@ -59,6 +63,8 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<NexusHealthResponse>().toExtend<Out<typeof NexusHealthBody>>()
     expectTypeOf<Out<typeof OrderView>>().toExtend<Order>()
     expectTypeOf<Order>().toExtend<Out<typeof OrderView>>()
+    expectTypeOf<Out<typeof NativeOrderTaxBody>>().toExtend<OrderTaxResponse>()
+    expectTypeOf<OrderTaxResponse>().toExtend<Out<typeof NativeOrderTaxBody>>()
   })
 
   it('tolerate fields a newer server adds, at any depth', () => {
@@ -72,6 +78,17 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<OrderInput>().toExtend<z.input<typeof TransactionInput>>()
     expectTypeOf<z.input<typeof TransactionInput>>().toExtend<OrderInput>()
     expectTypeOf<{ transaction_id: string; plugin: string }>().toExtend<OrderInput>()
+  })
+
+  it('order tax takes exactly what its route takes: the route refuses unknown keys', () => {
+    expectTypeOf<OrderTaxInput>().toEqualTypeOf<z.input<typeof OrderTaxInputSchema>>()
+    const misspelt = (client: TaxatlasClient) =>
+      client.orderTax({
+        to_zip: '30303',
+        // @ts-expect-error a misspelt field does not compile
+        line_item: [],
+      })
+    expectTypeOf(misspelt).toBeFunction()
   })
 })
 

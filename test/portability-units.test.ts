@@ -199,13 +199,16 @@ describe('nexus status on the recorded rules', () => {
     expect(parseBand('x').ok).toBe(false)
   })
 
-  it('reads the band and the backfill limits from the environment, refusing bad values at start-up', () => {
-    expect(readServerSettings({}).portability).toEqual({ nexusBandBasisPoints: 2_500, backfillJsonLimit: 16 * 1024 * 1024, backfillIdleTimeoutMs: 60_000 })
-    expect(readServerSettings({ TAXATLAS_NEXUS_BAND: '0.1', TAXATLAS_BACKFILL_JSON_LIMIT: '1000', TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS: '500' }).portability).toEqual({
+  it('reads the band, the backfill limits and the unknown-code policy from the environment, refusing bad values at start-up', () => {
+    expect(readServerSettings({}).portability).toEqual({ nexusBandBasisPoints: 2_500, backfillJsonLimit: 16 * 1024 * 1024, backfillIdleTimeoutMs: 60_000, unknownTaxCodes: 'reject' })
+    const env = { TAXATLAS_NEXUS_BAND: '0.1', TAXATLAS_BACKFILL_JSON_LIMIT: '1000', TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS: '500', TAXATLAS_UNKNOWN_TAX_CODES: 'general' }
+    expect(readServerSettings(env).portability).toEqual({
       nexusBandBasisPoints: 1_000,
       backfillJsonLimit: 1_000,
       backfillIdleTimeoutMs: 500,
+      unknownTaxCodes: 'general',
     })
+    expect(() => readServerSettings({ TAXATLAS_UNKNOWN_TAX_CODES: 'guess' })).toThrow(/TAXATLAS_UNKNOWN_TAX_CODES/)
     expect(() => readServerSettings({ TAXATLAS_NEXUS_BAND: '1.5' })).toThrow(/TAXATLAS_NEXUS_BAND/)
     expect(() => readServerSettings({ TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS: '0' })).toThrow(/TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS/)
     expect(readServerSettings({}).storeMemoryLimit).toBe('256MB')

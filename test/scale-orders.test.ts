@@ -1,8 +1,9 @@
 // Orders across three server processes on one PostgreSQL database: an order acknowledged by any
 // node is visible from every node; the same order sent to all nodes at once (a client retrying
 // elsewhere, with one Idempotency-Key) is stored once, by the database's key; a TaxJar
-// transaction_id created twice at once is refused the second time; nexus health reads the same
-// totals everywhere; and kill -9 of a node in the middle of a stream of orders loses no
+// transaction_id created twice at once is refused the second time, and so is a TaxJar customer;
+// nexus health reads the same totals everywhere, and a nexus list replaced on one node replaces the
+// one every other node kept; and kill -9 of a node in the middle of a stream of orders loses no
 // acknowledged order and, once the unanswered ones are sent again to another node, stores none twice.
 import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -74,6 +75,22 @@ describe('orders across nodes', () => {
     expect(ga[0].order_total).toBe('335.10')
     expect(ga[1]).toEqual(ga[0])
     expect(ga[2]).toEqual(ga[0])
+  })
+
+  it('give every node the nexus list another node replaced, though each kept the one it read', async () => {
+    const regions = async (node: number) => (await call(node, 'GET', '/v1/portability/nexus')).body.regions.map((r: { state: string }) => r.state)
+    for (const node of [0, 1, 2]) expect(await regions(node)).toEqual([])
+    expect((await call(0, 'PUT', '/v1/portability/nexus', { regions: [{ state: 'GA', registered_since: '2025-01-01' }, { state: 'CT' }] })).status).toBe(200)
+    for (const node of [1, 2]) await expect.poll(() => regions(node), { timeout: 10_000 }).toEqual(['CT', 'GA'])
+    const health = await call(2, 'GET', '/v1/portability/nexus/health')
+    expect(health.body.states.find((s: { state: string }) => s.state === 'GA').registered).toBe(true)
+  })
+
+  it('store a TaxJar customer created on two nodes at once once', async () => {
+    const customer = { customer_id: 'cust-twice', exemption_type: 'wholesale', name: 'Twice Ltd', exempt_regions: [{ country: 'US', state: 'GA' }] }
+    const answers = await Promise.all([0, 1].map((node) => call(node, 'POST', '/taxjar/v2/customers', customer)))
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422])
+    for (const node of [0, 1, 2]) expect((await call(node, 'GET', '/taxjar/v2/customers/cust-twice')).status).toBe(200)
   })
 
   it('lose no acknowledged order and store none twice when a node is killed mid-stream', async () => {

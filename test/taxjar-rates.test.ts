@@ -7,6 +7,7 @@ import { SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { TaxjarErrorBody } from '../server/taxjar/taxjar-error.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { lookupArtifacts } from './support/lookup-snapshots.ts'
+import { taxjarError } from './support/taxjar-error.ts'
 
 let lookup: LookupServer
 let client: Taxjar
@@ -21,16 +22,6 @@ async function taxRate(state: string, query: string) {
   const response = await lookup.get(`/v1/tax/${state}?${query}`)
   expect(response.status).toBe(200)
   return SimpleLookupBody.parse(response.body).rate
-}
-
-async function taxjarError(promise: Promise<unknown>) {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).toBeInstanceOf(Taxjar.Error)
-    return error as InstanceType<typeof Taxjar.Error>
-  }
-  throw new Error('expected a TaxjarError')
 }
 
 describe('ratesForLocation', () => {

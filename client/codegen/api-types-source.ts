@@ -7,6 +7,7 @@ import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
 import { ValidationIssue } from '../../server/base/errors.ts'
 import { FullLookupBody, SimpleLookupBody } from '../../server/lookup/tax-response.ts'
 import { NexusHealthBody } from '../../server/portability/nexus/nexus-health-body.ts'
+import { NativeOrderTaxBody } from '../../server/portability/order-tax-native.ts'
 import { OrderView } from '../../server/portability/order-view.ts'
 import { TransactionInput } from '../../server/portability/transaction-input.ts'
 import { AccountBody } from '../../server/routes/account.ts'
@@ -14,6 +15,7 @@ import { HealthBody } from '../../server/routes/health.ts'
 import { BackfillReportBody } from '../../server/routes/portability-backfill.ts'
 import { nexusListRoute, nexusSetRoute } from '../../server/routes/portability-nexus.ts'
 import { createOrderRoute } from '../../server/routes/portability-orders.ts'
+import { OrderTaxInput } from '../../server/taxjar/order-tax-input.ts'
 import { TypeDeclarations } from './json-schema-types.ts'
 
 /** Each generated type: its name, its schema, and whether it is what the server sends (output) or takes (input). */
@@ -30,6 +32,8 @@ const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['Order', OrderView, 'output'],
   ['SavedOrder', createOrderRoute.responses[201].schema!, 'output'],
   ['TransactionInput', TransactionInput, 'input'],
+  ['OrderTax', NativeOrderTaxBody, 'output'],
+  ['OrderTaxInput', OrderTaxInput, 'input'],
   ['ValidationIssue', ValidationIssue, 'output'],
 ]
 

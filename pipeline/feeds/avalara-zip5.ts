@@ -19,6 +19,7 @@ import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
 import { JurisdictionTable, countyCandidates, countyCode, countyName, zipsInState } from './candidate-weights.ts'
+import { aggregatorDefaults, type RowCandidate } from './aggregator-defaults.ts'
 import { regionCityNamer } from './region-city.ts'
 
 export const AVALARA_LABEL = 'Avalara estimate (aggregator, not an official source)'
@@ -283,7 +284,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
   }
 
   const cityName = regionCityNamer(geography, state, kept.map((row) => row.taxRegionName))
-  const candidates: ZipCandidate[] = kept.map((row) => {
+  const rowCandidates: RowCandidate[] = kept.map((row) => {
     const fips = topCounty(row.zip)
     const zipCode = `zip:${row.zip}`
     const stateRef = stateJurisdiction(row)
@@ -293,17 +294,10 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
     const stack: JurisdictionRef[] = [stateRef, table.add('county', code, county, row.countyRate)]
     if (row.cityRate > 0) stack.push(table.add('city', zipCode, city, row.cityRate))
     if (row.specialRate > 0) stack.push(table.add('district', zipCode, `Special districts (${row.taxRegionName})`, row.specialRate))
-    return {
-      zip: row.zip,
-      state,
-      countyFips: fips,
-      countyName: fips ? countyName(geography, fips) : '',
-      placeFips: null,
-      placeName: city,
-      weight: 1,
-      stack,
-    }
+    const candidate: ZipCandidate = { zip: row.zip, state, countyFips: fips, countyName: fips ? countyName(geography, fips) : '', placeFips: null, placeName: city, weight: 1, stack }
+    return { row, candidate, countyFips: fips }
   })
+  const { candidates, notes: restated } = aggregatorDefaults(geography, state, rowCandidates)
 
   const covered = new Set(kept.map((row) => row.zip))
   const missing = zipsInState(geography, state).filter((zip) => !covered.has(zip.zip)).length
@@ -311,6 +305,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
   if (elsewhere.length) notes.push(`${elsewhere.length} border ZIPs dropped as geography assigns them to another state (P23): ${elsewhere.join(', ')}`)
   if (unknown) notes.push(`${unknown} ZIPs unknown to geography kept without a county`)
   if (missing) notes.push(`${missing} geography ZIPs of ${state} have no row in this file`)
+  notes.push(...restated)
   if (stateVariants) notes.push(`${stateVariants} ZIPs carry a state rate other than ${mainStateRate} (e.g. tribal areas); each has its own state-level code`)
 
   return {

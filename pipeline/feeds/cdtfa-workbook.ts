@@ -13,7 +13,7 @@ import type { GeoPlace, Geography } from '../../snapshot-contract/geography-mode
 import { placeMatchKey, placeMatchWords, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { formatRate, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
-import { JurisdictionTable, candidatesByCounty, countyCode, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
+import { JurisdictionTable, candidatesByCounty, countyCode, placeCode, placeShares, placeStacksNotes, placeStacksOf, postalNameSpread, withinZipCandidates, zipsInState } from './candidate-weights.ts'
 
 export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'
 
@@ -201,6 +201,7 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
   let noCounty = 0
   let unlistedPlace = 0
   const used = new Set<string>()
+  const spread = postalNameSpread(geography)
   const candidates: ZipCandidate[] = zipsInState(geography, STATE).flatMap((zip) =>
     candidatesByCounty(geography, zip, STATE, (fips) => {
       if (fips === null) {
@@ -211,11 +212,11 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
       const bound = zip.places.filter((place) => place.countyFips === fips)
       const inCities = bound.filter((place) => cities.has(place.geoid))
       if (inCities.length) {
-        return inCities.map((place) => {
+        return placeShares(inCities, spread).map(({ place, share, basis }) => {
           const city = cities.get(place.geoid)!
           used.add(city.district.ref.code)
           const cityRef: JurisdictionRef = { level: 'city', code: placeCode(place.geoid) }
-          return { placeFips: place.geoid, placeName: city.location, stack: [stateRef, countyRef, cityRef, city.district.ref] }
+          return { placeFips: place.geoid, placeName: city.location, stack: [stateRef, countyRef, cityRef, city.district.ref], share, ...(basis ? { basis } : {}) }
         })
       }
       if (bound.length) unlistedPlace++
@@ -233,6 +234,7 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
     placeStacks.push(...placeStacksOf(geography, { geoid, name: location, counties }, (fips) => [stateRef, { level: 'county', code: countyCode(fips) }, cityRef, district.ref]))
   }
   notes.push(...placeStacksNotes(placeStacks))
+  const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
   for (const [fips, district] of countyDistricts) {
     if (!used.has(district.ref.code)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`, [fips])
   }
@@ -243,7 +245,7 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
 
   return {
     jurisdictions: table.list(),
-    candidates,
+    candidates: withPlaces,
     placeStacks,
     unplaced,
     edition: editionDate,

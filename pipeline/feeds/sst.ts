@@ -2,7 +2,7 @@
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, PlaceStack, UnplacedJurisdiction, ZipCandidate } from '../../snapshot-contract/model.ts'
-import { candidatesByCounty, countyCode, countyName, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
+import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, placeStacksNotes, placeStacksOf, postalNameSpread, withinZipCandidates, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
   expandZipRange,
@@ -242,15 +242,18 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const countyRef = (code: string | null): JurisdictionRef[] => (code && has('county', code) ? [{ level: 'county', code }] : [])
   const cityRef = (code: string | null): JurisdictionRef[] => (code && has('city', code) ? [{ level: 'city', code }] : [])
 
+  const spread = postalNameSpread(geography)
   const fromGeography = (zip: GeoZip): ZipCandidate[] =>
     candidatesByCounty(geography, zip, state, (countyFips) => {
       const county = countyRef(countyFips && countyCode(countyFips))
       const places = countyFips ? zip.places.filter((place) => place.countyFips === countyFips) : []
       if (places.length === 0) return [{ placeFips: null, placeName: '', stack: [...stateRef, ...county] }]
-      return places.map((place) => ({
+      return placeShares(places, spread, (geoid) => has('city', placeCode(geoid))).map(({ place, share, basis }) => ({
         placeFips: place.geoid,
         placeName: place.name,
         stack: [...stateRef, ...county, ...cityRef(placeCode(place.geoid))],
+        share,
+        ...(basis ? { basis } : {}),
       }))
     })
 
@@ -300,6 +303,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     }
     notes.push(...placeStacksNotes(placeStacks))
   }
+  const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
 
   // The file attests every rate in force in its quarter, even when no row starts that late.
   const { year, quarter } = prepared.fileName
@@ -307,7 +311,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const latestFrom = [prepared.latestFrom, bound?.latestFrom ?? '', quarterStart].sort().at(-1)!
   return {
     jurisdictions: prepared.jurisdictions,
-    candidates,
+    candidates: withPlaces,
     placeStacks,
     unplaced,
     edition: prepared.fileName.edition,

@@ -29,13 +29,16 @@ export function rateObject(zip: string, state: string, candidate: Candidate, par
 }
 
 export function candidateSummary(rates: RateIndex, candidate: Candidate, isoDate: string, selected: boolean): CandidateSummary {
-  const parts = rateParts(rates.authoritiesOn(candidate.stack, isoDate))
+  const authorities = rates.authoritiesOn(candidate.stack, isoDate)
+  const parts = rateParts(authorities)
   return {
     county: countyNameOf(candidate),
     county_fips: candidate.county?.fips || null,
     city: cityNameOf(candidate),
     city_geoid: candidate.place?.geoid || null,
     weight: candidate.weight,
+    basis: candidate.basis,
+    source: [...new Set(authorities.map((a) => a.source))].join(', '),
     selected,
     state_rate: formatRate(parts.state),
     county_rate: formatRate(parts.county),

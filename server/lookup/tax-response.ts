@@ -2,6 +2,7 @@
 // what /openapi.json documents. They are not parsed at run time.
 import { z } from 'zod'
 import { SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import { CANDIDATE_BASES } from '../../snapshot-contract/model.ts'
 import { RESOLVED_VIA } from './located.ts'
 import { WARNING_CODES } from './lookup-warnings.ts'
 
@@ -90,7 +91,14 @@ export const CandidateSummary = z
     county_fips: z.string().nullable(),
     city: z.string(),
     city_geoid: z.string().nullable(),
-    weight: z.number().describe('share of the ZIP\'s addresses, 0..1'),
+    weight: z.number().describe('share of the ZIP\'s addresses, 0..1; where no measured share is held, a ranking (2/3 for the preferred of two)'),
+    basis: z
+      .enum(CANDIDATE_BASES)
+      .describe(
+        'why it is a candidate: published (the source\'s own answer), zip_point / usps_city (the place holding the ZIP\'s Census point / named by its USPS city), ' +
+          'usual_rate (the rate the other ZIPs of the city, or of the county\'s unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside)',
+      ),
+    source: z.string().describe('the files (or statute labels) its rates come from'),
     selected: z.boolean(),
     state_rate: rate(),
     county_rate: rate(),

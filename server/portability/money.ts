@@ -10,6 +10,7 @@ const SCALE_BIG = 10_000n
 
 /** Whole dollars kept below 10^11 so every unit count stays a safe JS integer (< 2^53). */
 const MAX_INTEGER_DIGITS = 11
+const MAX_WHOLE_DOLLARS = 10 ** MAX_INTEGER_DIGITS
 
 export type MoneyParse = { ok: true; units: number } | { ok: false; reason: string }
 
@@ -19,6 +20,8 @@ const DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?$/
 export function parseMoney(input: unknown): MoneyParse {
   let text: string
   if (typeof input === 'number') {
+    // A whole number of dollars needs no text: its units are an exact integer product.
+    if (Number.isSafeInteger(input) && Math.abs(input) < MAX_WHOLE_DOLLARS) return { ok: true, units: input === 0 ? 0 : input * MONEY_SCALE }
     if (!Number.isFinite(input)) return { ok: false, reason: 'not a finite number' }
     text = String(input)
   } else if (typeof input === 'string') {
@@ -43,16 +46,29 @@ export function parseMoney(input: unknown): MoneyParse {
 
 /**
  * Units as a decimal string with at least two and at most four decimals: 199900 → "19.99",
- * 199950 → "19.995", -50000 → "-5.00". Accepts bigint for sums.
+ * 199950 → "19.995", -50000 → "-5.00". Accepts bigint for sums; a safe integer is split with
+ * integer operations only (remainder and exact division), a bigint with bigint ones.
  */
 export function formatMoney(units: number | bigint): string {
-  const value = BigInt(units)
-  const negative = value < 0n
-  const magnitude = negative ? -value : value
-  const fraction = (magnitude % SCALE_BIG).toString().padStart(MONEY_DECIMALS, '0')
-  let end = fraction.length
-  while (end > 2 && fraction[end - 1] === '0') end--
-  return `${negative ? '-' : ''}${magnitude / SCALE_BIG}.${fraction.slice(0, end)}`
+  let negative: boolean
+  let whole: string
+  let fraction: number
+  if (typeof units === 'number' && Number.isSafeInteger(units)) {
+    negative = units < 0
+    const magnitude = Math.abs(units)
+    fraction = magnitude % MONEY_SCALE
+    whole = String((magnitude - fraction) / MONEY_SCALE)
+  } else {
+    const value = BigInt(units)
+    negative = value < 0n
+    const magnitude = negative ? -value : value
+    fraction = Number(magnitude % SCALE_BIG)
+    whole = String(magnitude / SCALE_BIG)
+  }
+  // Two decimals always; the third and fourth only when not zero.
+  const digits = String(fraction).padStart(MONEY_DECIMALS, '0')
+  const kept = fraction % 100 === 0 ? digits.slice(0, 2) : fraction % 10 === 0 ? digits.slice(0, 3) : digits
+  return `${negative ? '-' : ''}${whole}.${kept}`
 }
 
 /** Whole dollars (a threshold from the rules table) as units. */

@@ -153,10 +153,10 @@ export function recordOfBody(input: TransactionInput, options: NormalizeOptions)
   return normalized.record
 }
 
-type Fail = (loc: (string | number)[], msg: string, input?: unknown) => void
+export type Fail = (loc: (string | number)[], msg: string, input?: unknown) => void
 
 /** Trimmed text with control characters replaced by spaces; absent (null) when empty or not text. */
-function cleanText(value: unknown, loc: (string | number)[], fail: Fail): string | null {
+export function cleanText(value: unknown, loc: (string | number)[], fail: Fail): string | null {
   if (typeof value === 'number') value = String(value)
   if (typeof value !== 'string') return null
   // eslint-disable-next-line no-control-regex
@@ -169,9 +169,9 @@ function cleanText(value: unknown, loc: (string | number)[], fail: Fail): string
   return cleaned
 }
 
-function stateOf(value: string | null, loc: string[], required: boolean, fail: Fail): string | null {
+export function stateOf(value: string | null, loc: (string | number)[], required: boolean, fail: Fail): string | null {
   if (!value) {
-    if (required) fail(loc, `${loc[0]} is required`)
+    if (required) fail(loc, `${loc.at(-1)} is required`)
     return null
   }
   const code = stateCodeOf(value)
@@ -180,15 +180,15 @@ function stateOf(value: string | null, loc: string[], required: boolean, fail: F
 }
 
 /** 5 digits; ZIP+4 is cut to 5; 3 or 4 digits are zero-padded (spreadsheets drop leading zeros). */
-function zipOf(value: unknown, loc: string[], required: boolean, fail: Fail): string | null {
+export function zipOf(value: unknown, loc: (string | number)[], required: boolean, fail: Fail): string | null {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : ''
   if (!text) {
-    if (required) fail(loc, `${loc[0]} is required`)
+    if (required) fail(loc, `${loc.at(-1)} is required`)
     return null
   }
   const m = ZIP.exec(text)
   if (!m) {
-    fail(loc, `${loc[0]} ${JSON.stringify(text)} is not a ZIP code (5 digits or ZIP+4)`, value)
+    fail(loc, `${loc.at(-1)} ${JSON.stringify(text)} is not a ZIP code (5 digits or ZIP+4)`, value)
     return null
   }
   return m[1].padStart(5, '0')

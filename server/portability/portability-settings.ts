@@ -1,5 +1,6 @@
 // Settings of the portability endpoints, from the environment, validated once at start-up.
 import { z } from 'zod'
+import { UNKNOWN_CODE_POLICIES, type UnknownCodePolicy } from '../taxjar/product-taxability.ts'
 import { DEFAULT_NEXUS_BAND, parseBand } from './nexus/nexus-band.ts'
 
 export const PortabilityEnv = z.object({
@@ -23,6 +24,12 @@ export const PortabilityEnv = z.object({
     .positive()
     .default(60_000)
     .describe('a streamed (NDJSON) backfill is cut when no byte of it arrives for this long; it has no overall time limit'),
+  TAXATLAS_UNKNOWN_TAX_CODES: z
+    .enum(UNKNOWN_CODE_POLICIES)
+    .default('reject')
+    .describe(
+      'order tax: a product_tax_code the category table does not know, or does not model in the state, is refused with 400 (reject) or taxed as general goods with a note (general)',
+    ),
 })
 
 export type PortabilitySettings = {
@@ -30,12 +37,15 @@ export type PortabilitySettings = {
   nexusBandBasisPoints: number
   backfillJsonLimit: number
   backfillIdleTimeoutMs: number
+  /** order tax: what a product_tax_code the table cannot answer gets */
+  unknownTaxCodes: UnknownCodePolicy
 }
 
 export const portabilitySettingsOf = (env: z.output<typeof PortabilityEnv>): PortabilitySettings => ({
   nexusBandBasisPoints: (parseBand(env.TAXATLAS_NEXUS_BAND) as { basisPoints: number }).basisPoints,
   backfillJsonLimit: env.TAXATLAS_BACKFILL_JSON_LIMIT,
   backfillIdleTimeoutMs: env.TAXATLAS_BACKFILL_IDLE_TIMEOUT_MS,
+  unknownTaxCodes: env.TAXATLAS_UNKNOWN_TAX_CODES,
 })
 
 /** Fixed limits, documented with the endpoints. */

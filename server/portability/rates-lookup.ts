@@ -13,7 +13,8 @@ import { taxjarRates, type TaxjarRatesBody } from './rates-taxjar.ts'
 
 export type RatesBody = NativeRatesBody | TaxjarRatesBody | AvalaraRatesBody
 
-async function fullLookup(request: LookupRequest, sources: LookupSources, billing: () => Billing): Promise<FullLookupBody> {
+/** A lookup answered in the full shape (rows, resolved place, meta). */
+export async function fullLookup(request: LookupRequest, sources: LookupSources, billing: () => Billing): Promise<FullLookupBody> {
   // The request asks for the full shape, so the answer is one.
   return (await lookupTax({ ...request, shape: 'full' }, sources, billing)) as FullLookupBody
 }

@@ -4,10 +4,10 @@
 // ZIP/state pair) is checked afterwards by normalizeTransaction.
 import { z } from 'zod'
 
-const NumberLike = z.union([z.string(), z.number()])
-const Money = NumberLike.optional().describe('a decimal string or number, e.g. "19.99"; at most 4 decimal places')
+export const NumberLike = z.union([z.string(), z.number()])
+export const Money = NumberLike.optional().describe('a decimal string or number, e.g. "19.99"; at most 4 decimal places')
 /** Free text; `false`, `true` and null count as absent (plugins send `to_street: false`). */
-const Text = z.union([z.string(), z.number(), z.boolean(), z.null()]).optional()
+export const Text = z.union([z.string(), z.number(), z.boolean(), z.null()]).optional()
 
 export const LineItemInput = z
   .object({

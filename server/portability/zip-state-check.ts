@@ -16,11 +16,11 @@ export function statesOfZip(rates: RateIndex, zip5: string): readonly string[] {
   return states
 }
 
-/** null when the pair is consistent, else the reason (the message integrators match on). */
-export function zipStateMismatch(rates: RateIndex, zip5: string, state: string): string | null {
+/** null when the pair is consistent, else the reason (the message integrators match on); `side` names the fields. */
+export function zipStateMismatch(rates: RateIndex, zip5: string, state: string, side: 'to' | 'from' = 'to'): string | null {
   const states = statesOfZip(rates, zip5)
   if (states.includes(state)) return null
-  if (states.length > 0) return `to_zip ${zip5} is not used within to_state ${state}; it belongs to ${states.join(' and ')}`
-  if (!rates.states.includes(state)) return `to_state ${state} is not served by the data in service, so to_zip ${zip5} cannot be checked`
-  return `to_zip ${zip5} is not a known ZIP code`
+  if (states.length > 0) return `${side}_zip ${zip5} is not used within ${side}_state ${state}; it belongs to ${states.join(' and ')}`
+  if (!rates.states.includes(state)) return `${side}_state ${state} is not served by the data in service, so ${side}_zip ${zip5} cannot be checked`
+  return `${side}_zip ${zip5} is not a known ZIP code`
 }

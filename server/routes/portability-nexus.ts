@@ -32,7 +32,7 @@ const RegistrationInput = z
   })
   .meta({ id: 'NexusRegistrationsInput' })
 
-const listOf = (registrations: Registration[]) => ({
+const listOf = (registrations: readonly Registration[]) => ({
   regions: registrations.map((r) => ({ state: r.state, name: stateName(r.state), registered_since: r.registeredSince, updated_at: r.updatedAt })),
 })
 

@@ -2,12 +2,13 @@
 // writes to it while the server runs, so the accounts and counts in memory are the whole truth
 // and there are no other nodes to hear from.
 import type { Database } from './database.ts'
-import { DuckDBRegistrations } from './nexus-registrations.ts'
+import { DuckDBCustomerStore } from './customers.ts'
+import { duckdbRegistrationTable } from './nexus-registrations.ts'
 import { accountOf, keyRecordOf, type AccountTable, type StoreEngine, type UsageTable } from './store-engine.ts'
 import { DuckDBTransactionStore } from './transactions.ts'
 
 export async function duckdbEngine(db: Database): Promise<StoreEngine> {
-  const [transactions, registrations] = await Promise.all([DuckDBTransactionStore.of(db), DuckDBRegistrations.of(db)])
+  const [transactions, registrations, customers] = await Promise.all([DuckDBTransactionStore.of(db), duckdbRegistrationTable(db), DuckDBCustomerStore.of(db)])
   return {
     kind: 'duckdb',
     location: db.file,
@@ -16,7 +17,8 @@ export async function duckdbEngine(db: Database): Promise<StoreEngine> {
     usage: duckdbUsageTable(db),
     transactions,
     registrations,
-    watchAccounts: () => () => {},
+    customers,
+    watch: () => () => {},
     liveNodes: () => 1,
     close: () => db.close(),
   }

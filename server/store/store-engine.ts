@@ -4,7 +4,8 @@
 // postgres:// URL. Accounts and usage are mirrored in memory above this (accounts.ts, usage.ts),
 // so nothing on a lookup's path waits on either engine.
 import { TierName } from '../base/tiers.ts'
-import type { NexusRegistrations } from './nexus-registrations.ts'
+import type { CustomerStore } from './customers.ts'
+import type { RegistrationTable } from './nexus-registrations.ts'
 import type { TransactionStore } from './transaction-store.ts'
 
 export type StoreEngineKind = 'duckdb' | 'postgres'
@@ -27,6 +28,8 @@ export type AccountTable = {
   revokeKey(keyId: string, revokedAt: string): Promise<KeyRecord | null>
 }
 
+export type StoreChanges = { accounts: () => void; registrations: (accountId: string | null) => void }
+
 export type UsageRow = { accountId: string; month: string; lookups: number }
 
 export type UsageTable = {
@@ -47,12 +50,14 @@ export type StoreEngine = {
   readonly accounts: AccountTable
   readonly usage: UsageTable
   readonly transactions: TransactionStore
-  readonly registrations: NexusRegistrations
+  readonly registrations: RegistrationTable
+  readonly customers: CustomerStore
   /**
-   * Calls `changed` whenever accounts or keys may have been changed by another node (PostgreSQL:
-   * a notification, or the poll that backs it up); returns the function that stops it.
+   * Tells this node what another node may have changed (PostgreSQL: a notification, or the poll
+   * that backs it up) — accounts and keys, or an account's nexus list (null: any); returns the
+   * function that stops it. DuckDB: never (no other writer).
    */
-  watchAccounts(changed: () => void): () => void
+  watch(changed: StoreChanges): () => void
   /** server nodes alive on this store, this one included (1 for DuckDB) */
   liveNodes(): number
   close(): Promise<void>

@@ -6,7 +6,8 @@ import { HttpError } from '../base/errors.ts'
 import type { Logger } from '../base/logger.ts'
 import type { ServerMetrics } from '../base/metrics.ts'
 import { Accounts } from './accounts.ts'
-import type { NexusRegistrations } from './nexus-registrations.ts'
+import type { CustomerStore } from './customers.ts'
+import { NexusRegistrations } from './nexus-registrations.ts'
 import type { StoreEngine } from './store-engine.ts'
 import type { TransactionStore } from './transaction-store.ts'
 import { timedEngine } from './timed-engine.ts'
@@ -18,6 +19,7 @@ export type StoreParts = {
   usage: UsageCounter
   transactions: TransactionStore
   registrations: NexusRegistrations
+  customers: CustomerStore
   engine: StoreEngine
 }
 
@@ -69,7 +71,8 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
       accounts: await Accounts.load(engine.accounts),
       usage: await UsageCounter.load(engine.usage, { shared: engine.shared, unsyncedShare: options.unsyncedShare ?? 0.01 }),
       transactions: engine.transactions,
-      registrations: engine.registrations,
+      registrations: new NexusRegistrations(engine.registrations),
+      customers: engine.customers,
     }
   } catch (error) {
     await engine.close().catch(() => undefined)

@@ -7,7 +7,8 @@ const TIMED = {
   accounts: ['changesSince', 'insertAccount', 'insertKey', 'revokeKey'],
   usage: ['all', 'add'],
   transactions: ['get', 'save', 'remove', 'listIds', 'stateGroups'],
-  registrations: ['list', 'replace'],
+  registrations: ['read', 'replace'],
+  customers: ['get', 'listIds', 'save', 'remove'],
 } as const
 
 export function timedEngine(engine: StoreEngine, time: ServerMetrics['timeStore']): StoreEngine {
@@ -28,7 +29,8 @@ export function timedEngine(engine: StoreEngine, time: ServerMetrics['timeStore'
     usage: timed('usage', engine.usage),
     transactions: timed('transactions', engine.transactions),
     registrations: timed('registrations', engine.registrations),
-    watchAccounts: (changed) => engine.watchAccounts(changed),
+    customers: timed('customers', engine.customers),
+    watch: (changed) => engine.watch(changed),
     liveNodes: () => engine.liveNodes(),
     close: () => engine.close(),
   }

@@ -19,10 +19,16 @@ export function taxjarErrorBody(error: HttpError): z.infer<typeof TaxjarErrorBod
   return { error: STATUS_CODES[error.status] ?? 'Error', detail, status: error.status }
 }
 
-/** "to_zip 30301 is not used within to_state CT…" already names its field; a bare zod message gets the field in front. */
+/**
+ * "to_zip 30301 is not used within to_state CT…" already names its field (a nested one gets the
+ * path to it: "line_items.2.unit_price: …"); a bare zod message gets the field in front.
+ */
 function describeProblem(problem: { loc: (string | number)[]; msg: string }): string {
-  const field = problem.loc.filter((part) => part !== 'body' && part !== 'query' && part !== 'path').join('.')
-  return field && !problem.msg.startsWith(String(problem.loc.at(-1))) ? `${field}: ${problem.msg}` : problem.msg
+  const path = problem.loc.filter((part) => part !== 'body' && part !== 'query' && part !== 'path').map(String)
+  if (path.length === 0) return problem.msg
+  const parent = path.slice(0, -1).join('.')
+  if (problem.msg.startsWith(path.at(-1)!)) return parent ? `${parent}.${problem.msg}` : problem.msg
+  return `${path.join('.')}: ${problem.msg}`
 }
 
 /** The error format of every /taxjar route (and of unmatched paths under /taxjar). */

@@ -1,5 +1,5 @@
 // The one table of `make bench`: every measure with its target, ratio and verdict, and for the
-// load lines (the bare node:http reference and the four lookup modes) their throughput, p50/p99
+// load lines (the bare node:http reference, the four lookup modes and order tax) their throughput, p50/p99
 // latency and server CPU per request beside it. Rows without a target (the reference, each
 // artifact's size) are shown for context.
 import { readdir, stat } from 'node:fs/promises'
@@ -58,6 +58,8 @@ export function benchRows(parts: {
   sizes: { name: string; mb: number }[]
   server: Measure[]
   lookups: { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[] }
+  /** runs: the bare server's turns beside order tax, then order tax (none when not measured) */
+  taxjar?: { measures: Measure[]; runs: LoadRun[] }
   portability: Measure[]
 }): BenchRow[] {
   const rows = parts.pipeline.map((m) => measureRow(m))
@@ -71,6 +73,13 @@ export function benchRows(parts: {
     for (const run of parts.lookups.uncachedRuns) rows.push(infoRow(run.target, `${run.ratioToBare.toFixed(2)} × bare`, run))
   } else {
     rows.push(...measures.map((m) => measureRow(m)))
+  }
+  const { measures: taxMeasures, runs: taxRuns } = parts.taxjar ?? { measures: [], runs: [] }
+  if (taxRuns.length === taxMeasures.length + 1) {
+    rows.push(infoRow(taxRuns[0].target, 'reference', taxRuns[0]))
+    taxMeasures.forEach((m, i) => rows.push(measureRow(m, taxRuns[i + 1])))
+  } else {
+    rows.push(...taxMeasures.map((m) => measureRow(m)))
   }
   rows.push(...parts.portability.map((m) => measureRow(m)))
   return rows

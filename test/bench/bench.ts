@@ -14,6 +14,7 @@ import { pipelineMeasures } from './pipeline-bench.ts'
 import { portabilityMeasures } from './portability-bench.ts'
 import { serverMeasures } from './server-bench.ts'
 import { orderMeasures } from './store-bench.ts'
+import { taxjarMeasures } from './taxjar-bench.ts'
 import { startPostgres } from '../support/postgres-server.ts'
 import { tempDir } from '../support/refresh-run.ts'
 
@@ -27,10 +28,12 @@ const server = await serverMeasures(pipeline.artifacts)
 const postgres = await startPostgres({ durable: true })
 const onPostgres = async (label: string) => ({ label: 'PostgreSQL', store: await postgres.createDatabase(label) })
 let lookups: Awaited<ReturnType<typeof lookupMeasures>>
+let taxjar: Awaited<ReturnType<typeof taxjarMeasures>>
 const portability: Measure[] = []
 const storeNotes: string[] = []
 try {
   lookups = await lookupMeasures(pipeline.artifacts, { postgresUrl: await postgres.createDatabase('bench_lookups') })
+  taxjar = await taxjarMeasures(pipeline.artifacts)
   portability.push(...(await portabilityMeasures(pipeline.artifacts)))
   portability.push(...(await portabilityMeasures(pipeline.artifacts, await onPostgres('bench_backfill'))))
   for (const target of [{ label: 'DuckDB', store: path.join(await tempDir('bench-orders'), 'store.duckdb') }, await onPostgres('bench_orders')]) {
@@ -41,21 +44,21 @@ try {
 } finally {
   await postgres.dispose()
 }
-const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures, ...portability]
+const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures, ...taxjar.measures, ...portability]
 
-const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, portability })
+const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, taxjar, portability })
 const columns = ['measure', 'value', 'target', 'ratio', '', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req']
 process.stdout.write(`${formatTable(columns, rows.map((r) => [r.measure, r.value, r.target, r.ratio, r.met, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.serverCpuMicros]))}\n`)
 const conditions =
-  `lookups: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths; ` +
+  `lookups and taxForOrder: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths (the bare server is sent the same POSTs as taxForOrder); ` +
   `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)`
 process.stdout.write(`\n${conditions}\n`)
-const notes = [...lookups.notes, ...storeNotes]
+const notes = [...lookups.notes, ...taxjar.notes, ...storeNotes]
 for (const note of notes) process.stdout.write(`note: ${note}\n`)
 
 const measuredAt = new Date().toISOString()
 const out = path.resolve(process.env.TAXATLAS_BUILD ?? 'build', 'bench.json')
-const report = { measured_at: measuredAt, table: rows, measures, load_runs: [...lookups.runs, ...lookups.uncachedRuns], notes }
+const report = { measured_at: measuredAt, table: rows, measures, load_runs: [...lookups.runs, ...lookups.uncachedRuns, ...taxjar.runs], notes }
 await writeAtomically(out, `${JSON.stringify(report, null, 2)}\n`)
 process.stdout.write(`\nwritten to ${out}\n`)
 

@@ -15,7 +15,7 @@ import { PlaceIndex } from '../../snapshot-contract/place-index.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { loadSnapshot, readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
 import { tempDir } from '../support/refresh-run.ts'
-import { runLoad } from '../support/reliability-load.ts'
+import { runLoad, type LoadPath } from '../support/reliability-load.ts'
 import { PROJECT_ROOT } from '../support/shared.ts'
 import type { Measure } from './measure.ts'
 
@@ -51,7 +51,7 @@ export type LoadRun = {
 
 type Workload = { name: string; paths: string[]; minRatio: number }
 /** A listening server under test: its URL, its process (for CPU time) and the headers it needs. */
-type Target = { url: string; child: ChildProcess; headers: Record<string, string> }
+export type Target = { url: string; child: ChildProcess; headers: Record<string, string> }
 
 /**
  * `runs`: the bare server (all its turns), then one per measure. `uncachedRuns`: ZIP and address
@@ -89,7 +89,7 @@ export async function lookupMeasures(artifacts: string, options: { postgresUrl?:
       // The same ZIP workload on a node of a scaled-out deployment: lookups never wait on PostgreSQL.
       const onPostgres = options.postgresUrl ? { ...workloads[0], name: 'ZIP (PostgreSQL-backed node)' } : null
       if (onPostgres) {
-        const node = await startTaxAtlas(artifacts, PORT + 4, { TAXATLAS_STORE: options.postgresUrl! })
+        const node = await startTaxAtlas(artifacts, PORT + 6, { TAXATLAS_STORE: options.postgresUrl! })
         try {
           workloads.push(onPostgres)
           measured.push(await alongsideBare(node, onPostgres.paths))
@@ -126,7 +126,7 @@ export async function lookupMeasures(artifacts: string, options: { postgresUrl?:
 }
 
 /** The bundled server with the bench's snapshot and a fresh store, and an enterprise key for it. */
-async function startTaxAtlas(artifacts: string, port: number, settings: Record<string, string> = {}): Promise<Target> {
+export async function startTaxAtlas(artifacts: string, port: number, settings: Record<string, string> = {}): Promise<Target> {
   for (const taken of [port, port + 1]) await assertPortFree(taken)
   const env = {
     ...process.env,
@@ -223,7 +223,7 @@ async function sampleStatuses(target: Target, workloads: Workload[]): Promise<st
 }
 
 /** A load's outcome, summed over the turns it was measured in. */
-type Load = {
+export type Load = {
   requestsPerSecond: number
   requests: number
   /** the median of the turns' medians, and the worst of their 99th percentiles */
@@ -239,15 +239,17 @@ type Load = {
 
 /**
  * Warms the server on the workload, then measures it and the bare server in ROUNDS turns each,
- * in the order ABBA… (bare first), every turn SECONDS / ROUNDS long.
+ * in the order ABBA… (bare first), every turn SECONDS / ROUNDS long. The bare server is asked
+ * `barePaths`: a GET of / for GET workloads; a workload of POSTs sends it the same POSTs, so
+ * both sides carry the same request bodies.
  */
-async function takingTurns(target: Target, paths: string[], bare: Target): Promise<{ own: Load; reference: Load }> {
+export async function takingTurns(target: Target, paths: readonly LoadPath[], bare: Target, barePaths: readonly LoadPath[] = ['/']): Promise<{ own: Load; reference: Load }> {
   await warm(target, paths)
   const own: Load[] = []
   const reference: Load[] = []
   for (let turn = 0; turn < 2 * ROUNDS; turn++) {
     const bareNow = turn % 4 === 0 || turn % 4 === 3
-    if (bareNow) reference.push(await measure(bare, ['/'], SECONDS / ROUNDS))
+    if (bareNow) reference.push(await measure(bare, barePaths, SECONDS / ROUNDS))
     else own.push(await measure(target, paths, SECONDS / ROUNDS))
   }
   return { own: merged(own), reference: merged(reference) }
@@ -258,14 +260,14 @@ async function takingTurns(target: Target, paths: string[], bare: Target): Promi
  * server after its first pass over the workload (its reply cache holding every path), not that
  * first pass, which the reply-cache-off runs show.
  */
-async function warm(target: Target, paths: string[]): Promise<void> {
+async function warm(target: Target, paths: readonly LoadPath[]): Promise<void> {
   // Each connection asks its slice in order; twice the longest slice leaves room for the
   // connections that run ahead of the others.
   await load(target, paths, { amount: 2 * CONNECTIONS * Math.ceil(paths.length / CONNECTIONS) })
   await load(target, paths, { seconds: WARMUP_SECONDS })
 }
 
-async function measure(target: Target, paths: string[], seconds: number): Promise<Load> {
+async function measure(target: Target, paths: readonly LoadPath[], seconds: number): Promise<Load> {
   const cpuBefore = cpuMicros(target.child)
   const result = await load(target, paths, { seconds })
   const cpuAfter = cpuMicros(target.child)
@@ -276,10 +278,10 @@ async function measure(target: Target, paths: string[], seconds: number): Promis
   }
 }
 
-const load = (target: Target, paths: string[], limit: { seconds: number } | { amount: number }) =>
+const load = (target: Target, paths: readonly LoadPath[], limit: { seconds: number } | { amount: number }) =>
   runLoad({ url: target.url, paths, headers: target.headers, connections: CONNECTIONS, ...limit })
 
-function merged(turns: Load[]): Load {
+export function merged(turns: Load[]): Load {
   const sum = (pick: (turn: Load) => number) => turns.reduce((total, turn) => total + pick(turn), 0)
   const requests = sum((t) => t.requests)
   const seconds = sum((t) => t.seconds)
@@ -311,7 +313,7 @@ function cpuMicros(child: ChildProcess): number | null {
   }
 }
 
-function toRun(target: string, load: Load, bareRate: number): LoadRun {
+export function toRun(target: string, load: Load, bareRate: number): LoadRun {
   return {
     target,
     requestsPerSecond: load.requestsPerSecond,
@@ -325,7 +327,7 @@ function toRun(target: string, load: Load, bareRate: number): LoadRun {
   }
 }
 
-async function startBareServer(bodyBytes: number): Promise<Target> {
+export async function startBareServer(bodyBytes: number): Promise<Target> {
   // stdin is a pipe the bare server watches: it exits when this process dies, however it dies.
   const child = stopOnExit(
     spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-server.ts'], {
@@ -349,7 +351,7 @@ function stopOnExit(child: ChildProcess): ChildProcess {
   return child
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')

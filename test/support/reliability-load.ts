@@ -1,4 +1,4 @@
-// autocannon for the soak and the lookup bench: as fast as it goes, or at a fixed overall rate;
+// autocannon for the soak and the lookup and order-tax benches: as fast as it goes, or at a fixed overall rate;
 // for a time or a number of requests. Each connection cycles through its own slice of the paths,
 // so together they cover them all.
 import { createRequire } from 'node:module'
@@ -14,7 +14,7 @@ type AutocannonResult = {
   non2xx: number
   statusCodeStats: Record<string, { count: number }>
 }
-type AutocannonClient = { setRequests(requests: { method: 'GET'; path: string }[]): void }
+type AutocannonClient = { setRequests(requests: LoadRequest[]): void }
 type AutocannonInstance = PromiseLike<AutocannonResult> & { stop(): void }
 type Autocannon = (options: {
   url: string
@@ -42,9 +42,13 @@ export type LoadOutcome = {
   seconds: number
 }
 
+/** A request of the load: a path is a GET; a POST carries its JSON body (send content-type in `headers`). */
+export type LoadRequest = { method: 'GET' | 'POST'; path: string; body?: string }
+export type LoadPath = string | LoadRequest
+
 export type LoadOptions = {
   url: string
-  paths: string[]
+  paths: readonly LoadPath[]
   headers: Record<string, string>
   /** how long to run, or how many requests to send (`amount`) */
   seconds?: number
@@ -64,7 +68,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadOutcome> {
     overallRate: options.overallRate,
     timeout: 10,
     headers: options.headers,
-    setupClient: (client) => client.setRequests(slices[next++ % slices.length].map((path) => ({ method: 'GET', path }))),
+    setupClient: (client) => client.setRequests(slices[next++ % slices.length].map((path) => (typeof path === 'string' ? { method: 'GET', path } : path))),
   })
   return {
     requests: result.requests.total,

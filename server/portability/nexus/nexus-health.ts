@@ -53,7 +53,7 @@ export function nexusHealth(input: {
   window: DateWindow
   bandBasisPoints: number
   groups: StateGroup[]
-  registrations: Registration[]
+  registrations: readonly Registration[]
 }): NexusHealth {
   const registered = new Map(input.registrations.map((r) => [r.state, r]))
   const states = STATES.map((state) => stateHealth(state, input.groups, input.bandBasisPoints, registered.get(state.code)))

@@ -8,7 +8,8 @@ import { listenForChanges } from './pg-change-feed.ts'
 import { PgDatabase, redactedUrl } from './pg-database.ts'
 import { migrate } from './pg-migrations.ts'
 import { joinNodes } from './pg-nodes.ts'
-import { pgRegistrations } from './pg-registrations.ts'
+import { pgCustomerStore } from './pg-customers.ts'
+import { pgRegistrationTable } from './pg-registrations.ts'
 import { PgTransactionStore } from './pg-transactions.ts'
 import { pgUsageTable } from './pg-usage-table.ts'
 
@@ -28,8 +29,9 @@ export async function postgresEngine(url: string, options: PostgresOptions): Pro
       accounts: pgAccountTable(db),
       usage: pgUsageTable(db),
       transactions: new PgTransactionStore(db),
-      registrations: pgRegistrations(db),
-      watchAccounts: (changed) => listenForChanges(url, { pollMs: options.pollMs, changed, logger: options.logger, name: options.nodeName }),
+      registrations: pgRegistrationTable(db),
+      customers: pgCustomerStore(db),
+      watch: (changed) => listenForChanges(url, { pollMs: options.pollMs, changed, logger: options.logger, name: options.nodeName }),
       liveNodes: () => nodes?.live() ?? 1,
       close: async () => {
         await nodes?.stop()

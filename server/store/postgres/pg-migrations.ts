@@ -108,6 +108,19 @@ export const MIGRATIONS: readonly Migration[] = [
       FROM transactions GROUP BY 1, 2, 3, 4, 5, 6;
     `,
   },
+  {
+    id: 3,
+    name: 'customers',
+    sql: `
+      -- TaxJar's customers per account; exempt_regions is a JSON list of state codes.
+      CREATE TABLE customers (
+        account_id text COLLATE "C" NOT NULL, customer_id text COLLATE "C" NOT NULL, exemption_type text NOT NULL,
+        name text NOT NULL, exempt_regions text NOT NULL,
+        country text, state text, zip text, city text, street text,
+        created_at timestamp(3) NOT NULL, updated_at timestamp(3) NOT NULL,
+        PRIMARY KEY (account_id, customer_id));
+    `,
+  },
 ]
 
 /** Any constant: the lock the migrating node holds, which other nodes wait on. */
