@@ -158,13 +158,20 @@ function admit(x: Exchange): boolean | Promise<boolean> {
     const tier = deps.tiers[account.tier]
     const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
     if (!limit.allowed) throw rateLimited(limit)
-    // Checked again after each flush: requests that waited on the same flush are admitted one
-    // at a time, each after its predecessor's count reached the database.
-    const admitSynced = (): boolean | Promise<boolean> =>
-      route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota) ? usage.flush().then(admitSynced) : admitPlan(x, account, keyId, tier, usage)
-    return admitSynced()
+    if (route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota)) return admitAfterSync(x, account, keyId, tier, usage)
+    return admitPlan(x, account, keyId, tier, usage)
   }
   return answerCached(x)
+}
+
+/**
+ * Flushes until this node may count the account's lookup, then admits it. Checked again after each
+ * flush: requests that waited on the same flush are admitted one at a time, each after its
+ * predecessor's count reached the database.
+ */
+async function admitAfterSync(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): Promise<boolean> {
+  while (usage.mustSync(account.id, tier.lookupQuota)) await usage.flush()
+  return admitPlan(x, account, keyId, tier, usage)
 }
 
 /** Checks the plan and counts the lookup, then answers from the reply cache when it can. */
