@@ -16,7 +16,8 @@ import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './dispatch/route.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import type { Snapshot } from './snapshot/open-snapshot.ts'
-import type { StoreGate, StoreLocation } from './store/store.ts'
+import type { StoreGate } from './store/store.ts'
+import type { StoreLocation } from './store/store-location.ts'
 import type { Tiers } from './base/tiers.ts'
 
 export type AppOptions = {

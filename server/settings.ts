@@ -6,8 +6,7 @@ import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from 
 import { settingsError } from './base/settings-error.ts'
 import { parseCorsOrigins, type CorsPolicy } from './http/cors.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
-import { isPostgresUrl, type StoreLocation } from './store/store.ts'
-import { redactedUrl } from './store/postgres/pg-database.ts'
+import { isPostgresUrl, redactedUrl, type StoreLocation } from './store/store-location.ts'
 import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)

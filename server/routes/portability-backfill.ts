@@ -9,7 +9,7 @@ import { importBackfill } from '../portability/backfill/backfill-import.ts'
 import { monthsBefore, utcDate } from '../portability/date-window.ts'
 import { BACKFILL_LIMITS } from '../portability/portability-settings.ts'
 import { COMMIT_ROWS } from '../store/transactions-bulk.ts'
-import { PG_COMMIT_ROWS } from '../store/postgres/pg-bulk-writer.ts'
+import { PG_COMMIT_ROWS } from '../store/postgres/pg-commit-rows.ts'
 import { defineRoute } from '../dispatch/route.ts'
 
 const DateWindowView = z.object({ from: z.string(), to: z.string() })

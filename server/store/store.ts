@@ -9,6 +9,7 @@ import { Accounts } from './accounts.ts'
 import type { CustomerStore } from './customers.ts'
 import { NexusRegistrations } from './nexus-registrations.ts'
 import type { StoreEngine } from './store-engine.ts'
+import type { StoreLocation } from './store-location.ts'
 import type { TransactionStore } from './transaction-store.ts'
 import { timedEngine } from './timed-engine.ts'
 import { UsageCounter } from './usage.ts'
@@ -31,8 +32,6 @@ export const STORE_RETRY_AFTER_SECONDS = 30
 export const STORE_UNAVAILABLE_MESSAGE =
   'The account store is unavailable, so API keys cannot be checked right now; retry later. Public routes still answer.'
 
-/** Where the store is: a DuckDB file, or a PostgreSQL database by URL. */
-export type StoreLocation = { kind: 'duckdb'; file: string } | { kind: 'postgres'; url: string }
 
 export type OpenStoreOptions = {
   /** DuckDB's buffer memory (DuckDB syntax, e.g. "256MB") */
@@ -55,8 +54,6 @@ export type OpenStoreOptions = {
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request: () => {} }
 
-/** The store location TAXATLAS_STORE names: a postgres:// (or postgresql://) URL, else a file path. */
-export const isPostgresUrl = (value: string) => /^postgres(ql)?:\/\//i.test(value)
 
 /**
  * Opens the engine and loads accounts and usage. The engines' modules (and with them DuckDB's

@@ -11,10 +11,9 @@ import { Readable } from 'node:stream'
 import { from as copyFrom } from 'pg-copy-streams'
 import type { TransactionRecord, TransactionSource } from '../transaction-record.ts'
 import type { BulkWriter } from '../transaction-store.ts'
+import { PG_COMMIT_ROWS } from './pg-commit-rows.ts'
 import type { PgDatabase } from './pg-database.ts'
 
-/** Rows moved into `transactions` per transaction. */
-export const PG_COMMIT_ROWS = 50_000
 
 const STAGE_COLUMNS = `provider text, transaction_id text, kind text, transaction_date date, transaction_at timestamp(3),
   to_zip text, to_state text, to_city text, to_street text,

@@ -143,14 +143,3 @@ export class PgDatabase implements PgStatements {
     return this.pool.connect().catch((error) => Promise.reject(translated(error)))
   }
 }
-
-/** The URL as it may be logged or shown: without its password. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return 'postgres://(unparseable URL)'
-  }
-}

@@ -25,7 +25,8 @@ import {
   type StoredTransaction,
   type TransactionStore,
 } from '../transaction-store.ts'
-import { PgBulkWriter, PG_COMMIT_ROWS } from './pg-bulk-writer.ts'
+import { PgBulkWriter } from './pg-bulk-writer.ts'
+import { PG_COMMIT_ROWS } from './pg-commit-rows.ts'
 import { isUnavailable, type PgDatabase, type PgStatements } from './pg-database.ts'
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`
