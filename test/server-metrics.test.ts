@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const scrape = async (target: PortabilityServer, authorization?: string) => {
   const response = await fetch(`${target.url}/metrics`, { headers: authorization ? { authorization } : {} })
-  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() }
+  return { status: response.status, type: response.headers.get('content-type'), nosniff: response.headers.get('x-content-type-options'), text: await response.text() }
 }
 
 /** The value of one sample line, by its name and labels as written. */
@@ -43,6 +43,7 @@ describe('metrics', () => {
     const granted = await scrape(server, `Bearer ${TOKEN}`)
     expect(granted.status).toBe(200)
     expect(granted.type).toContain('text/plain')
+    expect(granted.nosniff).toBe('nosniff')
   })
 
   it('count requests by route and status, reply-cache hits, the snapshot, the store and the nodes', async () => {

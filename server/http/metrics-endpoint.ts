@@ -1,7 +1,7 @@
 // GET /metrics on the public listener, only when TAXATLAS_METRICS_TOKEN is set and only for a
 // scraper that sends it (`Authorization: Bearer <token>`, compared in constant time): without the
 // token the answer is 401 and never a metric. Not an API route: it is not in /openapi.json, and
-// a server without the setting has no /metrics at all (404).
+// a server without the setting has no /metrics at all (404). Scrapes write no access-log line.
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { HttpError } from '../base/errors.ts'
@@ -27,6 +27,7 @@ export function withMetricsEndpoint(metrics: ServerMetrics, token: string, next:
     }
     metrics.render().then(
       ({ contentType, text }) => {
+        ensureBaseHeaders(req, res)
         res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' })
         res.end(text)
       },
