@@ -60,6 +60,8 @@ const statementsOf = (client: pg.Pool | pg.PoolClient): PgStatements => ({
   run: async (sql, params = []) => (await client.query(sql, params as unknown[])).rowCount ?? 0,
 })
 
+const ignoreError = () => {}
+
 export class PgDatabase implements PgStatements {
   readonly #statements: PgStatements
 
@@ -139,7 +141,14 @@ export class PgDatabase implements PgStatements {
     return this.pool.end()
   }
 
-  #connect(): Promise<pg.PoolClient> {
-    return this.pool.connect().catch((error) => Promise.reject(translated(error)))
+  /**
+   * A client of the pool, with an error listener while it is checked out: a connection cut between
+   * two statements (a server restart) emits an error no query is waiting for, which would otherwise
+   * end the process. The next statement on it fails, and it is released as broken.
+   */
+  async #connect(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect().catch((error) => Promise.reject(translated(error)))
+    if (!client.listeners('error').includes(ignoreError)) client.on('error', ignoreError)
+    return client
   }
 }
