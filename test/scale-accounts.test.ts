@@ -36,9 +36,11 @@ describe('nodes on one PostgreSQL database', () => {
   it('apply each migration once when they start together, and all serve', async () => {
     const applied = await cluster.sql('SELECT id FROM schema_migrations ORDER BY id')
     expect(applied.map((row) => row.id)).toEqual(MIGRATIONS.map((m) => m.id))
-    // A node's log lines may reach the test a moment after its admin endpoint file does.
-    const migrating = () => cluster.nodes.filter((node) => node.events().some((e) => e.event === 'store_migrated')).length
-    await expect.poll(migrating).toBe(1)
+    // A node's log lines may reach the test a moment after its admin endpoint file does: once every
+    // node's store_ready (logged after its migrations) is in, exactly one node migrated.
+    const logged = (event: string) => cluster.nodes.filter((node) => node.events().some((e) => e.event === event)).length
+    await expect.poll(() => logged('store_ready')).toBe(3)
+    expect(logged('store_migrated')).toBe(1)
     for (const node of cluster.nodes) {
       const health = await (await fetch(`${node.url}/healthz`)).json()
       expect(health.store_engine).toBe('postgres')
