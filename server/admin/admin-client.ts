@@ -2,7 +2,7 @@
 // listener (the DuckDB file has one writer, the server), or — when no server is running, and
 // always on PostgreSQL, which every node and the command share — by opening the store itself.
 // On PostgreSQL the servers hear of what the command changed within moments (store-engine.ts:
-// watchAccounts).
+// watch).
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { z } from 'zod'
 import { systemClock } from '../base/clock.ts'

@@ -1,7 +1,7 @@
 // Accounts and their API keys: kept in the store and mirrored in memory, so authenticating a
 // request never touches the database. A key created or revoked through this node is in force here
 // as soon as the call that made it returns; one changed through another node sharing the store
-// once `refresh` has read it (store-engine.ts: watchAccounts says when).
+// once `refresh` has read it (store-engine.ts: watch says when).
 import type { AccountTable, Account, ApiKeyInfo, KeyRecord, AccountChanges } from './store-engine.ts'
 import { hashApiKey, newApiKey, newId, sameHash } from './api-keys.ts'
 import type { TierName } from '../base/tiers.ts'
