@@ -100,12 +100,14 @@ export class UsageCounter {
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing.catch(() => undefined)
     const changes = [...entriesOf(this.#pending)].filter((change) => change.lookups !== 0)
-    this.#inFlight = this.#pending
-    this.#pending = new Map()
     if (changes.length === 0) {
-      this.#settle(this.#inFlight)
+      // Counts that cancelled out (a lookup counted, then uncounted): nothing to write.
+      this.#settle(this.#pending)
+      this.#pending = new Map()
       return
     }
+    this.#inFlight = this.#pending
+    this.#pending = new Map()
     const flushing = this.table.add(changes).then(
       (stored) => {
         const flushed = this.#inFlight
