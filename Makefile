@@ -44,7 +44,8 @@ bench: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/bench/bench.ts
 
 # The lookup server under sustained load (SOAK_SECONDS, default 60, at SOAK_FRACTION, default 0.8,
-# of its measured maximum) with a snapshot published midway; writes build/soak.json.
+# of its measured maximum) with a snapshot published midway and the store file taken away for
+# SOAK_STORE_OUTAGE_SECONDS (5); writes build/soak.json.
 soak: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/soak/soak.ts
 

@@ -71,6 +71,8 @@ export type FreshnessEnvelope = {
     last_fetch: string | null
     source_period: string | null
     rows: number
+    /** ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one) */
+    withheld_rows: number
     /** the kind of source file read */
     feed: 'sst' | 'cdtfa' | 'avalara-zip5' | 'statutory'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
@@ -81,7 +83,8 @@ export type FreshnessEnvelope = {
 }
 
 export type Health = {
-  status: 'ok'
+  /** ok (200) or degraded (503): see store and snapshot */
+  status: 'ok' | 'degraded'
   /** the snapshot being served */
   snapshot_id: string
   /** when the pipeline built it */
@@ -90,6 +93,8 @@ export type Health = {
   snapshot_loaded_at: string
   /** the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes */
   store_engine: 'duckdb' | 'postgres'
+  store: StoreHealth
+  snapshot: SnapshotHealth
 }
 
 export type LineItem = {
@@ -137,7 +142,7 @@ export type LookupMeta = {
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_answer_carried_over' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
 }
@@ -495,6 +500,18 @@ export type SavedOrder = {
   order: Order
 }
 
+export type SnapshotHealth = {
+  status: 'ok'
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** fallback: an earlier snapshot serves since start-up; current_refused / current_missing: CURRENT names no valid snapshot; damaged_on_disk: the served files changed on disk */
+  problem: 'fallback' | 'current_refused' | 'current_missing' | 'damaged_on_disk'
+}
+
 export type StateNexusHealth = {
   state: string
   name: string
@@ -528,6 +545,21 @@ export type StateNexusHealth = {
   /** listed in your registration list (PUT /v1/portability/nexus) */
   registered: boolean
   registered_since: string | null
+}
+
+export type StoreHealth = {
+  status: 'ok'
+} | {
+  /** the first attempt at opening it runs; key requests wait for it */
+  status: 'opening'
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed or replaced while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it */
+  problem: 'locked' | 'missing' | 'unreadable' | 'unavailable' | 'file_lost' | 'write_refused' | 'invalidated'
 }
 
 export type TaxLineItemInput = {

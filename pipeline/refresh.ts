@@ -3,7 +3,7 @@
 import pLimit from 'p-limit'
 import { STATES } from '../sources/index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
-import { dataFromIndex, type StateData } from './carry-over.ts'
+import { carriedZip, dataFromIndex, type CarriedZip, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
 import { buildGeographyFrom } from './geography/build-geography.ts'
 import { hashGeographyInputs, resolveGeographyInputs } from './geography/load-geography.ts'
@@ -180,7 +180,10 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   try {
     const { geography, zipMeta } = await context.geography()
     const loaded = await compileState(descriptor, sources, { settings: context.settings, listings: context.listings, geography })
-    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, zipMeta))
+    const growth = rowGrowth(loaded, prior, descriptor, context.settings)
+    if (growth) return keepPrevious('failed', [growth])
+    const carryFrom = previousIndex && previous ? { index: previousIndex, snapshot: previous.manifest.snapshot } : null
+    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, zipMeta, carryFrom))
   } catch (error) {
     return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
   }
@@ -247,14 +250,35 @@ function unchanged(descriptor: StateDescriptor, prior: StateRecord, data: StateD
 }
 
 // A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
-// are withheld and listed; more than that, or any structural violation, fails the state.
+// are withheld and listed: each keeps its previous answer, carried over from the previous
+// snapshot, when it had one, and is answered as unresolved when it had none. More than that, or
+// any structural violation, fails the state.
 export const MAX_WITHHELD_SHARE = 0.05
+
+/** A source with more rows than this many times the previous edition's fails, unless accepted (TAXATLAS_ACCEPT_ROW_GROWTH). */
+export const ROW_GROWTH_LIMIT = 3
+
+/** Why the state's new source is refused for its row count, or null: far more rows than the previous edition is a repeated or concatenated file more often than a real change. */
+function rowGrowth(loaded: FeedResult, prior: StateRecord | null, descriptor: StateDescriptor, settings: PipelineSettings): string | null {
+  if (!prior || prior.rows === 0 || loaded.rowsRead <= prior.rows * ROW_GROWTH_LIMIT) return null
+  if (settings.acceptRowGrowth.includes(descriptor.code)) {
+    loaded.notes.push(`${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition: accepted by the operator (TAXATLAS_ACCEPT_ROW_GROWTH)`)
+    return null
+  }
+  return (
+    `new data not published: ${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition (${prior.edition ?? 'unknown'}); ` +
+    `previous data kept. If the source really grew, run the refresh with TAXATLAS_ACCEPT_ROW_GROWTH=${descriptor.code}`
+  )
+}
+
+type CarryFrom = { index: RateIndex; snapshot: string }
 
 function withholdViolations(
   loaded: FeedResult,
   descriptor: StateDescriptor,
   today: string,
   zipMeta: (zip: string) => ZipMeta | undefined,
+  carryFrom: CarryFrom | null,
 ): { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld'] } {
   const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
   const index = build(loaded)
@@ -268,11 +292,24 @@ function withholdViolations(
   if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
     throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
   }
-  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message }))
+  const carried = new Map<string, CarriedZip>()
+  for (const zip of zips) {
+    const previous = carryFrom && carriedZip(carryFrom.index, descriptor.code, zip)
+    if (previous) carried.set(zip, previous)
+  }
+  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message, ...(carried.has(v.zip) ? { carried_from: carryFrom!.snapshot } : {}) }))
+  const listed = (list: typeof withheld) => list.map((w) => `${w.zip} ${w.reason}`).join('; ')
+  const kept = withheld.filter((w) => w.carried_from)
+  const unresolved = withheld.filter((w) => !w.carried_from)
+  const notes = [...loaded.notes]
+  if (kept.length) notes.push(`${new Set(kept.map((w) => w.zip)).size} ZIP(s) withheld, their previous answer kept (snapshot ${carryFrom!.snapshot}): ${listed(kept)}`)
+  if (unresolved.length) notes.push(`${new Set(unresolved.map((w) => w.zip)).size} ZIP(s) withheld (answered as unresolved, no previous answer): ${listed(unresolved)}`)
   const result: FeedResult = {
     ...loaded,
-    candidates: loaded.candidates.filter((c) => !zips.has(c.zip)),
-    notes: [...loaded.notes, `${zips.size} ZIP(s) withheld (answered as unresolved): ${withheld.map((w) => `${w.zip} ${w.reason}`).join('; ')}`],
+    // Two carried ZIPs may share an authority (their county): each version once.
+    jurisdictions: [...loaded.jurisdictions, ...new Map([...carried.values()].flatMap((c) => c.jurisdictions).map((j) => [`${j.level}|${j.code}|${j.from}|${j.to}|${j.rate}`, j])).values()],
+    candidates: [...loaded.candidates.filter((c) => !zips.has(c.zip)), ...[...carried.values()].flatMap((c) => c.candidates)],
+    notes,
   }
   return { result, index: build(result), withheld }
 }

@@ -2,6 +2,8 @@
 // test, on port 0) hands `app.handler` to an http.Server.
 import type polka from 'polka'
 import { RateLimiter } from './access/rate-limiter.ts'
+import { AuthThrottle } from './access/auth-throttle.ts'
+import type { ServerSettings } from './settings.ts'
 import { systemClock, type Clock } from './base/clock.ts'
 import { consoleFiles } from './console/console-files.ts'
 import type { CorsPolicy } from './http/cors.ts'
@@ -15,14 +17,14 @@ import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './dispatch/route.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
-import type { Snapshot } from './snapshot/open-snapshot.ts'
+import type { AppDeps } from './dispatch/route-handler.ts'
 import type { StoreGate } from './store/store.ts'
 import type { StoreLocation } from './store/store-location.ts'
 import type { Tiers } from './base/tiers.ts'
 
 export type AppOptions = {
-  /** anything with the snapshot in service; read once per request */
-  snapshots: { readonly current: Snapshot }
+  /** anything with the snapshot in service (read once per request), and its source's health */
+  snapshots: AppDeps['snapshots']
   /** accounts and usage, possibly still opening: key routes wait for it, public routes never do */
   store: StoreGate
   /** `portability` defaults to its settings' defaults (TAXATLAS_NEXUS_BAND etc. unset); no `geocoder`, none is asked */
@@ -35,6 +37,8 @@ export type AppOptions = {
     replyCacheBytes?: number
     /** where the store is (its engine is reported by /healthz); a DuckDB file when absent */
     store?: StoreLocation
+    /** failed authentication per client address; not throttled when absent */
+    authFailures?: ServerSettings['authFailures']
     /** which other origins' pages may call the API; same origin only when absent */
     cors?: CorsPolicy
     /** the built web console, served at /; none when absent or null */
@@ -69,5 +73,6 @@ export function createApp(options: AppOptions): polka.Polka {
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
     metrics: options.metrics,
     cors: options.settings.cors,
+    ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock, options.settings.authFailures.addressHeader) } : {}),
   }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })
 }

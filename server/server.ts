@@ -1,11 +1,12 @@
 // Everything `make serve` runs, as one function tests can call on port 0: open the snapshot
-// (failing before listen when none is valid), listen on the public and the loopback admin port,
+// (failing before listen when no snapshot on disk is valid), listen on the public and the loopback admin port,
 // follow the CURRENT pointer, then open the store in the background, flush usage, and close it
 // all in order.
 //
 // The store is not needed by public routes (/healthz, /v1/freshness, /openapi.json), and loading
-// DuckDB alone takes ~150-270 ms, so it opens after listen: key routes wait for it (one shared
-// promise, see store/store.ts) and answer 503 SERVICE_UNAVAILABLE if it could not be opened.
+// DuckDB alone takes ~150-270 ms, so it opens after listen: key routes wait for the first attempt
+// and answer 503 SERVICE_UNAVAILABLE while it cannot be opened; attempts go on with backoff
+// until it opens (store/store-supervisor.ts).
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -28,7 +29,8 @@ import type { ServerSettings } from './settings.ts'
 import { SnapshotSource, type ReloadOutcome, type ReloadTrigger } from './snapshot/snapshot-source.ts'
 import { scheduleRefresh, type RefreshScheduler } from './snapshot/refresh-schedule.ts'
 import { watchPointer } from './snapshot/watch-pointer.ts'
-import { gateStore, openStore, STORE_RETRY_AFTER_SECONDS, type OpenedStore } from './store/store.ts'
+import { openStore, type OpenedStore } from './store/store.ts'
+import { StoreSupervisor } from './store/store-supervisor.ts'
 
 // requireHostHeader: a request without Host is answered by requireHost in the envelope, not by
 // Node's bare 400. requestTimeout: Node's would cut a streamed backfill still making progress
@@ -41,11 +43,15 @@ export type RunningServer = {
   adminUrl: string
   snapshots: SnapshotSource
   /**
-   * Settles once the store, opened in the background after listen, is open or has failed:
-   * true when key routes and the admin listener serve (its endpoint file is written), false
-   * when it could not be opened (logged once as store_failed; key routes answer 503).
+   * Settles once the first attempt at opening the store, in the background after listen, has
+   * opened it or failed: true when key routes and the admin listener serve (its endpoint file is
+   * written), false when it could not be opened (logged as store_failed; key routes answer 503
+   * while later attempts go on, see `storeOpen`).
    */
   storeReady: Promise<boolean>
+  /** resolves true once any attempt opened the store, false if the server closed first */
+  storeOpen: Promise<boolean>
+  store: StoreSupervisor
   reload(trigger: ReloadTrigger): Promise<ReloadOutcome>
   /** the server's own refresh runs, when TAXATLAS_REFRESH_SCHEDULE is set */
   refresh: RefreshScheduler | null
@@ -60,8 +66,8 @@ export async function startServer(
   const { logger } = options
   const clock = options.clock ?? systemClock
   keepNextTickClass()
-  // Nothing listens unless a verified snapshot opened.
-  const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock)
+  // Nothing listens unless a verified snapshot opened (CURRENT's, or the newest valid earlier one).
+  const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock, { rereportMs: settings.snapshotRereportMs })
 
   // A key's request rate is shared out among the nodes on the store (1 until it is open).
   let liveNodes = () => 1
@@ -75,21 +81,30 @@ export async function startServer(
     : undefined
 
   // Key routes hold on `gate` from the first request; the opening itself starts after listen.
-  let startOpening!: () => void
   let openingStarted = 0
-  const opening = new Promise<void>((resolve) => (startOpening = resolve)).then(() => {
-    openingStarted = performance.now()
-    return openStore(settings.store, {
-      memoryLimit: settings.storeMemoryLimit,
-      poolSize: settings.storePoolSize,
-      pollMs: settings.storePollMs,
-      unsyncedShare: settings.usageUnsyncedShare,
-      nodeName: `taxatlas ${process.pid}`,
-      logger,
-      metrics,
-    })
+  let attempts = 0
+  const gate = new StoreSupervisor({
+    storePath: settings.storePath,
+    open: (guard) => {
+      if (attempts++ === 0) openingStarted = performance.now()
+      return openStore(settings.store, {
+        memoryLimit: settings.storeMemoryLimit,
+        init: settings.storeInit,
+        guard,
+        now: clock(),
+        poolSize: settings.storePoolSize,
+        pollMs: settings.storePollMs,
+        unsyncedShare: settings.usageUnsyncedShare,
+        nodeName: `taxatlas ${process.pid}`,
+        logger,
+        metrics,
+      })
+    },
+    retryCeilingMs: settings.storeRetryMaxMs,
+    identityCheckMs: settings.storeCheckMs,
+    logger,
+    clock,
   })
-  const gate = gateStore(opening)
 
   const server = http.createServer(LISTENER_OPTIONS)
   const adminServer = http.createServer(LISTENER_OPTIONS)
@@ -164,26 +179,23 @@ export async function startServer(
     logger.info('store_ready', {
       engine: store.engine.kind,
       ms: Math.round(performance.now() - openingStarted),
+      attempts,
       startup_ms: Math.round(performance.now()),
       rss_mb: Math.round(process.memoryUsage().rss / 1048576),
     })
     return store
   }
-  const failed = (error: Error): null => {
-    // Logged once: requests refused for it are 503s with their own request log lines.
-    logger.error('store_failed', { store: settings.storePath, reason: error.message, retry_after: STORE_RETRY_AFTER_SECONDS })
-    return null
-  }
-  const settled: Promise<OpenedStore | null> = opening.then(ready, failed)
+  const settled: Promise<OpenedStore | null> = gate.whenOpen.then((store) => (store ? ready(store) : null))
   // Let connections that arrived with the listen be answered before loading DuckDB blocks the event loop.
-  setImmediate(startOpening)
+  setImmediate(() => gate.start())
 
   const close = async () => {
     closing = true
     stopWatching()
     await refresh?.stop()
     const publicClosed = closeGracefully(server, settings.shutdownTimeoutMs)
-    // Requests in flight may be waiting for the store: it must settle before they can finish.
+    // An attempt under way finishes (requests may be waiting for it); no further one starts.
+    gate.stop()
     const opened = await settled
     if (endpointWritten) await removeEndpointAt(settings.adminEndpointFile!)
     await closeGracefully(adminServer, settings.shutdownTimeoutMs)
@@ -201,7 +213,9 @@ export async function startServer(
     url: urlOf(server),
     adminUrl,
     snapshots,
-    storeReady: settled.then((opened) => opened !== null),
+    storeReady: gate.firstAttempt.then((opened) => opened && settled.then((store) => store !== null)),
+    storeOpen: settled.then((opened) => opened !== null),
+    store: gate,
     reload: (trigger) => snapshots.reload(trigger),
     refresh,
     close: () => (closed ??= close()),

@@ -48,6 +48,13 @@ const ServerEnv = z.object({
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as 256MB or 1GB')
     .default('256MB')
     .describe("DuckDB's buffer memory for the store: bounds the server's memory however many transactions are stored"),
+  TAXATLAS_STORE_INIT: z
+    .enum(['0', '1', 'false', 'true'])
+    .default('0')
+    .transform((value) => value === '1' || value === 'true')
+    .describe('1: create an empty store even though a store was created at TAXATLAS_STORE before and its file is missing (same as --init)'),
+  TAXATLAS_STORE_RETRY_MAX_MS: z.coerce.number().int().min(250).default(30_000).describe('longest wait between two attempts to open the store'),
+  TAXATLAS_STORE_CHECK_MS: z.coerce.number().int().positive().default(1_000).describe("how often the store file's identity is checked between writes"),
   TAXATLAS_ADMIN_PORT: port.optional().describe('loopback admin listener port; default PORT+1 (0 when PORT is 0)'),
   TAXATLAS_TIERS: z
     .string()
@@ -55,9 +62,18 @@ const ServerEnv = z.object({
     .describe('JSON overrides of the tier table, e.g. {"starter":{"lookup_quota":20000,"rate_per_second":20}}'),
   TAXATLAS_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1_000).describe('how often usage counts are written'),
   TAXATLAS_SNAPSHOT_POLL_MS: z.coerce.number().int().positive().default(5_000).describe('CURRENT pointer poll interval'),
+  TAXATLAS_SNAPSHOT_REREPORT_MS: z.coerce.number().int().positive().default(600_000).describe('how often a CURRENT pointer that stays bad is logged again (it is logged at once when it turns bad)'),
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
   TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
   TAXATLAS_REPLY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64).describe('memory for repeated simple lookup answers (0: none kept)'),
+  TAXATLAS_AUTH_FAILURE_BURST: z.coerce.number().int().positive().default(20).describe('invalid API keys one client address may send at once before it is answered 429'),
+  TAXATLAS_AUTH_FAILURE_RATE: z.coerce.number().positive().default(1).describe('invalid API keys per second one client address may send after its burst'),
+  TAXATLAS_AUTH_FAILURE_ADDRESSES: z.coerce.number().int().positive().default(10_000).describe('client addresses whose failures are remembered at most'),
+  TAXATLAS_CLIENT_ADDRESS_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'a header name')
+    .optional()
+    .describe('behind a reverse proxy: the header naming the client (e.g. X-Forwarded-For; its rightmost address is used); unset: the connection address'),
   TAXATLAS_CORS_ORIGINS: z
     .string()
     .default('')
@@ -85,15 +101,22 @@ export type ServerSettings = {
   /** TAXATLAS_USAGE_UNSYNCED_PERCENT as a fraction */
   usageUnsyncedShare: number
   storeMemoryLimit: string
+  /** create an empty store where a store was before and its file is missing (--init) */
+  storeInit: boolean
+  storeRetryMaxMs: number
+  storeCheckMs: number
   tiers: Tiers
   usageFlushMs: number
   snapshotPollMs: number
+  snapshotRereportMs: number
   jsonBodyLimit: number
   shutdownTimeoutMs: number
   /** bytes of simple lookup answers kept for repeats (http/reply-cache.ts) */
   replyCacheBytes: number
   /** a request body must have arrived this long after its headers (http/body-time.ts) */
   requestTimeoutMs: number
+  /** failed authentication per client address (access/auth-throttle.ts) */
+  authFailures: { perSecond: number; burst: number; maxAddresses: number; addressHeader: string | null }
   portability: PortabilitySettings
   /** null: no upstream geocoder (TAXATLAS_GEOCODER_URL unset) */
   geocoder: GeocoderSettings | null
@@ -125,13 +148,23 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     metricsToken: e.TAXATLAS_METRICS_TOKEN ?? null,
     usageUnsyncedShare: e.TAXATLAS_USAGE_UNSYNCED_PERCENT / 100,
     storeMemoryLimit: e.TAXATLAS_STORE_MEMORY_LIMIT,
+    storeInit: e.TAXATLAS_STORE_INIT,
+    storeRetryMaxMs: e.TAXATLAS_STORE_RETRY_MAX_MS,
+    storeCheckMs: e.TAXATLAS_STORE_CHECK_MS,
     tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),
     usageFlushMs: e.TAXATLAS_USAGE_FLUSH_MS,
     snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,
+    snapshotRereportMs: e.TAXATLAS_SNAPSHOT_REREPORT_MS,
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
     shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
     replyCacheBytes: Math.round(e.TAXATLAS_REPLY_CACHE_MB * 1024 * 1024),
     requestTimeoutMs: e.TAXATLAS_REQUEST_TIMEOUT_MS,
+    authFailures: {
+      perSecond: e.TAXATLAS_AUTH_FAILURE_RATE,
+      burst: e.TAXATLAS_AUTH_FAILURE_BURST,
+      maxAddresses: e.TAXATLAS_AUTH_FAILURE_ADDRESSES,
+      addressHeader: e.TAXATLAS_CLIENT_ADDRESS_HEADER?.toLowerCase() ?? null,
+    },
     portability: portabilitySettingsOf(e),
     geocoder: readGeocoderSettings(env),
     cors: parseCors(e.TAXATLAS_CORS_ORIGINS),

@@ -29,6 +29,11 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
+  withheld_rows: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one)'),
   feed: FeedKind.describe('the kind of source file read'),
   source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
@@ -86,8 +91,11 @@ export const StateRecord = z.object({
     z.object({ level: z.string(), code: z.string(), name: z.string(), rate: z.string(), reason: z.string(), counties: z.array(z.string()).optional(), until: z.string().optional() }),
   ),
   anchors: z.array(AnchorResult),
-  /** ZIPs answered as unresolved because their source figure broke an invariant */
-  withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),
+  /**
+   * ZIPs whose source figure broke an invariant and was not published: `carried_from` names the
+   * snapshot whose answer the ZIP keeps; without it the ZIP is answered as unresolved
+   */
+  withheld: z.array(z.object({ zip: z.string(), reason: z.string(), carried_from: z.string().optional() })).default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
   /** the edition in service was pinned by the operator (TAXATLAS_PIN) instead of discovered */
@@ -127,6 +135,7 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       last_fetch: state.last_fetch,
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
+      withheld_rows: new Set(state.withheld.map((w) => w.zip)).size,
       feed: state.feed,
       source_kind: feedTraits(state.feed).sourceKind,
       edition: state.edition,

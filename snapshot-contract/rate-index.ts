@@ -14,9 +14,13 @@
 //   z.city strings · z.lat f64 · z.lng f64   USPS preferred city and centroid (NaN = none)
 //   c.cty u32 · c.plc u32 · c.w u16 · c.s0 u32 · c.sn u8
 //                          county and place (index into geo names, NONE = none), weight in
-//                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices
+//                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices, of the
+//                          ZIP's state, ascending
 //   c.basis u8            why the candidate is one (CANDIDATE_BASES index); absent from older
 //                          snapshots, read as `published`
+// Ranges are laid end to end in row order: a key's versions, a ZIP's candidates (those of places
+// with no ZIP come after all ZIPs'), a candidate's stack. The reader checks that, and every index
+// between sections, when it opens the file (section-checks.ts).
 //   s.key u32
 //   p.state u8 · p.c u32   places with no ZIP of their own (FeedResult.placeStacks): the state and
 //                          a candidate no ZIP entry points at; absent from older snapshots
@@ -33,9 +37,12 @@ import {
   type StringColumn,
 } from './format.ts'
 import { lowerBound } from './lower-bound.ts'
+import { SectionChecks } from './section-checks.ts'
 
 export const NONE = 0xffffffff
 export const WEIGHT_SCALE = 10_000
+/** No authority's rate reaches 100% (1e-5 units): a larger value is damage, not a rate. */
+export const MAX_RATE_UNITS = 100_000
 
 /** `unlisted`: the ZIP geography lacks the ZIP (an aggregator row, or an official state's ZIP placed by an aggregator's region name) */
 export const ZIP_FLAG = { straddles: 1, notZcta: 2, ambiguous: 4, unlisted: 8 } as const
@@ -264,6 +271,60 @@ export class RateIndex {
     this.#stack = r.column('s.key', 'u32')
     this.#g = { id: r.strings('g.id'), name: r.strings('g.name') }
     this.#p = r.has('p.c') ? { state: r.column('p.state', 'u8'), c: r.column('p.c', 'u32') } : null
+    this.#check(new SectionChecks(label))
+  }
+
+  /** Every cross-reference of the sections, checked once (section-checks.ts). */
+  #check(check: SectionChecks): void {
+    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p
+    const states = this.states.length
+    check.sameLength(k.state.length, { 'k.level': k.level, 'k.code': k.code, 'k.name': k.name, 'k.v0': k.v0, 'k.vn': k.vn })
+    check.indices('k.state', k.state, states)
+    check.indices('k.level', k.level, LEVELS.length)
+    check.ranges('k.v0', k.v0, k.vn, v.rate.length)
+    check.contiguous('k.v0', k.v0, k.vn, 0, v.rate.length)
+    check.sameLength(v.rate.length, { 'v.from': v.from, 'v.to': v.to, 'v.src': v.src })
+    check.indices('v.rate', v.rate, MAX_RATE_UNITS + 1)
+    check.indices('v.src', v.src, this.#src.length)
+    for (let i = 0; i < v.from.length; i++) if (v.from[i] > v.to[i]) check.fail('v.from', i, 'the window starts after it ends')
+    check.sameLength(z.zip.length, { 'z.state': z.state, 'z.flags': z.flags, 'z.c0': z.c0, 'z.cn': z.cn, 'z.city': z.city, 'z.lat': z.lat, 'z.lng': z.lng })
+    check.indices('z.zip', z.zip, 100_000)
+    check.indices('z.state', z.state, states)
+    for (let i = 1; i < z.zip.length; i++) {
+      if (z.zip[i] < z.zip[i - 1] || (z.zip[i] === z.zip[i - 1] && z.state[i] <= z.state[i - 1])) check.fail('z.zip', i, 'ZIP entries are out of (zip, state) order')
+    }
+    check.ranges('z.c0', z.c0, z.cn, c.cty.length)
+    // The ZIPs' candidates first, in ZIP order, then one per place with no ZIP of its own.
+    const placeCandidates = p ? p.c.length : 0
+    check.contiguous('z.c0', z.c0, z.cn, 0, c.cty.length - placeCandidates)
+    check.sameLength(c.cty.length, { 'c.plc': c.plc, 'c.w': c.w, 'c.s0': c.s0, 'c.sn': c.sn })
+    check.indices('c.cty', c.cty, this.#g.id.length, NONE)
+    check.indices('c.plc', c.plc, this.#g.id.length, NONE)
+    check.indices('c.w', c.w, WEIGHT_SCALE + 1)
+    if (c.basis) {
+      check.sameLength(c.cty.length, { 'c.basis': c.basis })
+      check.indices('c.basis', c.basis, CANDIDATE_BASES.length)
+    }
+    check.ranges('c.s0', c.s0, c.sn, this.#stack.length)
+    check.contiguous('c.s0', c.s0, c.sn, 0, this.#stack.length)
+    check.indices('s.key', this.#stack, k.state.length)
+    check.sameLength(this.#g.id.length, { 'g.name': this.#g.name })
+    // A stack names authorities of its own ZIP's state, each once, in ascending order (as written).
+    const stackOf = (j: number, state: number, section: string, row: number) => {
+      for (let s = c.s0[j]; s < c.s0[j] + c.sn[j]; s++) {
+        const key = this.#stack[s]
+        if (k.state[key] !== state) check.fail(section, row, `candidate ${j} names authority ${key} of another state`)
+        if (s > c.s0[j] && key <= this.#stack[s - 1]) check.fail(section, row, `candidate ${j} names its authorities out of order or twice`)
+      }
+    }
+    for (let i = 0; i < z.zip.length; i++) for (let j = z.c0[i]; j < z.c0[i] + z.cn[i]; j++) stackOf(j, z.state[i], 'z.c0', i)
+    if (p) {
+      check.sameLength(p.state.length, { 'p.c': p.c })
+      check.indices('p.state', p.state, states)
+      check.indices('p.c', p.c, c.cty.length)
+      for (let i = 0; i < p.c.length; i++) if (p.c[i] !== c.cty.length - p.c.length + i) check.fail('p.c', i, `names candidate ${p.c[i]}, not the place's own`)
+      for (let i = 0; i < p.c.length; i++) stackOf(p.c[i], p.state[i], 'p.c', i)
+    }
   }
 
   get zipEntryCount(): number {

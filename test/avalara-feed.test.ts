@@ -104,6 +104,25 @@ describe('parsing by header', () => {
   })
 })
 
+describe('a ZIP listed twice', () => {
+  const text = dropText('202512', 'TX')
+  const row = text.split(/\r?\n/).find((line) => line.startsWith('TX,78701,'))!
+
+  it('with the same rates (the row repeated): kept once, with a note', () => {
+    const file = parseAvalaraZip5(`${text}${row}\n`, 'TAXRATES_ZIP5_TX202512.csv')
+    expect(file.rows.filter((r) => r.zip === '78701')).toHaveLength(1)
+    expect(file.rows).toHaveLength(parseDrop('202512', 'TX').rows.length)
+    expect(file.notes.join(' ')).toMatch(/1 duplicate row\(s\) collapsed .*row \d+ \(78701, AUSTIN\) repeats row \d+ \(78701, AUSTIN\)/)
+  })
+
+  it('with other rates (the repeat contradicts the row): the file fails, naming both rows', () => {
+    const repeated = row.replace('0.082500,0.062500,0.000000,0.010000,0.010000', '0.092500,0.062500,0.000000,0.020000,0.010000')
+    expect(() => parseAvalaraZip5(`${text}${repeated}\n`, 'TAXRATES_ZIP5_TX202512.csv')).toThrow(
+      /TAXRATES_ZIP5_TX202512\.csv: 1 pair\(s\) of rows contradict each other .*\(78701, AUSTIN\) \(state\/county\/city\/special 0\.06250\/0\.00000\/0\.01000\/0\.01000.*0\.06250\/0\.00000\/0\.02000\/0\.01000/,
+    )
+  })
+})
+
 describe('row validation', () => {
   it('P11 quoted field containing a comma (real 201911 MA row "RANDOLPH, MA")', () => {
     const ma = parseDrop('201911', 'MA')

@@ -99,6 +99,17 @@ describe('SST feed without a boundary file', () => {
     expect(stackOf(result, '53202')).toEqual([['state:55', 'county:079', 'city:53000']])
   })
 
+  it("WI: county 078's 0% row ends on the day its 0.5% row starts: both kept, the later start serves that day, with a note (not a contradiction)", () => {
+    const rows = fieldsOf(WI.text).filter((f) => f[1] === '00' && f[2] === '078')
+    expect(rows.map((f) => [f[3], f[7], f[8]])).toEqual([['0.0', '19800101', '20200331'], ['0.005', '20200331', '99991231']])
+    const result = compileSstState({ state: 'WI', stateName: 'Wisconsin', rateFile: WI, geography })
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '078').map((j) => [j.rate, j.from, j.to])).toEqual([
+      [0, '1980-01-01', '2020-03-31'],
+      [500, '2020-03-31', null],
+    ])
+    expect(result.notes.join(' ')).toMatch(/line \d+ ends on 2020-03-31, the day line \d+ starts; the later row's rate is served on that day/)
+  })
+
   it('MN: districts are reported unplaced, never summed into stacks', () => {
     const result = compileSstState({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography })
     expectWellFormed(result)

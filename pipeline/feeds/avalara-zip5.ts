@@ -11,13 +11,16 @@
 //   counted in the notes.
 // - a row whose parts do not sum to the combined rate is rejected; so is a row with U+FFFD in it
 //   (202512 AR has one, P11) and, when the text lacks a final line break, the last row (truncated).
+// - a ZIP listed twice with the same rates is kept once (noted); with other rates, the file fails
+//   (feeds/rate-row-conflicts.ts).
 // - more than 1% rejected rows, or no rows at all, fails the whole file.
 import Papa from 'papaparse'
 import { z } from 'zod'
 import { stateByCode } from '../../sources/index.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../../snapshot-contract/model.ts'
-import { parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
+import { formatRate, parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
+import { conflictNotes, contradictionError, findRowConflicts } from './rate-row-conflicts.ts'
 import { JurisdictionTable, countyCandidates, countyCode, countyName, zipsInState } from './candidate-weights.ts'
 import { aggregatorDefaults, type RowCandidate } from './aggregator-defaults.ts'
 import { regionCityNamer } from './region-city.ts'
@@ -198,9 +201,8 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
     problems.set(last, 'file does not end with a line break: the last row may be cut off (truncated file)')
   }
 
-  const rows: AvalaraRow[] = []
+  const valid: { row: AvalaraRow; line: number }[] = []
   const rejected: AvalaraRejection[] = []
-  const seen = new Set<string>()
   let repairedRates = 0
   parsed.data.forEach((raw, index) => {
     const reject = (reason: string) => rejected.push({ row: index + 1, zip: raw.ZipCode ?? '', reason })
@@ -208,11 +210,21 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
     if (problem) return reject(problem)
     const result = validateRow(raw, edition.state)
     if (!result.ok) return reject(result.reason)
-    if (seen.has(result.row.zip)) return reject(`ZIP ${result.row.zip} listed twice`)
-    seen.add(result.row.zip)
     repairedRates += result.repaired
-    rows.push(result.row)
+    valid.push({ row: result.row, line: index + 1 })
   })
+  // A ZIP listed twice: the copies collapsed when they agree, the file failed when they do not.
+  const conflicts = findRowConflicts(valid, ({ row, line }) => ({
+    jurisdiction: row.zip,
+    from: edition.editionDate,
+    to: null,
+    rates: [row.stateRate, row.countyRate, row.cityRate, row.specialRate],
+    where: `row ${line} (${row.zip}, ${row.taxRegionName})`,
+  }))
+  if (conflicts.contradictions.length > 0) {
+    throw contradictionError(fileName, conflicts.contradictions, (f) => `state/county/city/special ${f.rates.map((r) => formatRate(r ?? 0)).join('/')}`)
+  }
+  const rows = conflicts.kept.map(({ row }) => row)
 
   const rowsRead = parsed.data.length
   const sample = rejected.slice(0, 3).map((r) => `row ${r.row} (${r.zip}): ${r.reason}`).join(' | ')
@@ -223,6 +235,7 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
   const notes: string[] = []
   if (rejected.length) notes.push(`${rejected.length} of ${rowsRead} rows rejected: ${rejected.map((r) => `row ${r.row} ${r.zip}: ${r.reason}`).join(' | ')}`)
   if (repairedRates) notes.push(`${repairedRates} rate cells printed with 6 decimals were rounded half-up to the served 1e-5 precision`)
+  notes.push(...conflictNotes(fileName, conflicts))
   return { fileName, state: edition.state, edition, rows, rejected, rowsRead, repairedRates, notes }
 }
 

@@ -15,6 +15,8 @@ import {
 } from './sst-boundary-file.ts'
 import { parseSstFileName, type SstFileName } from './sst-file-names.ts'
 import { assertRateFileHealthy, parseRateFile, type SstRateRow } from './sst-rate-file.ts'
+import { conflictNotes, contradictionError, findRowConflicts } from './rate-row-conflicts.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
 
 /** Jurisdiction type code (2 digits) → level. Codes differ by state (pitfall P13). */
 export type SstTypeCodeMap = Record<string, Level>
@@ -104,8 +106,21 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     throw new Error(`${rateFile.name}: state FIPS ${stateFips} but ${state} counties in geography start ${geographyCounty.fips.slice(0, 2)}`)
   }
 
+  // Repeated rows: collapsed when they agree, the state failed when they contradict.
+  const conflicts = findRowConflicts(rates.rows, (row) => ({
+    jurisdiction: refKey(codeMap[row.typeCode]!, codeMap[row.typeCode] === 'state' ? row.stateFips : row.code),
+    from: row.from,
+    to: row.to,
+    rates: [row.generalIntra, row.generalInter, row.foodIntra, row.foodInter],
+    where: `line ${row.line}`,
+  }))
+  if (conflicts.contradictions.length > 0) {
+    throw contradictionError(rateFile.name, conflicts.contradictions, (f) => `${f.jurisdiction} at ${f.rates.map((r) => (r === null ? 'blank' : formatRate(r))).join('/')}`)
+  }
+  const rows = conflicts.kept
+
   const rowsByRef = new Map<string, RateEntry>()
-  const jurisdictions = rates.rows.map((row): JurisdictionRate => {
+  const jurisdictions = rows.map((row): JurisdictionRate => {
     const level = codeMap[row.typeCode]
     const code = level === 'state' ? row.stateFips : row.code
     const entry = rowsByRef.get(refKey(level, code)) ?? { level, code, rows: [] }
@@ -120,6 +135,7 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     `${rateFile.name}: ${rates.rows.length} of ${rates.rowsRead} rate rows parsed`,
     `${rateFile.name}: type codes seen ${summarise(rates.rows.map((row) => row.typeCode))}`,
     ...rates.rejected.slice(0, NOTES_LISTED).map((r) => `${rateFile.name} line ${r.line} rejected: ${r.reason}`),
+    ...conflictNotes(rateFile.name, conflicts),
   ]
   if (!rowsByRef.has(refKey('state', stateFips))) notes.push(`${rateFile.name}: no state row; stacks carry local levels only`)
   return {
@@ -131,8 +147,8 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     rowsByRef,
     zipsOfState: zipsInState(input.geography, state),
     rowsRead: rates.rowsRead,
-    rowsParsed: rates.rows.length,
-    latestFrom: rates.rows.reduce((latest, row) => (row.from > latest ? row.from : latest), ''),
+    rowsParsed: rows.length,
+    latestFrom: rows.reduce((latest, row) => (row.from > latest ? row.from : latest), ''),
     notes,
   }
 }

@@ -8,7 +8,7 @@ import type { z } from 'zod'
 import { systemClock } from '../base/clock.ts'
 import { HttpError } from '../base/errors.ts'
 import type { Tiers } from '../base/tiers.ts'
-import { StoreLockedError } from '../store/database.ts'
+import { StoreOpenError } from '../store/open-store-file.ts'
 import { openStore } from '../store/store.ts'
 import type { StoreLocation } from '../store/store-location.ts'
 import { ADMIN_TOKEN_HEADER } from './admin-listener.ts'
@@ -45,7 +45,7 @@ export async function connectAdmin(settings: AdminSettings): Promise<AdminClient
   } catch (error) {
     // A server opens the store after it starts listening and writes its endpoint file once the
     // store is open: a locked store without a live endpoint is most likely a server starting up.
-    if (!(error instanceof StoreLockedError)) throw error
+    if (!(error instanceof StoreOpenError && error.problem === 'locked')) throw error
     const deadline = Date.now() + STARTING_SERVER_WAIT_MS
     while (Date.now() < deadline) {
       await sleep(100)
@@ -99,7 +99,8 @@ function serverClient(endpoint: AdminEndpoint): AdminClient {
 }
 
 async function storeClient(settings: AdminSettings): Promise<AdminClient> {
-  const store = await openStore(settings.store, { role: 'admin', poolSize: 2 })
+  // Never creating an empty DuckDB store where one was (store-marker.ts): the command only changes a store that exists.
+  const store = await openStore(settings.store, { role: 'admin', poolSize: 2, init: false, now: systemClock() })
   const ctx = { accounts: store.accounts, usage: store.usage, tiers: settings.tiers, clock: systemClock }
   const wrap = async <T>(work: () => T | Promise<T>): Promise<T> => {
     try {

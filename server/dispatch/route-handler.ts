@@ -2,13 +2,15 @@
 // validate, count the lookup, run the handler, send the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
-import { authenticate } from '../access/credentials.ts'
+import { authenticate, presentedKey } from '../access/credentials.ts'
+import type { AuthThrottle } from '../access/auth-throttle.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
 import type { ServerMetrics } from '../base/metrics.ts'
-import type { Caller, Route, RouteSettings } from './route.ts'
+import type { Caller, Route, RouteSettings, ServiceHealth } from './route.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
 import type { UsageCounter } from '../store/usage.ts'
@@ -23,7 +25,8 @@ import { baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../htt
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
 
 export type AppDeps = {
-  snapshots: { readonly current: Snapshot }
+  /** the snapshot in service, and the state of its source (absent: always ok) */
+  snapshots: { readonly current: Snapshot; health?(): SnapshotHealth }
   /** accounts and usage; key routes await it (the store opens after listen), public routes never touch it */
   store: StoreGate
   limiter: RateLimiter
@@ -36,13 +39,18 @@ export type AppDeps = {
   replies?: ReplyCache
   /** request and reply-cache counts, when metrics are on */
   metrics?: ServerMetrics
+  /** failed authentication per client address; none counted when absent */
+  authThrottle?: AuthThrottle
   /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
   cors?: CorsPolicy
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
 
+const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
+
 export function routeHandler(route: Route, deps: AppDeps) {
+  const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK })
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const isPublic = route.auth === 'public'
   // A public answer may be kept by shared caches; once it depends on the Origin, it says so.
@@ -62,12 +70,12 @@ export function routeHandler(route: Route, deps: AppDeps) {
     if (route.auth === 'key' && store === null) {
       // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
       deps.store.ready.then(
-        (opened) => serve(exchange(route, deps, req, res, opened)),
+        (opened) => serve(exchange(route, deps, req, res, opened, health)),
         (error) => fail(deps.logger, req, res, error, route.errorFormat),
       )
       return
     }
-    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null))
+    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null, health))
   }
 }
 
@@ -96,9 +104,10 @@ type Exchange = {
   limit: RateDecision | null
   /** the URL, on a route that caches replies (only GET routes do) */
   cacheKey: string | null
+  health: () => ServiceHealth
 }
 
-function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null): Exchange {
+function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null, health: () => ServiceHealth): Exchange {
   const state = requestState(req)
   state.route = route.path
   return {
@@ -109,6 +118,7 @@ function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerRe
     counted: null,
     limit: null,
     cacheKey: route.cachesReplies && deps.replies ? req.url! : null,
+    health,
   }
 }
 
@@ -153,7 +163,17 @@ function admit(x: Exchange): boolean | Promise<boolean> {
   const { route, deps, req, state, store } = x
   if (route.auth === 'key') {
     const { accounts, usage } = store!
-    const { account, keyId } = authenticate(req, accounts)
+    const throttle = deps.authThrottle
+    const refused = throttle?.refusal(req, x.now)
+    if (refused) throw refused
+    let authenticated
+    try {
+      authenticated = authenticate(req, accounts)
+    } catch (error) {
+      if (throttle && presentedKey(req) !== null) throttle.failed(req, x.now)
+      throw error
+    }
+    const { account, keyId } = authenticated
     state.accountId = account.id
     const tier = deps.tiers[account.tier]
     const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
@@ -221,6 +241,7 @@ async function respond(x: Exchange): Promise<void> {
     caller: x.caller,
     store: x.store,
     settings: deps.routeSettings,
+    health: x.health,
   })
   if (!reply) {
     if (!res.headersSent) throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)

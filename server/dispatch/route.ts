@@ -11,6 +11,8 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { Account } from '../store/accounts.ts'
 import type { StoreParts } from '../store/store.ts'
 import type { StoreEngineKind } from '../store/store-engine.ts'
+import type { StoreHealth } from '../store/store-health.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Tier } from '../base/tiers.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -52,7 +54,11 @@ export type RouteContext<A extends Auth, P, Q, B> = {
   store: A extends 'key' ? StoreParts : null
   settings: RouteSettings
   now: number
+  /** the state of the store and of the snapshot source now (/healthz) */
+  health: () => ServiceHealth
 }
+
+export type ServiceHealth = { store: StoreHealth; snapshot: SnapshotHealth }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined
 

@@ -1,14 +1,18 @@
 // The store as the server uses it: an engine (store-engine.ts: the DuckDB file, or PostgreSQL)
 // with accounts and usage loaded in memory. The server opens it in the background after it
-// listens (public routes need no store), so the request path sees it through a gate: one shared
-// promise that key routes await, and that turns a failure to open into 503 SERVICE_UNAVAILABLE.
+// listens (public routes need no store), so the request path sees it through a gate
+// (store-supervisor.ts): key routes wait for the first attempt to open it, and are refused with
+// 503 SERVICE_UNAVAILABLE while it cannot be opened.
 import { HttpError } from '../base/errors.ts'
 import type { Logger } from '../base/logger.ts'
 import type { ServerMetrics } from '../base/metrics.ts'
 import { Accounts } from './accounts.ts'
 import type { CustomerStore } from './customers.ts'
+import type { WriteGuard } from './database.ts'
+import type { FileIdentity } from './file-identity.ts'
 import { NexusRegistrations } from './nexus-registrations.ts'
 import type { StoreEngine } from './store-engine.ts'
+import type { StoreHealth } from './store-health.ts'
 import type { StoreLocation } from './store-location.ts'
 import type { TransactionStore } from './transaction-store.ts'
 import { timedEngine } from './timed-engine.ts'
@@ -24,7 +28,8 @@ export type StoreParts = {
   engine: StoreEngine
 }
 
-export type OpenedStore = StoreParts
+/** The parts, and the identity of the DuckDB file they were opened from (null: PostgreSQL, no file). */
+export type OpenedStore = StoreParts & { identity: FileIdentity | null }
 
 /** Seconds a client is told to wait before retrying a request refused for want of the store. */
 export const STORE_RETRY_AFTER_SECONDS = 30
@@ -50,6 +55,12 @@ export type OpenStoreOptions = {
   metrics?: ServerMetrics
   /** a server node (counted among the nodes sharing PostgreSQL), or the admin command (not counted); default node */
   role?: 'node' | 'admin'
+  /** DuckDB: whether a missing store file may be created where a store was (store-marker.ts) */
+  init?: boolean
+  /** DuckDB: watches every write (store-supervisor.ts) */
+  guard?: WriteGuard
+  /** DuckDB: stamps the marker written beside a new store file */
+  now?: number
 }
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request: () => {} }
@@ -58,13 +69,16 @@ const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request
 /**
  * Opens the engine and loads accounts and usage. The engines' modules (and with them DuckDB's
  * native module or the pg client) are imported here, on first use, never while the server starts.
+ * A DuckDB file is opened through open-store-file.ts: never an empty store where one was, unless
+ * `init`, and every write watched by `guard`.
  */
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<OpenedStore> {
-  const opened = await openEngine(location, options)
+  const { engine: opened, identity } = await openEngine(location, options)
   const engine = options.metrics ? timedEngine(opened, (operation, work) => options.metrics!.timeStore(operation, work)) : opened
   try {
     return {
       engine,
+      identity,
       accounts: await Accounts.load(engine.accounts),
       usage: await UsageCounter.load(engine.usage, { shared: engine.shared, unsyncedShare: options.unsyncedShare ?? 0.01 }),
       transactions: engine.transactions,
@@ -77,15 +91,22 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   }
 }
 
-async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<StoreEngine> {
+async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<{ engine: StoreEngine; identity: FileIdentity | null }> {
   if (location.kind === 'postgres') {
     const { postgresEngine } = await import('./postgres/pg-engine.ts')
-    return postgresEngine(location.url, { poolSize: options.poolSize ?? 10, pollMs: options.pollMs ?? 5_000, nodeName: options.nodeName ?? 'taxatlas', logger: options.logger ?? quiet, node: options.role !== 'admin' })
+    const engine = await postgresEngine(location.url, {
+      poolSize: options.poolSize ?? 10,
+      pollMs: options.pollMs ?? 5_000,
+      nodeName: options.nodeName ?? 'taxatlas',
+      logger: options.logger ?? quiet,
+      node: options.role !== 'admin',
+    })
+    return { engine, identity: null }
   }
-  const [{ Database }, { duckdbEngine }] = await Promise.all([import('./database.ts'), import('./duckdb-engine.ts')])
-  const db = await Database.open(location.file, { memoryLimit: options.memoryLimit })
+  const [{ openStoreFile }, { duckdbEngine }] = await Promise.all([import('./open-store-file.ts'), import('./duckdb-engine.ts')])
+  const { db, identity } = await openStoreFile(location.file, { memoryLimit: options.memoryLimit, init: options.init ?? false, guard: options.guard, now: options.now ?? Date.now() })
   try {
-    return await duckdbEngine(db)
+    return { engine: await duckdbEngine(db), identity }
   } catch (error) {
     await db.close().catch(() => undefined)
     throw error
@@ -93,10 +114,12 @@ async function openEngine(location: StoreLocation, options: OpenStoreOptions): P
 }
 
 export type StoreGate = {
-  /** Settles once: the parts when the store is open, or a 503 HttpError when it could not be opened. */
+  /** the parts when the store is open, or a 503 HttpError when it cannot be opened now */
   readonly ready: Promise<StoreParts>
   /** the parts once open, so requests after that need not wait a turn for `ready` */
   readonly opened: StoreParts | null
+  /** the store's state for /healthz */
+  health(): StoreHealth
 }
 
 /** The gate over a store being opened; a gate over an already open store is `gateStore(Promise.resolve(parts))`. */
@@ -109,7 +132,11 @@ export function gateStore(opening: Promise<StoreParts>): StoreGate {
       })
     },
   )
-  const gate: { ready: Promise<StoreParts>; opened: StoreParts | null } = { ready, opened: null }
+  const gate: StoreGate & { opened: StoreParts | null } = {
+    ready,
+    opened: null,
+    health: () => (gate.opened ? { status: 'ok' } : { status: 'opening' }),
+  }
   // Rejection is an answer for the requests that await it, not an unhandled error of the process.
   ready.then((parts) => (gate.opened = parts)).catch(() => undefined)
   return gate

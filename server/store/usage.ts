@@ -1,6 +1,9 @@
 // Lookup counts per account and UTC month. Counting happens in memory on the request path; the
-// counts are written to the store every flush interval (1 s by default) and on shutdown, so a
-// crash loses at most one interval of counts.
+// counts are written to the store every flush interval (TAXATLAS_USAGE_FLUSH_MS, 1 s by default)
+// and on shutdown. A flush takes the counts gathered so far and they are durable once its commit
+// returns, so a crash loses the counts of up to one interval plus the time of one flush (under
+// load, ~1.0-1.5 s with the default interval); while the store refuses writes they stay pending
+// in memory and go with the first flush that succeeds (docs/reliability.md).
 //
 // On a store shared by several nodes (PostgreSQL) a flush adds this node's counts to the
 // database's and reads back the totals of every node, and a node may hold only a bounded number
@@ -13,6 +16,8 @@ import type { Logger } from '../base/logger.ts'
 import type { UsageRow, UsageTable } from './store-engine.ts'
 
 export type { UsageRow } from './store-engine.ts'
+
+const FAILURE_RELOG_MS = 60_000
 
 // Counts by account, then by month: the request path looks them up with the strings it already
 // holds, without building a key per lookup.
@@ -129,10 +134,28 @@ export class UsageCounter {
     }
   }
 
-  /** Flushes every `intervalMs` until the returned function is called. */
+  /**
+   * Flushes every `intervalMs` until the returned function is called. A failure is logged when
+   * its reason is new, then once a minute while it lasts, not at every interval.
+   */
   flushEvery(intervalMs: number, logger: Logger): () => void {
+    let failing: { reason: string; loggedAt: number; failures: number } | null = null
     const timer = setInterval(() => {
-      this.flush().catch((error: Error) => logger.error('usage_flush_failed', { reason: error.message }))
+      this.flush().then(
+        () => {
+          if (failing) logger.info('usage_flush_resumed', { failures: failing.failures })
+          failing = null
+        },
+        (error: Error) => {
+          const now = Date.now()
+          if (failing?.reason === error.message && now - failing.loggedAt < FAILURE_RELOG_MS) {
+            failing.failures++
+            return
+          }
+          failing = { reason: error.message, loggedAt: now, failures: (failing?.failures ?? 0) + 1 }
+          logger.error('usage_flush_failed', { reason: error.message, failures: failing.failures, pending: 'kept in memory for the next flush' })
+        },
+      )
     }, intervalMs)
     timer.unref()
     return () => clearInterval(timer)
