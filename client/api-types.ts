@@ -73,12 +73,14 @@ export type FreshnessEnvelope = {
     rows: number
     /** ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one) */
     withheld_rows: number
-    /** the kind of source file read */
-    feed: 'sst' | 'cdtfa' | 'avalara-zip5' | 'statutory'
+    /** the kind of source file read: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (an aggregator drop), statutory */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'avalara-zip5' | 'statutory'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
     source_kind: 'official' | 'aggregator' | 'statute'
     /** the edition of the data in service, as its publisher names it */
     edition: string | null
+    /** why the feed in service is not the state's preferred (official) one; null when it is */
+    fallback_reason: string | null
   }[]
 }
 
@@ -137,12 +139,14 @@ export type LookupMeta = {
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
   period: string | null
+  /** the feed the answer comes from: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'avalara-zip5' | 'statutory'
   warnings: LookupWarning[]
   normalization?: Normalization
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_answer_carried_over' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_answer_carried_over' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
 }
@@ -593,6 +597,8 @@ export type TaxLookupFull = {
     effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
     /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
     period: string | null
+    /** the feed the answer comes from: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'avalara-zip5' | 'statutory'
     warnings: LookupWarning[]
   }
   rows: RateRow[]

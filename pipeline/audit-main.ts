@@ -11,7 +11,7 @@ import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store
 import { auditState, disagreementsCsv, SUMMARY_HEADER, summarizeAudit, summaryRows, type StateAudit } from './consistency-audit.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { loadGeography } from './geography/load-geography.ts'
-import { parseDrop, readNewestDrop } from './load-state.ts'
+import { parseDrop, readNewestDrop } from './manual-drops.ts'
 import { readPipelineSettings } from './settings.ts'
 import { formatTable } from './snapshot-diff.ts'
 

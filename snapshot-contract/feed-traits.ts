@@ -3,7 +3,7 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
 import { z } from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -49,6 +49,16 @@ export const FEED_TRAITS = {
     zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'CDTFA rate workbook',
+  },
+  'idor-ordmache': {
+    sourceKind: 'official',
+    placeModel: 'geoid',
+    effectiveDateBasis: 'publisher_effective_date',
+    confidenceCeiling: 'high',
+    statewide: false,
+    zipUniverse: 'crosswalk',
+    quarterlyEditions: false,
+    label: 'IDOR ordmache rate file',
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',

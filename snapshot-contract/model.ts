@@ -109,4 +109,27 @@ export type FeedResult = {
   rowsParsed: number
   files: RawFile[]
   notes: string[]
+  /**
+   * the first day every jurisdiction has a known rate, when later than the state-level rate's first
+   * day (a file giving only each record's current and prior period); earlier dates are not answered from it
+   */
+  coverageFrom?: string
+  /** jurisdictions whose rate varies by address, answered with what the file supports */
+  rateVaries?: RateVaries[]
 }
+
+/**
+ * A jurisdiction whose rate varies by address within it: the rate file prints no rate for it, or one
+ * it flags as varying; the answer is what the file supports, and the exact rate is in `exact_source`.
+ */
+export const RateVaries = z.object({
+  level: z.enum(LEVELS),
+  code: z.string(),
+  name: z.string(),
+  /** estimated: derived from other records (see basis); published: the file's rate, flagged as varying */
+  kind: z.enum(['estimated', 'published']),
+  basis: z.string(),
+  /** the publisher's file that has the exact rates */
+  exact_source: z.string(),
+})
+export type RateVaries = z.infer<typeof RateVaries>

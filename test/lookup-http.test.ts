@@ -315,7 +315,7 @@ describe('full mode', () => {
       ['county', '0.03000', 'official'],
       ['city', '0.01900', 'official'],
     ])
-    expect(STATES.find((s) => s.code === 'GA')!.feed.kind).toBe('sst')
+    expect(STATES.find((s) => s.code === 'GA')!.feeds[0]!.kind).toBe('sst')
     // the GA rate file the refresh discovered on the mirror's index page
     expect(new Set(body.rows.map((r) => r.source_file))).toEqual(new Set(['GAR2026Q2FEB19.csv']))
     expect(body.rows.find((r) => r.level === 'city')).toMatchObject({ effective_from: '2022-10-01', effective_to: null })
@@ -390,8 +390,8 @@ describe('place mode', () => {
     const { rate, meta } = await simple(`/v1/tax/il?location=${encodeURIComponent('Springfield, IL')}`)
     expect(rate).toMatchObject({ state: 'IL', city: 'SPRINGFIELD', county: snapshot.places.countyName(place!.countyFips)!.toUpperCase() })
     expect(place!.zips).toContain(rate.zip)
-    const row = (await avalaraRows('IL', '202512')).get(rate.zip)!
-    expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
+    const entry = snapshot.rates.lookupZip(rate.zip).find((e) => e.state === 'IL')!
+    expect(rate.combined_rate).toBe(formatRate(snapshot.rates.combinedRate(entry.candidates[0]!.stack, TODAY)))
     expect(meta.resolved_via).toBe('place_gazetteer')
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
   })
@@ -665,16 +665,15 @@ describe('place mode', () => {
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
   })
 
-  it('an aggregator region named for a district answers the city: downtown Chicago is CHICAGO, the district keeps its rate', async () => {
-    const row = (await avalaraRows('IL', '202512')).get('60606')!
-    expect(row.TaxRegionName).toBe('CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT')
-    const { rate, meta } = await simple(`/v1/tax/il?address=${encodeURIComponent('233 S Wacker Dr, Chicago, IL 60606')}`)
-    expect(rate).toMatchObject({ city: 'CHICAGO', city_rate: formatRate(dropUnits(row.EstimatedCityRate!)), combined_district_rate: formatRate(dropUnits(row.EstimatedSpecialRate!)) })
+  it('an aggregator region named for a district answers the city: downtown Tucson is TUCSON, at the region\'s rates', async () => {
+    const row = (await avalaraRows('AZ', '202512')).get('85701')!
+    expect(row.TaxRegionName).toBe('TUCSON RIO NUEVO DISTRICT SP')
+    const { rate, meta } = await simple(`/v1/tax/az?address=${encodeURIComponent('255 W Alameda St, Tucson, AZ 85701')}`)
+    expect(rate).toMatchObject({ city: 'TUCSON', city_rate: formatRate(dropUnits(row.EstimatedCityRate!)), combined_district_rate: formatRate(dropUnits(row.EstimatedSpecialRate!)) })
     expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
-    const body = await full('/v1/tax/il?zip=60606&mode=full')
-    expect(body.resolved_place.city?.name).toBe('CHICAGO')
-    expect(body.rows.find((r) => r.level === 'district')?.name).toContain(row.TaxRegionName)
+    const body = await full('/v1/tax/az?zip=85701&mode=full')
+    expect(body.resolved_place.city?.name).toBe('TUCSON')
   })
 
   it('an aggregator row without a city rate is the ZIP\'s answer, not a mismatch', async () => {
@@ -739,8 +738,9 @@ describe('dates', () => {
     const coverage = factsOf(snapshot).coverage('GA')
     expect(error).toMatchObject({ state: 'GA', available_from: coverage.from, available_through: '2026-04-01' })
     expect(error.message).toMatch(`is before the GA data held: rates are available from ${coverage.from}; the newest data is effective through 2026-04-01, and later dates are answered with it`)
-    const ca = await refused('/v1/tax/ca?zip=95814&as_of=2020-01-01', 400, 'INVALID_INPUT')
-    expect(ca).toMatchObject({ available_from: '2026-01-01', available_through: '2026-01-01' })
+    // CA's workbook starts on its edition date; the oldest drop edition held starts 2018-04-01
+    const ca = await refused('/v1/tax/ca?zip=95814&as_of=2018-03-01', 400, 'INVALID_INPUT')
+    expect(ca).toMatchObject({ available_from: '2018-04-01', available_through: '2026-01-01' })
   })
 
   it('an earlier edition is answered from an earlier snapshot', async () => {

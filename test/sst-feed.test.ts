@@ -178,7 +178,7 @@ describe('SST feed with a boundary file (real MN sample rows)', () => {
   it('P12 the sample as published is all expired: nothing binds, every ZIP falls back to geography', () => {
     const result = compileMn(BOUNDARY_LINES)
     expectWellFormed(result)
-    expect(result.notes).toContain(`${BOUNDARY_NAME}: 100 rows ended before 2026-04-01, 0 address rows not compiled into ZIP answers, 0 rows for another state`)
+    expect(result.notes).toContain(`${BOUNDARY_NAME}: 100 rows ended before 2026-04-01, 0 current address rows (binding the ZIPs no Z or 4 row binds), 0 rows for another state`)
     expect(result.candidates).toEqual(compileSstState({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography }).candidates)
     expect(result.rowsRead).toBe(fieldsOf(MN.text).length + 100)
   })

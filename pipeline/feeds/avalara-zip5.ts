@@ -84,22 +84,25 @@ export function avalaraEdition(fileName: string): AvalaraEdition {
 export type AvalaraDrop = AvalaraEdition & { path: string }
 
 /**
- * The newest edition for `state` among paths found in a drop directory tree
- * (`202512/TAXRATES_ZIP5_NY202512.csv`); other files (Avalara's PDF) are ignored.
+ * Every edition held for `state` among paths found in a drop directory tree
+ * (`202512/TAXRATES_ZIP5_NY202512.csv`), oldest first; other files (Avalara's PDF) are ignored.
  */
-export function pickNewestDrop(fileNames: string[], state: string): AvalaraDrop | undefined {
+export function heldDrops(fileNames: string[], state: string): AvalaraDrop[] {
   const wanted = state.toUpperCase()
   const matches = fileNames
     .filter((name) => FILE_NAME.test(baseName(name)))
     .map((name) => ({ path: name, ...avalaraEdition(name) }))
     .filter((file) => file.state === wanted)
-    .sort((a, b) => b.edition.localeCompare(a.edition))
-  const [newest, next] = matches
-  if (newest && next && next.edition === newest.edition) {
-    throw new Error(`two ${wanted} drops of edition ${newest.edition}: ${newest.path} and ${next.path}`)
-  }
-  return newest
+    .sort((a, b) => a.edition.localeCompare(b.edition))
+  matches.forEach((file, i) => {
+    const next = matches[i + 1]
+    if (next && next.edition === file.edition) throw new Error(`two ${wanted} drops of edition ${file.edition}: ${file.path} and ${next.path}`)
+  })
+  return matches
 }
+
+/** The newest edition for `state` among the paths of a drop directory tree; undefined when none. */
+export const pickNewestDrop = (fileNames: string[], state: string): AvalaraDrop | undefined => heldDrops(fileNames, state).at(-1)
 
 type RateRead = { units: number; repaired: boolean }
 

@@ -5,6 +5,7 @@ import { stateByCode } from '../../sources/index.ts'
 import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
 import type { GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import type { CandidateBasis, JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { placeMatchKey } from '../../snapshot-contract/place-names.ts'
 
 export type CountyShare = { fips: string | null; weight: number }
 
@@ -46,6 +47,9 @@ export function zipsInState(geography: Geography, state: string): GeoZip[] {
 
 /** County jurisdiction code: the 3-digit county part of a 5-digit FIPS. */
 export const countyCode = (fips: string): string => fips.slice(2)
+
+/** A county name in comparable form: "DUPAGE", "DuPage County" and "Du Page" meet. */
+export const countyMatchKey = (name: string): string => placeMatchKey(name.replace(/\s+county$/i, ''))
 
 export function countyName(geography: Geography, fips: string | null): string {
   return fips === null ? '' : (geography.counties.get(fips)?.name ?? '')

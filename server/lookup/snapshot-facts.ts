@@ -16,7 +16,10 @@ export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places'
 
 /** The dates one state's data in a snapshot answers for. */
 export type Coverage = {
-  /** first day any state-level rate is in force; null = open (a statute with no dated start) */
+  /**
+   * first day the data answers: the record's coverage_from (every jurisdiction's rate known from
+   * then), else the first day any state-level rate is in force; null = open (a statute with no dated start)
+   */
   from: string | null
   /** newest effective date the data reflects (manifest effective_through) */
   through: string | null
@@ -123,7 +126,8 @@ export class SnapshotFacts {
           undatedUntil = authority.to
         } else if (from === undefined || (from !== null && authority.from < from)) from = authority.from
       }
-      coverage = { from: from ?? null, through: this.#records.get(state)?.effective_through ?? null }
+      const record = this.#records.get(state)
+      coverage = { from: record?.coverage_from ?? from ?? null, through: record?.effective_through ?? null }
       if (undatedUntil !== undefined) coverage.undatedUntil = undatedUntil
       this.#coverage.set(state, coverage)
     }

@@ -60,7 +60,7 @@ export function servedBytesFault(snapshot: Snapshot): string | null {
 }
 
 /** Typed-array views need 8-byte alignment; a small file may sit at an odd offset in a shared pool. */
-function aligned(bytes: Buffer): Uint8Array {
+export function aligned(bytes: Buffer): Uint8Array {
   if (bytes.byteOffset % 8 === 0) return bytes
   const copy = new Uint8Array(new ArrayBuffer(bytes.length))
   copy.set(bytes)
