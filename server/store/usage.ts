@@ -95,6 +95,8 @@ export class UsageCounter {
   /** Reads every count from the store again (other nodes' included), keeping this node's unflushed ones on top. */
   async reload(): Promise<void> {
     if (!this.options.shared) return
+    // Flushed first, so no count of this node is both in what is read and still on top of it.
+    await this.flush()
     this.#replace(await this.table.all(), null)
   }
 
