@@ -77,6 +77,9 @@ describe('limits across nodes', () => {
       await expect
         .poll(async () => Number((await cluster.sql('SELECT coalesce(sum(lookups), 0)::int AS n FROM usage WHERE account_id = $1', [account]))[0].n), { timeout: 10_000 })
         .toBe(served)
+      // Any node's admin report shows every node's lookups.
+      const report = await (await cluster.nodes[2].admin('GET', `/admin/usage?account_id=${account}`)).json()
+      expect(report.usage.reduce((total: number, row: { lookups: number }) => total + row.lookups, 0)).toBe(served)
       // And every node refuses the next one.
       for (let node = 0; node < NODES; node++) expect((await lookup(node, key)).status).toBe(402)
     })
