@@ -93,6 +93,8 @@ export type Health = {
   snapshot_generated_at: string
   /** when this process started serving it */
   snapshot_loaded_at: string
+  /** the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes */
+  store_engine: 'duckdb' | 'postgres'
   store: StoreHealth
   snapshot: SnapshotHealth
 }

@@ -25,7 +25,7 @@ import { writeShapeIndex } from '../snapshot-contract/shape-index.ts'
 import { defaultZipRates, diffZipRates } from './snapshot-diff.ts'
 import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type HistoryFile, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
-import { checkAnchors, withholdViolations } from './validate-state.ts'
+import { checkAnchors, coverageStart, withholdViolations } from './validate-state.ts'
 import { emptyRecord, emptyResult } from './empty-records.ts'
 
 // Publishers are government web servers; a handful of parallel downloads is polite and enough.
@@ -287,7 +287,7 @@ async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateReco
   } catch (error) {
     return failure(error)
   }
-  const anchors = checkAnchors(loaded.index, descriptor, feed.kind, loaded.result.effectiveThrough)
+  const anchors = checkAnchors(loaded.index, descriptor, feed.kind, { from: coverageStart(loaded.result), through: loaded.result.effectiveThrough })
   const diverged = anchors.filter((a) => a.outcome === 'diverged')
   if (diverged.length) {
     const lines = diverged.map((a) => `anchor ${a.zip} on ${a.asOf}: expected ${a.expected}, got ${a.actual ?? 'no answer'}`)

@@ -18,17 +18,35 @@ export function defaultCombinedRate(index: RateIndex, zip: string, state: string
   return candidate ? index.combinedRate(candidate.stack, isoDate) : null
 }
 
+/**
+ * The first day the data answers for: the day its feed states, else the earliest start of a
+ * state-level rate (an aggregator edition's rows all start on its edition date). Null: no start.
+ */
+export function coverageStart(result: Pick<FeedResult, 'coverageFrom' | 'jurisdictions'>): string | null {
+  if (result.coverageFrom) return result.coverageFrom
+  let earliest: string | undefined
+  for (const rate of result.jurisdictions) {
+    if (rate.level !== 'state') continue
+    if (rate.from === null) return null
+    if (earliest === undefined || rate.from < earliest) earliest = rate.from
+  }
+  return earliest ?? null
+}
+
 /** The anchors of the feed that produced the data: another feed's anchors were read from another source. */
 export function checkAnchors(
   index: RateIndex,
   descriptor: StateDescriptor,
   feed: FeedKind,
-  effectiveThrough: string,
+  coverage: { from: string | null; through: string },
 ): AnchorResult[] {
   return descriptor.anchors.filter((anchor) => anchor.feed === feed).map((anchor) => {
     const base = { zip: anchor.zip, asOf: anchor.asOf, edition: anchor.edition, expected: anchor.expected }
-    // Data that does not yet reach the anchor's date (an older edition) cannot be held to it.
-    if (effectiveThrough < anchor.asOf) return { ...base, actual: null, outcome: 'not_applicable' as const }
+    // Data that does not reach the anchor's date cannot be held to it: an older edition, or a newer
+    // one whose rates start after it (the edition in service then is kept as a history layer).
+    if (coverage.through < anchor.asOf || (coverage.from !== null && anchor.asOf < coverage.from)) {
+      return { ...base, actual: null, outcome: 'not_applicable' as const }
+    }
     const actual = defaultCombinedRate(index, anchor.zip, descriptor.code, anchor.asOf)
     const text = actual === null ? null : formatRate(actual)
     return { ...base, actual: text, outcome: text === anchor.expected ? ('held' as const) : ('diverged' as const) }

@@ -12,12 +12,14 @@ import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { ReplyCache } from './http/reply-cache.ts'
 import { buildRouter } from './dispatch/router.ts'
 import type { Logger } from './base/logger.ts'
+import type { ServerMetrics } from './base/metrics.ts'
 import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './dispatch/route.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import type { AppDeps } from './dispatch/route-handler.ts'
 import type { StoreGate } from './store/store.ts'
+import type { StoreLocation } from './store/store-location.ts'
 import type { Tiers } from './base/tiers.ts'
 
 export type AppOptions = {
@@ -33,6 +35,8 @@ export type AppOptions = {
     geocoder?: GeocoderSettings | null
     /** bytes of lookup replies kept (TAXATLAS_REPLY_CACHE_MB); none when absent or 0 */
     replyCacheBytes?: number
+    /** where the store is (its engine is reported by /healthz); a DuckDB file when absent */
+    store?: StoreLocation
     /** failed authentication per client address; not throttled when absent */
     authFailures?: ServerSettings['authFailures']
     /** which other origins' pages may call the API; same origin only when absent */
@@ -44,6 +48,10 @@ export type AppOptions = {
   clock?: Clock
   /** the API's routes; defaults to the registry (routes/index.ts) */
   routes?: Route[]
+  /** the per-key request-rate limiter; a new one of this node alone by default */
+  limiter?: RateLimiter
+  /** request and reply-cache counts; none kept when absent */
+  metrics?: ServerMetrics
 }
 
 export function createApp(options: AppOptions): polka.Polka {
@@ -52,16 +60,18 @@ export function createApp(options: AppOptions): polka.Polka {
   return buildRouter([...routes, openApiRoute(routes)], {
     snapshots: options.snapshots,
     store: options.store,
-    limiter: new RateLimiter(clock),
+    limiter: options.limiter ?? new RateLimiter(clock),
     tiers: options.settings.tiers,
     jsonBodyLimit: options.settings.jsonBodyLimit,
     routeSettings: {
+      storeEngine: options.settings.store?.kind ?? 'duckdb',
       portability: options.settings.portability ?? portabilitySettingsOf(PortabilityEnv.parse({})),
       ...(options.settings.geocoder ? { geocoder: createCensusGeocoder(options.settings.geocoder) } : {}),
     },
     logger: options.logger,
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
+    metrics: options.metrics,
     cors: options.settings.cors,
     ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock, options.settings.authFailures.addressHeader) } : {}),
   }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })

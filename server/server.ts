@@ -11,10 +11,12 @@ import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdminApp } from './admin/admin-listener.ts'
-import { removeEndpointFile, writeEndpointFile } from './admin/endpoint-file.ts'
+import { removeEndpointAt, writeEndpointAt } from './admin/endpoint-file.ts'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { createApp } from './app.ts'
 import { limitBodyTime } from './http/body-time.ts'
+import { withMetricsEndpoint } from './http/metrics-endpoint.ts'
+import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { HttpError } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
@@ -67,6 +69,17 @@ export async function startServer(
   // Nothing listens unless a verified snapshot opened (CURRENT's, or the newest valid earlier one).
   const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock, { rereportMs: settings.snapshotRereportMs })
 
+  // A key's request rate is shared out among the nodes on the store (1 until it is open).
+  let liveNodes = () => 1
+  const metrics = settings.metricsToken
+    ? await createMetrics({
+        storeEngine: settings.store.kind,
+        snapshot: () => ({ id: snapshots.current.id, generatedAt: snapshots.current.manifest.generated_at }),
+        liveNodes: () => liveNodes(),
+        clock,
+      })
+    : undefined
+
   // Key routes hold on `gate` from the first request; the opening itself starts after listen.
   let openingStarted = 0
   let attempts = 0
@@ -74,7 +87,18 @@ export async function startServer(
     storePath: settings.storePath,
     open: (guard) => {
       if (attempts++ === 0) openingStarted = performance.now()
-      return openStore(settings.storePath, { memoryLimit: settings.storeMemoryLimit, init: settings.storeInit, guard, now: clock() })
+      return openStore(settings.store, {
+        memoryLimit: settings.storeMemoryLimit,
+        init: settings.storeInit,
+        guard,
+        now: clock(),
+        poolSize: settings.storePoolSize,
+        pollMs: settings.storePollMs,
+        unsyncedShare: settings.usageUnsyncedShare,
+        nodeName: `taxatlas ${process.pid}`,
+        logger,
+        metrics,
+      })
     },
     retryCeilingMs: settings.storeRetryMaxMs,
     identityCheckMs: settings.storeCheckMs,
@@ -86,15 +110,17 @@ export async function startServer(
   const adminServer = http.createServer(LISTENER_OPTIONS)
   for (const listener of [server, adminServer]) answerRefusals(listener, logger)
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
+  const limiter = new RateLimiter(clock, () => liveNodes())
   const deps: AppDeps = {
     snapshots,
     store: gate,
-    limiter: new RateLimiter(clock),
+    limiter,
     tiers: settings.tiers,
     jsonBodyLimit: settings.jsonBodyLimit,
-    routeSettings: { portability: settings.portability },
+    routeSettings: { portability: settings.portability, storeEngine: settings.store.kind },
     logger,
     clock,
+    metrics,
   }
   const notYet = guarded(buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
@@ -102,8 +128,9 @@ export async function startServer(
   let stopWatching = () => {}
   let refresh: RefreshScheduler | null = null
   try {
-    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes })
-    server.on('request', guarded(app.handler as unknown as http.RequestListener))
+    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics })
+    const handler = app.handler as unknown as http.RequestListener
+    server.on('request', guarded(metrics ? withMetricsEndpoint(metrics, settings.metricsToken!, handler) : handler))
     await listen(server, settings.port, settings.host)
 
     // Bound now, so a taken admin port still stops start-up; it answers 503 until the store is
@@ -125,23 +152,32 @@ export async function startServer(
 
   let closing = false
   let stopFlushing = () => {}
+  let stopWatchingAccounts = () => {}
   let endpointWritten = false
   const ready = async (store: OpenedStore): Promise<OpenedStore> => {
     // Key requests waiting on the gate proceed from here; a server already closing only flushes and closes it.
     if (!closing) {
       stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger)
+      liveNodes = () => store.engine.liveNodes()
+      stopWatchingAccounts = store.engine.watch({
+        accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
+        registrations: (accountId) => store.registrations.forget(accountId),
+      })
       try {
         const token = randomBytes(32).toString('base64url')
         const adminApp = guarded(createAdminApp(deps, store, token).handler as unknown as http.RequestListener)
         adminServer.off('request', notYet).on('request', adminApp)
-        await writeEndpointFile(settings.storePath, { url: adminUrl, token, pid: process.pid })
-        endpointWritten = true
+        if (settings.adminEndpointFile) {
+          await writeEndpointAt(settings.adminEndpointFile, { url: adminUrl, token, pid: process.pid })
+          endpointWritten = true
+        }
       } catch (error) {
         // Key routes serve regardless; only the admin command cannot find this server.
         logger.error('admin_endpoint_failed', { reason: (error as Error).message })
       }
     }
     logger.info('store_ready', {
+      engine: store.engine.kind,
       ms: Math.round(performance.now() - openingStarted),
       attempts,
       startup_ms: Math.round(performance.now()),
@@ -161,13 +197,14 @@ export async function startServer(
     // An attempt under way finishes (requests may be waiting for it); no further one starts.
     gate.stop()
     const opened = await settled
-    if (endpointWritten) await removeEndpointFile(settings.storePath)
+    if (endpointWritten) await removeEndpointAt(settings.adminEndpointFile!)
     await closeGracefully(adminServer, settings.shutdownTimeoutMs)
     await publicClosed
     if (opened) {
       stopFlushing()
+      stopWatchingAccounts()
       await opened.usage.flush().catch((error: Error) => logger.error('usage_flush_failed', { reason: error.message }))
-      await opened.db.close()
+      await opened.engine.close()
     }
   }
 

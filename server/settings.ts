@@ -6,6 +6,7 @@ import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from 
 import { settingsError } from './base/settings-error.ts'
 import { parseCorsOrigins, type CorsPolicy } from './http/cors.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
+import { isPostgresUrl, redactedUrl, type StoreLocation } from './store/store-location.ts'
 import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
@@ -14,7 +15,34 @@ const ServerEnv = z.object({
   PORT: port.default(8080).describe('public listener port (0 = any free port)'),
   HOST: z.string().min(1).default('127.0.0.1').describe('public listener address'),
   TAXATLAS_ARTIFACTS: z.string().min(1).default('artifacts').describe('published snapshots (CURRENT pointer inside)'),
-  TAXATLAS_STORE: z.string().min(1).default('var/taxatlas.duckdb').describe('DuckDB file with accounts, keys and usage'),
+  TAXATLAS_STORE: z
+    .string()
+    .min(1)
+    .default('var/taxatlas.duckdb')
+    .describe('the store of accounts, keys, usage and transactions: a DuckDB file path (one server), or a postgres:// URL (any number of servers)'),
+  TAXATLAS_STORE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10).describe('PostgreSQL: connections each server keeps'),
+  TAXATLAS_STORE_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(5_000)
+    .describe('PostgreSQL: how often a server re-reads changed accounts and keys without a notification, and announces itself to the others'),
+  TAXATLAS_USAGE_UNSYNCED_PERCENT: z.coerce
+    .number()
+    .min(0)
+    .max(100)
+    .default(1)
+    .describe("PostgreSQL: lookups a server may count for an account before the database has seen them, as a percentage of the account's quota (at least 1)"),
+  TAXATLAS_METRICS_TOKEN: z
+    .string()
+    .min(16, 'at least 16 characters: it is the only thing between /metrics and anyone who can reach the port')
+    .optional()
+    .describe('turns metrics on: GET /metrics (Prometheus) answers a scraper that sends Authorization: Bearer <this token>; unset, there is no /metrics'),
+  TAXATLAS_ADMIN_ENDPOINT_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('where the server writes its admin listener URL and token; default <store>.admin.json for a DuckDB store, none for PostgreSQL'),
   TAXATLAS_STORE_MEMORY_LIMIT: z
     .string()
     .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i, 'a size such as 256MB or 1GB')
@@ -61,7 +89,17 @@ export type ServerSettings = {
   host: string
   adminPort: number
   artifactsDir: string
+  store: StoreLocation
+  /** the DuckDB file, or the PostgreSQL URL without its password (for logs) */
   storePath: string
+  /** the admin endpoint file (admin/endpoint-file.ts); null: not written */
+  adminEndpointFile: string | null
+  storePoolSize: number
+  storePollMs: number
+  /** TAXATLAS_METRICS_TOKEN; null: no metrics */
+  metricsToken: string | null
+  /** TAXATLAS_USAGE_UNSYNCED_PERCENT as a fraction */
+  usageUnsyncedShare: number
   storeMemoryLimit: string
   /** create an empty store where a store was before and its file is missing (--init) */
   storeInit: boolean
@@ -96,12 +134,19 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
   const parsed = ServerEnv.safeParse(env)
   if (!parsed.success) throw settingsError(parsed.error.issues)
   const e = parsed.data
+  const store: StoreLocation = isPostgresUrl(e.TAXATLAS_STORE) ? { kind: 'postgres', url: e.TAXATLAS_STORE } : { kind: 'duckdb', file: path.resolve(e.TAXATLAS_STORE) }
   return {
     port: e.PORT,
     host: e.HOST,
     adminPort: e.TAXATLAS_ADMIN_PORT ?? (e.PORT === 0 ? 0 : e.PORT + 1),
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
-    storePath: path.resolve(e.TAXATLAS_STORE),
+    store,
+    storePath: store.kind === 'duckdb' ? store.file : redactedUrl(store.url),
+    adminEndpointFile: e.TAXATLAS_ADMIN_ENDPOINT_FILE ? path.resolve(e.TAXATLAS_ADMIN_ENDPOINT_FILE) : store.kind === 'duckdb' ? `${store.file}.admin.json` : null,
+    storePoolSize: e.TAXATLAS_STORE_POOL_SIZE,
+    storePollMs: e.TAXATLAS_STORE_POLL_MS,
+    metricsToken: e.TAXATLAS_METRICS_TOKEN ?? null,
+    usageUnsyncedShare: e.TAXATLAS_USAGE_UNSYNCED_PERCENT / 100,
     storeMemoryLimit: e.TAXATLAS_STORE_MEMORY_LIMIT,
     storeInit: e.TAXATLAS_STORE_INIT,
     storeRetryMaxMs: e.TAXATLAS_STORE_RETRY_MAX_MS,

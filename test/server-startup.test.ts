@@ -15,6 +15,7 @@ import { readServerSettings } from '../server/settings.ts'
 import { Database } from '../server/store/database.ts'
 import { STORE_UNAVAILABLE_MESSAGE } from '../server/store/store.ts'
 import { UsageCounter } from '../server/store/usage.ts'
+import { duckdbUsageTable } from '../server/store/duckdb-engine.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 import { startTestServer, withKey } from './support/server-harness.ts'
 import { testLookupRoute } from './support/server-test-routes.ts'
@@ -109,7 +110,7 @@ describe('a store still opening', () => {
     // close() flushed the counts and released the file.
     const db = await Database.open(storePath)
     try {
-      expect((await UsageCounter.load(db)).used(account_id, new Date().toISOString().slice(0, 7))).toBe(3)
+      expect((await UsageCounter.load(duckdbUsageTable(db))).used(account_id, new Date().toISOString().slice(0, 7))).toBe(3)
     } finally {
       await db.close()
     }

@@ -8,12 +8,14 @@ import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
+import type { ServerMetrics } from '../base/metrics.ts'
 import type { Caller, Route, RouteSettings, ServiceHealth } from './route.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
 import type { UsageCounter } from '../store/usage.ts'
-import type { Tiers } from '../base/tiers.ts'
+import type { Tier, Tiers } from '../base/tiers.ts'
+import type { Account } from '../store/accounts.ts'
 import { readJsonBody } from '../http/body.ts'
 import { admitOrigin, SAME_ORIGIN_ONLY, type CorsPolicy } from '../http/cors.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
@@ -35,6 +37,8 @@ export type AppDeps = {
   clock: Clock
   /** replies of `cachesReplies` routes; none kept when absent */
   replies?: ReplyCache
+  /** request and reply-cache counts, when metrics are on */
+  metrics?: ServerMetrics
   /** failed authentication per client address; none counted when absent */
   authThrottle?: AuthThrottle
   /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
@@ -119,15 +123,25 @@ function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerRe
 }
 
 // Admission and a cached reply run without awaiting anything: a repeated lookup is answered in
-// the turn its request arrived in, without a promise.
+// the turn its request arrived in, without a promise. The one exception: on a store shared by
+// several nodes, a lookup of an account that already holds its share of unsynced counts on this
+// node waits for them to be flushed (store/usage.ts).
 function serve(x: Exchange): void {
+  let admitted: boolean | Promise<boolean>
   try {
-    if (admit(x)) return
+    admitted = admit(x)
   } catch (error) {
     failed(x, error)
     return
   }
-  respond(x).catch((error) => failed(x, error))
+  if (admitted === true) return
+  if (admitted === false) {
+    respond(x).catch((error) => failed(x, error))
+    return
+  }
+  admitted.then(
+    (answered) => (answered ? undefined : respond(x)),
+  ).catch((error) => failed(x, error))
 }
 
 function failed(x: Exchange, error: unknown): void {
@@ -145,7 +159,7 @@ function setHeaders(x: Exchange): void {
 }
 
 /** Authenticates, rate-limits, checks the plan and counts the lookup; true when answered from the reply cache. */
-function admit(x: Exchange): boolean {
+function admit(x: Exchange): boolean | Promise<boolean> {
   const { route, deps, req, state, store } = x
   if (route.auth === 'key') {
     const { accounts, usage } = store!
@@ -164,18 +178,42 @@ function admit(x: Exchange): boolean {
     const tier = deps.tiers[account.tier]
     const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
     if (!limit.allowed) throw rateLimited(limit)
-    const quota = quotaStatus(account, tier, usage, x.now)
-    checkPlan(quota, route)
-    x.caller = { account, keyId, tier, quota }
-    if (route.countsAsLookup) {
-      // Counted before the handler runs so concurrent requests cannot overrun the quota; a
-      // request that does not end in 2xx is uncounted.
-      usage.add(account.id, quota.month, 1)
-      x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
-    }
+    if (route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota)) return admitAfterSync(x, account, keyId, tier, usage)
+    return admitPlan(x, account, keyId, tier, usage)
   }
+  return answerCached(x)
+}
+
+/**
+ * Flushes until this node may count the account's lookup, then admits it. Checked again after each
+ * flush: requests that waited on the same flush are admitted one at a time, each after its
+ * predecessor's count reached the database.
+ */
+async function admitAfterSync(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): Promise<boolean> {
+  while (usage.mustSync(account.id, tier.lookupQuota)) await usage.flush()
+  return admitPlan(x, account, keyId, tier, usage)
+}
+
+/** Checks the plan and counts the lookup, then answers from the reply cache when it can. */
+function admitPlan(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): boolean {
+  const quota = quotaStatus(account, tier, usage, x.now)
+  checkPlan(quota, x.route)
+  x.caller = { account, keyId, tier, quota }
+  if (x.route.countsAsLookup) {
+    // Counted before the handler runs so concurrent requests cannot overrun the quota; a
+    // request that does not end in 2xx is uncounted.
+    usage.add(account.id, quota.month, 1)
+    x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
+  }
+  return answerCached(x)
+}
+
+/** Sends the kept reply of a repeated lookup (true), or sets the headers for the handler's (false). */
+function answerCached(x: Exchange): boolean {
+  const { deps, state } = x
   if (x.cacheKey !== null) {
     const hit = deps.replies!.get(x.snapshot.id, x.now, x.cacheKey)
+    deps.metrics?.replyCache(hit !== undefined)
     if (hit) {
       const headers = baseHeaderList(state.requestId)
       if (x.limit) addRateLimitHeaders(headers, x.limit)

@@ -2,6 +2,7 @@
 // pattern and account once known, and the access log line written once the request is answered.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AccessEntry, Logger } from '../base/logger.ts'
+import type { ServerMetrics } from '../base/metrics.ts'
 import { KEY_PREFIX } from '../store/api-keys.ts'
 import { newRequestId } from './request-id.ts'
 import { setBaseHeaders } from './respond.ts'
@@ -32,7 +33,7 @@ type Handle = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknow
  * the route or the not-found answer. The headers every response carries are set by whatever
  * answers (`ensureBaseHeaders`).
  */
-export function requestContext(logger: Logger) {
+export function requestContext(logger: Logger, metrics?: ServerMetrics) {
   function log(res: ServerResponse, aborted: boolean) {
     const req = res.req
     const state = requestState(req)
@@ -48,6 +49,7 @@ export function requestContext(logger: Logger) {
     }
     if (aborted) entry.aborted = true
     logger.request(entry)
+    metrics?.request(entry)
   }
   // One listener for every response (`this`), rather than a closure made per request. `close`
   // comes once per response, after `finish` or when the client went away first.

@@ -1,8 +1,9 @@
-// GET /healthz (public): the process is up, the snapshot it serves, and whether the store and the
-// snapshot are as they should be. 200 when both are (`ok`, or the store still opening: key
-// requests wait for it), 503 when either is `degraded` — the store cannot be opened, its file was
-// lost, its disk refuses writes; or the snapshot served is not the one CURRENT names — so a load
-// balancer can take the instance out of rotation; the body says why (docs/operations.md).
+// GET /healthz (public): the process is up, the snapshot it serves, the store engine it uses, and
+// whether the store and the snapshot are as they should be. 200 when both are (`ok`, or the store
+// still opening: key requests wait for it), 503 when either is `degraded` — the store cannot be
+// opened, its file was lost, its disk refuses writes; or the snapshot served is not the one CURRENT
+// names — so a load balancer can take the instance out of rotation; the body says why
+// (docs/operations.md). Behind a load balancer every node should name the same snapshot.
 import { z } from 'zod'
 import { defineRoute } from '../dispatch/route.ts'
 
@@ -39,6 +40,7 @@ export const HealthBody = z
     snapshot_id: z.string().describe('the snapshot being served'),
     snapshot_generated_at: z.string().describe('when the pipeline built it'),
     snapshot_loaded_at: z.string().describe('when this process started serving it'),
+    store_engine: z.enum(['duckdb', 'postgres']).describe('the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes'),
     store: StoreState,
     snapshot: SnapshotState,
   })
@@ -56,7 +58,7 @@ export const healthRoute = defineRoute({
     200: { description: 'The service is up and sound.', schema: HealthBody },
     503: { description: 'The service is up but degraded: the body says what is wrong.', schema: HealthBody },
   },
-}).handle(({ snapshot, health }) => {
+}).handle(({ snapshot, health, settings }) => {
   const { store, snapshot: source } = health()
   const degraded = store.status === 'degraded' || source.status === 'degraded'
   const body = {
@@ -64,6 +66,7 @@ export const healthRoute = defineRoute({
     snapshot_id: snapshot.id,
     snapshot_generated_at: snapshot.manifest.generated_at,
     snapshot_loaded_at: snapshot.loadedAt,
+    store_engine: settings.storeEngine ?? 'duckdb',
     store,
     snapshot: source,
   }

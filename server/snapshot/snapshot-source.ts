@@ -1,5 +1,8 @@
 // The snapshot in service and how it changes: `reload()` reads the CURRENT pointer and swaps in
-// the snapshot it names, or refuses it (logging why) and keeps serving the one it has.
+// the snapshot it names, or refuses it (logging why) and keeps serving the one it has. A refused
+// snapshot is verified again by the poll once its files change (a copy onto this node's disk or
+// a shared volume that was not finished when CURRENT moved), so a node never serves a
+// half-copied snapshot and takes the finished one without a signal.
 //
 // Start-up serves the snapshot CURRENT names; when CURRENT is missing or empty, or names a
 // snapshot that fails verification, it serves the newest valid earlier snapshot instead, logs
@@ -7,7 +10,9 @@
 // reload by signal re-verifies the snapshot in service even when CURRENT still names it: the
 // sha256 of its bytes in memory and of its files on disk. A bad CURRENT is logged once, then
 // again every `rereportMs` while it lasts, not at every poll.
-import { listSnapshotIds, readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
+import { readdir, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { listSnapshotIds, readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { loadSnapshot } from '../../snapshot-contract/snapshot-store.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
@@ -35,6 +40,8 @@ export class SnapshotSource {
   #queue: Promise<unknown> = Promise.resolve()
   /** an id CURRENT named that was refused: a poll does not verify it again */
   #refusedId: string | null = null
+  /** the names, sizes and modification times of the refused snapshot's files when it was refused */
+  #refusedFiles: string | null = null
   #problem: Problem | null = null
   #reported: { key: string; at: number } | null = null
 
@@ -72,6 +79,7 @@ export class SnapshotSource {
     }
     const source = new SnapshotSource(artifactsDir, fallback.snapshot, logger, clock, options)
     source.#refusedId = wanted
+    if (wanted) source.#refusedFiles = await filesOf(artifactsDir, wanted)
     source.#problem = { problem: 'fallback', reason: `${failure}; serving the earlier snapshot ${fallback.snapshot.id}`, since: new Date(clock()).toISOString() }
     logger.error('snapshot_fallback', { wanted, reason: failure, serving: fallback.snapshot.id, skipped: fallback.refused, trigger: 'startup' })
     source.#reported = { key: String(wanted), at: clock() }
@@ -103,7 +111,7 @@ export class SnapshotSource {
       return { kind: 'unchanged', id }
     }
     // The poll would otherwise re-verify a refused snapshot every few seconds.
-    if (id === this.#refusedId && trigger === 'poll') {
+    if (id === this.#refusedId && trigger === 'poll' && (await filesOf(this.artifactsDir, id)) === this.#refusedFiles) {
       const reason = this.#problem?.reason ?? 'refused earlier'
       this.#report('snapshot_refused', String(id), { snapshot: id, reason, trigger, serving: this.#current.id, repeated: true })
       return { kind: 'refused', id, reason: 'refused earlier' }
@@ -118,6 +126,7 @@ export class SnapshotSource {
       this.logger.info('snapshot_loaded', { snapshot: id, previous, trigger })
       return { kind: 'loaded', id, previous }
     } catch (error) {
+      this.#refusedFiles = await filesOf(this.artifactsDir, id)
       return this.#refuse(id, 'current_refused', (error as Error).message, trigger)
     }
   }
@@ -189,4 +198,17 @@ async function newestValid(artifactsDir: string, before: string | null, now: num
     }
   }
   return { snapshot: null, refused }
+}
+
+/** What changes when a snapshot's files are written: their names, sizes and modification times. */
+async function filesOf(artifactsDir: string, id: string): Promise<string> {
+  const dir = snapshotDir(artifactsDir, id)
+  const names = await readdir(dir).catch(() => [] as string[])
+  const files = await Promise.all(
+    names.sort().map(async (name) => {
+      const info = await stat(path.join(dir, name)).catch(() => null)
+      return info ? `${name}:${info.size}:${info.mtimeMs}` : name
+    }),
+  )
+  return files.join('|')
 }

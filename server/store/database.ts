@@ -88,7 +88,18 @@ export class Database implements Statements {
     private readonly connection: DuckDBConnection,
     readonly file: string,
     private readonly guard: WriteGuard | null,
+    /** false for a connection made by connectAgain: closing it leaves the file open */
+    private readonly ownsInstance = true,
   ) {}
+
+  /**
+   * Another connection to the same file, with a queue of its own: a bulk import on it does not
+   * hold up the statements of this one (DuckDB runs their transactions side by side). Its TEMP
+   * tables are its own, its writes go through the same guard; closing it closes only the connection.
+   */
+  async connectAgain(): Promise<Database> {
+    return new Database(this.instance, await this.instance.connect(), this.file, this.guard, false)
+  }
 
   /**
    * Opens (or creates) the DuckDB file. `memoryLimit` caps DuckDB's buffer memory (DuckDB syntax,
@@ -147,7 +158,7 @@ export class Database implements Statements {
   async close(): Promise<void> {
     await this.#queue.catch(() => undefined)
     this.connection.closeSync()
-    this.instance.closeSync()
+    if (this.ownsInstance) this.instance.closeSync()
   }
 
   #exclusive<T>(work: () => Promise<T>, write: boolean): Promise<T> {

@@ -97,7 +97,8 @@ export class StoreSupervisor implements StoreGate {
       this.#openProblem = null
       this.#resolveFirst(!this.#firstFailed)
       this.#resolveOpen(store)
-      this.#watchIdentity(store.identity)
+      // A DuckDB file is watched for being removed or replaced; PostgreSQL has no file.
+      if (store.identity) this.#watchIdentity(store.identity)
     })
   }
 
@@ -175,7 +176,7 @@ export class StoreSupervisor implements StoreGate {
   }
 
   #refuseIfLost(): void {
-    if (this.#opened) this.#checkIdentity(this.#opened.identity)
+    if (this.#opened?.identity) this.#checkIdentity(this.#opened.identity)
     if (this.#lost) {
       throw new HttpError('STORE_FILE_LOST', FILE_LOST_MESSAGE, { retry_after: FILE_LOST_RETRY_AFTER_SECONDS }, { 'Retry-After': String(FILE_LOST_RETRY_AFTER_SECONDS) })
     }
