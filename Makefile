@@ -4,7 +4,7 @@
 NODE_BIN := node_modules/.bin
 TSX := $(NODE_BIN)/tsx
 
-.PHONY: refresh diff test bench soak serve typecheck clean release-asset
+.PHONY: refresh diff audit test bench soak serve typecheck clean release-asset
 
 ARTIFACTS := $(or $(TAXATLAS_ARTIFACTS),artifacts)
 
@@ -29,6 +29,10 @@ release-asset:
 diff: node_modules/.package-lock.json
 	$(TSX) pipeline/diff-main.ts $(FROM) $(TO) $(AS_OF)
 
+# Aggregator against official rates, per state holding both: make audit [SNAPSHOT=<id>] [AS_OF=YYYY-MM-DD]
+audit: node_modules/.package-lock.json
+	$(TSX) pipeline/audit-main.ts $(if $(SNAPSHOT),--snapshot=$(SNAPSHOT)) $(if $(AS_OF),--as-of=$(AS_OF))
+
 test: node_modules/.package-lock.json
 	TZ=UTC $(NODE_BIN)/vitest run
 
@@ -40,7 +44,8 @@ bench: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/bench/bench.ts
 
 # The lookup server under sustained load (SOAK_SECONDS, default 60, at SOAK_FRACTION, default 0.8,
-# of its measured maximum) with a snapshot published midway; writes build/soak.json.
+# of its measured maximum) with a snapshot published midway and the store file taken away for
+# SOAK_STORE_OUTAGE_SECONDS (5); writes build/soak.json.
 soak: node_modules/.package-lock.json
 	TZ=UTC $(TSX) test/soak/soak.ts
 

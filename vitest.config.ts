@@ -1,11 +1,30 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * The tests of what the store keeps (orders, backfill, nexus, TaxJar transactions, account
+ * isolation, metrics), run a second time with the server on PostgreSQL
+ * (test/support/server-harness.ts reads TAXATLAS_TEST_STORE): the same tests against both engines.
+ */
+const STORE_TESTS = [
+  'test/portability-orders.test.ts',
+  'test/portability-backfill.test.ts',
+  'test/portability-nexus.test.ts',
+  'test/taxjar-client.test.ts',
+  'test/taxjar-taxes.test.ts',
+  'test/security-isolation.test.ts',
+  'test/client-server.test.ts',
+  'test/server-metrics.test.ts',
+]
+
+const common = { testTimeout: 120_000, hookTimeout: 300_000, pool: 'forks' } as const
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 300_000,
-    pool: 'forks',
-    globalSetup: ['test/global-setup.ts'],
+    // Once for the whole run, both projects: one mirror, one PostgreSQL server.
+    globalSetup: ['test/global-setup.ts', 'test/postgres-setup.ts'],
+    projects: [
+      { test: { ...common, name: 'default', include: ['test/**/*.test.ts'] } },
+      { test: { ...common, name: 'postgres', include: STORE_TESTS, env: { TAXATLAS_TEST_STORE: 'postgres' } } },
+    ],
   },
 })

@@ -71,23 +71,32 @@ export type FreshnessEnvelope = {
     last_fetch: string | null
     source_period: string | null
     rows: number
-    /** the kind of source file read */
-    feed: 'sst' | 'cdtfa' | 'avalara-zip5' | 'statutory'
+    /** ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one) */
+    withheld_rows: number
+    /** the kind of source file read: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (an aggregator drop), statutory */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'avalara-zip5' | 'statutory'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
     source_kind: 'official' | 'aggregator' | 'statute'
     /** the edition of the data in service, as its publisher names it */
     edition: string | null
+    /** why the feed in service is not the state's preferred (official) one; null when it is */
+    fallback_reason: string | null
   }[]
 }
 
 export type Health = {
-  status: 'ok'
+  /** ok (200) or degraded (503): see store and snapshot */
+  status: 'ok' | 'degraded'
   /** the snapshot being served */
   snapshot_id: string
   /** when the pipeline built it */
   snapshot_generated_at: string
   /** when this process started serving it */
   snapshot_loaded_at: string
+  /** the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes */
+  store_engine: 'duckdb' | 'postgres'
+  store: StoreHealth
+  snapshot: SnapshotHealth
 }
 
 export type LineItem = {
@@ -130,12 +139,14 @@ export type LookupMeta = {
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
   period: string | null
+  /** the feed the answer comes from: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'avalara-zip5' | 'statutory'
   warnings: LookupWarning[]
   normalization?: Normalization
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_placed_by_region_name' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_answer_carried_over' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
 }
@@ -493,6 +504,18 @@ export type SavedOrder = {
   order: Order
 }
 
+export type SnapshotHealth = {
+  status: 'ok'
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** fallback: an earlier snapshot serves since start-up; current_refused / current_missing: CURRENT names no valid snapshot; damaged_on_disk: the served files changed on disk */
+  problem: 'fallback' | 'current_refused' | 'current_missing' | 'damaged_on_disk'
+}
+
 export type StateNexusHealth = {
   state: string
   name: string
@@ -528,6 +551,21 @@ export type StateNexusHealth = {
   registered_since: string | null
 }
 
+export type StoreHealth = {
+  status: 'ok'
+} | {
+  /** the first attempt at opening it runs; key requests wait for it */
+  status: 'opening'
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed or replaced while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it */
+  problem: 'locked' | 'missing' | 'unreadable' | 'unavailable' | 'file_lost' | 'write_refused' | 'invalidated'
+}
+
 export type TaxLineItemInput = {
   id?: string | number | boolean | null
   /** a whole number of items; default 1 */
@@ -559,6 +597,8 @@ export type TaxLookupFull = {
     effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
     /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
     period: string | null
+    /** the feed the answer comes from: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'avalara-zip5' | 'statutory'
     warnings: LookupWarning[]
   }
   rows: RateRow[]
@@ -662,8 +702,12 @@ export type ZipCandidate = {
   county_fips: string | null
   city: string
   city_geoid: string | null
-  /** share of the ZIP's addresses, 0..1 */
+  /** share of the ZIP's addresses, 0..1; where no measured share is held, a ranking (2/3 for the preferred of two) */
   weight: number
+  /** why it is a candidate: published (the source's own answer), zip_point / usps_city (the place holding the ZIP's Census point / named by its USPS city), usual_rate (the rate the other ZIPs of the city, or of the county's unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), aggregator_figure (an official state's ZIP answered by the aggregator drop's combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept) */
+  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region' | 'aggregator_figure' | 'lower_bound'
+  /** the files (or statute labels) its rates come from */
+  source: string
   selected: boolean
   state_rate: string
   county_rate: string

@@ -117,7 +117,7 @@ export class TaxatlasClient {
     return this.#send({ method: 'GET', path: '/v1/freshness' }, options)
   }
 
-  /** GET /healthz (public): the service is up, and the snapshot it serves. */
+  /** GET /healthz (public): the service is up, the snapshot it serves, and the state of its store and snapshot; a degraded service answers 503 (a service error carrying the body). */
   health(options?: CallOptions): Promise<HealthResponse> {
     return this.#send({ method: 'GET', path: '/healthz' }, options)
   }

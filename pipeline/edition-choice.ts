@@ -1,7 +1,10 @@
 // Which edition of a state's source to load: the newest one its publisher lists, unless the
 // operator pinned one (TAXATLAS_PIN). Editions compare per feed, so an edition older than the one
 // in service can be refused.
+import path from 'node:path'
 import type { StateDescriptor } from '../sources/descriptor.ts'
+import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
+import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { cdtfaEditionDate } from './feeds/cdtfa-workbook.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
 import type { SourceRequest } from './fetch-source.ts'
@@ -33,7 +36,8 @@ export async function chooseSstFile(state: string, kind: SstFileKind, indexUrl: 
     if (sst.length === 0) {
       throw new Error(`index page ${listing.where} lists no SST file names among its ${names.length} links: its layout changed`)
     }
-    throw new Error(`index page ${listing.where} lists no ${kind} file for ${state} (${sst.length} SST files of other states)`)
+    // The state posts no file there: not a failure of the feed, and the state's next feed serves.
+    throw new NoFileForState(`index page ${listing.where} lists no ${kind} file for ${state} (${sst.length} SST files of other states)`)
   }
   const officialUrl = listing.files.find((file) => file.name === newest.name)!.officialUrl
   const how = `${newest.name}: the newest of ${names.filter((name) => parseSstFileName(name)?.state === state && parseSstFileName(name)?.kind === kind).length} ${state} ${kind} file(s) listed on ${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
@@ -60,24 +64,31 @@ export async function chooseCdtfaWorkbook(pageUrl: string, context: ChoiceContex
   return { request: { feed: 'cdtfa', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
 }
 
-/** Pins of a state that its feed cannot use are an error, not silently ignored. */
+/** A file published under one fixed name for its current edition (IDOR's ordmache-current.txt): fetched as it is. */
+export function currentFileChoice(feed: string, url: string): EditionChoice {
+  const fileName = decodeURIComponent(path.posix.basename(new URL(url).pathname))
+  return { request: { feed, fileName, officialUrl: url }, edition: 'current', pinned: false, how: `${fileName}: the publisher's current file at its fixed address` }
+}
+
+/** Pins of a state that none of its feeds can use are an error, not silently ignored. */
 export function assertPinsUsable(descriptor: StateDescriptor, settings: PipelineSettings): void {
-  const usable = (name: string) => {
-    if (descriptor.feed.kind === 'sst') {
-      const file = parseSstFileName(name)
-      return file !== null && file.state === descriptor.code && (file.kind === 'rate' || descriptor.feed.boundaryUrl !== undefined)
-    }
-    return descriptor.feed.kind === 'cdtfa' && CDTFA_WORKBOOK.test(name)
-  }
+  const usable = (name: string) =>
+    descriptor.feeds.some((feed) => {
+      if (feed.kind === 'sst') {
+        const file = parseSstFileName(name)
+        return file !== null && file.state === descriptor.code && (file.kind === 'rate' || feed.boundaryUrl !== undefined)
+      }
+      return feed.kind === 'cdtfa' && CDTFA_WORKBOOK.test(name)
+    })
   const unusable = pinsOf(descriptor.code, settings).filter((name) => !usable(name))
-  if (unusable.length) throw new Error(`TAXATLAS_PIN names ${unusable.join(', ')} for ${descriptor.code}, which its ${descriptor.feed.kind} feed does not publish`)
+  if (unusable.length) throw new Error(`TAXATLAS_PIN names ${unusable.join(', ')} for ${descriptor.code}, which none of its feeds (${descriptor.feeds.map((f) => f.kind).join(', ')}) publishes`)
 }
 
 /**
  * True when `candidate` is an older edition than `inService` of the same feed: a listing that
  * went back in time (a restored old page, a mirror out of date) must not replace newer data.
  */
-export function isOlderEdition(feed: StateDescriptor['feed']['kind'], candidate: string, inService: string): boolean {
+export function isOlderEdition(feed: FeedKind, candidate: string, inService: string): boolean {
   if (feed === 'sst') {
     const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
     return a !== null && b !== null && a < b

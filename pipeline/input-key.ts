@@ -28,7 +28,8 @@ export function codeFingerprint(): Promise<string> {
   return fingerprint
 }
 
-export function inputKey(parts: { code: string; descriptor: StateDescriptor; files: string[]; geography: Record<string, string> }): string {
+/** `feed`: the feed of the descriptor's list the files were fetched for. */
+export function inputKey(parts: { code: string; descriptor: StateDescriptor; feed: string; files: string[]; geography: Record<string, string> }): string {
   const geography = Object.entries(parts.geography).sort(([a], [b]) => a.localeCompare(b))
-  return createHash('sha256').update(JSON.stringify([parts.code, parts.descriptor, parts.files, geography])).digest('hex')
+  return createHash('sha256').update(JSON.stringify([parts.code, parts.descriptor, parts.feed, parts.files, geography])).digest('hex')
 }

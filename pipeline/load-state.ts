@@ -1,19 +1,24 @@
-// Loads one state from the feed its descriptor names, in two steps: fetch its sources (the
+// Loads one state from one of the feeds its descriptor lists, in two steps: fetch its sources (the
 // edition chosen from the publisher's listing, or the pinned one, and the newest manual drop),
 // then compile them. The refresh compares what was fetched with what is in service in between.
-import { readdir, readFile } from 'node:fs/promises'
-import path from 'node:path'
-import type { StateDescriptor } from '../sources/descriptor.ts'
+// A feed with nothing for the state throws NoFileForState (the next feed serves); any other error
+// is a failure of that feed.
+import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
+import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, type EditionChoice } from './edition-choice.ts'
-import { compileAvalara, parseAvalaraZip5, pickNewestDrop } from './feeds/avalara-zip5.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
+import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
+import { NoFileForState } from './feeds/no-file-for-state.ts'
+import { compileOrdmache } from './feeds/ordmache.ts'
+import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
 import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
+import { aggregatorOverLowerBounds } from './feeds/lower-bound-defaults.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
-import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
+import { parseDrop, readNewestDrop, type DropFile } from './manual-drops.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, RawFile } from '../snapshot-contract/model.ts'
 import type { PipelineSettings } from './settings.ts'
@@ -21,9 +26,6 @@ import type { Listings } from './source-listing.ts'
 import { decodeText } from './text-decoding.ts'
 
 export type LoadContext = { settings: PipelineSettings; geography: Geography; listings: Listings }
-
-/** A manual drop file read from the drop directory. */
-export type DropFile = { raw: RawFile; bytes: Buffer }
 
 export type StateSources = {
   /** the publisher's files, in the order the feed reads them (SST: rate file, then boundary file) */
@@ -36,8 +38,7 @@ export type StateSources = {
   dropError?: string
 }
 
-export async function fetchStateSources(descriptor: StateDescriptor, context: Pick<LoadContext, 'settings' | 'listings'>): Promise<StateSources> {
-  const { feed } = descriptor
+export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed, context: Pick<LoadContext, 'settings' | 'listings'>): Promise<StateSources> {
   assertPinsUsable(descriptor, context.settings)
   const choices: EditionChoice[] = []
   if (feed.kind === 'sst') {
@@ -45,13 +46,15 @@ export async function fetchStateSources(descriptor: StateDescriptor, context: Pi
     if (feed.boundaryUrl) choices.push(await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context))
   } else if (feed.kind === 'cdtfa') {
     choices.push(await chooseCdtfaWorkbook(feed.pageUrl, context))
+  } else if (feed.kind === 'idor-ordmache') {
+    choices.push(currentFileChoice('idor', feed.url))
   }
   const fetched = await Promise.all(choices.map((choice) => fetchSource(choice.request, context.settings)))
   if (feed.kind === 'statutory') return { fetched, choices }
   try {
     const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
     if (!drop && feed.kind === 'avalara-zip5') {
-      throw new Error(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
+      throw new NoFileForState(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
     }
     return { fetched, choices, ...(drop ? { drop } : {}) }
   } catch (error) {
@@ -60,16 +63,17 @@ export async function fetchStateSources(descriptor: StateDescriptor, context: Pi
   }
 }
 
-export async function compileState(descriptor: StateDescriptor, sources: StateSources, context: LoadContext): Promise<FeedResult> {
-  const { feed } = descriptor
+export async function compileState(descriptor: StateDescriptor, feed: Feed, sources: StateSources, context: LoadContext): Promise<FeedResult> {
   switch (feed.kind) {
     case 'sst': {
       const [rateFile, boundaryFile] = sources.fetched.map(fileText)
+      const districtAreas = districtAreasOf(descriptor.code)
       const result = await compileSstStateStreaming({
         state: descriptor.code,
         stateName: descriptor.name,
         rateFile: { name: rateFile!.name, text: rateFile!.text },
         ...(boundaryFile ? { boundaryFile: { name: boundaryFile.name, lines: boundaryFile.text } } : {}),
+        ...(districtAreas ? { districtAreas } : {}),
         geography: context.geography,
       })
       const files = sources.fetched.map((fetched, i) => {
@@ -89,6 +93,12 @@ export async function compileState(descriptor: StateDescriptor, sources: StateSo
       })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
+    case 'idor-ordmache': {
+      const [fetched] = sources.fetched
+      const file = parseOrdmacheFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
+      const result = compileOrdmache({ file, stateRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
     case 'avalara-zip5': {
       const drop = sources.drop!
       const parsed = parseDrop(drop)
@@ -105,9 +115,9 @@ export async function compileState(descriptor: StateDescriptor, sources: StateSo
   }
 }
 
-/** Fetch, then compile: one state's load with no comparison against the data in service. */
-export async function loadState(descriptor: StateDescriptor, context: LoadContext): Promise<FeedResult> {
-  return compileState(descriptor, await fetchStateSources(descriptor, context), context)
+/** Fetch, then compile: one state's load from one feed, with no comparison against the data in service. */
+export async function loadFeed(descriptor: StateDescriptor, feed: Feed, context: LoadContext): Promise<FeedResult> {
+  return compileState(descriptor, feed, await fetchStateSources(descriptor, feed, context), context)
 }
 
 function factsOf(descriptor: StateDescriptor): StateFacts {
@@ -116,21 +126,11 @@ function factsOf(descriptor: StateDescriptor): StateFacts {
   return facts
 }
 
-/** The newest manual drop of the state's Avalara ZIP5 table; undefined when there is none. */
-async function readNewestDrop(state: string, dropsDir: string): Promise<DropFile | undefined> {
-  const chosen = pickNewestDrop(await listFiles(dropsDir), state)
-  if (!chosen) return undefined
-  const file = path.join(dropsDir, chosen.path)
-  const bytes = await readFile(file)
-  return { bytes, raw: { url: `file://${file}`, name: path.basename(file), sha256: sha256Hex(bytes), size: bytes.length } }
-}
-
-const parseDrop = (drop: DropFile) => parseAvalaraZip5(decodeText(drop.bytes, drop.raw.name, { rowsCheckDamage: true }), drop.raw.name)
-
 /**
  * An official state's result with the ZIPs the geography lacks placed by an aggregator drop's
- * region names (feeds/unlisted-zips.ts), when a drop of the state is at hand; a drop that cannot
- * be read leaves the result as it is, with a note.
+ * region names (feeds/unlisted-zips.ts), and the ZIPs whose official answer is only a lower bound
+ * answered by the drop's figure (feeds/lower-bound-defaults.ts), when a drop of the state is at
+ * hand; a drop that cannot be read leaves the result as it is, with a note.
  */
 function withUnlistedZips(result: FeedResult, state: string, sources: StateSources, context: LoadContext): FeedResult {
   const unreadable = (reason: string): FeedResult => ({
@@ -146,7 +146,9 @@ function withUnlistedZips(result: FeedResult, state: string, sources: StateSourc
     return unreadable((error as Error).message)
   }
   const placed = placeUnlistedZips(result, { state, geography: context.geography, rows: parsed.rows, edition: parsed.edition.edition })
-  return placed === result ? result : { ...placed, files: [...placed.files, sources.drop.raw] }
+  const { edition, editionDate } = parsed.edition
+  const bounded = aggregatorOverLowerBounds(placed, { rows: parsed.rows, fileName: sources.drop.raw.name, edition, editionDate })
+  return bounded === result ? result : { ...bounded, files: [...bounded.files, sources.drop.raw] }
 }
 
 function fileText(fetched: FetchedSource): { name: string; text: string; member?: string } {
@@ -160,11 +162,3 @@ function fileText(fetched: FetchedSource): { name: string; text: string; member?
 const rawFile = ({ url, name, sha256, size }: FetchedSource): RawFile => ({ url, name, sha256, size })
 
 const withFiles = (result: FeedResult, files: RawFile[]): FeedResult => ({ ...result, files })
-
-/** Every file below a directory, as paths relative to it. */
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries
-    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? (entry as { path: string }).path, entry.name)))
-}

@@ -2,17 +2,20 @@
 // that fails, compile the indexes and publish them as a new snapshot.
 import pLimit from 'p-limit'
 import { STATES } from '../sources/index.ts'
-import type { StateDescriptor } from '../sources/descriptor.ts'
+import { klassOfFeed, type Feed, type StateDescriptor } from '../sources/descriptor.ts'
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
 import { buildGeographyFrom } from './geography/build-geography.ts'
 import { hashGeographyInputs, resolveGeographyInputs } from './geography/load-geography.ts'
 import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
+import { fallbackReason, fallbackStatus, firstServing, keepsPreviousOver, type FeedTry } from './feed-preference.ts'
+import { NoFileForState } from './feeds/no-file-for-state.ts'
+import { buildHistoryLayers, historyKeys, type PreviousLayer } from './history-layers.ts'
 import { compileState, fetchStateSources, type LoadContext, type StateSources } from './load-state.ts'
 import { assertSourcesAcceptable } from './source-checks.ts'
 import { Listings } from './source-listing.ts'
-import type { FreshnessStatus, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
+import type { AnchorResult, FreshnessStatus, Klass, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { writePlaceIndex } from '../snapshot-contract/place-index.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
@@ -20,9 +23,10 @@ import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/ra
 import type { PipelineSettings } from './settings.ts'
 import { writeShapeIndex } from '../snapshot-contract/shape-index.ts'
 import { defaultZipRates, diffZipRates } from './snapshot-diff.ts'
-import { loadCurrentSnapshot, publishSnapshot, removeAbandonedSnapshots, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
+import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type HistoryFile, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
-import { checkAnchors, checkInvariants } from './validate-state.ts'
+import { checkAnchors, coverageStart, withholdViolations } from './validate-state.ts'
+import { emptyRecord, emptyResult } from './empty-records.ts'
 
 // Publishers are government web servers; a handful of parallel downloads is polite and enough.
 export const SOURCE_CONCURRENCY = 4
@@ -87,20 +91,44 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
     )
     reporter.finish()
 
-    const manifestBase = { snapshot: snapshotId, format_version: FORMAT_VERSION, generated_at: nowIso, states: outcomes.map((o) => o.record) }
-    if (!built && previous && sameInputs(previous.manifest.geography.inputs, geographyHashes)) {
-      // Nothing was compiled: every state serves the data it had, on the same geography, so the
-      // index files are the previous ones byte for byte (the same inputs give the same bytes).
+    const served = (state: string) => outcomes.find((o) => o.descriptor.code === state && o.data)?.record
+    const keys = await historyKeys({ descriptors: STATES, dropsDir: settings.dropsDir, code: fingerprint, geography: geographyHashes, inService: served })
+    const priorLayers = previous ? await previousLayers(settings.artifactsDir, previous, reporter) : []
+    const layersReadable = priorLayers.length === previous?.manifest.history.length
+    const historyCarried = (state: string) => layersReadable && previous?.manifest.history_keys[state] === keys.get(state)
+    const history_keys = Object.fromEntries(keys)
+    const manifestBase = { snapshot: snapshotId, format_version: FORMAT_VERSION, generated_at: nowIso, states: outcomes.map((o) => o.record), history_keys }
+    const sameHistory = [...keys.keys()].every(historyCarried)
+    if (!built && previous && sameHistory && sameInputs(previous.manifest.geography.inputs, geographyHashes)) {
+      // Nothing was compiled: every state serves the data it had, on the same geography, with the
+      // same drop editions held, so the index files and history layers are the previous ones byte
+      // for byte (the same inputs give the same bytes).
       reporter.info('no source changed: index files carried over from the previous snapshot')
-      const manifest = await publishSnapshot(settings.artifactsDir, { ...manifestBase, geography: previous.manifest.geography }, previous.files)
+      const carriedLayers = priorLayers.map(({ layer, bytes }): HistoryFile => ({ layer, name: layer.file.name, bytes }))
+      const manifest = await publishSnapshot(settings.artifactsDir, { ...manifestBase, geography: previous.manifest.geography }, previous.files, carriedLayers)
       return { manifest, states: manifest.states }
     }
     const { geography: geo, zipMeta } = await geography()
     keepOneStatePerZip(outcomes, geo)
-    const served = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
-    if (served.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
+    const layers = await buildHistoryLayers({
+      descriptors: STATES,
+      rebuilt: (state) => !historyCarried(state),
+      previous: priorLayers,
+      inService: served,
+      dropsDir: settings.dropsDir,
+      geography: geo,
+      zipMeta,
+      snapshotId,
+      nowIso,
+    })
+    for (const o of outcomes) {
+      const notes = layers.notes.get(o.descriptor.code)
+      if (notes) o.record = { ...o.record, notes: [...o.record.notes, ...notes] }
+    }
+    const serving = outcomes.filter((o) => o.data && o.data.candidates.length > 0)
+    if (serving.length === 0) return { manifest: null, states: outcomes.map((o) => o.record), reason: 'no state has data to publish' }
     const rates = writeRateIndex({
-      states: served.map((o) => ({ code: o.descriptor.code, result: { ...emptyResult(), ...o.data! } })),
+      states: serving.map((o) => ({ code: o.descriptor.code, result: { ...emptyResult(), ...o.data! } })),
       zipMeta,
     })
     const manifest = await publishSnapshot(
@@ -111,6 +139,7 @@ export async function refresh(settings: PipelineSettings, reporter: Reporter): P
         'places.bin': writePlaceIndex(geo),
         'shapes.bin': writeShapeIndex({ county: geo.countyShapes, place: geo.placeShapes }),
       },
+      layers.layers,
     )
     return { manifest, states: manifest.states }
   } finally {
@@ -138,9 +167,15 @@ type StateContext = Pick<LoadContext, 'settings' | 'listings'> & {
   today: string
 }
 
+/** One feed's data, loaded and validated, or carried forward unchanged. */
+type Served =
+  | { kind: 'loaded'; result: FeedResult; index: RateIndex; withheld: StateRecord['withheld']; anchors: AnchorResult[]; choiceNotes: string[]; pinned: boolean; key: string }
+  | { kind: 'unchanged'; prior: StateRecord; data: StateData; choiceNotes: string[]; pinned: boolean }
+
 async function refreshState(descriptor: StateDescriptor, context: StateContext): Promise<Outcome> {
   const { previous, previousIndex, nowIso, today } = context
   const prior = previous?.manifest.states.find((s) => s.code === descriptor.code) ?? null
+  const priorHasData = previousIndex?.states.includes(descriptor.code) ?? false
   const keepPrevious = (status: FreshnessStatus, notes: string[], extra: Partial<StateRecord> = {}): Outcome => ({
     descriptor,
     record: {
@@ -149,60 +184,42 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
       notes,
       ...extra,
     },
-    data: previousIndex?.states.includes(descriptor.code) ? dataFromIndex(previousIndex, descriptor.code) : null,
+    data: priorHasData ? dataFromIndex(previousIndex!, descriptor.code) : null,
   })
   if (descriptor.operatorFlag === 'maintenance') {
     return keepPrevious('maintenance', ['operator flag: known upstream outage, last good data served'])
   }
 
-  let sources: StateSources
-  try {
-    sources = await fetchStateSources(descriptor, context)
-    assertSourcesAcceptable(descriptor, sources, prior && previousIndex?.states.includes(descriptor.code) ? prior : null, context.settings.sizeJumpLimit)
-  } catch (error) {
-    return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
-  }
-  const pinned = sources.choices.some((choice) => choice.pinned)
-  const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
-  const key = inputKey({
-    code: context.fingerprint,
-    descriptor,
-    files: [...sources.fetched.map((f) => f.sha256), sources.drop?.raw.sha256 ?? sources.dropError ?? ''],
-    geography: context.geographyHashes,
-  })
-  if (prior?.input_key === key && CARRIED_STATUSES.has(prior.status) && previousIndex?.states.includes(descriptor.code)) {
-    return unchanged(descriptor, { ...prior, pinned }, dataFromIndex(previousIndex, descriptor.code), choiceNotes, new Date(nowIso))
+  const { served, attempts, regressed } = await firstServing(descriptor.feeds, (feed) => tryFeed(descriptor, feed, prior, priorHasData, context))
+  const tried = attempts.map((a) => `${a.feed}: ${a.outcome === 'served' ? 'served' : a.message}`)
+  if (!served || keepsPreviousOver(descriptor, served.feed.kind, prior, priorHasData)) {
+    const broken = attempts.find((a) => a.outcome === 'failed' || a.outcome === 'anchor_regression')
+    const why = served ? `previous ${prior!.feed} data kept while ${prior!.feed} cannot serve (${served.feed.kind} could)` : 'no feed could serve, previous data kept'
+    return keepPrevious(broken?.outcome === 'anchor_regression' ? 'anchor_regression' : 'failed', [`${why}: ${tried.join('; ')}`], {
+      feeds_tried: attempts,
+      ...(regressed ? { anchors: regressed } : {}),
+    })
   }
 
-  let result: FeedResult
-  let index: RateIndex
-  let withheld: StateRecord['withheld']
-  try {
-    const { geography, zipMeta } = await context.geography()
-    const loaded = await compileState(descriptor, sources, { settings: context.settings, listings: context.listings, geography })
-    ;({ result, index, withheld } = withholdViolations(loaded, descriptor, today, zipMeta))
-  } catch (error) {
-    return keepPrevious('failed', [`load failed, previous data kept: ${(error as Error).message}`])
+  const { feed, value } = served
+  const klass = klassOfFeed(feed.kind)
+  const fallback = fallbackReason(attempts)
+  const fallbackNotes = fallback ? [`served by ${feed.kind}, a fallback: ${fallback}`] : []
+  if (value.kind === 'unchanged') {
+    const outcome = unchanged(descriptor, klass, { ...value.prior, pinned: value.pinned }, value.data, [...fallbackNotes, ...value.choiceNotes], new Date(nowIso))
+    return { ...outcome, record: { ...outcome.record, status: fallbackStatus(outcome.record.status, attempts), feeds_tried: attempts, fallback_reason: fallback } }
   }
 
-  const anchors = checkAnchors(index, descriptor, result.effectiveThrough)
-  const diverged = anchors.filter((a) => a.outcome === 'diverged')
-  if (diverged.length) {
-    const lines = diverged.map((a) => `anchor ${a.zip} on ${a.asOf}: expected ${a.expected}, got ${a.actual ?? 'no answer'}`)
-    return keepPrevious('anchor_regression', [`new data not published: ${lines.join('; ')}`], { anchors })
-  }
-
+  const { result, index, withheld, anchors } = value
   await stageState(context.staging, context.snapshotId, descriptor.code, result)
-  const moved = previousIndex?.states.includes(descriptor.code)
-    ? await ratesMoved(context.staging, previousIndex, index, descriptor.code, today)
-    : false
-  const lastFetch = descriptor.klass === 'reload' ? editionDate(result) : today
-  const status = statusAfterLoad(descriptor, moved, lastFetch, new Date(nowIso))
+  const moved = priorHasData ? await ratesMoved(context.staging, previousIndex!, index, descriptor.code, today) : false
+  const lastFetch = klass === 'reload' ? editionDate(result) : today
+  const status = fallbackStatus(statusAfterLoad(descriptor, klass, moved, lastFetch, new Date(nowIso)), attempts)
   const record: StateRecord = {
     code: descriptor.code,
     name: descriptor.name,
-    klass: descriptor.klass,
-    feed: descriptor.feed.kind,
+    klass,
+    feed: feed.kind,
     status,
     edition: result.edition,
     effective_through: result.effectiveThrough,
@@ -212,15 +229,71 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     rows: result.rowsParsed,
     zips: new Set(result.candidates.map((c) => c.zip)).size,
     sources: result.files,
-    notes: [...choiceNotes, ...result.notes],
+    notes: [...fallbackNotes, ...value.choiceNotes, ...result.notes],
     unplaced: result.unplaced.map((u) => ({ ...u, rate: formatRate(u.rate) })),
     anchors,
     withheld,
     data_from_snapshot: context.snapshotId,
-    pinned,
-    input_key: key,
+    pinned: value.pinned,
+    input_key: value.key,
+    feeds_tried: attempts,
+    fallback_reason: fallback,
+    coverage_from: result.coverageFrom ?? null,
+    rate_varies: result.rateVaries ?? [],
   }
   return { descriptor, record, data: result }
+}
+
+/**
+ * One feed of the state: fetch and check its sources; when they are what the data in service was
+ * compiled from, carry that data forward; else compile, check the invariants (a few violating ZIPs
+ * withheld) and the feed's own anchors.
+ */
+async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateRecord | null, priorHasData: boolean, context: StateContext): Promise<FeedTry<Served>> {
+  const failure = (error: unknown): FeedTry<Served> => {
+    const message = (error as Error).message
+    return error instanceof NoFileForState ? { outcome: 'no_file', message } : { outcome: 'failed', message: `load failed: ${message}` }
+  }
+  let sources: StateSources
+  try {
+    sources = await fetchStateSources(descriptor, feed, context)
+    assertSourcesAcceptable(feed, sources, prior && priorHasData ? prior : null, context.settings.sizeJumpLimit)
+  } catch (error) {
+    return failure(error)
+  }
+  const pinned = sources.choices.some((choice) => choice.pinned)
+  const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
+  const key = inputKey({
+    code: context.fingerprint,
+    descriptor,
+    feed: feed.kind,
+    files: [...sources.fetched.map((f) => f.sha256), sources.drop?.raw.sha256 ?? sources.dropError ?? ''],
+    geography: context.geographyHashes,
+  })
+  if (prior?.input_key === key && prior.feed === feed.kind && CARRIED_STATUSES.has(prior.status) && priorHasData) {
+    return { outcome: 'served', value: { kind: 'unchanged', prior, data: dataFromIndex(context.previousIndex!, descriptor.code), choiceNotes, pinned } }
+  }
+
+  // The data in service is compared with the new data only when the same feed produced it.
+  const sameFeed = prior && priorHasData && prior.feed === feed.kind ? prior : null
+  let loaded: Omit<Extract<Served, { kind: 'loaded' }>, 'anchors' | 'kind' | 'choiceNotes' | 'pinned' | 'key'>
+  try {
+    const { geography, zipMeta } = await context.geography()
+    const compiled = await compileState(descriptor, feed, sources, { settings: context.settings, listings: context.listings, geography })
+    const growth = rowGrowth(compiled, sameFeed, descriptor, context.settings)
+    if (growth) return { outcome: 'failed', message: growth }
+    const carryFrom = sameFeed && context.previous ? { index: context.previousIndex!, snapshot: context.previous.manifest.snapshot } : null
+    loaded = withholdViolations(compiled, descriptor, context.today, zipMeta, carryFrom)
+  } catch (error) {
+    return failure(error)
+  }
+  const anchors = checkAnchors(loaded.index, descriptor, feed.kind, { from: coverageStart(loaded.result), through: loaded.result.effectiveThrough })
+  const diverged = anchors.filter((a) => a.outcome === 'diverged')
+  if (diverged.length) {
+    const lines = diverged.map((a) => `anchor ${a.zip} on ${a.asOf}: expected ${a.expected}, got ${a.actual ?? 'no answer'}`)
+    return { outcome: 'anchor_regression', message: `new data not published: ${lines.join('; ')}`, anchors }
+  }
+  return { outcome: 'served', value: { kind: 'loaded', ...loaded, anchors, choiceNotes, pinned, key } }
 }
 
 /** Records that describe a successful load of the data in service (a failed one keeps older notes). */
@@ -228,16 +301,16 @@ const CARRIED_STATUSES = new Set<FreshnessStatus>(['ok', 'changed', 'stale', 'ma
 const UNCHANGED_NOTE = 'sources unchanged'
 
 /** Same inputs as the data in service: refreshed without re-parsing, its data carried forward. */
-function unchanged(descriptor: StateDescriptor, prior: StateRecord, data: StateData, choiceNotes: string[], now: Date): Outcome {
+function unchanged(descriptor: StateDescriptor, klass: Klass, prior: StateRecord, data: StateData, choiceNotes: string[], now: Date): Outcome {
   const today = now.toISOString().slice(0, 10)
-  const lastFetch = descriptor.klass === 'reload' ? (prior.effective_through ?? today) : today
-  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE))
+  const lastFetch = klass === 'reload' ? (prior.effective_through ?? today) : today
+  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE) && !note.startsWith('served by '))
   const note = `${UNCHANGED_NOTE} since snapshot ${prior.data_from_snapshot} (same bytes, geography and pipeline): its data carried forward without re-parsing`
   return {
     descriptor,
     record: {
       ...prior,
-      status: statusAfterLoad(descriptor, false, lastFetch, now),
+      status: statusAfterLoad(descriptor, klass, false, lastFetch, now),
       last_refreshed_at: now.toISOString(),
       last_fetch: lastFetch,
       notes: [...choiceNotes, note, ...kept],
@@ -246,41 +319,26 @@ function unchanged(descriptor: StateDescriptor, prior: StateRecord, data: StateD
   }
 }
 
-// A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
-// are withheld and listed; more than that, or any structural violation, fails the state.
-export const MAX_WITHHELD_SHARE = 0.05
+/** A source with more rows than this many times the previous edition's fails, unless accepted (TAXATLAS_ACCEPT_ROW_GROWTH). */
+export const ROW_GROWTH_LIMIT = 3
 
-function withholdViolations(
-  loaded: FeedResult,
-  descriptor: StateDescriptor,
-  today: string,
-  zipMeta: (zip: string) => ZipMeta | undefined,
-): { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld'] } {
-  const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
-  const index = build(loaded)
-  const violations = checkInvariants(index, descriptor, today)
-  if (violations.length === 0) return { result: loaded, index, withheld: [] }
-  const sample = violations.slice(0, 5).map((v) => `${v.zip}: ${v.message}`).join('; ')
-  const structural = violations.filter((v) => v.structural)
-  if (structural.length) throw new Error(`invariants violated: ${sample}`)
-  const zips = new Set(violations.map((v) => v.zip))
-  const total = new Set(loaded.candidates.map((c) => c.zip)).size
-  if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
-    throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
+/** Why the state's new source is refused for its row count, or null: far more rows than the previous edition is a repeated or concatenated file more often than a real change. */
+function rowGrowth(loaded: FeedResult, prior: StateRecord | null, descriptor: StateDescriptor, settings: PipelineSettings): string | null {
+  if (!prior || prior.rows === 0 || loaded.rowsRead <= prior.rows * ROW_GROWTH_LIMIT) return null
+  if (settings.acceptRowGrowth.includes(descriptor.code)) {
+    loaded.notes.push(`${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition: accepted by the operator (TAXATLAS_ACCEPT_ROW_GROWTH)`)
+    return null
   }
-  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message }))
-  const result: FeedResult = {
-    ...loaded,
-    candidates: loaded.candidates.filter((c) => !zips.has(c.zip)),
-    notes: [...loaded.notes, `${zips.size} ZIP(s) withheld (answered as unresolved): ${withheld.map((w) => `${w.zip} ${w.reason}`).join('; ')}`],
-  }
-  return { result, index: build(result), withheld }
+  return (
+    `new data not published: ${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition (${prior.edition ?? 'unknown'}); ` +
+    `previous data kept. If the source really grew, run the refresh with TAXATLAS_ACCEPT_ROW_GROWTH=${descriptor.code}`
+  )
 }
 
-function statusAfterLoad(descriptor: StateDescriptor, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
+function statusAfterLoad(descriptor: StateDescriptor, klass: Klass, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {
   if (descriptor.operatorFlag === 'manual') return 'manual'
-  if (descriptor.klass === 'static') return 'static'
-  if (dataAgeDays(lastFetch, now) > STALE_AFTER_DAYS[descriptor.klass]) return 'stale'
+  if (klass === 'static') return 'static'
+  if (dataAgeDays(lastFetch, now) > STALE_AFTER_DAYS[klass]) return 'stale'
   return moved ? 'changed' : 'ok'
 }
 
@@ -302,49 +360,11 @@ function carried(descriptor: StateDescriptor, previous: LoadedSnapshot | null, p
     return { descriptor, record: { ...(prior ?? emptyRecord(descriptor)), status: prior?.status ?? 'unknown' }, data: null }
   }
   let status = prior.status
-  if ((status === 'ok' || status === 'changed') && prior.last_fetch && descriptor.klass !== 'static') {
-    if (dataAgeDays(prior.last_fetch, now) > STALE_AFTER_DAYS[descriptor.klass]) status = 'stale'
+  if ((status === 'ok' || status === 'changed') && prior.last_fetch && prior.klass !== 'static') {
+    if (dataAgeDays(prior.last_fetch, now) > STALE_AFTER_DAYS[prior.klass]) status = 'stale'
   }
   return { descriptor, record: { ...prior, status }, data: dataFromIndex(previousIndex, descriptor.code) }
 }
-
-function emptyRecord(descriptor: StateDescriptor): StateRecord {
-  return {
-    code: descriptor.code,
-    name: descriptor.name,
-    klass: descriptor.klass,
-    feed: descriptor.feed.kind,
-    status: 'unknown',
-    edition: null,
-    effective_through: null,
-    effective_date_basis: null,
-    last_refreshed_at: null,
-    last_fetch: null,
-    rows: 0,
-    zips: 0,
-    sources: [],
-    notes: [],
-    unplaced: [],
-    anchors: [],
-    withheld: [],
-    data_from_snapshot: null,
-    pinned: false,
-    input_key: null,
-  }
-}
-
-const emptyResult = (): FeedResult => ({
-  jurisdictions: [],
-  candidates: [],
-  unplaced: [],
-  edition: '',
-  effectiveThrough: '',
-  effectiveDateBasis: 'no_published_date',
-  rowsRead: 0,
-  rowsParsed: 0,
-  files: [],
-  notes: [],
-})
 
 /**
  * Invariant across states: a ZIP is answered by one state unless the geography says it straddles a
@@ -365,6 +385,20 @@ function keepOneStatePerZip(outcomes: Outcome[], geography: Geography) {
       o.record = { ...o.record, notes: [...o.record.notes, `ZIP ${zip} also in ${keeper}'s data and not a straddler: left to ${keeper}`] }
     }
   }
+}
+
+/** The previous snapshot's history layers, read back; one that cannot be read is left out (its states' history is rebuilt). */
+async function previousLayers(artifactsDir: string, previous: LoadedSnapshot, reporter: Reporter): Promise<PreviousLayer[]> {
+  const layers: PreviousLayer[] = []
+  for (const layer of previous.manifest.history) {
+    try {
+      const bytes = await readSnapshotFile(artifactsDir, previous.id, layer.file)
+      layers.push({ layer, bytes, index: new RateIndex(bytes) })
+    } catch (error) {
+      reporter.info(`previous history layer ${layer.edition} unusable, left out: ${(error as Error).message}`)
+    }
+  }
+  return layers
 }
 
 function zipMetaFrom(geography: Geography): (zip: string) => ZipMeta | undefined {

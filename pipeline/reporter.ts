@@ -24,8 +24,12 @@ function ageOf(state: StateRecord, now: Date): { days: number; limit: number; kl
   return { days: Math.floor(dataAgeDays(state.last_fetch, now)), limit: STALE_AFTER_DAYS[state.klass], klass: state.klass }
 }
 
+/** A fallback serving because a preferred feed broke: `stale` whatever its age (pipeline/feed-preference.ts). */
+const servedAfterFailure = (state: StateRecord): boolean => state.feeds_tried.some((a) => a.outcome === 'failed' || a.outcome === 'anchor_regression') && state.feeds_tried.at(-1)?.outcome === 'served'
+
 /** Why a stale state is stale, in the words of its class: the age of its data against the class limit. */
 function staleReason(state: StateRecord, now: Date): string {
+  if (servedAfterFailure(state)) return `served by the ${state.feed} fallback: ${state.fallback_reason}`
   const age = ageOf(state, now)
   if (!age) return 'stale'
   const what = age.klass === 'reload' ? `edition ${state.last_fetch}` : `last fetch ${state.last_fetch}`
@@ -38,11 +42,11 @@ function staleReason(state: StateRecord, now: Date): string {
  */
 export function summaryTable(states: StateRecord[], now: Date): string {
   const table = formatTable(
-    ['state', 'klass', 'status', 'rows', 'zips', 'edition', 'effective_through', 'age (limit)', 'note'],
+    ['state', 'klass', 'feed', 'status', 'rows', 'zips', 'edition', 'effective_through', 'age (limit)', 'note'],
     states.map((s) => {
       const age = ageOf(s, now)
       const note = s.status === 'stale' ? staleReason(s, now) : (s.notes[0] ?? '').slice(0, 80)
-      return [s.code, s.klass, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', age ? `${age.days} d (${age.limit})` : '-', note]
+      return [s.code, s.klass, s.feed, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', age ? `${age.days} d (${age.limit})` : '-', note]
     }),
   )
   const explanation = staleExplanation(states, now)
@@ -54,8 +58,10 @@ export function summaryTable(states: StateRecord[], now: Date): string {
  * what it is: the drops' age. Empty when no state is stale.
  */
 export function staleExplanation(states: StateRecord[], now: Date): string {
-  const stale = states.filter((s) => s.status === 'stale')
-  if (stale.length === 0) return ''
+  const fallbacks = states.filter((s) => s.status === 'stale' && servedAfterFailure(s))
+  const stale = states.filter((s) => s.status === 'stale' && !servedAfterFailure(s))
+  const fallbackLines = fallbacks.map((s) => `  ${s.code}: served by its ${s.feed} fallback while a preferred feed fails (${s.fallback_reason}).`)
+  if (stale.length === 0) return fallbackLines.join('\n')
   const groups = new Map<string, StateRecord[]>()
   for (const state of stale) {
     const key = `${state.klass}|${state.last_fetch ?? ''}`
@@ -77,6 +83,7 @@ export function staleExplanation(states: StateRecord[], now: Date): string {
     `${stale.length} state${stale.length === 1 ? ' is' : 's are'} stale: the data in service is older than its class allows. This is the age of the`,
     'data, not a failure: those states answer from the data listed above, with a state_data_status warning.',
     ...lines,
+    ...fallbackLines,
   ].join('\n')
 }
 

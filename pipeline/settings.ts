@@ -42,6 +42,11 @@ const PipelineEnv = z.object({
     .optional()
     .describe('refresh only these states; the others keep their previous data'),
   TAXATLAS_NOW: z.iso.datetime().optional().describe('clock override for reproducible runs'),
+  TAXATLAS_ACCEPT_ROW_GROWTH: z
+    .string()
+    .regex(/^[a-zA-Z]{2}(,[a-zA-Z]{2})*$/, 'a comma-separated list of 2-letter state codes')
+    .optional()
+    .describe('states whose source may have more than 3x the rows of the previous edition in this run (otherwise such a state fails and keeps its previous data)'),
   TAXATLAS_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000).describe('per-request timeout'),
   TAXATLAS_FETCH_RETRIES: z.coerce.number().int().nonnegative().default(3).describe('retries after a failed request'),
 })
@@ -60,6 +65,8 @@ export type PipelineSettings = {
   artifactsDir: string
   buildDir: string
   states: string[] | null
+  /** states whose row count may grow past ROW_GROWTH_LIMIT × the previous edition's (refresh.ts) */
+  acceptRowGrowth: string[]
   now: Date
   fetchTimeoutMs: number
   fetchRetries: number
@@ -84,6 +91,7 @@ export function readPipelineSettings(env: NodeJS.ProcessEnv = process.env): Pipe
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
     buildDir: path.resolve(e.TAXATLAS_BUILD),
     states: e.TAXATLAS_STATES ? e.TAXATLAS_STATES.toUpperCase().split(',') : null,
+    acceptRowGrowth: e.TAXATLAS_ACCEPT_ROW_GROWTH ? e.TAXATLAS_ACCEPT_ROW_GROWTH.toUpperCase().split(',') : [],
     now: e.TAXATLAS_NOW ? new Date(e.TAXATLAS_NOW) : new Date(),
     fetchTimeoutMs: e.TAXATLAS_FETCH_TIMEOUT_MS,
     fetchRetries: e.TAXATLAS_FETCH_RETRIES,

@@ -1,14 +1,15 @@
 // What was fetched, compared with what is in service before anything is parsed: an edition older
 // than the one served, or a file far larger or smaller than the one it would replace, is refused.
-import type { StateDescriptor } from '../sources/descriptor.ts'
+import type { Feed } from '../sources/descriptor.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import { isOlderEdition, sourceRole } from './edition-choice.ts'
 import type { StateSources } from './load-state.ts'
 
-export function assertSourcesAcceptable(descriptor: StateDescriptor, sources: StateSources, inService: StateRecord | null, sizeJumpLimit: number): void {
-  if (!inService?.edition || inService.feed !== descriptor.feed.kind) return
+/** `feed`: the feed the sources were fetched for; data in service from another feed is not compared with them. */
+export function assertSourcesAcceptable(feed: Feed, sources: StateSources, inService: StateRecord | null, sizeJumpLimit: number): void {
+  if (!inService?.edition || inService.feed !== feed.kind) return
   const [main] = sources.choices
-  if (main && !main.pinned && isOlderEdition(descriptor.feed.kind, main.edition, inService.edition)) {
+  if (main && !main.pinned && isOlderEdition(feed.kind, main.edition, inService.edition)) {
     throw new Error(`newest listed edition ${main.edition} (${main.request.fileName}) is older than edition ${inService.edition} in service: not replacing newer data`)
   }
   for (const fetched of sources.fetched) {

@@ -2,9 +2,12 @@
 // anchors of its descriptor and the invariants every answer must satisfy.
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { stateFacts, stateRateOn } from '../sources/state-facts.ts'
-import type { AnchorResult } from '../snapshot-contract/manifest.ts'
+import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
+import type { AnchorResult, StateRecord } from '../snapshot-contract/manifest.ts'
+import type { FeedResult } from '../snapshot-contract/model.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
-import type { RateIndex } from '../snapshot-contract/rate-index.ts'
+import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/rate-index.ts'
+import { carriedZip, type CarriedZip } from './carry-over.ts'
 
 const SINGLE_LEVELS = new Set(['state', 'county', 'city'])
 
@@ -15,15 +18,35 @@ export function defaultCombinedRate(index: RateIndex, zip: string, state: string
   return candidate ? index.combinedRate(candidate.stack, isoDate) : null
 }
 
+/**
+ * The first day the data answers for: the day its feed states, else the earliest start of a
+ * state-level rate (an aggregator edition's rows all start on its edition date). Null: no start.
+ */
+export function coverageStart(result: Pick<FeedResult, 'coverageFrom' | 'jurisdictions'>): string | null {
+  if (result.coverageFrom) return result.coverageFrom
+  let earliest: string | undefined
+  for (const rate of result.jurisdictions) {
+    if (rate.level !== 'state') continue
+    if (rate.from === null) return null
+    if (earliest === undefined || rate.from < earliest) earliest = rate.from
+  }
+  return earliest ?? null
+}
+
+/** The anchors of the feed that produced the data: another feed's anchors were read from another source. */
 export function checkAnchors(
   index: RateIndex,
   descriptor: StateDescriptor,
-  effectiveThrough: string,
+  feed: FeedKind,
+  coverage: { from: string | null; through: string },
 ): AnchorResult[] {
-  return descriptor.anchors.map((anchor) => {
+  return descriptor.anchors.filter((anchor) => anchor.feed === feed).map((anchor) => {
     const base = { zip: anchor.zip, asOf: anchor.asOf, edition: anchor.edition, expected: anchor.expected }
-    // Data that does not yet reach the anchor's date (an older edition) cannot be held to it.
-    if (effectiveThrough < anchor.asOf) return { ...base, actual: null, outcome: 'not_applicable' as const }
+    // Data that does not reach the anchor's date cannot be held to it: an older edition, or a newer
+    // one whose rates start after it (the edition in service then is kept as a history layer).
+    if (coverage.through < anchor.asOf || (coverage.from !== null && anchor.asOf < coverage.from)) {
+      return { ...base, actual: null, outcome: 'not_applicable' as const }
+    }
     const actual = defaultCombinedRate(index, anchor.zip, descriptor.code, anchor.asOf)
     const text = actual === null ? null : formatRate(actual)
     return { ...base, actual: text, outcome: text === anchor.expected ? ('held' as const) : ('diverged' as const) }
@@ -64,4 +87,54 @@ export function checkInvariants(index: RateIndex, descriptor: StateDescriptor, i
     }
   }
   return violations
+}
+
+// A handful of ZIPs whose answer breaks a bound (an aggregator's tribal or double-counted figure)
+// are withheld and listed: each keeps its previous answer, carried over from the previous
+// snapshot, when it had one, and is answered as unresolved when it had none. More than that, or
+// any structural violation, fails the state.
+export const MAX_WITHHELD_SHARE = 0.05
+
+/** The previous snapshot's index a withheld ZIP's previous answer is carried from. */
+export type CarryFrom = { index: RateIndex; snapshot: string }
+
+export function withholdViolations(
+  loaded: FeedResult,
+  descriptor: StateDescriptor,
+  isoDate: string,
+  zipMeta: (zip: string) => ZipMeta | undefined,
+  carryFrom: CarryFrom | null,
+): { result: FeedResult; index: RateIndex; withheld: StateRecord['withheld'] } {
+  const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
+  const index = build(loaded)
+  const violations = checkInvariants(index, descriptor, isoDate)
+  if (violations.length === 0) return { result: loaded, index, withheld: [] }
+  const sample = violations.slice(0, 5).map((v) => `${v.zip}: ${v.message}`).join('; ')
+  const structural = violations.filter((v) => v.structural)
+  if (structural.length) throw new Error(`invariants violated: ${sample}`)
+  const zips = new Set(violations.map((v) => v.zip))
+  const total = new Set(loaded.candidates.map((c) => c.zip)).size
+  if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
+    throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
+  }
+  const carried = new Map<string, CarriedZip>()
+  for (const zip of zips) {
+    const previous = carryFrom && carriedZip(carryFrom.index, descriptor.code, zip)
+    if (previous) carried.set(zip, previous)
+  }
+  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message, ...(carried.has(v.zip) ? { carried_from: carryFrom!.snapshot } : {}) }))
+  const listed = (list: typeof withheld) => list.map((w) => `${w.zip} ${w.reason}`).join('; ')
+  const kept = withheld.filter((w) => w.carried_from)
+  const unresolved = withheld.filter((w) => !w.carried_from)
+  const notes = [...loaded.notes]
+  if (kept.length) notes.push(`${new Set(kept.map((w) => w.zip)).size} ZIP(s) withheld, their previous answer kept (snapshot ${carryFrom!.snapshot}): ${listed(kept)}`)
+  if (unresolved.length) notes.push(`${new Set(unresolved.map((w) => w.zip)).size} ZIP(s) withheld (answered as unresolved, no previous answer): ${listed(unresolved)}`)
+  const result: FeedResult = {
+    ...loaded,
+    // Two carried ZIPs may share an authority (their county): each version once.
+    jurisdictions: [...loaded.jurisdictions, ...new Map([...carried.values()].flatMap((c) => c.jurisdictions).map((j) => [`${j.level}|${j.code}|${j.from}|${j.to}|${j.rate}`, j])).values()],
+    candidates: [...loaded.candidates.filter((c) => !zips.has(c.zip)), ...[...carried.values()].flatMap((c) => c.candidates)],
+    notes,
+  }
+  return { result, index: build(result), withheld }
 }

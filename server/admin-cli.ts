@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import { AdminError, connectAdmin, type AdminClient } from './admin/admin-client.ts'
 import { SettingsError } from './base/settings-error.ts'
 import { readServerSettings } from './settings.ts'
-import { StoreLockedError } from './store/database.ts'
+import { StoreOpenError } from './store/open-store-file.ts'
 import { TierName } from './base/tiers.ts'
 
 const USAGE = `usage: npm run admin -- <command> [options]
@@ -91,7 +91,7 @@ async function run(client: AdminClient, command: string, o: Options): Promise<{ 
 try {
   await main(process.argv.slice(2))
 } catch (error) {
-  const known = error instanceof UsageError || error instanceof AdminError || error instanceof SettingsError || error instanceof StoreLockedError
+  const known = error instanceof UsageError || error instanceof AdminError || error instanceof SettingsError || error instanceof StoreOpenError
   process.stderr.write(`${known ? (error as Error).message : (error as Error).stack}\n`)
   if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`)
   process.exitCode = error instanceof UsageError ? 2 : 1

@@ -8,6 +8,8 @@ const logger = jsonLogger()
 
 try {
   const settings = readServerSettings()
+  // `--init`: create an empty store where one was before and its file is missing (store/store-marker.ts).
+  if (process.argv.slice(2).includes('--init')) settings.storeInit = true
   const running = await startServer(settings, { logger })
   logger.info('listening', {
     pid: process.pid,

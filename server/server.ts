@@ -1,19 +1,22 @@
 // Everything `make serve` runs, as one function tests can call on port 0: open the snapshot
-// (failing before listen when none is valid), listen on the public and the loopback admin port,
+// (failing before listen when no snapshot on disk is valid), listen on the public and the loopback admin port,
 // follow the CURRENT pointer, then open the store in the background, flush usage, and close it
 // all in order.
 //
 // The store is not needed by public routes (/healthz, /v1/freshness, /openapi.json), and loading
-// DuckDB alone takes ~150-270 ms, so it opens after listen: key routes wait for it (one shared
-// promise, see store/store.ts) and answer 503 SERVICE_UNAVAILABLE if it could not be opened.
+// DuckDB alone takes ~150-270 ms, so it opens after listen: key routes wait for the first attempt
+// and answer 503 SERVICE_UNAVAILABLE while it cannot be opened; attempts go on with backoff
+// until it opens (store/store-supervisor.ts).
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdminApp } from './admin/admin-listener.ts'
-import { removeEndpointFile, writeEndpointFile } from './admin/endpoint-file.ts'
+import { removeEndpointAt, writeEndpointAt } from './admin/endpoint-file.ts'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { createApp } from './app.ts'
 import { limitBodyTime } from './http/body-time.ts'
+import { withMetricsEndpoint } from './http/metrics-endpoint.ts'
+import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { HttpError } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
@@ -26,7 +29,8 @@ import type { ServerSettings } from './settings.ts'
 import { SnapshotSource, type ReloadOutcome, type ReloadTrigger } from './snapshot/snapshot-source.ts'
 import { scheduleRefresh, type RefreshScheduler } from './snapshot/refresh-schedule.ts'
 import { watchPointer } from './snapshot/watch-pointer.ts'
-import { gateStore, openStore, STORE_RETRY_AFTER_SECONDS, type OpenedStore } from './store/store.ts'
+import { openStore, type OpenedStore } from './store/store.ts'
+import { StoreSupervisor } from './store/store-supervisor.ts'
 
 // requireHostHeader: a request without Host is answered by requireHost in the envelope, not by
 // Node's bare 400. requestTimeout: Node's would cut a streamed backfill still making progress
@@ -39,11 +43,15 @@ export type RunningServer = {
   adminUrl: string
   snapshots: SnapshotSource
   /**
-   * Settles once the store, opened in the background after listen, is open or has failed:
-   * true when key routes and the admin listener serve (its endpoint file is written), false
-   * when it could not be opened (logged once as store_failed; key routes answer 503).
+   * Settles once the first attempt at opening the store, in the background after listen, has
+   * opened it or failed: true when key routes and the admin listener serve (its endpoint file is
+   * written), false when it could not be opened (logged as store_failed; key routes answer 503
+   * while later attempts go on, see `storeOpen`).
    */
   storeReady: Promise<boolean>
+  /** resolves true once any attempt opened the store, false if the server closed first */
+  storeOpen: Promise<boolean>
+  store: StoreSupervisor
   reload(trigger: ReloadTrigger): Promise<ReloadOutcome>
   /** the server's own refresh runs, when TAXATLAS_REFRESH_SCHEDULE is set */
   refresh: RefreshScheduler | null
@@ -58,31 +66,61 @@ export async function startServer(
   const { logger } = options
   const clock = options.clock ?? systemClock
   keepNextTickClass()
-  // Nothing listens unless a verified snapshot opened.
-  const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock)
+  // Nothing listens unless a verified snapshot opened (CURRENT's, or the newest valid earlier one).
+  const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock, { rereportMs: settings.snapshotRereportMs })
+
+  // A key's request rate is shared out among the nodes on the store (1 until it is open).
+  let liveNodes = () => 1
+  const metrics = settings.metricsToken
+    ? await createMetrics({
+        storeEngine: settings.store.kind,
+        snapshot: () => ({ id: snapshots.current.id, generatedAt: snapshots.current.manifest.generated_at }),
+        liveNodes: () => liveNodes(),
+        clock,
+      })
+    : undefined
 
   // Key routes hold on `gate` from the first request; the opening itself starts after listen.
-  let startOpening!: () => void
   let openingStarted = 0
-  const opening = new Promise<void>((resolve) => (startOpening = resolve)).then(() => {
-    openingStarted = performance.now()
-    return openStore(settings.storePath, { memoryLimit: settings.storeMemoryLimit })
+  let attempts = 0
+  const gate = new StoreSupervisor({
+    storePath: settings.storePath,
+    open: (guard) => {
+      if (attempts++ === 0) openingStarted = performance.now()
+      return openStore(settings.store, {
+        memoryLimit: settings.storeMemoryLimit,
+        init: settings.storeInit,
+        guard,
+        now: clock(),
+        poolSize: settings.storePoolSize,
+        pollMs: settings.storePollMs,
+        unsyncedShare: settings.usageUnsyncedShare,
+        nodeName: `taxatlas ${process.pid}`,
+        logger,
+        metrics,
+      })
+    },
+    retryCeilingMs: settings.storeRetryMaxMs,
+    identityCheckMs: settings.storeCheckMs,
+    logger,
+    clock,
   })
-  const gate = gateStore(opening)
 
   const server = http.createServer(LISTENER_OPTIONS)
   const adminServer = http.createServer(LISTENER_OPTIONS)
   for (const listener of [server, adminServer]) answerRefusals(listener, logger)
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
+  const limiter = new RateLimiter(clock, () => liveNodes())
   const deps: AppDeps = {
     snapshots,
     store: gate,
-    limiter: new RateLimiter(clock),
+    limiter,
     tiers: settings.tiers,
     jsonBodyLimit: settings.jsonBodyLimit,
-    routeSettings: { portability: settings.portability },
+    routeSettings: { portability: settings.portability, storeEngine: settings.store.kind },
     logger,
     clock,
+    metrics,
   }
   const notYet = guarded(buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
@@ -90,8 +128,9 @@ export async function startServer(
   let stopWatching = () => {}
   let refresh: RefreshScheduler | null = null
   try {
-    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes })
-    server.on('request', guarded(app.handler as unknown as http.RequestListener))
+    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics })
+    const handler = app.handler as unknown as http.RequestListener
+    server.on('request', guarded(metrics ? withMetricsEndpoint(metrics, settings.metricsToken!, handler) : handler))
     await listen(server, settings.port, settings.host)
 
     // Bound now, so a taken admin port still stops start-up; it answers 503 until the store is
@@ -113,52 +152,59 @@ export async function startServer(
 
   let closing = false
   let stopFlushing = () => {}
+  let stopWatchingAccounts = () => {}
   let endpointWritten = false
   const ready = async (store: OpenedStore): Promise<OpenedStore> => {
     // Key requests waiting on the gate proceed from here; a server already closing only flushes and closes it.
     if (!closing) {
       stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger)
+      liveNodes = () => store.engine.liveNodes()
+      stopWatchingAccounts = store.engine.watch({
+        accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
+        registrations: (accountId) => store.registrations.forget(accountId),
+      })
       try {
         const token = randomBytes(32).toString('base64url')
         const adminApp = guarded(createAdminApp(deps, store, token).handler as unknown as http.RequestListener)
         adminServer.off('request', notYet).on('request', adminApp)
-        await writeEndpointFile(settings.storePath, { url: adminUrl, token, pid: process.pid })
-        endpointWritten = true
+        if (settings.adminEndpointFile) {
+          await writeEndpointAt(settings.adminEndpointFile, { url: adminUrl, token, pid: process.pid })
+          endpointWritten = true
+        }
       } catch (error) {
         // Key routes serve regardless; only the admin command cannot find this server.
         logger.error('admin_endpoint_failed', { reason: (error as Error).message })
       }
     }
     logger.info('store_ready', {
+      engine: store.engine.kind,
       ms: Math.round(performance.now() - openingStarted),
+      attempts,
       startup_ms: Math.round(performance.now()),
       rss_mb: Math.round(process.memoryUsage().rss / 1048576),
     })
     return store
   }
-  const failed = (error: Error): null => {
-    // Logged once: requests refused for it are 503s with their own request log lines.
-    logger.error('store_failed', { store: settings.storePath, reason: error.message, retry_after: STORE_RETRY_AFTER_SECONDS })
-    return null
-  }
-  const settled: Promise<OpenedStore | null> = opening.then(ready, failed)
+  const settled: Promise<OpenedStore | null> = gate.whenOpen.then((store) => (store ? ready(store) : null))
   // Let connections that arrived with the listen be answered before loading DuckDB blocks the event loop.
-  setImmediate(startOpening)
+  setImmediate(() => gate.start())
 
   const close = async () => {
     closing = true
     stopWatching()
     await refresh?.stop()
     const publicClosed = closeGracefully(server, settings.shutdownTimeoutMs)
-    // Requests in flight may be waiting for the store: it must settle before they can finish.
+    // An attempt under way finishes (requests may be waiting for it); no further one starts.
+    gate.stop()
     const opened = await settled
-    if (endpointWritten) await removeEndpointFile(settings.storePath)
+    if (endpointWritten) await removeEndpointAt(settings.adminEndpointFile!)
     await closeGracefully(adminServer, settings.shutdownTimeoutMs)
     await publicClosed
     if (opened) {
       stopFlushing()
+      stopWatchingAccounts()
       await opened.usage.flush().catch((error: Error) => logger.error('usage_flush_failed', { reason: error.message }))
-      await opened.db.close()
+      await opened.engine.close()
     }
   }
 
@@ -167,7 +213,9 @@ export async function startServer(
     url: urlOf(server),
     adminUrl,
     snapshots,
-    storeReady: settled.then((opened) => opened !== null),
+    storeReady: gate.firstAttempt.then((opened) => opened && settled.then((store) => store !== null)),
+    storeOpen: settled.then((opened) => opened !== null),
+    store: gate,
     reload: (trigger) => snapshots.reload(trigger),
     refresh,
     close: () => (closed ??= close()),

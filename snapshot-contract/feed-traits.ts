@@ -3,12 +3,18 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
 import { z } from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
 export const SourceKind = z.enum(['official', 'aggregator', 'statute'])
 export type SourceKind = z.infer<typeof SourceKind>
+
+/** An Avalara ZIP5 table's file name (`TAXRATES_ZIP5_NY202512.csv`): state, year, month. */
+export const AGGREGATOR_FILE_NAME = /^TAXRATES_ZIP5_([A-Z]{2})(\d{4})(\d{2})\.csv$/i
+
+/** Who stands behind a rate read from `fileName` in a state whose feed is of `feedSourceKind`: an aggregator drop's rows are the aggregator's, whatever feed serves the state. */
+export const sourceKindOfFile = (fileName: string, feedSourceKind: SourceKind): SourceKind => (AGGREGATOR_FILE_NAME.test(fileName.split(/[\\/]/).pop() ?? fileName) ? 'aggregator' : feedSourceKind)
 
 export type FeedTraits = {
   /** who stands behind the figures: a revenue department's file, an aggregator's estimate, a statute */
@@ -49,6 +55,16 @@ export const FEED_TRAITS = {
     zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'CDTFA rate workbook',
+  },
+  'idor-ordmache': {
+    sourceKind: 'official',
+    placeModel: 'geoid',
+    effectiveDateBasis: 'publisher_effective_date',
+    confidenceCeiling: 'high',
+    statewide: false,
+    zipUniverse: 'crosswalk',
+    quarterlyEditions: false,
+    label: 'IDOR ordmache rate file',
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',

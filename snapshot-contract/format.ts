@@ -147,10 +147,12 @@ export class ContainerReader {
   readonly kind: Kind
   readonly version: number
   readonly #bytes: Uint8Array
+  readonly #label: string
   readonly #sections = new Map<string, SectionInfo>()
   readonly #decoder = new TextDecoder()
 
   constructor(bytes: Uint8Array, expectedKind: Kind, label = 'artifact') {
+    this.#label = label
     if (endianness() !== 'LE') throw new FormatError('taxatlas indexes need a little-endian host')
     if (bytes.byteOffset % 8 !== 0) throw new FormatError(`${label}: buffer is not 8-byte aligned`)
     if (bytes.length < HEADER_SIZE) {
@@ -208,8 +210,13 @@ export class ContainerReader {
     return new Ctor(this.#bytes.buffer, this.#bytes.byteOffset + info.offset, info.count)
   }
 
+  /** A string column, its offsets checked: from 0, never decreasing, within its bytes. */
   strings(name: string): StringColumn {
-    return new StringColumn(this.column(`${name}.o`, 'u32'), this.column(`${name}.s`, 'u8'), this.#decoder)
+    const offsets = this.column(`${name}.o`, 'u32')
+    const bytes = this.column(`${name}.s`, 'u8')
+    const broken = offsets.length === 0 ? 0 : offsets[0] !== 0 ? 0 : offsets.findIndex((offset, i) => offset > bytes.length || (i > 0 && offset < offsets[i - 1]))
+    if (broken !== -1) throw new FormatError(`${this.#label}: section ${name}.o row ${broken}: not an offset into the ${bytes.length} bytes of ${name}.s`)
+    return new StringColumn(offsets, bytes, this.#decoder)
   }
 }
 

@@ -2,6 +2,7 @@
 // previous snapshot and by the server for the one it serves.
 import { z } from 'zod'
 import { FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
+import { RateVaries } from './model.ts'
 
 export const FRESHNESS_STATUSES = [
   'ok',
@@ -18,6 +19,7 @@ export const FreshnessStatus = z.enum(FRESHNESS_STATUSES)
 export type FreshnessStatus = z.infer<typeof FreshnessStatus>
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
+export type Klass = z.infer<typeof Klass>
 
 export const FreshnessRecord = z.object({
   code: z.string().regex(/^[a-z]{2}$/),
@@ -29,9 +31,15 @@ export const FreshnessRecord = z.object({
   last_fetch: z.string().nullable(),
   source_period: z.string().nullable(),
   rows: z.number().int().nonnegative(),
-  feed: FeedKind.describe('the kind of source file read'),
+  withheld_rows: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one)'),
+  feed: FeedKind.describe('the kind of source file read: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (an aggregator drop), statutory'),
   source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
+  fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
 
@@ -61,6 +69,17 @@ export const AnchorResult = z.object({
 })
 export type AnchorResult = z.infer<typeof AnchorResult>
 
+export const FEED_OUTCOMES = ['served', 'no_file', 'failed', 'anchor_regression'] as const
+
+/** One feed tried on a refresh, in the state's order of preference. */
+export const FeedAttempt = z.object({
+  feed: FeedKind,
+  /** no_file: the feed has nothing for the state (not a failure); failed / anchor_regression: it had and could not be used */
+  outcome: z.enum(FEED_OUTCOMES),
+  message: z.string(),
+})
+export type FeedAttempt = z.infer<typeof FeedAttempt>
+
 export const StateRecord = z.object({
   code: z.string(),
   name: z.string(),
@@ -86,16 +105,40 @@ export const StateRecord = z.object({
     z.object({ level: z.string(), code: z.string(), name: z.string(), rate: z.string(), reason: z.string(), counties: z.array(z.string()).optional(), until: z.string().optional() }),
   ),
   anchors: z.array(AnchorResult),
-  /** ZIPs answered as unresolved because their source figure broke an invariant */
-  withheld: z.array(z.object({ zip: z.string(), reason: z.string() })).default([]),
+  /**
+   * ZIPs whose source figure broke an invariant and was not published: `carried_from` names the
+   * snapshot whose answer the ZIP keeps; without it the ZIP is answered as unresolved
+   */
+  withheld: z.array(z.object({ zip: z.string(), reason: z.string(), carried_from: z.string().optional() })).default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
   /** the edition in service was pinned by the operator (TAXATLAS_PIN) instead of discovered */
   pinned: z.boolean().default(false),
   /** hash of what the data in service was compiled from (pipeline/input-key.ts); equal next time: not re-parsed */
   input_key: z.string().nullable().default(null),
+  /** the feeds tried on the last refresh, in order of preference, and what each did */
+  feeds_tried: z.array(FeedAttempt).default([]),
+  /** why the feed in service is not the state's preferred one; null when it is */
+  fallback_reason: z.string().nullable().default(null),
+  /** the first day every jurisdiction of the data has a known rate; null: the state-level rate's first day says it */
+  coverage_from: z.string().nullable().default(null),
+  rate_varies: z.array(RateVaries).default([]),
 })
 export type StateRecord = z.infer<typeof StateRecord>
+
+/**
+ * An older edition held beside the data in service (an aggregator drop of an earlier month): its
+ * own rates index, answering dates before the data in service starts (docs/data-sources.md#history).
+ */
+export const HistoryLayer = z.object({
+  edition: z.string(),
+  feed: FeedKind,
+  /** the rates index file in the snapshot directory */
+  file: ManifestFile,
+  /** one record per state the edition holds, as for data in service (edition, effective window) */
+  states: z.array(StateRecord),
+})
+export type HistoryLayer = z.infer<typeof HistoryLayer>
 
 export const Manifest = z.object({
   snapshot: z.string(),
@@ -104,6 +147,9 @@ export const Manifest = z.object({
   files: z.array(ManifestFile),
   states: z.array(StateRecord),
   geography: z.object({ inputs: z.record(z.string(), z.string()), straddlers: z.number().int() }),
+  history: z.array(HistoryLayer).default([]),
+  /** per state, a hash of what its history layers were built from (drop files, data in service, geography, code) */
+  history_keys: z.record(z.string(), z.string()).default({}),
 })
 export type Manifest = z.infer<typeof Manifest>
 
@@ -127,9 +173,11 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       last_fetch: state.last_fetch,
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
+      withheld_rows: new Set(state.withheld.map((w) => w.zip)).size,
       feed: state.feed,
       source_kind: feedTraits(state.feed).sourceKind,
       edition: state.edition,
+      fallback_reason: state.fallback_reason,
     })),
   }
 }

@@ -28,6 +28,26 @@ export const JurisdictionRef = z.object({ level: z.enum(LEVELS), code: z.string(
 export type JurisdictionRef = z.infer<typeof JurisdictionRef>
 
 /**
+ * Why a candidate is one of its ZIP's, and why it ranks where it does (docs/api.md lists them):
+ *   published         the source's own answer for the ZIP: an aggregator row, or the official stack
+ *                     of the one county part or place the ZIP geography binds
+ *   zip_point         official stack of the place holding the ZIP's Census point (a shared ZIP)
+ *   usps_city         official stack of the place the ZIP's USPS city names (a shared ZIP)
+ *   within_zip        official stack of a place with no ZIP of its own whose point lies nearest
+ *                     the ZIP's Census point (East Palo Alto in 94303, Cudahy in 90201)
+ *   usual_rate        aggregator: the rate the other ZIPs of the ZIP's city in its county (or of
+ *                     the county's unincorporated area, for a ZIP in no city) agree on,
+ *                     answered instead of the ZIP's own row (sub_zip_district / neighbour_region)
+ *   sub_zip_district  aggregator row that folds a district covering part of the ZIP into all of it
+ *   neighbour_region  aggregator row whose tax region names a neighbouring place, not the ZIP's city
+ *   aggregator_figure an official state's ZIP whose official answer is only a lower bound: the
+ *                     aggregator drop's combined rate for the ZIP, answered instead
+ *   lower_bound       the official answer that is only a lower bound (RateVaries.lower_bound)
+ */
+export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region', 'aggregator_figure', 'lower_bound'] as const
+export type CandidateBasis = (typeof CANDIDATE_BASES)[number]
+
+/**
  * One way a ZIP can resolve: a county/place combination with its share of the ZIP's
  * addresses and the authorities stacked on it. A ZIP has one candidate unless it spans
  * several counties or places.
@@ -39,9 +59,11 @@ export const ZipCandidate = z.object({
   countyName: z.string(),
   placeFips: z.string().nullable(),
   placeName: z.string(),
-  /** share of the ZIP's addresses, 0..1 */
+  /** share of the ZIP's addresses, 0..1 (a ranking where no measured share is held: see `basis`) */
   weight: z.number().min(0).max(1),
   stack: z.array(JurisdictionRef),
+  /** absent: `published` */
+  basis: z.enum(CANDIDATE_BASES).optional(),
 })
 export type ZipCandidate = z.infer<typeof ZipCandidate>
 
@@ -90,4 +112,29 @@ export type FeedResult = {
   rowsParsed: number
   files: RawFile[]
   notes: string[]
+  /**
+   * the first day every jurisdiction has a known rate, when later than the state-level rate's first
+   * day (a file giving only each record's current and prior period); earlier dates are not answered from it
+   */
+  coverageFrom?: string
+  /** jurisdictions whose rate varies by address, answered with what the file supports */
+  rateVaries?: RateVaries[]
 }
+
+/**
+ * A jurisdiction whose rate varies by address within it: the rate file prints no rate for it, or one
+ * it flags as varying; the answer is what the file supports, and the exact rate is in `exact_source`.
+ */
+export const RateVaries = z.object({
+  level: z.enum(LEVELS),
+  code: z.string(),
+  name: z.string(),
+  /** estimated: derived from other records (see basis); published: the file's rate, flagged as varying */
+  kind: z.enum(['estimated', 'published']),
+  basis: z.string(),
+  /** the answer leaves out taxes known to apply (a city's own, where the file gives no way to derive them): a lower bound */
+  lower_bound: z.boolean().optional(),
+  /** the publisher's file that has the exact rates */
+  exact_source: z.string(),
+})
+export type RateVaries = z.infer<typeof RateVaries>

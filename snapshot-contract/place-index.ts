@@ -11,6 +11,7 @@ import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts
 import type { Geography } from './geography-model.ts'
 import { placeMatchKey, placeMatchKeys } from './place-names.ts'
 import { lowerBound } from './lower-bound.ts'
+import { SectionChecks } from './section-checks.ts'
 
 export const PLACE_KIND = ['incorporated', 'cdp'] as const
 
@@ -105,6 +106,18 @@ export class PlaceIndex {
     this.#zips = r.column('pz.zip', 'u32')
     this.#countyFips = r.strings('cty.fips')
     this.#countyName = r.strings('cty.name')
+    const check = new SectionChecks(label)
+    check.sameLength(this.#key.length, {
+      'p.state': this.#state, 'p.geoid': this.#geoid, 'p.name': this.#name, 'p.kind': this.#kind, 'p.pop': this.#pop,
+      'p.lat': this.#lat, 'p.lng': this.#lng, 'p.cty': this.#cty, 'p.z0': this.#z0, 'p.zn': this.#zn,
+    })
+    check.sortedStrings('p.key', this.#key.length, (i) => this.#key.get(i))
+    check.indices('p.state', this.#state, this.#states.length)
+    check.indices('p.kind', this.#kind, PLACE_KIND.length)
+    check.ranges('p.z0', this.#z0, this.#zn, this.#zips.length)
+    check.indices('pz.zip', this.#zips, 100_000)
+    check.sameLength(this.#countyFips.length, { 'cty.name': this.#countyName })
+    check.sortedStrings('cty.fips', this.#countyFips.length, (i) => this.#countyFips.get(i))
   }
 
   get size(): number {

@@ -14,13 +14,19 @@
 //   z.city strings · z.lat f64 · z.lng f64   USPS preferred city and centroid (NaN = none)
 //   c.cty u32 · c.plc u32 · c.w u16 · c.s0 u32 · c.sn u8
 //                          county and place (index into geo names, NONE = none), weight in
-//                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices
+//                          1/10000, stack s[c.s0 … c.s0 + c.sn) of authority indices, of the
+//                          ZIP's state, ascending
+//   c.basis u8            why the candidate is one (CANDIDATE_BASES index); absent from older
+//                          snapshots, read as `published`
+// Ranges are laid end to end in row order: a key's versions, a ZIP's candidates (those of places
+// with no ZIP come after all ZIPs'), a candidate's stack. The reader checks that, and every index
+// between sections, when it opens the file (section-checks.ts).
 //   s.key u32
 //   p.state u8 · p.c u32   places with no ZIP of their own (FeedResult.placeStacks): the state and
 //                          a candidate no ZIP entry points at; absent from older snapshots
 //   g.id strings · g.name strings   county FIPS / place GEOID and display name
-import type { FeedResult, Level, ZipCandidate } from './model.ts'
-import { LEVELS } from './model.ts'
+import type { CandidateBasis, FeedResult, Level, ZipCandidate } from './model.ts'
+import { CANDIDATE_BASES, LEVELS } from './model.ts'
 import {
   ContainerReader,
   ContainerWriter,
@@ -31,9 +37,12 @@ import {
   type StringColumn,
 } from './format.ts'
 import { lowerBound } from './lower-bound.ts'
+import { SectionChecks } from './section-checks.ts'
 
 export const NONE = 0xffffffff
 export const WEIGHT_SCALE = 10_000
+/** No authority's rate reaches 100% (1e-5 units): a larger value is damage, not a rate. */
+export const MAX_RATE_UNITS = 100_000
 
 /** `unlisted`: the ZIP geography lacks the ZIP (an aggregator row, or an official state's ZIP placed by an aggregator's region name) */
 export const ZIP_FLAG = { straddles: 1, notZcta: 2, ambiguous: 4, unlisted: 8 } as const
@@ -111,9 +120,10 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     .sort((a, b) => a.zip.localeCompare(b.zip) || a.state.localeCompare(b.state))
 
   const z = { zip: [] as number[], state: [] as number[], flags: [] as number[], c0: [] as number[], cn: [] as number[], city: [] as string[], lat: [] as number[], lng: [] as number[] }
-  const c = { cty: [] as number[], plc: [] as number[], w: [] as number[], s0: [] as number[], sn: [] as number[] }
+  const c = { cty: [] as number[], plc: [] as number[], w: [] as number[], s0: [] as number[], sn: [] as number[], basis: [] as number[] }
   const stackKeys: number[] = []
-  const addCandidate = (state: string, where: string, candidate: Pick<ZipCandidate, 'countyFips' | 'countyName' | 'placeFips' | 'placeName' | 'weight' | 'stack'>) => {
+  const addCandidate = (state: string, where: string, candidate: Pick<ZipCandidate, 'countyFips' | 'countyName' | 'placeFips' | 'placeName' | 'weight' | 'stack' | 'basis'>) => {
+    c.basis.push(CANDIDATE_BASES.indexOf(candidate.basis ?? 'published'))
     c.cty.push(geoIndex(candidate.countyFips, candidate.countyName))
     c.plc.push(candidate.placeFips || candidate.placeName ? geoIndex(candidate.placeFips, candidate.placeName) : NONE)
     c.w.push(Math.round(candidate.weight * WEIGHT_SCALE))
@@ -193,6 +203,7 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     .column('c.w', 'u16', c.w)
     .column('c.s0', 'u32', c.s0)
     .column('c.sn', 'u8', c.sn)
+    .column('c.basis', 'u8', c.basis)
     .column('s.key', 'u32', stackKeys)
     .strings('g.id', geoIds)
     .strings('g.name', geoNames)
@@ -217,6 +228,8 @@ export type Candidate = {
   county: { fips: string; name: string } | null
   place: { geoid: string; name: string } | null
   weight: number
+  /** why it is a candidate of its ZIP (model.ts CANDIDATE_BASES) */
+  basis: CandidateBasis
   /** authority indices; resolve with `authoritiesOn` */
   stack: number[]
 }
@@ -240,7 +253,7 @@ export class RateIndex {
   readonly #v: { rate: Uint32Array; from: Int32Array; to: Int32Array; src: Uint16Array }
   readonly #src: StringColumn
   readonly #z: { zip: Uint32Array; state: Uint8Array; flags: Uint8Array; c0: Uint32Array; cn: Uint16Array; city: StringColumn; lat: Float64Array; lng: Float64Array }
-  readonly #c: { cty: Uint32Array; plc: Uint32Array; w: Uint16Array; s0: Uint32Array; sn: Uint8Array }
+  readonly #c: { cty: Uint32Array; plc: Uint32Array; w: Uint16Array; s0: Uint32Array; sn: Uint8Array; basis: Uint8Array | null }
   readonly #stack: Uint32Array
   readonly #g: { id: StringColumn; name: StringColumn }
   readonly #p: { state: Uint8Array; c: Uint32Array } | null
@@ -254,10 +267,64 @@ export class RateIndex {
     this.#v = { rate: r.column('v.rate', 'u32'), from: r.column('v.from', 'i32'), to: r.column('v.to', 'i32'), src: r.column('v.src', 'u16') }
     this.#src = r.strings('src')
     this.#z = { zip: r.column('z.zip', 'u32'), state: r.column('z.state', 'u8'), flags: r.column('z.flags', 'u8'), c0: r.column('z.c0', 'u32'), cn: r.column('z.cn', 'u16'), city: r.strings('z.city'), lat: r.column('z.lat', 'f64'), lng: r.column('z.lng', 'f64') }
-    this.#c = { cty: r.column('c.cty', 'u32'), plc: r.column('c.plc', 'u32'), w: r.column('c.w', 'u16'), s0: r.column('c.s0', 'u32'), sn: r.column('c.sn', 'u8') }
+    this.#c = { cty: r.column('c.cty', 'u32'), plc: r.column('c.plc', 'u32'), w: r.column('c.w', 'u16'), s0: r.column('c.s0', 'u32'), sn: r.column('c.sn', 'u8'), basis: r.has('c.basis') ? r.column('c.basis', 'u8') : null }
     this.#stack = r.column('s.key', 'u32')
     this.#g = { id: r.strings('g.id'), name: r.strings('g.name') }
     this.#p = r.has('p.c') ? { state: r.column('p.state', 'u8'), c: r.column('p.c', 'u32') } : null
+    this.#check(new SectionChecks(label))
+  }
+
+  /** Every cross-reference of the sections, checked once (section-checks.ts). */
+  #check(check: SectionChecks): void {
+    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p
+    const states = this.states.length
+    check.sameLength(k.state.length, { 'k.level': k.level, 'k.code': k.code, 'k.name': k.name, 'k.v0': k.v0, 'k.vn': k.vn })
+    check.indices('k.state', k.state, states)
+    check.indices('k.level', k.level, LEVELS.length)
+    check.ranges('k.v0', k.v0, k.vn, v.rate.length)
+    check.contiguous('k.v0', k.v0, k.vn, 0, v.rate.length)
+    check.sameLength(v.rate.length, { 'v.from': v.from, 'v.to': v.to, 'v.src': v.src })
+    check.indices('v.rate', v.rate, MAX_RATE_UNITS + 1)
+    check.indices('v.src', v.src, this.#src.length)
+    for (let i = 0; i < v.from.length; i++) if (v.from[i] > v.to[i]) check.fail('v.from', i, 'the window starts after it ends')
+    check.sameLength(z.zip.length, { 'z.state': z.state, 'z.flags': z.flags, 'z.c0': z.c0, 'z.cn': z.cn, 'z.city': z.city, 'z.lat': z.lat, 'z.lng': z.lng })
+    check.indices('z.zip', z.zip, 100_000)
+    check.indices('z.state', z.state, states)
+    for (let i = 1; i < z.zip.length; i++) {
+      if (z.zip[i] < z.zip[i - 1] || (z.zip[i] === z.zip[i - 1] && z.state[i] <= z.state[i - 1])) check.fail('z.zip', i, 'ZIP entries are out of (zip, state) order')
+    }
+    check.ranges('z.c0', z.c0, z.cn, c.cty.length)
+    // The ZIPs' candidates first, in ZIP order, then one per place with no ZIP of its own.
+    const placeCandidates = p ? p.c.length : 0
+    check.contiguous('z.c0', z.c0, z.cn, 0, c.cty.length - placeCandidates)
+    check.sameLength(c.cty.length, { 'c.plc': c.plc, 'c.w': c.w, 'c.s0': c.s0, 'c.sn': c.sn })
+    check.indices('c.cty', c.cty, this.#g.id.length, NONE)
+    check.indices('c.plc', c.plc, this.#g.id.length, NONE)
+    check.indices('c.w', c.w, WEIGHT_SCALE + 1)
+    if (c.basis) {
+      check.sameLength(c.cty.length, { 'c.basis': c.basis })
+      check.indices('c.basis', c.basis, CANDIDATE_BASES.length)
+    }
+    check.ranges('c.s0', c.s0, c.sn, this.#stack.length)
+    check.contiguous('c.s0', c.s0, c.sn, 0, this.#stack.length)
+    check.indices('s.key', this.#stack, k.state.length)
+    check.sameLength(this.#g.id.length, { 'g.name': this.#g.name })
+    // A stack names authorities of its own ZIP's state, each once, in ascending order (as written).
+    const stackOf = (j: number, state: number, section: string, row: number) => {
+      for (let s = c.s0[j]; s < c.s0[j] + c.sn[j]; s++) {
+        const key = this.#stack[s]
+        if (k.state[key] !== state) check.fail(section, row, `candidate ${j} names authority ${key} of another state`)
+        if (s > c.s0[j] && key <= this.#stack[s - 1]) check.fail(section, row, `candidate ${j} names its authorities out of order or twice`)
+      }
+    }
+    for (let i = 0; i < z.zip.length; i++) for (let j = z.c0[i]; j < z.c0[i] + z.cn[i]; j++) stackOf(j, z.state[i], 'z.c0', i)
+    if (p) {
+      check.sameLength(p.state.length, { 'p.c': p.c })
+      check.indices('p.state', p.state, states)
+      check.indices('p.c', p.c, c.cty.length)
+      for (let i = 0; i < p.c.length; i++) if (p.c[i] !== c.cty.length - p.c.length + i) check.fail('p.c', i, `names candidate ${p.c[i]}, not the place's own`)
+      for (let i = 0; i < p.c.length; i++) stackOf(p.c[i], p.state[i], 'p.c', i)
+    }
   }
 
   get zipEntryCount(): number {
@@ -350,6 +417,7 @@ export class RateIndex {
       county: county && { fips: county.id, name: county.name },
       place: place && { geoid: place.id, name: place.name },
       weight: c.w[j] / WEIGHT_SCALE,
+      basis: c.basis ? (CANDIDATE_BASES[c.basis[j]] ?? 'published') : 'published',
       stack: Array.from(this.#stack.subarray(c.s0[j], c.s0[j] + c.sn[j])),
     }
   }

@@ -17,9 +17,10 @@
 //                                                             candidates of every query
 // Rings are filled even-odd, so holes and multipolygons need no extra structure. Shapes are
 // ordered counties first, each layer by id, which is the order `at` reports them in.
-import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts'
+import { ContainerReader, ContainerWriter, FormatError, type StringColumn } from './format.ts'
 import type { GeoShape } from './geography-model.ts'
 import { lowerBound } from './lower-bound.ts'
+import { SectionChecks } from './section-checks.ts'
 
 export const SHAPE_KIND = ['county', 'place'] as const
 export type ShapeKind = (typeof SHAPE_KIND)[number]
@@ -167,6 +168,25 @@ export class ShapeIndex {
     this.#cellStart = r.column('g.i0', 'u32')
     this.#cellIds = r.column('g.ids', 'u32')
     this.#wide = r.column('g.wide', 'u32')
+    const check = new SectionChecks(label)
+    const shapes = this.#kind.length
+    check.sameLength(shapes, { 'sh.id': this.#id, 'sh.state': this.#state, 'sh.r0': this.#r0, 'sh.rn': this.#rn })
+    check.sameLength(shapes * 4, { 'sh.bbox': this.#bbox })
+    check.indices('sh.kind', this.#kind, SHAPE_KIND.length)
+    check.indices('sh.state', this.#state, this.#states.length)
+    check.ranges('sh.r0', this.#r0, this.#rn, this.#p0.length)
+    check.sameLength(this.#p0.length, { 'r.pn': this.#pn })
+    if (this.#pt.length % 2 !== 0) throw new FormatError(`${label}: section pt holds ${this.#pt.length} values, not lng, lat pairs`)
+    check.ranges('r.p0', this.#p0, this.#pn, this.#pt.length / 2)
+    const size = r.column('g.size', 'f64')
+    if (size.length !== 1 || !(size[0] > 0 && size[0] <= 360)) throw new FormatError(`${label}: section g.size holds no grid cell size`)
+    check.sorted('g.key', this.#cellKey, true)
+    check.indices('g.key', this.#cellKey, this.#grid.columns * this.#grid.rows)
+    check.sameLength(this.#cellKey.length + 1, { 'g.i0': this.#cellStart })
+    check.offsets('g.i0', this.#cellStart, this.#cellIds.length)
+    check.indices('g.ids', this.#cellIds, shapes)
+    check.sorted('g.wide', this.#wide, true)
+    check.indices('g.wide', this.#wide, shapes)
   }
 
   get size(): number {

@@ -8,7 +8,7 @@ import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/p
 import path from 'node:path'
 import { sha256Hex, writeAtomically } from './file-bytes.ts'
 import { FORMAT_VERSION } from './format.ts'
-import { Manifest, freshnessEnvelope } from './manifest.ts'
+import { Manifest, freshnessEnvelope, type HistoryLayer } from './manifest.ts'
 
 export const INDEX_FILES = ['rates.bin', 'places.bin', 'shapes.bin'] as const
 export type IndexFile = (typeof INDEX_FILES)[number]
@@ -52,19 +52,25 @@ export async function loadSnapshot(artifactsDir: string, id: string): Promise<Lo
   for (const name of INDEX_FILES) {
     const expected = manifest.files.find((file) => file.name === name)
     if (!expected) throw new SnapshotError(`snapshot ${id}: manifest does not list ${name}`)
-    const bytes = await readFile(path.join(dir, name)).catch(() => {
-      throw new SnapshotError(`snapshot ${id}: ${name} is missing`)
-    })
-    if (bytes.length !== expected.size) {
-      throw new SnapshotError(`snapshot ${id}: ${name} is ${bytes.length} bytes, manifest says ${expected.size}`)
-    }
-    const digest = sha256Hex(bytes)
-    if (digest !== expected.sha256) {
-      throw new SnapshotError(`snapshot ${id}: ${name} sha256 ${digest} does not match the manifest`)
-    }
-    files[name] = bytes
+    files[name] = await readSnapshotFile(artifactsDir, id, expected)
   }
   return { id, manifest, files }
+}
+
+/** One file of a snapshot, checked against the size and sha256 its manifest lists. */
+export async function readSnapshotFile(artifactsDir: string, id: string, expected: { name: string; size: number; sha256: string }): Promise<Buffer> {
+  const { name } = expected
+  const bytes = await readFile(path.join(snapshotDir(artifactsDir, id), name)).catch(() => {
+    throw new SnapshotError(`snapshot ${id}: ${name} is missing`)
+  })
+  if (bytes.length !== expected.size) {
+    throw new SnapshotError(`snapshot ${id}: ${name} is ${bytes.length} bytes, manifest says ${expected.size}`)
+  }
+  const digest = sha256Hex(bytes)
+  if (digest !== expected.sha256) {
+    throw new SnapshotError(`snapshot ${id}: ${name} sha256 ${digest} does not match the manifest`)
+  }
+  return bytes
 }
 
 export async function loadCurrentSnapshot(artifactsDir: string): Promise<LoadedSnapshot | null> {
@@ -72,22 +78,30 @@ export async function loadCurrentSnapshot(artifactsDir: string): Promise<LoadedS
   return id ? loadSnapshot(artifactsDir, id) : null
 }
 
-/** Writes the index files and manifest into a new snapshot directory, then moves the pointer. */
+/** An older edition's rates index, published beside the index files (Manifest.history). */
+export type HistoryFile = { layer: Omit<HistoryLayer, 'file'>; name: string; bytes: Buffer }
+
+/** Writes the index files, history layers and manifest into a new snapshot directory, then moves the pointer. */
 export async function publishSnapshot(
   artifactsDir: string,
-  manifest: Omit<Manifest, 'files'>,
+  manifest: Omit<Manifest, 'files' | 'history' | 'history_keys'> & Partial<Pick<Manifest, 'history_keys'>>,
   files: Record<IndexFile, Buffer>,
+  history: readonly HistoryFile[] = [],
 ): Promise<Manifest> {
   const finalDir = snapshotDir(artifactsDir, manifest.snapshot)
   if (existsSync(finalDir)) throw new SnapshotError(`snapshot ${manifest.snapshot} already exists`)
   const temporary = `${finalDir}.tmp-${process.pid}`
   await rm(temporary, { recursive: true, force: true })
   await mkdir(temporary, { recursive: true })
+  const listed = (name: string, bytes: Buffer) => ({ name, size: bytes.length, sha256: sha256Hex(bytes) })
   const complete: Manifest = {
     ...manifest,
-    files: INDEX_FILES.map((name) => ({ name, size: files[name].length, sha256: sha256Hex(files[name]) })),
+    files: INDEX_FILES.map((name) => listed(name, files[name])),
+    history: history.map(({ layer, name, bytes }) => ({ ...layer, file: listed(name, bytes) })),
+    history_keys: manifest.history_keys ?? {},
   }
   for (const name of INDEX_FILES) await writeDurably(path.join(temporary, name), files[name])
+  for (const { name, bytes } of history) await writeDurably(path.join(temporary, name), bytes)
   await writeDurably(path.join(temporary, 'manifest.json'), `${JSON.stringify(complete, null, 2)}\n`)
   await writeDurably(path.join(temporary, 'freshness.json'), `${JSON.stringify(freshnessEnvelope(complete), null, 2)}\n`)
   await rename(temporary, finalDir)

@@ -5,9 +5,11 @@ export default defineState({
   name: 'Alabama',
   fips: '01',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AL*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AL*.csv' },
+  ],
   combinedBounds: [0, 13000],
   anchors: [
-    { zip: '35203', expected: '0.10000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AL202512.csv row 35203 (BIRMINGHAM): combined 0.100000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '35203', expected: '0.10000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AL202512.csv row 35203 (BIRMINGHAM): combined 0.100000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

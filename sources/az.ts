@@ -5,9 +5,11 @@ export default defineState({
   name: 'Arizona',
   fips: '04',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AZ*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AZ*.csv' },
+  ],
   combinedBounds: [0, 14600],
   anchors: [
-    { zip: '85004', expected: '0.09100', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AZ202512.csv row 85004 (MARICOPA COUNTY STADIUM DISTRICT): combined 0.091000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '85004', expected: '0.09100', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_AZ202512.csv row 85004 (MARICOPA COUNTY STADIUM DISTRICT): combined 0.091000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

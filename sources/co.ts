@@ -5,9 +5,11 @@ export default defineState({
   name: 'Colorado',
   fips: '08',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_CO*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_CO*.csv' },
+  ],
   combinedBounds: [0, 11900],
   anchors: [
-    { zip: '80202', expected: '0.09150', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_CO202512.csv row 80202 (DENVER): combined 0.091500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '80202', expected: '0.09150', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_CO202512.csv row 80202 (DENVER): combined 0.091500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

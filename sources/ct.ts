@@ -5,9 +5,11 @@ export default defineState({
   name: 'Connecticut',
   fips: '09',
   klass: 'static',
-  feed: { kind: 'statutory' },
+  feeds: [
+    { kind: 'statutory' },
+  ],
   combinedBounds: [6350, 6350],
   anchors: [
-    { zip: '06103', expected: '0.06350', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.350% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '06103', expected: '0.06350', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.350% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

@@ -1,6 +1,7 @@
 // The contract of a state descriptor: what the pipeline needs to know about one state's data,
-// declared as data (the state's legal facts are in state-facts.ts). Switching a state's feed is a
-// change of its `feed` line.
+// declared as data (the state's legal facts are in state-facts.ts). A state lists its feeds in order
+// of preference (the official source first, then the manual drop or the statute): the first that
+// serves wins (pipeline/feed-preference.ts).
 import { z } from 'zod'
 import { FeedKind } from '../snapshot-contract/feed-traits.ts'
 
@@ -22,6 +23,12 @@ const CdtfaFeed = z.object({
   pageUrl: z.url(),
 })
 
+/** IDOR's machine-readable rate file: one name for the current edition, always (docs/data-sources.md#illinois). */
+const IdorOrdmacheFeed = z.object({
+  kind: z.literal(FeedKind.enum['idor-ordmache']),
+  url: z.url(),
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -33,13 +40,19 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, AvalaraDropFeed, StatutoryFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
 void everyFeedKindDescribed
 
+/** The refresh class of the data a feed yields: official files are re-fetched, drops are dropped in, statutes stand. */
+export const klassOfFeed = (kind: FeedKind): z.infer<typeof Klass> =>
+  kind === 'avalara-zip5' ? 'reload' : kind === 'statutory' ? 'static' : 'auto'
+
 export const Anchor = z.object({
+  /** the feed the expectation was read from: only that feed's data is held to it */
+  feed: FeedKind,
   /** a ZIP whose answer is pinned */
   zip: z.string().regex(/^\d{5}$/),
   /** expected combined rate of the default (highest-weight) candidate, 5-decimal string */
@@ -57,8 +70,10 @@ export const StateDescriptor = z.object({
   code: z.string().regex(/^[A-Z]{2}$/),
   name: z.string(),
   fips: z.string().regex(/^\d{2}$/),
+  /** the class of the preferred feed (klassOfFeed(feeds[0])) */
   klass: Klass,
-  feed: Feed,
+  /** in order of preference; the first one that serves is used */
+  feeds: z.array(Feed).min(1),
   /** lower and upper legal bounds of a combined rate in 1e-5 units (invariant) */
   combinedBounds: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
   operatorFlag: z.enum(['maintenance', 'manual']).optional(),
@@ -69,6 +84,16 @@ export type StateDescriptor = z.infer<typeof StateDescriptor>
 export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
 export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
 export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
+export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
-export const defineState = (descriptor: StateDescriptor): StateDescriptor =>
-  StateDescriptor.parse(descriptor)
+export function defineState(descriptor: StateDescriptor): StateDescriptor {
+  const parsed = StateDescriptor.parse(descriptor)
+  const preferred = parsed.feeds[0]!.kind
+  if (parsed.klass !== klassOfFeed(preferred)) throw new Error(`${parsed.code}: klass ${parsed.klass}, but its preferred feed ${preferred} is ${klassOfFeed(preferred)}`)
+  const kinds = parsed.feeds.map((feed) => feed.kind)
+  if (new Set(kinds).size !== kinds.length) throw new Error(`${parsed.code}: a feed kind listed twice (${kinds.join(', ')})`)
+  for (const anchor of parsed.anchors) {
+    if (!kinds.includes(anchor.feed)) throw new Error(`${parsed.code}: anchor ${anchor.zip} belongs to feed ${anchor.feed}, which the state does not list`)
+  }
+  return parsed
+}

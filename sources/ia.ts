@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'IA',
   name: 'Iowa',
   fips: '19',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_IA*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_IA*.csv' },
+  ],
   combinedBounds: [0, 15000],
   anchors: [
-    { zip: '50309', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_IA202512.csv row 50309 (DES MOINES): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '50309', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_IA202512.csv row 50309 (DES MOINES): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

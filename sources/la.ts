@@ -5,9 +5,11 @@ export default defineState({
   name: 'Louisiana',
   fips: '22',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_LA*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_LA*.csv' },
+  ],
   combinedBounds: [0, 14000],
   anchors: [
-    { zip: '70112', expected: '0.10245', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_LA202512.csv row 70112 (FRENCH QUARTER EDD): combined 0.102450 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '70112', expected: '0.10000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_LA202512.csv: row 70112 (FRENCH QUARTER EDD) at 0.102450 folds the district\'s 0.245% over the whole ZIP; the other New Orleans ZIPs of Orleans Parish agree on 0.100000, the default (sub_zip_district; Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

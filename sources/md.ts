@@ -5,9 +5,11 @@ export default defineState({
   name: 'Maryland',
   fips: '24',
   klass: 'static',
-  feed: { kind: 'statutory' },
+  feeds: [
+    { kind: 'statutory' },
+  ],
   combinedBounds: [6000, 6000],
   anchors: [
-    { zip: '21202', expected: '0.06000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '21202', expected: '0.06000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 6.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

@@ -5,9 +5,11 @@ export default defineState({
   name: 'Maine',
   fips: '23',
   klass: 'static',
-  feed: { kind: 'statutory' },
+  feeds: [
+    { kind: 'statutory' },
+  ],
   combinedBounds: [5500, 5500],
   anchors: [
-    { zip: '04101', expected: '0.05500', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 5.500% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '04101', expected: '0.05500', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 5.500% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

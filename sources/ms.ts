@@ -5,9 +5,11 @@ export default defineState({
   name: 'Mississippi',
   fips: '28',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_MS*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_MS*.csv' },
+  ],
   combinedBounds: [0, 10000],
   anchors: [
-    { zip: '39201', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MS202512.csv row 39201 (JACKSON): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '39201', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MS202512.csv row 39201 (JACKSON): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -5,9 +5,11 @@ export default defineState({
   name: 'Montana',
   fips: '30',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_MT*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_MT*.csv' },
+  ],
   combinedBounds: [0, 3000],
   anchors: [
-    { zip: '59601', expected: '0.00000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MT202512.csv row 59601 (HELENA): combined 0.000000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '59601', expected: '0.00000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MT202512.csv row 59601 (HELENA): combined 0.000000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

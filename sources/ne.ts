@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'NE',
   name: 'Nebraska',
   fips: '31',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NE*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NE*.csv' },
+  ],
   combinedBounds: [0, 14500],
   anchors: [
-    { zip: '68102', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NE202512.csv row 68102 (OMAHA): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '68102', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NE202512.csv row 68102 (OMAHA): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -5,9 +5,11 @@ export default defineState({
   name: 'New Hampshire',
   fips: '33',
   klass: 'static',
-  feed: { kind: 'statutory' },
+  feeds: [
+    { kind: 'statutory' },
+  ],
   combinedBounds: [0, 0],
   anchors: [
-    { zip: '03301', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
+    { feed: 'statutory', zip: '03301', expected: '0.00000', asOf: '2026-12-01', edition: 'statutory', source: 'statutory state rate 0.000% (state-rules.csv, rules in force 2026-12-01); no local sales taxes' },
   ],
 })

@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'NJ',
   name: 'New Jersey',
   fips: '34',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NJ*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NJ*.csv' },
+  ],
   combinedBounds: [0, 9625],
   anchors: [
-    { zip: '07102', expected: '0.06625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NJ202512.csv row 07102 (IRVINGTON): combined 0.066250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '07102', expected: '0.06625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NJ202512.csv row 07102 (IRVINGTON): combined 0.066250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

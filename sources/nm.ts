@@ -5,9 +5,11 @@ export default defineState({
   name: 'New Mexico',
   fips: '35',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NM*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NM*.csv' },
+  ],
   combinedBounds: [0, 13875],
   anchors: [
-    { zip: '87102', expected: '0.07750', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NM202512.csv row 87102 (AIS PROP 19 PUEBLOS #2): combined 0.077500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '87102', expected: '0.07750', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NM202512.csv row 87102 (AIS PROP 19 PUEBLOS #2): combined 0.077500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

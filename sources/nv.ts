@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'NV',
   name: 'Nevada',
   fips: '32',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NV*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NV*.csv' },
+  ],
   combinedBounds: [0, 15850],
   anchors: [
-    { zip: '89101', expected: '0.08375', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NV202512.csv row 89101 (CLARK): combined 0.083750 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '89101', expected: '0.08375', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NV202512.csv row 89101 (CLARK): combined 0.083750 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

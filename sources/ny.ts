@@ -5,9 +5,11 @@ export default defineState({
   name: 'New York',
   fips: '36',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NY*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NY*.csv' },
+  ],
   combinedBounds: [0, 13000],
   anchors: [
-    { zip: '10001', expected: '0.08875', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NY202512.csv row 10001 (NEW YORK CITY): combined 0.088750 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '10001', expected: '0.08875', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_NY202512.csv row 10001 (NEW YORK CITY): combined 0.088750 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'OK',
   name: 'Oklahoma',
   fips: '40',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_OK*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_OK*.csv' },
+  ],
   combinedBounds: [0, 13500],
   anchors: [
-    { zip: '73102', expected: '0.08625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_OK202512.csv row 73102 (OKLAHOMA CITY): combined 0.086250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '73102', expected: '0.08625', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_OK202512.csv row 73102 (OKLAHOMA CITY): combined 0.086250 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'SD',
   name: 'South Dakota',
   fips: '46',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_SD*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_SD*.csv' },
+  ],
   combinedBounds: [0, 13200],
   anchors: [
-    { zip: '57104', expected: '0.06200', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_SD202512.csv row 57104 (SIOUX FALLS): combined 0.062000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '57104', expected: '0.06200', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_SD202512.csv row 57104 (SIOUX FALLS): combined 0.062000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'TN',
   name: 'Tennessee',
   fips: '47',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TN*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TN*.csv' },
+  ],
   combinedBounds: [0, 16000],
   anchors: [
-    { zip: '37203', expected: '0.09250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_TN202512.csv row 37203 (NASHVILLE): combined 0.092500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '37203', expected: '0.09250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_TN202512.csv row 37203 (NASHVILLE): combined 0.092500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -5,9 +5,11 @@ export default defineState({
   name: 'Texas',
   fips: '48',
   klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TX*.csv' },
+  feeds: [
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TX*.csv' },
+  ],
   combinedBounds: [0, 15250],
   anchors: [
-    { zip: '77002', expected: '0.08250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_TX202512.csv row 77002 (HOUSTON): combined 0.082500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '77002', expected: '0.08250', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_TX202512.csv row 77002 (HOUSTON): combined 0.082500 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'WV',
   name: 'West Virginia',
   fips: '54',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WV*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WV*.csv' },
+  ],
   combinedBounds: [0, 15000],
   anchors: [
-    { zip: '25301', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_WV202512.csv row 25301 (CHARLESTON): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '25301', expected: '0.07000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_WV202512.csv row 25301 (CHARLESTON): combined 0.070000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -1,13 +1,16 @@
-import { defineState } from './descriptor.ts'
+import { defineState, SST_RATES_URL } from './descriptor.ts'
 
 export default defineState({
   code: 'WY',
   name: 'Wyoming',
   fips: '56',
-  klass: 'reload',
-  feed: { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WY*.csv' },
+  klass: 'auto',
+  feeds: [
+    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WY*.csv' },
+  ],
   combinedBounds: [0, 13000],
   anchors: [
-    { zip: '82001', expected: '0.06000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_WY202512.csv row 82001 (CHEYENNE): combined 0.060000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
+    { feed: 'avalara-zip5', zip: '82001', expected: '0.06000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_WY202512.csv row 82001 (CHEYENNE): combined 0.060000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],
 })

@@ -104,6 +104,25 @@ describe('parsing by header', () => {
   })
 })
 
+describe('a ZIP listed twice', () => {
+  const text = dropText('202512', 'TX')
+  const row = text.split(/\r?\n/).find((line) => line.startsWith('TX,78701,'))!
+
+  it('with the same rates (the row repeated): kept once, with a note', () => {
+    const file = parseAvalaraZip5(`${text}${row}\n`, 'TAXRATES_ZIP5_TX202512.csv')
+    expect(file.rows.filter((r) => r.zip === '78701')).toHaveLength(1)
+    expect(file.rows).toHaveLength(parseDrop('202512', 'TX').rows.length)
+    expect(file.notes.join(' ')).toMatch(/1 duplicate row\(s\) collapsed .*row \d+ \(78701, AUSTIN\) repeats row \d+ \(78701, AUSTIN\)/)
+  })
+
+  it('with other rates (the repeat contradicts the row): the file fails, naming both rows', () => {
+    const repeated = row.replace('0.082500,0.062500,0.000000,0.010000,0.010000', '0.092500,0.062500,0.000000,0.020000,0.010000')
+    expect(() => parseAvalaraZip5(`${text}${repeated}\n`, 'TAXRATES_ZIP5_TX202512.csv')).toThrow(
+      /TAXRATES_ZIP5_TX202512\.csv: 1 pair\(s\) of rows contradict each other .*\(78701, AUSTIN\) \(state\/county\/city\/special 0\.06250\/0\.00000\/0\.01000\/0\.01000.*0\.06250\/0\.00000\/0\.02000\/0\.01000/,
+    )
+  })
+})
+
 describe('row validation', () => {
   it('P11 quoted field containing a comma (real 201911 MA row "RANDOLPH, MA")', () => {
     const ma = parseDrop('201911', 'MA')
@@ -250,19 +269,21 @@ describe('compiled feed', () => {
     for (const j of ut.jurisdictions) expect(j).toMatchObject({ state: 'UT', from: '2025-12-01', to: null, source: 'TAXRATES_ZIP5_UT202512.csv' })
   })
 
-  it('gives each kept ZIP one candidate whose stack sums to the published combined rate', () => {
+  it('gives each kept ZIP one candidate whose stack sums to the published combined rate (two where the row was set aside)', () => {
     for (const [edition, state] of [['202512', 'CA'], ['201804', 'CA'], ['202512', 'UT'], ['202512', 'SD']] as const) {
       const parsed = parseDrop(edition, state)
       const feed = compileAvalara({ ...parsed, geography })
       const rate = new Map(feed.jurisdictions.map((j) => [`${j.level}|${j.code}`, j.rate]))
       const byZip = new Map(parsed.rows.map((row) => [row.zip, row]))
-      for (const candidate of feed.candidates) {
-        expect(candidate.weight).toBe(1)
+      const rows = feed.candidates.filter((c) => c.basis !== 'usual_rate')
+      for (const candidate of rows) {
+        const restated = feed.candidates.some((c) => c.zip === candidate.zip && c.basis === 'usual_rate')
+        expect(candidate.weight).toBeCloseTo(restated ? 1 / 3 : 1, 12)
         const sum = candidate.stack.reduce((total, ref) => total + rate.get(`${ref.level}|${ref.code}`)!, 0)
         expect(sum, `${state} ${candidate.zip}`).toBe(byZip.get(candidate.zip)!.combinedRate)
         expect(new Set(candidate.stack.map((ref) => ref.level)).size).toBe(candidate.stack.length)
       }
-      expect(new Set(feed.candidates.map((c) => c.zip)).size).toBe(feed.candidates.length)
+      expect(new Set(rows.map((c) => c.zip)).size).toBe(rows.length)
     }
   })
 

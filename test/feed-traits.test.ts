@@ -15,7 +15,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
 describe('feed traits', () => {
   it('every feed kind of the contract has traits, and every descriptor names one of them', () => {
     expect(Object.keys(FEED_TRAITS).sort()).toEqual([...FeedKind.options].sort())
-    for (const state of STATES) expect(FeedKind.options).toContain(state.feed.kind)
+    for (const state of STATES) for (const feed of state.feeds) expect(FeedKind.options).toContain(feed.kind)
   })
 
   it('a state record naming an unknown feed is refused instead of falling back', () => {

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
-import { loadState } from '../pipeline/load-state.ts'
+import { loadFeed } from '../pipeline/load-state.ts'
 import { Listings } from '../pipeline/source-listing.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { stateByCode } from '../sources/index.ts'
@@ -16,11 +16,11 @@ import { sharedPath } from './support/shared.ts'
 const GA = stateByCode('GA')!
 const DROP = 'TAXRATES_ZIP5_GA202512.csv'
 
-describe('loadState of an official state and the drops', () => {
+describe('loadFeed of an official state and the drops', () => {
   let geography: Geography
   const load = async (drops: string): Promise<FeedResult> => {
     const settings = pipelineSettings({ mirror: inject('mirrorUrl'), artifacts: await tempDir('art'), build: await tempDir('build'), drops })
-    return loadState(GA, { settings, geography, listings: new Listings(settings) })
+    return loadFeed(GA, GA.feeds[0]!, { settings, geography, listings: new Listings(settings) })
   }
   const zipsOf = (result: FeedResult) => new Set(result.candidates.map((c) => c.zip))
 

@@ -315,7 +315,7 @@ describe('full mode', () => {
       ['county', '0.03000', 'official'],
       ['city', '0.01900', 'official'],
     ])
-    expect(STATES.find((s) => s.code === 'GA')!.feed.kind).toBe('sst')
+    expect(STATES.find((s) => s.code === 'GA')!.feeds[0]!.kind).toBe('sst')
     // the GA rate file the refresh discovered on the mirror's index page
     expect(new Set(body.rows.map((r) => r.source_file))).toEqual(new Set(['GAR2026Q2FEB19.csv']))
     expect(body.rows.find((r) => r.level === 'city')).toMatchObject({ effective_from: '2022-10-01', effective_to: null })
@@ -390,8 +390,8 @@ describe('place mode', () => {
     const { rate, meta } = await simple(`/v1/tax/il?location=${encodeURIComponent('Springfield, IL')}`)
     expect(rate).toMatchObject({ state: 'IL', city: 'SPRINGFIELD', county: snapshot.places.countyName(place!.countyFips)!.toUpperCase() })
     expect(place!.zips).toContain(rate.zip)
-    const row = (await avalaraRows('IL', '202512')).get(rate.zip)!
-    expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
+    const entry = snapshot.rates.lookupZip(rate.zip).find((e) => e.state === 'IL')!
+    expect(rate.combined_rate).toBe(formatRate(snapshot.rates.combinedRate(entry.candidates[0]!.stack, TODAY)))
     expect(meta.resolved_via).toBe('place_gazetteer')
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
   })
@@ -536,11 +536,11 @@ describe('place mode', () => {
   })
 
   it('a city with no ZIP of its own answers its own official rate by name, by an address with a ZIP beside it, and by a point inside it', async () => {
-    // Cudahy, CA shares 90201 with Bell and Bell Gardens: no ZIP candidate carries its rates.
+    // Cudahy, CA shares 90201 with Bell and Bell Gardens and has no ZIP of its own: 90201 answers another city.
     const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
     const cudahyRate = formatRate(workbook.rows.find((row) => row.type === 'City' && row.location === 'Cudahy')!.rateUnits!)
     const zip = await simple('/v1/tax/ca?zip=90201')
-    expect(zip.rate.combined_rate).not.toBe(cudahyRate)
+    expect(zip.rate.city).not.toBe('CUDAHY')
     const named = await full('/v1/tax/ca?location=Cudahy&mode=full')
     expect(named.rate).toMatchObject({ zip: '90201', county: 'LOS ANGELES', city: 'CUDAHY', combined_rate: cudahyRate })
     expect(named.meta.resolved_via).toBe('place_gazetteer')
@@ -585,34 +585,33 @@ describe('place mode', () => {
     }
   })
 
-  it('a ZIP shared by two cities answers the one its point lies in at medium, naming the other with its rate (pitfall P30)', async () => {
+  it('a ZIP shared by two cities answers the one its USPS city names at medium, naming the other with its rate (pitfall P30)', async () => {
     // 90069 is addressed WEST HOLLYWOOD; its ZCTA point lies in Los Angeles.
     const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
     const cityRate = (name: string) => formatRate(workbook.rows.find((row) => row.type === 'City' && row.location === name)!.rateUnits!)
     const zip = await simple('/v1/tax/ca?zip=90069')
-    expect(zip.rate).toMatchObject({ city: 'LOS ANGELES', combined_rate: cityRate('Los Angeles') })
+    expect(zip.rate).toMatchObject({ city: 'WEST HOLLYWOOD', combined_rate: cityRate('West Hollywood') })
     expect(zip.meta.confidence).toBe('medium')
     const others = warningOf(zip.meta.warnings, 'ambiguous_zip5').candidates
-    expect(others).toEqual([{ county: 'LOS ANGELES', city: 'WEST HOLLYWOOD', weight: 0.5, combined_rate: cityRate('West Hollywood') }])
+    expect(others).toEqual([{ county: 'LOS ANGELES', city: 'LOS ANGELES', weight: 0.3333, combined_rate: cityRate('Los Angeles') }])
     expect(cityRate('West Hollywood')).not.toBe(cityRate('Los Angeles'))
 
-    // The place itself now has a ZIP carrying its rates.
+    // The place itself has a ZIP carrying its rates.
     const place = await simple(`/v1/tax/ca?location=${encodeURIComponent('West Hollywood, CA')}`)
     expect(place.rate).toMatchObject({ zip: '90069', city: 'WEST HOLLYWOOD', combined_rate: cityRate('West Hollywood') })
     expect(codes(place.meta.warnings)).not.toContain('county_only')
 
     // The ZIP's postal name chooses nothing: the answer stays the ZIP's, with the same doubt.
     const postal = await simple(`/v1/tax/ca?address=${encodeURIComponent('8500 Sunset Blvd, West Hollywood, CA 90069')}`)
-    expect(postal.rate.city).toBe('LOS ANGELES')
+    expect(postal.rate.city).toBe('WEST HOLLYWOOD')
     expect(postal.meta.confidence).toBe('medium')
-    expect(codes(postal.meta.warnings)).toEqual(expect.arrayContaining(['place_input_mismatch', 'ambiguous_zip5']))
-    // Equal weights keep the point's place first, whatever the names or codes: 55441 is addressed
-    // MINNEAPOLIS and its point lies in Plymouth.
+    expect(codes(postal.meta.warnings)).toContain('ambiguous_zip5')
+    // A USPS name spread over suburbs is not preferred: 55441 is addressed MINNEAPOLIS and its point lies in Plymouth.
     const suburb = await simple('/v1/tax/mn?zip=55441')
     expect(suburb.rate.city).toBe('PLYMOUTH')
-    expect(warningOf(suburb.meta.warnings, 'ambiguous_zip5').candidates).toEqual([expect.objectContaining({ city: 'MINNEAPOLIS', weight: 0.5 })])
-    // Any other city sent chooses its candidate (here the first one, so the ZIP is not in doubt;
-    // the answer stays medium for the LA County cities whose ZIPs are not known).
+    expect(warningOf(suburb.meta.warnings, 'ambiguous_zip5').candidates).toEqual([expect.objectContaining({ city: 'MINNEAPOLIS', weight: 0.3333 })])
+    // Any other city sent chooses its candidate, saying the ZIP's first place is not the address's
+    // (the answer stays medium for the LA County cities whose ZIPs are not known).
     const named = await simple(`/v1/tax/ca?address=${encodeURIComponent('1 Sunset Plaza Dr, Los Angeles, CA 90069')}`)
     expect(named.rate.city).toBe('LOS ANGELES')
     expect(codes(named.meta.warnings)).not.toContain('ambiguous_zip5')
@@ -666,16 +665,15 @@ describe('place mode', () => {
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
   })
 
-  it('an aggregator region named for a district answers the city: downtown Chicago is CHICAGO, the district keeps its rate', async () => {
-    const row = (await avalaraRows('IL', '202512')).get('60606')!
-    expect(row.TaxRegionName).toBe('CHICAGO METRO PIER AND EXPOSITION AUTHORITY DISTRICT')
-    const { rate, meta } = await simple(`/v1/tax/il?address=${encodeURIComponent('233 S Wacker Dr, Chicago, IL 60606')}`)
-    expect(rate).toMatchObject({ city: 'CHICAGO', city_rate: formatRate(dropUnits(row.EstimatedCityRate!)), combined_district_rate: formatRate(dropUnits(row.EstimatedSpecialRate!)) })
+  it('an aggregator region named for a district answers the city: downtown Tucson is TUCSON, at the region\'s rates', async () => {
+    const row = (await avalaraRows('AZ', '202512')).get('85701')!
+    expect(row.TaxRegionName).toBe('TUCSON RIO NUEVO DISTRICT SP')
+    const { rate, meta } = await simple(`/v1/tax/az?address=${encodeURIComponent('255 W Alameda St, Tucson, AZ 85701')}`)
+    expect(rate).toMatchObject({ city: 'TUCSON', city_rate: formatRate(dropUnits(row.EstimatedCityRate!)), combined_district_rate: formatRate(dropUnits(row.EstimatedSpecialRate!)) })
     expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
     expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
-    const body = await full('/v1/tax/il?zip=60606&mode=full')
-    expect(body.resolved_place.city?.name).toBe('CHICAGO')
-    expect(body.rows.find((r) => r.level === 'district')?.name).toContain(row.TaxRegionName)
+    const body = await full('/v1/tax/az?zip=85701&mode=full')
+    expect(body.resolved_place.city?.name).toBe('TUCSON')
   })
 
   it('an aggregator row without a city rate is the ZIP\'s answer, not a mismatch', async () => {
@@ -740,8 +738,9 @@ describe('dates', () => {
     const coverage = factsOf(snapshot).coverage('GA')
     expect(error).toMatchObject({ state: 'GA', available_from: coverage.from, available_through: '2026-04-01' })
     expect(error.message).toMatch(`is before the GA data held: rates are available from ${coverage.from}; the newest data is effective through 2026-04-01, and later dates are answered with it`)
-    const ca = await refused('/v1/tax/ca?zip=95814&as_of=2020-01-01', 400, 'INVALID_INPUT')
-    expect(ca).toMatchObject({ available_from: '2026-01-01', available_through: '2026-01-01' })
+    // CA's workbook starts on its edition date; the oldest drop edition held starts 2018-04-01
+    const ca = await refused('/v1/tax/ca?zip=95814&as_of=2018-03-01', 400, 'INVALID_INPUT')
+    expect(ca).toMatchObject({ available_from: '2018-04-01', available_through: '2026-01-01' })
   })
 
   it('an earlier edition is answered from an earlier snapshot', async () => {

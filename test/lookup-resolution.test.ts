@@ -107,11 +107,21 @@ describe('refusals of the resolver', () => {
 })
 
 describe('dates without as_of', () => {
-  it('today before the data in service (a workbook published ahead) answers it from its first day, saying so', async () => {
-    const december = Date.parse('2025-12-15T12:00:00Z')
-    const reading = readLookupRequest('ca', { zip: '95814' }, december)
+  const lookupOn = async (state: string, zip: string, now: number) => {
+    const reading = readLookupRequest(state, { zip }, now)
     if (!reading.ok) throw reading.error
-    const body = (await lookupTax(reading.request, { snapshot: current, earlier: new EarlierSnapshots(artifacts.dir) }, billing)) as SimpleLookupBody
+    return (await lookupTax(reading.request, { snapshot: current, earlier: new EarlierSnapshots(artifacts.dir) }, billing)) as SimpleLookupBody
+  }
+
+  it('today before the data in service (a workbook published ahead) is answered by the drop edition held for today, saying so', async () => {
+    const body = await lookupOn('ca', '95814', Date.parse('2025-12-15T12:00:00Z'))
+    const warning = body.meta.warnings.find((w) => typeof w === 'object' && w.code === 'earlier_edition')
+    expect(warning).toMatchObject({ edition: '202512', valid_from: '2025-12-01' })
+    expect(body.meta.feed).toBe('avalara-zip5')
+  })
+
+  it('today before all data held answers the data in service from its first day, saying so', async () => {
+    const body = await lookupOn('ca', '95814', Date.parse('2018-01-15T12:00:00Z'))
     expect(body.rate.combined_rate).toBe('0.08750')
     const warning = body.meta.warnings.find((w) => typeof w === 'object' && w.code === 'data_not_yet_effective')
     expect(warning).toMatchObject({ effective_from: '2026-01-01' })

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TransactionRecord } from '../server/store/transaction-record.ts'
 import { Database } from '../server/store/database.ts'
-import { TransactionStore } from '../server/store/transactions.ts'
+import { DuckDBTransactionStore } from '../server/store/transactions.ts'
 import { COMMIT_ROWS } from '../server/store/transactions-bulk.ts'
 
 let dir: string
@@ -34,7 +34,7 @@ const rowGroups = async () =>
 
 describe('bulk writer', () => {
   it('commits exactly one row group at a time from batches of another size, then the rest at the end', async () => {
-    const store = await TransactionStore.of(db)
+    const store = await DuckDBTransactionStore.of(db)
     const writer = await store.bulkWriter('acct_bulk', 'backfill', Date.parse('2026-11-21T00:00:00Z'))
     const batch = 10_000
     const total = 2 * COMMIT_ROWS + 5_000

@@ -130,7 +130,7 @@ describe('a full refresh from the HTTP mirror', () => {
     expect(table).toContain(`reload (manual drop, stale after 40 days): ${reload.length} states on the edition of 2025-12-01, ${age} days old: ${reload.map((s) => s.code).join(' ')}.`)
     // states that are not stale get no such line, and a run with none stale prints no explanation
     const ga = table.split('\n').find((line) => line.startsWith('GA '))!
-    expect(ga).toMatch(/^GA\s+auto\s+ok\s.*\s0 d \(5\)\s/)
+    expect(ga).toMatch(/^GA\s+auto\s+sst\s+ok\s.*\s0 d \(5\)\s/)
     expect(ga).not.toContain('not a failure')
     expect(staleExplanation(first.states.filter((s) => s.status !== 'stale'), now)).toBe('')
   })
@@ -139,11 +139,11 @@ describe('a full refresh from the HTTP mirror', () => {
     const later = '2026-11-30T03:00:00.000Z'
     const third = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build'), now: later, states: 'CT' }))
     const aged = third.states.filter((s) => s.klass === 'auto')
-    expect(aged.map((s) => s.code).sort()).toEqual(['CA', 'GA', 'MN', 'WI'])
+    expect(aged.map((s) => s.code).sort()).toEqual(['CA', 'GA', 'IL', 'MN', 'WI'])
     for (const state of aged) expect(state.status, state.code).toBe('stale')
     const lastFetch = aged[0].last_fetch!
     const explanation = staleExplanation(third.states, new Date(later))
-    expect(explanation).toContain(`auto (fetched, stale after 5 days): 4 states last fetched ${lastFetch}, ${daysBetween(lastFetch, later)} days ago: ${aged.map((s) => s.code).join(' ')}.`)
+    expect(explanation).toContain(`auto (fetched, stale after 5 days): 5 states last fetched ${lastFetch}, ${daysBetween(lastFetch, later)} days ago: ${aged.map((s) => s.code).join(' ')}.`)
     expect(explanation).toContain('The next refresh that fetches them makes them current again.')
   })
 })

@@ -16,7 +16,7 @@ import { COMMIT_ROWS } from '../server/store/transactions-bulk.ts'
 import { TaxjarErrorBody } from '../server/taxjar/taxjar-error.ts'
 import { ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { portabilityArtifacts, servedZips } from './support/portability-snapshot.ts'
-import { startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
+import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
 
 let artifactsDir: string
 let tmp: string
@@ -41,17 +41,7 @@ async function start(storePath: string): Promise<ServerProcess> {
 const utcDay = (daysBack: number) => new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10)
 const order = (id: string) => ({ transaction_id: id, transaction_date: utcDay(3), to_zip: '30303', to_state: 'GA', amount: '19.99', shipping: '0', sales_tax: '1.60' })
 
-function caller(server: ServerProcess, key: string) {
-  return async (method: string, pathName: string, body?: unknown, contentType = 'application/json') => {
-    const response = await fetch(`${server.url}${pathName}`, {
-      method,
-      headers: { 'X-API-Key': key, ...(body === undefined ? {} : { 'Content-Type': contentType }) },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    })
-    const text = await response.text()
-    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null }
-  }
-}
+const caller = keyCaller
 
 const gaTotals = async (call: ReturnType<typeof caller>) => {
   const health = await call('GET', '/v1/portability/nexus/health')
@@ -94,13 +84,17 @@ describe('the store file unwritable while the server runs', () => {
     expect((await call('GET', '/v1/portability/orders/before-1')).status).toBe(200)
     expect((await call('GET', '/v1/portability/orders/during-1')).status).toBe(404)
     expect((await call('GET', '/v1/portability/nexus')).body.regions).toEqual([])
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    // /healthz says so, with a status a load balancer acts on.
+    const degraded = await fetch(`${server.url}/healthz`)
+    expect(degraded.status).toBe(503)
+    expect(await degraded.json()).toMatchObject({ status: 'degraded', store: { status: 'degraded', problem: 'write_refused', reason: expect.stringMatching(/File too large/) } })
     expect((await call('GET', '/v1/account')).body.quota.used).toBe(usedBefore + 20)
     // The usage flush keeps failing with the reason in the log, and keeps the counts pending.
     await expect.poll(() => server.events().some((e) => e.event === 'usage_flush_failed' && /File too large/.test(String(e.reason)))).toBe(true)
 
     await execa('prlimit', ['--pid', String(server.pid), '--fsize=unlimited:unlimited'])
     expect((await call('POST', '/v1/portability/orders', order('after-1'))).status).toBe(201)
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
     expect(await server.stop()).toBe(0)
 
     // What was acknowledged is there after a restart, the lookups counted during the outage too.

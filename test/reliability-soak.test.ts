@@ -1,16 +1,19 @@
 // The short form of `make soak` (test/soak/soak.ts): the same run at a modest fixed rate for a few
 // seconds on the small GA/CT/DE snapshot, with a snapshot re-published under a new id midway.
 // Held to the same checks — no error, no non-2xx, RSS that does not grow, the new snapshot served
-// and every answer unchanged and equal to its rates index — and to no throughput figure.
+// and every answer unchanged and equal to its rates index, the store file taken away for 2 s
+// with every write meanwhile refused and writes accepted again on their own — and to no
+// throughput figure.
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { tempDir } from './support/refresh-run.ts'
 import { startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
 import { runSoak } from './support/reliability-soak-run.ts'
+import { storeOutage } from './support/reliability-store-outage.ts'
 import { artifactsWithSnapshot, republish } from './support/server-snapshot.ts'
 
-const SECONDS = Number(process.env.SOAK_TEST_SECONDS ?? 5)
+const SECONDS = Number(process.env.SOAK_TEST_SECONDS ?? 6)
 const RATE = 150
 const TIERS = JSON.stringify({ enterprise: { rate_per_second: 1_000_000, burst: 1_000_000 } })
 
@@ -30,7 +33,7 @@ afterAll(async () => {
 })
 
 describe('a short soak', () => {
-  it('answers every lookup 200 through a hot swap, without RSS growth, and every answer stays correct', async () => {
+  it('answers every lookup 200 through a hot swap and the store file taken away, without RSS growth, every answer correct and no write acknowledged while the store was away', async () => {
     const { api_key: key } = await server.createAccount('enterprise')
     const newId = `${artifacts.id}-soak`
     const report = await runSoak({
@@ -45,7 +48,8 @@ describe('a short soak', () => {
         await republish(artifacts.dir, artifacts.id, newId)
         return newId
       },
-      publishAt: 0.5,
+      publishAt: 0.3,
+      storeOutage: { at: 0.5, run: () => storeOutage({ url: server.url, key, storePath: path.join(storeDir, 'store.duckdb'), seconds: 2, zip: '30303', state: 'GA' }) },
     })
     console.log(`short soak: ${JSON.stringify({ ...report, checks: { ...report.checks, answersChanged: report.checks.answersChanged.length, zipMismatches: report.checks.zipMismatches.length } })}`)
 
@@ -58,5 +62,9 @@ describe('a short soak', () => {
     expect(report.checks.answersChanged).toEqual([])
     expect(report.checks.zipMismatches).toEqual([])
     expect(report.checks.zipAnswersCompared).toBe(report.paths.zip)
+    // The store phase: nothing acknowledged while the file was away, every write refused with 503, accepted again on their own.
+    expect(report.storeOutage).toMatchObject({ refusedBefore: 0, acknowledgedWhileAway: 0, recoveredAfterS: expect.any(Number) })
+    expect(Object.keys(report.storeOutage!.whileAway)).toEqual(['503 STORE_FILE_LOST'])
+    expect(report.storeOutage!.recoveredAfterS!).toBeLessThan(2)
   })
 })

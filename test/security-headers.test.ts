@@ -21,7 +21,8 @@ let token: string
 
 beforeAll(async () => {
   artifacts = await artifactsWithSnapshot(inject('mirrorUrl'))
-  server = await startTestServer({ artifactsDir: artifacts.dir, env: { TAXATLAS_TIERS: TIERS, TAXATLAS_JSON_BODY_LIMIT: '4096' } })
+  // Invalid keys by the dozen from one address: not throttled here (reliability-security tests that).
+  server = await startTestServer({ artifactsDir: artifacts.dir, env: { TAXATLAS_TIERS: TIERS, TAXATLAS_JSON_BODY_LIMIT: '4096', TAXATLAS_AUTH_FAILURE_BURST: '1000000' } })
   key = (await server.createAccount('enterprise')).api_key
   token = (await readEndpointFile(server.storePath))!.token
 })

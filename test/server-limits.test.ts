@@ -10,6 +10,7 @@ import { AccountBody } from '../server/routes/account.ts'
 import { API_ROUTES } from '../server/routes/index.ts'
 import { Database } from '../server/store/database.ts'
 import { UsageCounter } from '../server/store/usage.ts'
+import { duckdbUsageTable } from '../server/store/duckdb-engine.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
 import { manualClock, startTestServer, withKey, type TestServer } from './support/server-harness.ts'
 import { testLookupRoute } from './support/server-test-routes.ts'
@@ -159,7 +160,7 @@ describe('usage persistence', () => {
 
   it('keeps each account and month apart, in memory and in the store', async () => {
     const db = await Database.open(path.join(storeDir, 'apart.duckdb'))
-    const usage = await UsageCounter.load(db)
+    const usage = await UsageCounter.load(duckdbUsageTable(db))
     usage.add('acct_a', '2026-09', 2)
     usage.add('acct_b', '2026-09', 3)
     usage.add('acct_a', '2026-10', 1)
@@ -168,14 +169,14 @@ describe('usage persistence', () => {
     await usage.flush()
     const stored = await db.rows('SELECT account_id, month, lookups FROM usage ORDER BY account_id, month')
     expect(stored.map((r) => [r.account_id, r.month, Number(r.lookups)])).toEqual([['acct_a', '2026-09', 2], ['acct_a', '2026-10', 1], ['acct_b', '2026-09', 3]])
-    expect((await UsageCounter.load(db)).rows()).toEqual(usage.rows())
+    expect((await UsageCounter.load(duckdbUsageTable(db))).rows()).toEqual(usage.rows())
     await db.close()
   })
 
   it('is written by the periodic flush, so a crash loses at most one flush interval', async () => {
     const file = path.join(storeDir, 'flush.duckdb')
     const db = await Database.open(file)
-    const usage = await UsageCounter.load(db)
+    const usage = await UsageCounter.load(duckdbUsageTable(db))
     const stop = usage.flushEvery(20, memoryLogger())
     usage.add('acct_a', '2026-09', 5)
     usage.add('acct_a', '2026-09', -1)
@@ -187,7 +188,7 @@ describe('usage persistence', () => {
     usage.add('acct_a', '2026-09', 100)
     await db.close()
     const reopened = await Database.open(file)
-    expect((await UsageCounter.load(reopened)).used('acct_a', '2026-09')).toBe(4)
+    expect((await UsageCounter.load(duckdbUsageTable(reopened))).used('acct_a', '2026-09')).toBe(4)
     await reopened.close()
   })
 })

@@ -85,7 +85,7 @@ describe('server/main.ts', () => {
     const result = await child
     expect(result.exitCode).toBe(1)
     expect(lines.map((l) => l.event)).toEqual(['startup_failed'])
-    expect(lines[0].reason).toMatch(/no snapshot published/)
+    expect(lines[0].reason).toMatch(/no snapshot to serve/)
   })
 
   it('exits non-zero on invalid settings', async () => {

@@ -2,7 +2,7 @@
 // repeat answers the same bytes and is still authenticated and counted; full answers (billing) are
 // never kept; a snapshot swap and a new UTC day each drop what was kept.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { ReplyCache } from '../server/http/reply-cache.ts'
+import { ENTRY_RECORD_BYTES, MAX_CACHED_URL, ReplyCache } from '../server/http/reply-cache.ts'
 import { readServerSettings } from '../server/settings.ts'
 import { pointTo } from './support/server-snapshot.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
@@ -114,11 +114,39 @@ describe('ReplyCache', () => {
 
   it('keeps replies within its byte budget, dropping the oldest first', () => {
     const url = (n: number) => `GET /v1/tax/wa?zip=9810${n}`
-    const cache = new ReplyCache(3 * (url(1).length + 1_000 + 256))
-    for (const n of [1, 2, 3, 4]) cache.set('s1', NOW, url(n), reply('x'.repeat(1_000)))
+    // Room for three entries' bytes in the ring (3/4 of the budget).
+    const cache = new ReplyCache(Math.ceil((3 * (url(1).length + 1_000) * 4) / 3) + 8)
+    for (const n of [1, 2, 3, 4]) cache.set('s1', NOW, url(n), reply(String(n).repeat(1_000)))
     expect(cache.size).toBe(3)
     expect(cache.get('s1', NOW, 'GET /v1/tax/wa?zip=98101')).toBeUndefined()
-    expect(cache.get('s1', NOW, 'GET /v1/tax/wa?zip=98104')?.body.length).toBe(1_000)
+    for (const n of [2, 3, 4]) {
+      expect(cache.get('s1', NOW, url(n))).toEqual({ status: 200, body: Buffer.from(String(n).repeat(1_000)), headers: ['X-Service-Mode', 'simple', 'Content-Length', '1000'] })
+    }
+  })
+
+  it('keeps the records of its entries within an eighth of the budget, however small the replies', () => {
+    const cache = new ReplyCache(64 * 1024)
+    for (let n = 0; n < 1_000; n++) cache.set('s1', NOW, `/v1/tax/wa?zip=${n}`, reply('{}'))
+    expect(cache.size).toBe((64 * 1024) / 8 / ENTRY_RECORD_BYTES)
+    expect(cache.get('s1', NOW, '/v1/tax/wa?zip=999')?.body.toString()).toBe('{}')
+    expect(cache.get('s1', NOW, '/v1/tax/wa?zip=0')).toBeUndefined()
+  })
+
+  it('a body handed out stays as it was when the ring is written over', () => {
+    // Room for one entry, and one record.
+    const cache = new ReplyCache(8 * ENTRY_RECORD_BYTES)
+    cache.set('s1', NOW, '/v1/tax/wa?zip=98101', reply('a'.repeat(600)))
+    const hit = cache.get('s1', NOW, '/v1/tax/wa?zip=98101')!
+    cache.set('s1', NOW, '/v1/tax/wa?zip=98102', reply('b'.repeat(600)))
+    expect(cache.get('s1', NOW, '/v1/tax/wa?zip=98102')?.body.toString()).toBe('b'.repeat(600))
+    expect(hit.body.toString()).toBe('a'.repeat(600))
+    expect(cache.get('s1', NOW, '/v1/tax/wa?zip=98101')).toBeUndefined()
+  })
+
+  it('keeps no reply to a URL longer than MAX_CACHED_URL', () => {
+    const cache = new ReplyCache(1 << 20)
+    cache.set('s1', NOW, `/v1/tax/wa?zip=98101&x=${'x'.repeat(MAX_CACHED_URL)}`, reply('{}'))
+    expect(cache.size).toBe(0)
   })
 
   it('keeps nothing with a budget of 0 (TAXATLAS_REPLY_CACHE_MB=0)', () => {

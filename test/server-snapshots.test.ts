@@ -1,6 +1,6 @@
 // Snapshot hot swap: a new real snapshot is picked up while requests are in flight without
 // failing one; a corrupted one is refused (logged, previous keeps serving); a server never
-// starts on a snapshot that fails verification.
+// serves a snapshot that fails verification (it starts on the valid one before it, or not at all).
 import { rm } from 'node:fs/promises'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -107,15 +107,22 @@ describe('a corrupted snapshot', () => {
     expect(await servedId()).toBe('good-2')
   })
 
-  it('stops a server from starting: it fails before listening', async () => {
-    await republish(artifacts.dir, 'good-2', 'corrupt-3', { corrupt: true })
+  it('a server starting on it serves the valid snapshot before it instead, and says so (test/reliability-snapshots.test.ts has the rest)', async () => {
+    await republish(artifacts.dir, 'good-2', 'x-corrupt-3', { corrupt: true })
     const settings = readServerSettings({ PORT: '0', TAXATLAS_ADMIN_PORT: '0', TAXATLAS_ARTIFACTS: artifacts.dir, TAXATLAS_STORE: `${artifacts.dir}/unused.duckdb` })
-    await expect(startServer(settings, { logger: memoryLogger() })).rejects.toThrow(/corrupt-3: rates\.bin sha256/)
+    const logger = memoryLogger()
+    const running = await startServer(settings, { logger })
+    try {
+      expect(running.snapshots.current.id).toBe('good-2')
+      expect(logger.entries.find((e) => e.event === 'snapshot_fallback')).toMatchObject({ level: 'error', wanted: 'x-corrupt-3', serving: 'good-2', reason: expect.stringMatching(/x-corrupt-3: rates\.bin sha256/) })
+    } finally {
+      await running.close()
+    }
     await pointTo(artifacts.dir, 'good-2')
   })
 
-  it('a missing pointer stops a server from starting', async () => {
+  it('no valid snapshot at all stops a server from starting: it fails before listening', async () => {
     const settings = readServerSettings({ PORT: '0', TAXATLAS_ADMIN_PORT: '0', TAXATLAS_ARTIFACTS: `${artifacts.dir}/nowhere`, TAXATLAS_STORE: `${artifacts.dir}/unused.duckdb` })
-    await expect(startServer(settings, { logger: memoryLogger() })).rejects.toThrow(/no snapshot published/)
+    await expect(startServer(settings, { logger: memoryLogger() })).rejects.toThrow(/no snapshot to serve in .*CURRENT is missing or empty/)
   })
 })

@@ -99,6 +99,17 @@ describe('SST feed without a boundary file', () => {
     expect(stackOf(result, '53202')).toEqual([['state:55', 'county:079', 'city:53000']])
   })
 
+  it("WI: county 078's 0% row ends on the day its 0.5% row starts: both kept, the later start serves that day, with a note (not a contradiction)", () => {
+    const rows = fieldsOf(WI.text).filter((f) => f[1] === '00' && f[2] === '078')
+    expect(rows.map((f) => [f[3], f[7], f[8]])).toEqual([['0.0', '19800101', '20200331'], ['0.005', '20200331', '99991231']])
+    const result = compileSstState({ state: 'WI', stateName: 'Wisconsin', rateFile: WI, geography })
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '078').map((j) => [j.rate, j.from, j.to])).toEqual([
+      [0, '1980-01-01', '2020-03-31'],
+      [500, '2020-03-31', null],
+    ])
+    expect(result.notes.join(' ')).toMatch(/line \d+ ends on 2020-03-31, the day line \d+ starts; the later row's rate is served on that day/)
+  })
+
   it('MN: districts are reported unplaced, never summed into stacks', () => {
     const result = compileSstState({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography })
     expectWellFormed(result)
@@ -167,7 +178,7 @@ describe('SST feed with a boundary file (real MN sample rows)', () => {
   it('P12 the sample as published is all expired: nothing binds, every ZIP falls back to geography', () => {
     const result = compileMn(BOUNDARY_LINES)
     expectWellFormed(result)
-    expect(result.notes).toContain(`${BOUNDARY_NAME}: 100 rows ended before 2026-04-01, 0 address rows not compiled into ZIP answers, 0 rows for another state`)
+    expect(result.notes).toContain(`${BOUNDARY_NAME}: 100 rows ended before 2026-04-01, 0 current address rows (binding the ZIPs no Z or 4 row binds), 0 rows for another state`)
     expect(result.candidates).toEqual(compileSstState({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography }).candidates)
     expect(result.rowsRead).toBe(fieldsOf(MN.text).length + 100)
   })

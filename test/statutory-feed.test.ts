@@ -21,7 +21,7 @@ const hudZipsOf = (state: string) => new Set(hud.filter((row) => row.USPS_ZIP_PR
 
 /** The source the feed records for the state's rate in force on the rules table's date. */
 function citation(state: string): string {
-  if (stateByCode(state)!.feed.kind !== 'statutory') throw new Error(`${state} is not a statutory state`)
+  if (!stateByCode(state)!.feeds.some((feed) => feed.kind === 'statutory')) throw new Error(`${state} has no statutory feed`)
   const rates = statutoryRates(stateFacts(state)!)
   return rates.find((window) => (window.from ?? '') <= RULES_TABLE_AS_OF && RULES_TABLE_AS_OF <= (window.to ?? '9999'))!.source
 }

@@ -11,14 +11,19 @@
 //   counted in the notes.
 // - a row whose parts do not sum to the combined rate is rejected; so is a row with U+FFFD in it
 //   (202512 AR has one, P11) and, when the text lacks a final line break, the last row (truncated).
+// - a ZIP listed twice with the same rates is kept once (noted); with other rates, the file fails
+//   (feeds/rate-row-conflicts.ts).
 // - more than 1% rejected rows, or no rows at all, fails the whole file.
 import Papa from 'papaparse'
 import { z } from 'zod'
 import { stateByCode } from '../../sources/index.ts'
+import { AGGREGATOR_FILE_NAME } from '../../snapshot-contract/feed-traits.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../../snapshot-contract/model.ts'
-import { parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
+import { formatRate, parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
+import { conflictNotes, contradictionError, findRowConflicts } from './rate-row-conflicts.ts'
 import { JurisdictionTable, countyCandidates, countyCode, countyName, zipsInState } from './candidate-weights.ts'
+import { aggregatorDefaults, type RowCandidate } from './aggregator-defaults.ts'
 import { regionCityNamer } from './region-city.ts'
 
 export const AVALARA_LABEL = 'Avalara estimate (aggregator, not an official source)'
@@ -34,7 +39,7 @@ const REQUIRED_COLUMNS = [
   'EstimatedSpecialRate',
 ] as const
 const MAX_REJECTED_SHARE = 0.01
-const FILE_NAME = /^TAXRATES_ZIP5_([A-Z]{2})(\d{4})(\d{2})\.csv$/i
+const FILE_NAME = AGGREGATOR_FILE_NAME
 
 export type AvalaraEdition = { state: string; edition: string; editionDate: string }
 
@@ -80,22 +85,25 @@ export function avalaraEdition(fileName: string): AvalaraEdition {
 export type AvalaraDrop = AvalaraEdition & { path: string }
 
 /**
- * The newest edition for `state` among paths found in a drop directory tree
- * (`202512/TAXRATES_ZIP5_NY202512.csv`); other files (Avalara's PDF) are ignored.
+ * Every edition held for `state` among paths found in a drop directory tree
+ * (`202512/TAXRATES_ZIP5_NY202512.csv`), oldest first; other files (Avalara's PDF) are ignored.
  */
-export function pickNewestDrop(fileNames: string[], state: string): AvalaraDrop | undefined {
+export function heldDrops(fileNames: string[], state: string): AvalaraDrop[] {
   const wanted = state.toUpperCase()
   const matches = fileNames
     .filter((name) => FILE_NAME.test(baseName(name)))
     .map((name) => ({ path: name, ...avalaraEdition(name) }))
     .filter((file) => file.state === wanted)
-    .sort((a, b) => b.edition.localeCompare(a.edition))
-  const [newest, next] = matches
-  if (newest && next && next.edition === newest.edition) {
-    throw new Error(`two ${wanted} drops of edition ${newest.edition}: ${newest.path} and ${next.path}`)
-  }
-  return newest
+    .sort((a, b) => a.edition.localeCompare(b.edition))
+  matches.forEach((file, i) => {
+    const next = matches[i + 1]
+    if (next && next.edition === file.edition) throw new Error(`two ${wanted} drops of edition ${file.edition}: ${file.path} and ${next.path}`)
+  })
+  return matches
 }
+
+/** The newest edition for `state` among the paths of a drop directory tree; undefined when none. */
+export const pickNewestDrop = (fileNames: string[], state: string): AvalaraDrop | undefined => heldDrops(fileNames, state).at(-1)
 
 type RateRead = { units: number; repaired: boolean }
 
@@ -197,9 +205,8 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
     problems.set(last, 'file does not end with a line break: the last row may be cut off (truncated file)')
   }
 
-  const rows: AvalaraRow[] = []
+  const valid: { row: AvalaraRow; line: number }[] = []
   const rejected: AvalaraRejection[] = []
-  const seen = new Set<string>()
   let repairedRates = 0
   parsed.data.forEach((raw, index) => {
     const reject = (reason: string) => rejected.push({ row: index + 1, zip: raw.ZipCode ?? '', reason })
@@ -207,11 +214,21 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
     if (problem) return reject(problem)
     const result = validateRow(raw, edition.state)
     if (!result.ok) return reject(result.reason)
-    if (seen.has(result.row.zip)) return reject(`ZIP ${result.row.zip} listed twice`)
-    seen.add(result.row.zip)
     repairedRates += result.repaired
-    rows.push(result.row)
+    valid.push({ row: result.row, line: index + 1 })
   })
+  // A ZIP listed twice: the copies collapsed when they agree, the file failed when they do not.
+  const conflicts = findRowConflicts(valid, ({ row, line }) => ({
+    jurisdiction: row.zip,
+    from: edition.editionDate,
+    to: null,
+    rates: [row.stateRate, row.countyRate, row.cityRate, row.specialRate],
+    where: `row ${line} (${row.zip}, ${row.taxRegionName})`,
+  }))
+  if (conflicts.contradictions.length > 0) {
+    throw contradictionError(fileName, conflicts.contradictions, (f) => `state/county/city/special ${f.rates.map((r) => formatRate(r ?? 0)).join('/')}`)
+  }
+  const rows = conflicts.kept.map(({ row }) => row)
 
   const rowsRead = parsed.data.length
   const sample = rejected.slice(0, 3).map((r) => `row ${r.row} (${r.zip}): ${r.reason}`).join(' | ')
@@ -222,6 +239,7 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
   const notes: string[] = []
   if (rejected.length) notes.push(`${rejected.length} of ${rowsRead} rows rejected: ${rejected.map((r) => `row ${r.row} ${r.zip}: ${r.reason}`).join(' | ')}`)
   if (repairedRates) notes.push(`${repairedRates} rate cells printed with 6 decimals were rounded half-up to the served 1e-5 precision`)
+  notes.push(...conflictNotes(fileName, conflicts))
   return { fileName, state: edition.state, edition, rows, rejected, rowsRead, repairedRates, notes }
 }
 
@@ -283,7 +301,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
   }
 
   const cityName = regionCityNamer(geography, state, kept.map((row) => row.taxRegionName))
-  const candidates: ZipCandidate[] = kept.map((row) => {
+  const rowCandidates: RowCandidate[] = kept.map((row) => {
     const fips = topCounty(row.zip)
     const zipCode = `zip:${row.zip}`
     const stateRef = stateJurisdiction(row)
@@ -293,17 +311,10 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
     const stack: JurisdictionRef[] = [stateRef, table.add('county', code, county, row.countyRate)]
     if (row.cityRate > 0) stack.push(table.add('city', zipCode, city, row.cityRate))
     if (row.specialRate > 0) stack.push(table.add('district', zipCode, `Special districts (${row.taxRegionName})`, row.specialRate))
-    return {
-      zip: row.zip,
-      state,
-      countyFips: fips,
-      countyName: fips ? countyName(geography, fips) : '',
-      placeFips: null,
-      placeName: city,
-      weight: 1,
-      stack,
-    }
+    const candidate: ZipCandidate = { zip: row.zip, state, countyFips: fips, countyName: fips ? countyName(geography, fips) : '', placeFips: null, placeName: city, weight: 1, stack }
+    return { row, candidate, countyFips: fips }
   })
+  const { candidates, notes: restated } = aggregatorDefaults(geography, state, rowCandidates)
 
   const covered = new Set(kept.map((row) => row.zip))
   const missing = zipsInState(geography, state).filter((zip) => !covered.has(zip.zip)).length
@@ -311,6 +322,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
   if (elsewhere.length) notes.push(`${elsewhere.length} border ZIPs dropped as geography assigns them to another state (P23): ${elsewhere.join(', ')}`)
   if (unknown) notes.push(`${unknown} ZIPs unknown to geography kept without a county`)
   if (missing) notes.push(`${missing} geography ZIPs of ${state} have no row in this file`)
+  notes.push(...restated)
   if (stateVariants) notes.push(`${stateVariants} ZIPs carry a state rate other than ${mainStateRate} (e.g. tribal areas); each has its own state-level code`)
 
   return {

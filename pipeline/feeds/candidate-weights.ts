@@ -2,10 +2,18 @@
 // address share splits over that state's counties, and a jurisdiction table that refuses two
 // different rates under one identity (state, level, code) — pitfall P37.
 import { stateByCode } from '../../sources/index.ts'
-import type { GeoZip, Geography } from '../../snapshot-contract/geography-model.ts'
-import type { JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
+import type { GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
+import type { CandidateBasis, JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { placeMatchKey } from '../../snapshot-contract/place-names.ts'
 
 export type CountyShare = { fips: string | null; weight: number }
+
+/**
+ * The share given to the preferred of two candidates of one ZIP (or county part) when no measured
+ * share of each is held: a ranking that says which one answers, not a measurement.
+ */
+export const PREFERRED_SHARE = 2 / 3
 
 function stateFips(state: string): string {
   const fips = stateByCode(state)?.fips
@@ -40,6 +48,9 @@ export function zipsInState(geography: Geography, state: string): GeoZip[] {
 /** County jurisdiction code: the 3-digit county part of a 5-digit FIPS. */
 export const countyCode = (fips: string): string => fips.slice(2)
 
+/** A county name in comparable form: "DUPAGE", "DuPage County" and "Du Page" meet. */
+export const countyMatchKey = (name: string): string => placeMatchKey(name.replace(/\s+county$/i, ''))
+
 export function countyName(geography: Geography, fips: string | null): string {
   return fips === null ? '' : (geography.counties.get(fips)?.name ?? '')
 }
@@ -47,6 +58,60 @@ export function countyName(geography: Geography, fips: string | null): string {
 /** A city no ZIP is bound to: its stack in each county it lies in (FeedResult.placeStacks). */
 export function placeStacksOf(geography: Geography, place: { geoid: string; name: string; counties: string[] }, stackIn: (countyFips: string) => JurisdictionRef[]): PlaceStack[] {
   return place.counties.map((fips) => ({ countyFips: fips, countyName: countyName(geography, fips), placeFips: place.geoid, placeName: place.name, stack: stackIn(fips) }))
+}
+
+/**
+ * The share a place with no ZIP of its own takes of the county part of the ZIP it lies in: a
+ * ranking below the places the ZIP is bound to; where none is (the part is unincorporated as far as
+ * the ZIP's name and point tell), PREFERRED_SHARE: a city known to lie there beats no city.
+ */
+export const WITHIN_ZIP_SHARE = 1 / 4
+
+/**
+ * `candidates` with each place of `stacks` (cities no ZIP is bound to) added to the ZIP whose Census
+ * point lies nearest the place's point among the ZIPs of its counties — the ZIP it lies in, as far as
+ * points tell — taking WITHIN_ZIP_SHARE of that county part (basis within_zip).
+ */
+export function withinZipCandidates(geography: Geography, candidates: ZipCandidate[], stacks: PlaceStack[]): ZipCandidate[] {
+  const partKey = (zip: string, countyFips: string | null) => `${zip}|${countyFips}`
+  const added = new Map<string, PlaceStack>()
+  for (const geoid of new Set(stacks.map((s) => s.placeFips))) {
+    const place = geography.places.get(geoid)
+    if (place?.lat == null || place.lng == null) continue
+    const own = stacks.filter((s) => s.placeFips === geoid)
+    let nearest: { candidate: ZipCandidate; stack: PlaceStack; distance: number } | null = null
+    for (const candidate of candidates) {
+      const zip = geography.zips.get(candidate.zip)
+      const stack = own.find((s) => s.countyFips === candidate.countyFips)
+      if (!stack || zip?.centroidSource !== 'zcta') continue
+      const distance = distanceKm(place.lat, place.lng, zip.lat!, zip.lng!)
+      if (!nearest || distance < nearest.distance) nearest = { candidate, stack, distance }
+    }
+    const key = nearest && partKey(nearest.candidate.zip, nearest.candidate.countyFips)
+    if (nearest && !added.has(key!)) added.set(key!, nearest.stack)
+  }
+  if (added.size === 0) return candidates
+  const parts = new Map<string, { weight: number; share: number }>()
+  for (const c of candidates) {
+    const key = partKey(c.zip, c.countyFips)
+    if (!added.has(key)) continue
+    const part = parts.get(key) ?? { weight: 0, share: PREFERRED_SHARE }
+    part.weight += c.weight
+    if (c.placeFips) part.share = WITHIN_ZIP_SHARE
+    parts.set(key, part)
+  }
+  const listed = new Set<string>()
+  return candidates.flatMap((candidate) => {
+    const key = partKey(candidate.zip, candidate.countyFips)
+    const stack = added.get(key)
+    if (!stack) return [candidate]
+    const part = parts.get(key)!
+    const scaled = { ...candidate, weight: candidate.weight * (1 - part.share) }
+    if (listed.has(key)) return [scaled]
+    listed.add(key)
+    const within: ZipCandidate = { zip: candidate.zip, state: candidate.state, countyFips: stack.countyFips, countyName: stack.countyName, placeFips: stack.placeFips, placeName: stack.placeName, weight: part.weight * part.share, stack: stack.stack, basis: 'within_zip' }
+    return [scaled, within]
+  })
 }
 
 /** The manifest note saying how many cities keep such stacks (none when there are none). */
@@ -83,22 +148,63 @@ export class JurisdictionTable {
   }
 }
 
-/** One candidate per in-state county of the ZIP, each stacked by `stackFor(countyFips)`. */
-export function candidatesByCounty(
-  geography: Geography,
-  zip: GeoZip,
-  state: string,
-  stackFor: (countyFips: string | null) => Omit<ZipCandidate, 'zip' | 'state' | 'countyFips' | 'countyName' | 'weight'>[],
-): ZipCandidate[] {
+type Variant = Omit<ZipCandidate, 'zip' | 'state' | 'countyFips' | 'countyName' | 'weight'> & { share?: number }
+
+/**
+ * One candidate per in-state county of the ZIP, each stacked by `stackFor(countyFips)`; a county
+ * part with several variants splits its weight by their `share` (equally when they give none).
+ */
+export function candidatesByCounty(geography: Geography, zip: GeoZip, state: string, stackFor: (countyFips: string | null) => Variant[]): ZipCandidate[] {
   return countyCandidates(zip, state).flatMap(({ fips, weight }) => {
     const variants = stackFor(fips)
-    return variants.map((variant) => ({
+    return variants.map(({ share, ...variant }) => ({
       zip: zip.zip,
       state,
       countyFips: fips,
       countyName: countyName(geography, fips),
-      weight: weight / variants.length,
+      weight: weight * (share ?? 1 / variants.length),
       ...variant,
     }))
   })
+}
+
+/**
+ * A USPS city name given to this many ZIPs whose Census point lies in another taxing place is a
+ * postal name spread over suburbs (MINNEAPOLIS for Plymouth 55441, MILWAUKEE for Wauwatosa 53213,
+ * LOS ANGELES for Commerce 90040): it says little about where a ZIP's addresses are.
+ */
+export const SPREAD_POSTAL_NAME = 2
+
+/** Per place GEOID: how many ZIPs bear its name as their USPS city while their point lies in another place. */
+export function postalNameSpread(geography: Geography): Map<string, number> {
+  const spread = new Map<string, number>()
+  for (const zip of geography.zips.values()) {
+    const named = zip.places.find((place) => place.method === 'preferred_city')
+    if (named && zip.places.some((place) => place.method === 'centroid_polygon')) spread.set(named.geoid, (spread.get(named.geoid) ?? 0) + 1)
+  }
+  return spread
+}
+
+/** `basis` absent: the place is the only one of its county part (published) */
+export type PlaceShare = { place: GeoZipPlace; share: number; basis?: CandidateBasis }
+
+/**
+ * The taxing places of one county part of a ZIP (those its source names) with their shares. The
+ * geography binds at most two: the place holding the ZIP's Census point and the one its USPS city
+ * names. No measured share of each is held (the Census ZCTA-to-place relationship file would give
+ * one), so the USPS city is preferred — West Hollywood 90069, Gardena 90248, Del Mar 92014 and
+ * Burlingame 94010 are mostly the city they are mailed as, their points lying in a neighbour — where
+ * the source names that city (`named`: a rate file listing only taxing cities does not name Osseo,
+ * MN, the post office of Maple Grove's 55369), unless its name is a postal name spread over suburbs
+ * (SPREAD_POSTAL_NAME); otherwise the point's place is.
+ */
+export function placeShares(places: GeoZipPlace[], spread: ReadonlyMap<string, number>, named: (geoid: string) => boolean = () => true): PlaceShare[] {
+  const usps = places.find((place) => place.method === 'preferred_city')
+  const point = places.find((place) => place.method === 'centroid_polygon')
+  if (places.length !== 2 || !usps || !point) return places.map((place) => ({ place, share: 1 / places.length }))
+  const uspsPreferred = named(usps.geoid) && (spread.get(usps.geoid) ?? 0) < SPREAD_POSTAL_NAME
+  return [
+    { place: point, share: uspsPreferred ? 1 - PREFERRED_SHARE : PREFERRED_SHARE, basis: 'zip_point' },
+    { place: usps, share: uspsPreferred ? PREFERRED_SHARE : 1 - PREFERRED_SHARE, basis: 'usps_city' },
+  ]
 }

@@ -9,11 +9,12 @@
 // are not split out — we transcribe the combined rate the publisher prints (pitfall P40).
 // County and city jurisdictions themselves carry rate 0 so names resolve (pitfall P29).
 import readXlsxFile from 'read-excel-file/node'
-import type { GeoPlace, Geography } from '../../snapshot-contract/geography-model.ts'
-import { placeMatchKey, placeMatchWords, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
-import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction, ZipCandidate } from '../../snapshot-contract/model.ts'
+import type { Geography } from '../../snapshot-contract/geography-model.ts'
+import { placeMatchWords, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
+import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { formatRate, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
-import { JurisdictionTable, candidatesByCounty, countyCode, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
+import { JurisdictionTable, countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
+import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
 
 export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'
 
@@ -132,8 +133,6 @@ const displayKey = placeMatchWords
 const cityDistrictCode = (location: string) => `city:${displayKey(location)}`
 const countyDistrictCode = (county: string) => `county:${displayKey(county)}`
 
-const countyKey = (name: string) => placeMatchKey(name.replace(/\s+county$/i, ''))
-
 export type CompileCdtfaInput = {
   workbook: CdtfaWorkbook
   /** the name the workbook was fetched under; its edition date must match the workbook's */
@@ -147,12 +146,6 @@ export type CompileCdtfaInput = {
 
 type District = { ref: JurisdictionRef; name: string; rate: number }
 /** The geography place a CDTFA city row names, looked for inside its CDTFA county. */
-function matchPlace(row: CdtfaRow, countyFips: string | null, byKey: Map<string, GeoPlace[]>): GeoPlace | undefined {
-  const inCounty = (byKey.get(placeMatchKey(row.location)) ?? []).filter((place) => countyFips === null || place.counties.some((c) => c.fips === countyFips))
-  // A city incorporated after the 2020 Census (Mountain House, 2024) is still a CDP there.
-  return inCounty.find((place) => place.kind === 'incorporated') ?? inCounty[0]
-}
-
 export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
   const { workbook, fileName, statewideRate, geography } = input
   const { rows, editionDate } = workbook
@@ -175,13 +168,13 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
 
   // Counties: every geography county is kept at rate 0; each CDTFA county adds its unincorporated district.
   const caCounties = [...geography.counties.values()].filter((county) => county.state === STATE)
-  const fipsByCountyKey = new Map(caCounties.map((county) => [countyKey(county.name), county.fips]))
+  const fipsByCountyKey = new Map(caCounties.map((county) => [countyMatchKey(county.name), county.fips]))
   for (const county of caCounties) table.add('county', countyCode(county.fips), county.name, 0)
   const countyDistricts = new Map<string, District>()
   for (const row of rows.filter((r) => r.type === 'County')) {
     const combined = rows.find((r) => r.type === 'Unincorporated' && r.county === row.county)?.rateUnits ?? row.rateUnits!
     const district = addDistrict(row, countyDistrictCode(row.county), `${row.county} County unincorporated area district taxes`, combined)
-    const fips = fipsByCountyKey.get(countyKey(row.county))
+    const fips = fipsByCountyKey.get(countyMatchKey(row.county))
     if (fips) countyDistricts.set(fips, district)
     else unplace(district, `no geography county named ${row.county} in CA`)
   }
@@ -190,51 +183,40 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
   const cities = new Map<string, { location: string; district: District; counties: string[] }>()
   const byKey = placesByMatchKey([...geography.places.values()].filter((place) => place.state === STATE))
   for (const row of rows.filter((r) => r.type === 'City')) {
-    const countyFips = fipsByCountyKey.get(countyKey(row.county)) ?? null
-    const place = matchPlace(row, countyFips, byKey)
+    const countyFips = fipsByCountyKey.get(countyMatchKey(row.county)) ?? null
+    const place = placeNamedIn(byKey, row.location, countyFips)
     table.add('city', place ? placeCode(place.geoid) : displayKey(row.location), row.location, 0)
     const district = addDistrict(row, cityDistrictCode(row.location), `${row.location} district taxes`, row.rateUnits!)
     if (place) cities.set(place.geoid, { location: row.location, district, counties: place.counties.map((c) => c.fips) })
     else unplace(district, `no geography place named ${row.location} in ${row.county} County`, countyFips ? [countyFips] : undefined)
   }
 
-  let noCounty = 0
-  let unlistedPlace = 0
-  const used = new Set<string>()
-  const candidates: ZipCandidate[] = zipsInState(geography, STATE).flatMap((zip) =>
-    candidatesByCounty(geography, zip, STATE, (fips) => {
-      if (fips === null) {
-        noCounty++
-        return [{ placeFips: null, placeName: '', stack: [stateRef] }]
-      }
-      const countyRef: JurisdictionRef = { level: 'county', code: countyCode(fips) }
-      const bound = zip.places.filter((place) => place.countyFips === fips)
-      const inCities = bound.filter((place) => cities.has(place.geoid))
-      if (inCities.length) {
-        return inCities.map((place) => {
-          const city = cities.get(place.geoid)!
-          used.add(city.district.ref.code)
-          const cityRef: JurisdictionRef = { level: 'city', code: placeCode(place.geoid) }
-          return { placeFips: place.geoid, placeName: city.location, stack: [stateRef, countyRef, cityRef, city.district.ref] }
-        })
-      }
-      if (bound.length) unlistedPlace++
+  const { candidates, usedPlaces, usedCounties, noCounty, unlistedPlace } = placeBoundCandidates({
+    geography,
+    state: STATE,
+    stateRef,
+    countyTail: (fips) => {
       const district = countyDistricts.get(fips)
-      if (district) used.add(district.ref.code)
-      return [{ placeFips: null, placeName: '', stack: district ? [stateRef, countyRef, district.ref] : [stateRef, countyRef] }]
-    }),
-  )
+      return district ? [district.ref] : []
+    },
+    placeTail: (geoid) => {
+      const city = cities.get(geoid)
+      return city ? { name: city.location, refs: [{ level: 'city', code: placeCode(geoid) }, city.district.ref] } : null
+    },
+  })
+  const placeUsed = (geoid: string) => [...usedPlaces].some((key) => key.startsWith(`${geoid}|`))
 
   const placeStacks: PlaceStack[] = []
   for (const [geoid, { location, district, counties }] of cities) {
-    if (used.has(district.ref.code)) continue
+    if (placeUsed(geoid)) continue
     unplace(district, `matched geography place ${geoid}, but no ZIP is bound to it`, counties)
     const cityRef: JurisdictionRef = { level: 'city', code: placeCode(geoid) }
     placeStacks.push(...placeStacksOf(geography, { geoid, name: location, counties }, (fips) => [stateRef, { level: 'county', code: countyCode(fips) }, cityRef, district.ref]))
   }
   notes.push(...placeStacksNotes(placeStacks))
+  const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
   for (const [fips, district] of countyDistricts) {
-    if (!used.has(district.ref.code)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`, [fips])
+    if (!usedCounties.has(fips)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`, [fips])
   }
 
   if (noCounty) notes.push(`${noCounty} ZIP candidates have no CA county in geography: state rate only`)
@@ -243,7 +225,7 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
 
   return {
     jurisdictions: table.list(),
-    candidates,
+    candidates: withPlaces,
     placeStacks,
     unplaced,
     edition: editionDate,

@@ -2,7 +2,7 @@
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, PlaceStack, UnplacedJurisdiction, ZipCandidate } from '../../snapshot-contract/model.ts'
-import { candidatesByCounty, countyCode, countyName, placeCode, placeStacksNotes, placeStacksOf, zipsInState } from './candidate-weights.ts'
+import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, placeStacksNotes, placeStacksOf, postalNameSpread, withinZipCandidates, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
   expandZipRange,
@@ -13,8 +13,12 @@ import {
   type BoundaryRow,
   type Triplet,
 } from './sst-boundary-file.ts'
+import type { DistrictAreaTable } from '../../sources/district-area.ts'
+import { bindDistrictAreas } from './district-areas.ts'
 import { parseSstFileName, type SstFileName } from './sst-file-names.ts'
 import { assertRateFileHealthy, parseRateFile, type SstRateRow } from './sst-rate-file.ts'
+import { conflictNotes, contradictionError, findRowConflicts } from './rate-row-conflicts.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
 
 /** Jurisdiction type code (2 digits) → level. Codes differ by state (pitfall P13). */
 export type SstTypeCodeMap = Record<string, Level>
@@ -30,6 +34,8 @@ export type SstStateInput<Lines = string | Iterable<string>> = {
   boundaryFile?: { name: string; lines: Lines }
   geography: Geography
   codeMap?: SstTypeCodeMap
+  /** without a boundary file, district codes are bound to the counties these facts give them */
+  districtAreas?: DistrictAreaTable
 }
 
 /** Whole-state `Z` rows exist (IN, KY, MI, NJ, RI); the state gate, not a width cap, keeps them safe. */
@@ -39,7 +45,8 @@ const NOTES_LISTED = 5
 
 /** One binding of a boundary row: 3-digit county, 5-digit place, district codes. */
 type Combo = { countyFips: string | null; placeFips: string | null; districts: string[] }
-type ZipBindings = { z: Map<string, Combo>; four: Map<string, { combo: Combo; width: number }>; plus4Ranges: [number, number][] }
+/** `address`: combinations of `A` rows with how many address ranges carry each (used where no Z or 4 row binds the ZIP) */
+type ZipBindings = { z: Map<string, Combo>; four: Map<string, { combo: Combo; width: number }>; plus4Ranges: [number, number][]; address: Map<string, { combo: Combo; ranges: number }> }
 type RateEntry = { level: Level; code: string; rows: SstRateRow[] }
 
 type Prepared = {
@@ -104,8 +111,21 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     throw new Error(`${rateFile.name}: state FIPS ${stateFips} but ${state} counties in geography start ${geographyCounty.fips.slice(0, 2)}`)
   }
 
+  // Repeated rows: collapsed when they agree, the state failed when they contradict.
+  const conflicts = findRowConflicts(rates.rows, (row) => ({
+    jurisdiction: refKey(codeMap[row.typeCode]!, codeMap[row.typeCode] === 'state' ? row.stateFips : row.code),
+    from: row.from,
+    to: row.to,
+    rates: [row.generalIntra, row.generalInter, row.foodIntra, row.foodInter],
+    where: `line ${row.line}`,
+  }))
+  if (conflicts.contradictions.length > 0) {
+    throw contradictionError(rateFile.name, conflicts.contradictions, (f) => `${f.jurisdiction} at ${f.rates.map((r) => (r === null ? 'blank' : formatRate(r))).join('/')}`)
+  }
+  const rows = conflicts.kept
+
   const rowsByRef = new Map<string, RateEntry>()
-  const jurisdictions = rates.rows.map((row): JurisdictionRate => {
+  const jurisdictions = rows.map((row): JurisdictionRate => {
     const level = codeMap[row.typeCode]
     const code = level === 'state' ? row.stateFips : row.code
     const entry = rowsByRef.get(refKey(level, code)) ?? { level, code, rows: [] }
@@ -120,6 +140,7 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     `${rateFile.name}: ${rates.rows.length} of ${rates.rowsRead} rate rows parsed`,
     `${rateFile.name}: type codes seen ${summarise(rates.rows.map((row) => row.typeCode))}`,
     ...rates.rejected.slice(0, NOTES_LISTED).map((r) => `${rateFile.name} line ${r.line} rejected: ${r.reason}`),
+    ...conflictNotes(rateFile.name, conflicts),
   ]
   if (!rowsByRef.has(refKey('state', stateFips))) notes.push(`${rateFile.name}: no state row; stacks carry local levels only`)
   return {
@@ -131,8 +152,8 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     rowsByRef,
     zipsOfState: zipsInState(input.geography, state),
     rowsRead: rates.rowsRead,
-    rowsParsed: rates.rows.length,
-    latestFrom: rates.rows.reduce((latest, row) => (row.from > latest ? row.from : latest), ''),
+    rowsParsed: rows.length,
+    latestFrom: rows.reduce((latest, row) => (row.from > latest ? row.from : latest), ''),
     notes,
   }
 }
@@ -155,7 +176,8 @@ class BoundaryBinder {
   private readonly foreignZips = new Set<string>()
   private readonly inStateZips: Set<string>
   private readonly codeMap: SstTypeCodeMap
-  private readonly skipped = { expired: 0, address: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0 }
+  private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0 }
+  private addressRows = 0
   private latestFrom = ''
 
   constructor(
@@ -170,12 +192,20 @@ class BoundaryBinder {
     const { skipped } = this
     if (row.to !== null && row.to < this.prepared.quarterStart) return void skipped.expired++
     if (row.stateFips !== this.prepared.stateFips) return void skipped.otherState++
-    // Address rows need an address lookup, not a ZIP answer (pitfall P6): counted, not compiled here.
-    if (row.type === 'A') return void skipped.address++
     if (row.from > this.latestFrom) this.latestFrom = row.from
     if (row.locationCodes.length > 0) skipped.locationCodeRows++
     const combo: Combo = { countyFips: row.countyFips, placeFips: row.placeFips, districts: this.districtsOf(row.districts, row.line) }
     const key = [combo.countyFips ?? '', combo.placeFips ?? '', [...combo.districts].sort().join(',')].join('|')
+    // An address row binds its street range in one ZIP (pitfall P6); a ZIP answer weighs it by range count.
+    if (row.type === 'A') {
+      if (!this.isInState(row.zipLow)) return
+      this.addressRows++
+      const address = this.bindingsOf(row.zipLow).address
+      const entry = address.get(key) ?? { combo, ranges: 0 }
+      entry.ranges++
+      address.set(key, entry)
+      return
+    }
     const { zips } = expandZipRange(row, (zip) => this.isInState(zip), ZIP_SPACE)
     for (const zip of zips) {
       const bindings = this.bindingsOf(zip)
@@ -196,7 +226,7 @@ class BoundaryBinder {
     const { skipped, fileName, prepared } = this
     prepared.notes.push(
       `${fileName}: ${stats.rowsParsed} of ${stats.rowsRead} boundary rows parsed (Z ${stats.byType.Z}, 4 ${stats.byType['4']}, A ${stats.byType.A}; unknown types ${JSON.stringify(stats.unknownTypes)})`,
-      `${fileName}: ${skipped.expired} rows ended before ${prepared.quarterStart}, ${skipped.address} address rows not compiled into ZIP answers, ${skipped.otherState} rows for another state`,
+      `${fileName}: ${skipped.expired} rows ended before ${prepared.quarterStart}, ${this.addressRows} current address rows (binding the ZIPs no Z or 4 row binds), ${skipped.otherState} rows for another state`,
     )
     if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (pitfall P8)`)
     if (skipped.nonDistrictTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.nonDistrictTriplets} triplets typed as a non-district level were ignored`)
@@ -228,7 +258,7 @@ class BoundaryBinder {
 
   private bindingsOf(zip: string): ZipBindings {
     let bindings = this.byZip.get(zip)
-    if (!bindings) this.byZip.set(zip, (bindings = { z: new Map(), four: new Map(), plus4Ranges: [] }))
+    if (!bindings) this.byZip.set(zip, (bindings = { z: new Map(), four: new Map(), plus4Ranges: [], address: new Map() }))
     return bindings
   }
 }
@@ -241,16 +271,20 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const stateRef: JurisdictionRef[] = has('state', stateFips) ? [{ level: 'state', code: stateFips }] : []
   const countyRef = (code: string | null): JurisdictionRef[] => (code && has('county', code) ? [{ level: 'county', code }] : [])
   const cityRef = (code: string | null): JurisdictionRef[] => (code && has('city', code) ? [{ level: 'city', code }] : [])
+  const districtsIn = bound ? () => [] : districtsByArea(prepared)
 
+  const spread = postalNameSpread(geography)
   const fromGeography = (zip: GeoZip): ZipCandidate[] =>
     candidatesByCounty(geography, zip, state, (countyFips) => {
-      const county = countyRef(countyFips && countyCode(countyFips))
+      const county = [...countyRef(countyFips && countyCode(countyFips)), ...districtsIn(countyFips)]
       const places = countyFips ? zip.places.filter((place) => place.countyFips === countyFips) : []
       if (places.length === 0) return [{ placeFips: null, placeName: '', stack: [...stateRef, ...county] }]
-      return places.map((place) => ({
+      return placeShares(places, spread, (geoid) => has('city', placeCode(geoid))).map(({ place, share, basis }) => ({
         placeFips: place.geoid,
         placeName: place.name,
         stack: [...stateRef, ...county, ...cityRef(placeCode(place.geoid))],
+        share,
+        ...(basis ? { basis } : {}),
       }))
     })
 
@@ -296,10 +330,11 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
       const place = level === 'city' ? geography.places.get(stateFips + code) : undefined
       if (!place || place.kind !== 'incorporated') continue
       const counties = place.counties.map((c) => c.fips)
-      placeStacks.push(...placeStacksOf(geography, { geoid: place.geoid, name: place.name, counties }, (fips) => [...stateRef, ...countyRef(countyCode(fips)), { level: 'city', code }]))
+      placeStacks.push(...placeStacksOf(geography, { geoid: place.geoid, name: place.name, counties }, (fips) => [...stateRef, ...countyRef(countyCode(fips)), ...districtsIn(fips), { level: 'city', code }]))
     }
     notes.push(...placeStacksNotes(placeStacks))
   }
+  const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
 
   // The file attests every rate in force in its quarter, even when no row starts that late.
   const { year, quarter } = prepared.fileName
@@ -307,7 +342,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const latestFrom = [prepared.latestFrom, bound?.latestFrom ?? '', quarterStart].sort().at(-1)!
   return {
     jurisdictions: prepared.jurisdictions,
-    candidates,
+    candidates: withPlaces,
     placeStacks,
     unplaced,
     edition: prepared.fileName.edition,
@@ -318,6 +353,30 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     files: [],
     notes,
   }
+}
+
+/**
+ * Without a boundary file: the district refs a county carries by the state's district-area facts
+ * (none when the state has no table). The binding's notes join the feed's.
+ */
+function districtsByArea(prepared: Prepared): (countyFips: string | null) => JurisdictionRef[] {
+  const { input, rowsByRef, stateFips, notes } = prepared
+  if (!input.districtAreas) return () => []
+  const rowsOf = (level: Level, code: string) => (rowsByRef.get(refKey(level, code))?.rows ?? []).map((row) => ({ rate: row.generalIntra, from: row.from }))
+  const districts = new Map([...rowsByRef.values()].filter((entry) => entry.level === 'district').map((entry) => [entry.code, rowsOf('district', entry.code)]))
+  const binding = bindDistrictAreas({
+    state: input.state,
+    table: input.districtAreas,
+    geography: input.geography,
+    districts,
+    countyRows: (fips) => (fips.startsWith(stateFips) ? rowsOf('county', countyCode(fips)) : []),
+  })
+  notes.push(...binding.notes)
+  const byCounty = new Map<string, JurisdictionRef[]>()
+  for (const [code, counties] of binding.counties) {
+    for (const fips of counties) byCounty.set(fips, [...(byCounty.get(fips) ?? []), { level: 'district', code }])
+  }
+  return (countyFips) => (countyFips ? (byCounty.get(countyFips) ?? []) : [])
 }
 
 /** Union width of plus-4 intervals, so overlapping rows (current and future windows) count once. */
@@ -336,8 +395,14 @@ function unionWidth(ranges: [number, number][]): number {
 /**
  * Shares of one ZIP's combinations. `4` rows weigh by plus-4 width; `Z` rows are the default for
  * the plus-4s no `4` row lists, so they split the uncovered width equally (SST lookup order 4 > Z).
+ * A ZIP only address rows bind (VT files are all `A`) weighs their combinations by range count;
+ * where Z or 4 rows bind the ZIP, its address rows refine single streets and do not move the ZIP answer.
  */
 function weighBindings(bindings: ZipBindings): { combo: Combo; weight: number }[] {
+  if (bindings.z.size === 0 && bindings.four.size === 0) {
+    const total = [...bindings.address.values()].reduce((sum, entry) => sum + entry.ranges, 0)
+    return [...bindings.address.values()].map(({ combo, ranges }) => ({ combo, weight: ranges / total }))
+  }
   const covered = Math.min(PLUS4_SPACE, unionWidth(bindings.plus4Ranges))
   const zShare = bindings.z.size > 0 ? (PLUS4_SPACE - covered) / bindings.z.size : 0
   const weights = new Map<string, { combo: Combo; weight: number }>()

@@ -1,5 +1,12 @@
 // Per-key request rate: a token bucket holding `burst` tokens, refilled at `ratePerSecond`.
 // Each request takes one token; with none left the answer is 429 with Retry-After.
+//
+// The buckets live in this process, so nothing on a request's path waits on a database. When
+// several server nodes share a store, each enforces its share of a key's rate: rate and burst
+// divided by the nodes alive (store-engine.ts: liveNodes; a burst of at least 1), so all nodes
+// together never let a key through faster than its tier allows. Behind a load balancer that
+// spreads requests evenly a client gets its whole rate; one that sends a key's requests to fewer
+// nodes than there are gets less (docs/decisions.md).
 import type { ServerResponse } from 'node:http'
 import type { Clock } from '../base/clock.ts'
 import { HttpError } from '../base/errors.ts'
@@ -22,10 +29,15 @@ const SWEEP_ABOVE = 10_000
 export class RateLimiter {
   readonly #buckets = new Map<string, { tokens: number; at: number; rule: RateRule }>()
 
-  constructor(private readonly clock: Clock) {}
+  /** `nodes`: how many nodes share each key's rate (1: this one alone) */
+  constructor(
+    private readonly clock: Clock,
+    private readonly nodes: () => number = () => 1,
+  ) {}
 
   /** `now`: the request's own time, when the caller has read the clock already */
-  take(bucketKey: string, rule: RateRule, now = this.clock()): RateDecision {
+  take(bucketKey: string, tierRule: RateRule, now = this.clock()): RateDecision {
+    const rule = shareOf(tierRule, this.nodes())
     let bucket = this.#buckets.get(bucketKey)
     let tokens = bucket ? Math.min(rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rule.ratePerSecond) : rule.burst
     const allowed = tokens >= 1
@@ -53,6 +65,19 @@ export class RateLimiter {
       if (b.tokens + ((now - b.at) / 1000) * b.rule.ratePerSecond >= b.rule.burst) this.#buckets.delete(key)
     }
   }
+}
+
+// One rule object per tier and node count, so the request path builds none.
+const shares = new WeakMap<RateRule, { nodes: number; rule: RateRule }>()
+
+/** A node's share of a key's rate among `nodes` nodes. */
+export function shareOf(rule: RateRule, nodes: number): RateRule {
+  if (nodes <= 1) return rule
+  const known = shares.get(rule)
+  if (known?.nodes === nodes) return known.rule
+  const share = { ratePerSecond: rule.ratePerSecond / nodes, burst: Math.max(1, Math.floor(rule.burst / nodes)) }
+  shares.set(rule, { nodes, rule: share })
+  return share
 }
 
 /**

@@ -1,16 +1,18 @@
 // The admin command's two ways to the store: through the running server's loopback admin
-// listener (the DuckDB file has one writer, the server), or — when no server is running —
-// by opening the store itself.
+// listener (the DuckDB file has one writer, the server), or — when no server is running, and
+// always on PostgreSQL, which every node and the command share — by opening the store itself.
+// On PostgreSQL the servers hear of what the command changed within moments (store-engine.ts:
+// watch).
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { z } from 'zod'
 import { systemClock } from '../base/clock.ts'
 import { HttpError } from '../base/errors.ts'
 import type { Tiers } from '../base/tiers.ts'
-import { Accounts } from '../store/accounts.ts'
-import { Database, StoreLockedError } from '../store/database.ts'
-import { UsageCounter } from '../store/usage.ts'
+import { StoreOpenError } from '../store/open-store-file.ts'
+import { openStore } from '../store/store.ts'
+import type { StoreLocation } from '../store/store-location.ts'
 import { ADMIN_TOKEN_HEADER } from './admin-listener.ts'
-import { readEndpointFile, type AdminEndpoint } from './endpoint-file.ts'
+import { readEndpointAt, type AdminEndpoint } from './endpoint-file.ts'
 import * as ops from './operations.ts'
 
 type Out<T extends z.ZodType> = z.infer<T>
@@ -28,24 +30,26 @@ export type AdminClient = {
 export class AdminError extends Error {}
 
 /** What the admin command needs of the server's settings. */
-export type AdminSettings = { storePath: string; tiers: Tiers }
+export type AdminSettings = { store: StoreLocation; adminEndpointFile: string | null; tiers: Tiers }
 
 /** How long to wait for a server that holds the store but has not published its endpoint yet. */
 const STARTING_SERVER_WAIT_MS = 5_000
 
 export async function connectAdmin(settings: AdminSettings): Promise<AdminClient> {
-  const endpoint = await readEndpointFile(settings.storePath)
+  const endpointFile = settings.adminEndpointFile
+  if (settings.store.kind === 'postgres' || endpointFile === null) return storeClient(settings)
+  const endpoint = await readEndpointAt(endpointFile)
   if (endpoint && (await answers(endpoint))) return serverClient(endpoint)
   try {
     return await storeClient(settings)
   } catch (error) {
     // A server opens the store after it starts listening and writes its endpoint file once the
     // store is open: a locked store without a live endpoint is most likely a server starting up.
-    if (!(error instanceof StoreLockedError)) throw error
+    if (!(error instanceof StoreOpenError && error.problem === 'locked')) throw error
     const deadline = Date.now() + STARTING_SERVER_WAIT_MS
     while (Date.now() < deadline) {
       await sleep(100)
-      const published = await readEndpointFile(settings.storePath)
+      const published = await readEndpointAt(endpointFile)
       if (published && (await answers(published))) return serverClient(published)
     }
     throw error
@@ -95,8 +99,9 @@ function serverClient(endpoint: AdminEndpoint): AdminClient {
 }
 
 async function storeClient(settings: AdminSettings): Promise<AdminClient> {
-  const db = await Database.open(settings.storePath)
-  const ctx = { accounts: await Accounts.load(db), usage: await UsageCounter.load(db), tiers: settings.tiers, clock: systemClock }
+  // Never creating an empty DuckDB store where one was (store-marker.ts): the command only changes a store that exists.
+  const store = await openStore(settings.store, { role: 'admin', poolSize: 2, init: false, now: systemClock() })
+  const ctx = { accounts: store.accounts, usage: store.usage, tiers: settings.tiers, clock: systemClock }
   const wrap = async <T>(work: () => T | Promise<T>): Promise<T> => {
     try {
       return await work()
@@ -111,6 +116,6 @@ async function storeClient(settings: AdminSettings): Promise<AdminClient> {
     revokeKey: (keyId) => wrap(() => ops.revokeKey(ctx, keyId)),
     listAccounts: () => wrap(() => ops.listAccounts(ctx)),
     usage: (q) => wrap(() => ops.usageReport(ctx, q)),
-    close: () => db.close(),
+    close: () => store.engine.close(),
   }
 }

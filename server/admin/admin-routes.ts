@@ -46,7 +46,7 @@ export function adminRoutes(ctx: AdminContext): Route[] {
       operationId: 'adminListAccounts',
       summary: 'Every account with its keys (prefixes only)',
       responses: { 200: { description: 'The accounts.', schema: AccountListBody } },
-    }).handle(() => ({ status: 200, body: listAccounts(ctx) })),
+    }).handle(async () => ({ status: 200, body: await listAccounts(ctx) })),
     defineRoute({
       ...admin,
       method: 'POST',
@@ -73,6 +73,6 @@ export function adminRoutes(ctx: AdminContext): Route[] {
       summary: 'Lookups per account and month, unflushed counts included',
       query: UsageQuery,
       responses: { 200: { description: 'Usage rows.', schema: UsageBody } },
-    }).handle(({ query }) => ({ status: 200, body: usageReport(ctx, query) })),
+    }).handle(async ({ query }) => ({ status: 200, body: await usageReport(ctx, query) })),
   ]
 }

@@ -62,11 +62,15 @@ export async function revokeKey(ctx: AdminContext, keyId: string): Promise<z.inf
   return { key_id: key.id, account_id: key.accountId, revoked_at: key.revokedAt! }
 }
 
-export function listAccounts(ctx: AdminContext): z.infer<typeof AccountListBody> {
+/** Every account, as the store holds them now (on PostgreSQL, changes by other nodes read first). */
+export async function listAccounts(ctx: AdminContext): Promise<z.infer<typeof AccountListBody>> {
+  await ctx.accounts.refresh()
   return { accounts: ctx.accounts.list().map(({ account, keys }) => accountView(account, keys)) }
 }
 
-export function usageReport(ctx: AdminContext, query: z.infer<typeof UsageQuery>): z.infer<typeof UsageBody> {
+/** Lookups per account and month: on PostgreSQL every node's counts as stored, plus this one's not yet flushed. */
+export async function usageReport(ctx: AdminContext, query: z.infer<typeof UsageQuery>): Promise<z.infer<typeof UsageBody>> {
+  await ctx.usage.reload()
   return {
     usage: ctx.usage
       .rows()

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  STORE_FILE_LOST: 503,
   GEOCODER_UNAVAILABLE: 503,
 } as const
 export type ErrorCode = keyof typeof ERROR_STATUS

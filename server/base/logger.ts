@@ -13,7 +13,8 @@ export type AccessEntry = {
   method: string | null
   route: string | null
   path: string | null
-  status: number
+  /** the status sent; null when the client went away before any answer was sent (`aborted`) */
+  status: number | null
   /** milliseconds, written rounded to hundredths */
   duration_ms: number
   support_reference: string

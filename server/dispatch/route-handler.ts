@@ -2,16 +2,20 @@
 // validate, count the lookup, run the handler, send the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
-import { authenticate } from '../access/credentials.ts'
+import { authenticate, presentedKey } from '../access/credentials.ts'
+import type { AuthThrottle } from '../access/auth-throttle.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
-import type { Auth, Caller, Route, RouteContext, RouteSettings } from './route.ts'
+import type { ServerMetrics } from '../base/metrics.ts'
+import type { Auth, Caller, Route, RouteContext, RouteSettings, ServiceHealth } from './route.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
 import type { UsageCounter } from '../store/usage.ts'
-import type { Tiers } from '../base/tiers.ts'
+import type { Tier, Tiers } from '../base/tiers.ts'
+import type { Account } from '../store/accounts.ts'
 import { readJsonBody } from '../http/body.ts'
 import { admitOrigin, SAME_ORIGIN_ONLY, type CorsPolicy } from '../http/cors.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
@@ -21,7 +25,8 @@ import { addHeaders, baseHeaderList, JsonText, sendError, sendJson, sendWhole } 
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
 
 export type AppDeps = {
-  snapshots: { readonly current: Snapshot }
+  /** the snapshot in service, and the state of its source (absent: always ok) */
+  snapshots: { readonly current: Snapshot; health?(): SnapshotHealth }
   /** accounts and usage; key routes await it (the store opens after listen), public routes never touch it */
   store: StoreGate
   limiter: RateLimiter
@@ -32,13 +37,20 @@ export type AppDeps = {
   clock: Clock
   /** replies of `cachesReplies` routes; none kept when absent */
   replies?: ReplyCache
+  /** request and reply-cache counts, when metrics are on */
+  metrics?: ServerMetrics
+  /** failed authentication per client address; none counted when absent */
+  authThrottle?: AuthThrottle
   /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
   cors?: CorsPolicy
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
 
+const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
+
 export function routeHandler(route: Route, deps: AppDeps) {
+  const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK })
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const isPublic = route.auth === 'public'
   // A public answer may be kept by shared caches; once it depends on the Origin, it says so.
@@ -58,12 +70,12 @@ export function routeHandler(route: Route, deps: AppDeps) {
     if (route.auth === 'key' && store === null) {
       // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
       deps.store.ready.then(
-        (opened) => serve(exchange(route, deps, req, res, opened)),
+        (opened) => serve(exchange(route, deps, req, res, opened, health)),
         (error) => fail(deps.logger, req, res, error, route.errorFormat),
       )
       return
     }
-    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null))
+    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null, health))
   }
 }
 
@@ -92,9 +104,10 @@ type Exchange = {
   limit: RateDecision | null
   /** the URL, on a route that caches replies (only GET routes do) */
   cacheKey: string | null
+  health: () => ServiceHealth
 }
 
-function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null): Exchange {
+function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null, health: () => ServiceHealth): Exchange {
   const state = requestState(req)
   state.route = route.path
   return {
@@ -105,19 +118,30 @@ function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerRe
     counted: null,
     limit: null,
     cacheKey: route.cachesReplies && deps.replies ? req.url! : null,
+    health,
   }
 }
 
 // Admission and a cached reply run without awaiting anything: a repeated lookup is answered in
-// the turn its request arrived in, without a promise.
+// the turn its request arrived in, without a promise. The one exception: on a store shared by
+// several nodes, a lookup of an account that already holds its share of unsynced counts on this
+// node waits for them to be flushed (store/usage.ts).
 function serve(x: Exchange): void {
+  let admitted: boolean | Promise<boolean>
   try {
-    if (admit(x)) return
+    admitted = admit(x)
   } catch (error) {
     failed(x, error)
     return
   }
-  respond(x).catch((error) => failed(x, error))
+  if (admitted === true) return
+  if (admitted === false) {
+    respond(x).catch((error) => failed(x, error))
+    return
+  }
+  admitted.then(
+    (answered) => (answered ? undefined : respond(x)),
+  ).catch((error) => failed(x, error))
 }
 
 function failed(x: Exchange, error: unknown): void {
@@ -135,27 +159,61 @@ function setHeaders(x: Exchange): void {
 }
 
 /** Authenticates, rate-limits, checks the plan and counts the lookup; true when answered from the reply cache. */
-function admit(x: Exchange): boolean {
+function admit(x: Exchange): boolean | Promise<boolean> {
   const { route, deps, req, state, store } = x
   if (route.auth === 'key') {
     const { accounts, usage } = store!
-    const { account, keyId } = authenticate(req, accounts)
+    const throttle = deps.authThrottle
+    const refused = throttle?.refusal(req, x.now)
+    if (refused) throw refused
+    let authenticated
+    try {
+      authenticated = authenticate(req, accounts)
+    } catch (error) {
+      if (throttle && presentedKey(req) !== null) throttle.failed(req, x.now)
+      throw error
+    }
+    const { account, keyId } = authenticated
     state.accountId = account.id
     const tier = deps.tiers[account.tier]
     const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
     if (!limit.allowed) throw rateLimited(limit)
-    const quota = quotaStatus(account, tier, usage, x.now)
-    checkPlan(quota, route)
-    x.caller = { account, keyId, tier, quota }
-    if (route.countsAsLookup) {
-      // Counted before the handler runs so concurrent requests cannot overrun the quota; a
-      // request that does not end in 2xx is uncounted.
-      usage.add(account.id, quota.month, 1)
-      x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
-    }
+    if (route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota)) return admitAfterSync(x, account, keyId, tier, usage)
+    return admitPlan(x, account, keyId, tier, usage)
   }
+  return answerCached(x)
+}
+
+/**
+ * Flushes until this node may count the account's lookup, then admits it. Checked again after each
+ * flush: requests that waited on the same flush are admitted one at a time, each after its
+ * predecessor's count reached the database.
+ */
+async function admitAfterSync(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): Promise<boolean> {
+  while (usage.mustSync(account.id, tier.lookupQuota)) await usage.flush()
+  return admitPlan(x, account, keyId, tier, usage)
+}
+
+/** Checks the plan and counts the lookup, then answers from the reply cache when it can. */
+function admitPlan(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): boolean {
+  const quota = quotaStatus(account, tier, usage, x.now)
+  checkPlan(quota, x.route)
+  x.caller = { account, keyId, tier, quota }
+  if (x.route.countsAsLookup) {
+    // Counted before the handler runs so concurrent requests cannot overrun the quota; a
+    // request that does not end in 2xx is uncounted.
+    usage.add(account.id, quota.month, 1)
+    x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
+  }
+  return answerCached(x)
+}
+
+/** Sends the kept reply of a repeated lookup (true); false when the handler is to answer. */
+function answerCached(x: Exchange): boolean {
+  const { deps, state } = x
   if (x.cacheKey !== null) {
     const hit = deps.replies!.get(x.snapshot.id, x.now, x.cacheKey)
+    deps.metrics?.replyCache(hit !== undefined)
     if (hit) {
       const headers = baseHeaderList(state.requestId)
       if (x.limit) addRateLimitHeaders(headers, x.limit)
@@ -207,6 +265,7 @@ class HandlerContext implements RouteContext<Auth, unknown, unknown, unknown> {
   readonly caller: Caller | null
   readonly store: StoreParts | null
   readonly settings: RouteSettings
+  readonly health: () => ServiceHealth
 
   constructor(x: Exchange, readonly params: unknown, readonly query: unknown, readonly body: unknown) {
     this.#x = x
@@ -217,6 +276,7 @@ class HandlerContext implements RouteContext<Auth, unknown, unknown, unknown> {
     this.caller = x.caller
     this.store = x.store
     this.settings = x.deps.routeSettings
+    this.health = x.health
   }
 
   get res(): ServerResponse {

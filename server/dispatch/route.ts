@@ -10,6 +10,9 @@ import type { QuotaStatus } from '../access/plan-check.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { Account } from '../store/accounts.ts'
 import type { StoreParts } from '../store/store.ts'
+import type { StoreEngineKind } from '../store/store-engine.ts'
+import type { StoreHealth } from '../store/store-health.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Tier } from '../base/tiers.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -31,6 +34,8 @@ export type Auth = 'public' | 'key'
 /** Settings handlers read, from the environment (server/settings.ts). */
 export type RouteSettings = {
   portability: PortabilitySettings
+  /** the engine TAXATLAS_STORE names (reported by /healthz); duckdb when absent */
+  storeEngine?: StoreEngineKind
   /** the upstream geocoder of address lookups; absent when TAXATLAS_GEOCODER_URL is unset */
   geocoder?: Geocoder
 }
@@ -49,7 +54,11 @@ export type RouteContext<A extends Auth, P, Q, B> = {
   store: A extends 'key' ? StoreParts : null
   settings: RouteSettings
   now: number
+  /** the state of the store and of the snapshot source now (/healthz) */
+  health: () => ServiceHealth
 }
+
+export type ServiceHealth = { store: StoreHealth; snapshot: SnapshotHealth }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined
 

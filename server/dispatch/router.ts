@@ -31,7 +31,7 @@ export function buildRouter(routes: Route[], deps: AppDeps, options: RouterOptio
   // The request context wraps every request, routed or not: in the guard when there is one (it
   // runs before routing), else inside each handler rather than as middleware, so that Polka calls
   // a route's one handler directly.
-  const within = requestContext(deps.logger)
+  const within = requestContext(deps.logger, deps.metrics)
   const withinUnguarded: typeof within = options.guard ? (req, res, handle) => handle(req, res) : within
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const routeOf = new Map<Routed, Route>()

@@ -2,6 +2,7 @@
 // pattern and account once known, and the access log line written once the request is answered.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AccessEntry, Logger } from '../base/logger.ts'
+import type { ServerMetrics } from '../base/metrics.ts'
 import { KEY_PREFIX } from '../store/api-keys.ts'
 import { newRequestId } from './request-id.ts'
 import { setBaseHeaders } from './respond.ts'
@@ -28,11 +29,11 @@ type Handle = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknow
 /**
  * Runs the handling of one request (`handle`, called at once, with `next` if given) and writes its
  * access log line: at once when `handle` answered before returning (a refusal), else when the
- * response closes (a reply sent with the others of its turn, see respond.ts `sendWhole`). Used once per request: by a router's guard, else by
- * the route or the not-found answer. The headers every response carries are set by whatever
- * answers (`ensureBaseHeaders`).
+ * response closes (a reply sent with the others of its turn, see respond.ts `sendWhole`). Used
+ * once per request: by a router's guard, else by the route or the not-found answer. The headers
+ * every response carries are set by whatever answers (`ensureBaseHeaders`).
  */
-export function requestContext(logger: Logger) {
+export function requestContext(logger: Logger, metrics?: ServerMetrics) {
   function log(res: ServerResponse, aborted: boolean) {
     const req = res.req
     const state = requestState(req)
@@ -40,13 +41,15 @@ export function requestContext(logger: Logger) {
       method: req.method ?? null,
       route: state.route,
       path: loggedPath(req.url ?? ''),
-      status: res.statusCode,
+      // A client gone before any answer was sent got none: no status, rather than Node's default 200.
+      status: aborted && !res.headersSent ? null : res.statusCode,
       duration_ms: performance.now() - state.startedAt,
       support_reference: state.requestId,
       account_id: state.accountId,
     }
     if (aborted) entry.aborted = true
     logger.request(entry)
+    metrics?.request(entry)
   }
   // One listener for every response (`this`), rather than a closure made per request. `close`
   // comes once per response, after `finish` or when the client went away first.
@@ -75,11 +78,30 @@ export function ensureBaseHeaders(req: IncomingMessage, res: ServerResponse): vo
 }
 
 // Never the query string or headers, and no API key sent by mistake as a path segment
-// (`/v1/tax/tx_live_…`): the log must not hold a credential.
+// (`/v1/tax/tx_live_…`): the log must not hold a credential. A segment is judged as the server
+// reads it, percent-decoded (`tx%5Flive%5F…` is the same key), and a key's secret part is
+// recognized without its prefix too: a run of 40 or more URL-safe base64 characters mixing
+// digits, lower- and upper-case letters is replaced. A segment that needs no redaction is
+// logged as it arrived.
 const API_KEY = new RegExp(`${KEY_PREFIX}[^/?#]*`, 'g')
+const KEY_SHAPED = /[A-Za-z0-9_-]{40,}/g
+const MAYBE_SECRET = /%|[A-Za-z0-9_-]{40}/
+const mixed = (run: string) => /[0-9]/.test(run) && /[a-z]/.test(run) && /[A-Z]/.test(run)
 
 export function loggedPath(url: string): string {
   const query = url.indexOf('?')
   const path = query === -1 ? url : url.slice(0, query)
-  return path.includes(KEY_PREFIX) ? path.replace(API_KEY, `${KEY_PREFIX}[redacted]`) : path
+  if (!path.includes(KEY_PREFIX) && !MAYBE_SECRET.test(path)) return path
+  return path.split('/').map(redactedSegment).join('/')
+}
+
+function redactedSegment(segment: string): string {
+  let decoded = segment
+  try {
+    decoded = decodeURIComponent(segment)
+  } catch {
+    // malformed escapes: judged as sent
+  }
+  const redacted = decoded.replace(API_KEY, `${KEY_PREFIX}[redacted]`).replace(KEY_SHAPED, (run) => (mixed(run) ? '[redacted]' : run))
+  return redacted === decoded ? segment : redacted
 }

@@ -12,10 +12,12 @@ export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
 /**
  * exact   the statutory statewide rate of a `static` state: the same everywhere in the state
  * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
- *         (also a place name found in several states, answered where it is most populous)
+ *         (also a place name found in several states, answered where it is most populous), or a
+ *         rate the file does not print because it varies by address (estimated from other records)
  * medium  an answer from a feed whose ceiling is medium (an aggregator estimate), a ZIP whose candidates differ in combined rate
- *         answered by weight, one of several same-named places of a state, or an answer where a
- *         local tax that could not be bound to ZIPs may lie (it may apply and is not included)
+ *         answered by weight, one of several same-named places of a state, an answer where a
+ *         local tax that could not be bound to ZIPs may lie (it may apply and is not included),
+ *         or a printed rate the file flags as varying within the jurisdiction
  * high    one jurisdiction from a feed whose ceiling is high (official files), no unplaced local tax that may lie there
  * none    never sent with a 200 (nothing resolved is a 404)
  */
@@ -26,7 +28,7 @@ export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: C
   return 'high'
 }
 
-/** Publisher-dated rows (SST) give the latest start among the rates answered; other sources give none. */
+/** Publisher-dated rows (SST, ordmache) give the latest start among the rates answered; other sources give none. */
 export function effectiveDateOf(basis: EffectiveDateBasis, authorities: readonly Authority[]): string | null {
   if (basis !== 'publisher_effective_date') return null
   let latest: string | null = null

@@ -1,6 +1,7 @@
-// Which data answers a state on a date. SST rows carry their own windows, so the snapshot in service
-// answers any date its rows cover; drops and workbooks start on their edition date, so an earlier
-// date is looked for in earlier snapshots. No data for the date: 400 naming the range that exists.
+// Which data answers a state on a date. SST and ordmache rows carry their own windows, so the
+// snapshot in service answers any date its rows cover; drops and workbooks start on their edition
+// date, so an earlier date is looked for in the older editions the snapshot holds and in earlier
+// snapshots. No data for the date: 400 naming the range that exists.
 import { feedTraits } from '../../snapshot-contract/feed-traits.ts'
 import { quarterLabel } from '../../snapshot-contract/manifest.ts'
 import { invalidInput } from './lookup-errors.ts'
@@ -43,6 +44,19 @@ function laterDateWarnings(view: SnapshotView, state: string, coverage: Coverage
   return warnings
 }
 
+/** earlier_edition: which held edition answered, and the window it is valid for. */
+function editionNote(view: SnapshotView, state: string, date: LookupDate, inServiceFrom: string, edition: string): WarningObject {
+  const stateRate = view.rates.authoritiesOfState(state).find((a) => a.level === 'state')
+  const from = stateRate?.from ?? null
+  const until = stateRate?.to ?? null
+  const feed = factsOf(view).record(state)?.feed ?? ''
+  return warning(
+    'earlier_edition',
+    `${date.label} is before the ${state} data in service (from ${inServiceFrom}); answered from ${feed} edition ${edition}, held for ${from} to ${until ?? 'the next data'}.`,
+    { edition, feed, valid_from: from, valid_to: until },
+  )
+}
+
 export async function viewForDate(current: SnapshotView, state: string, date: LookupDate, earlier: EarlierSnapshots): Promise<DatedView> {
   const coverage = factsOf(current).coverage(state)
   if (coverage.from === null || date.iso >= coverage.from) {
@@ -50,12 +64,14 @@ export async function viewForDate(current: SnapshotView, state: string, date: Lo
   }
   const search = await earlier.covering(state, date.iso, current)
   if (search.found) {
-    const { view, coverage: older } = search.snapshot
+    const { view, coverage: older, edition } = search.snapshot
     const record = factsOf(view).record(state)
-    const note = warning('earlier_snapshot', `${date.label} is before the ${state} data in service (from ${coverage.from}); answered from snapshot ${view.id}, edition ${record?.edition}.`, {
-      snapshot: view.id,
-      edition: record?.edition ?? null,
-    })
+    const note = edition
+      ? editionNote(view, state, date, coverage.from!, edition)
+      : warning('earlier_snapshot', `${date.label} is before the ${state} data in service (from ${coverage.from}); answered from snapshot ${view.id}, edition ${record?.edition}.`, {
+          snapshot: view.id,
+          edition: record?.edition ?? null,
+        })
     return { view, isoDate: date.iso, warnings: [note, ...laterDateWarnings(view, state, older, date, false)] }
   }
   const availableFrom = search.earliestFrom && search.earliestFrom < coverage.from ? search.earliestFrom : coverage.from

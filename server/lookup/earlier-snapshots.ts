@@ -1,5 +1,6 @@
-// Earlier published snapshots, for dates before the data in service (drops and workbooks are
-// effective from their edition date on, so an older edition lives only in an older snapshot).
+// Earlier data, for dates before the data in service (drops and workbooks are effective from their
+// edition date on): earlier published snapshots, and the older editions the served snapshot holds
+// (held-editions.ts). Of those covering the date, the one whose data starts latest answers.
 // Manifests are read on demand and kept; index files are opened lazily, verified like the served
 // snapshot (size + sha256 per file), and only a few are kept open.
 import { readFile } from 'node:fs/promises'
@@ -7,12 +8,14 @@ import path from 'node:path'
 import { Manifest } from '../../snapshot-contract/manifest.ts'
 import { listSnapshotIds, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { openSnapshot } from '../snapshot/open-snapshot.ts'
+import { HeldEditions } from './held-editions.ts'
 import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
 
 /** Opened earlier snapshots kept in memory; each costs about the size of its index files. */
 const OPEN_SNAPSHOTS_KEPT = 3
 
-export type CoveringSnapshot = { view: SnapshotView; coverage: Coverage }
+/** `edition`: set when an older edition held by the served snapshot answers, rather than an earlier snapshot. */
+export type CoveringSnapshot = { view: SnapshotView; coverage: Coverage; edition?: string }
 
 export type HistorySearch =
   | { found: true; snapshot: CoveringSnapshot }
@@ -23,11 +26,27 @@ export class EarlierSnapshots {
   readonly #manifests = new Map<string, Promise<Manifest | null>>()
   readonly #open = new Map<string, Promise<SnapshotView | null>>()
   readonly #refused = new Set<string>()
+  readonly #editions: HeldEditions
 
-  constructor(readonly artifactsDir: string) {}
+  constructor(readonly artifactsDir: string) {
+    this.#editions = new HeldEditions(artifactsDir)
+  }
+
+  /**
+   * The earlier data for `state` that covers `isoDate` and starts latest: the newest earlier snapshot
+   * covering it, or an older edition the served snapshot holds, whichever starts later (a tie goes to
+   * the published snapshot).
+   */
+  async covering(state: string, isoDate: string, current: SnapshotView): Promise<HistorySearch> {
+    const [published, held] = await Promise.all([this.#earlierSnapshot(state, isoDate, current), this.#editions.covering(current, state, isoDate)])
+    if (held && (!published.found || startsLater(held.coverage.from, published.snapshot.coverage.from))) return { found: true, snapshot: held }
+    if (published.found) return published
+    const editionFrom = this.#editions.earliestFrom(current, state)
+    return { found: false, earliestFrom: editionFrom ? min(published.earliestFrom, editionFrom) : published.earliestFrom }
+  }
 
   /** The newest earlier snapshot whose data for `state` covers `isoDate` (the served one excluded). */
-  async covering(state: string, isoDate: string, current: SnapshotView): Promise<HistorySearch> {
+  async #earlierSnapshot(state: string, isoDate: string, current: SnapshotView): Promise<HistorySearch> {
     const currentData = factsOf(current).record(state)?.data_from_snapshot ?? current.id
     const seen = new Set<string>([currentData])
     let earliestFrom: string | null = null
@@ -88,3 +107,6 @@ export class EarlierSnapshots {
 }
 
 const min = (a: string | null, b: string): string => (a === null || b < a ? b : a)
+
+/** True when data starting on `a` starts after data starting on `b` (null: open, the earliest). */
+const startsLater = (a: string | null, b: string | null): boolean => a !== null && (b === null || a > b)

@@ -22,6 +22,9 @@ export type ResolvedVia = (typeof RESOLVED_VIA)[number]
 
 export type ConfidenceCap = 'low' | 'medium' | null
 
+/** The lower of two caps (null claims nothing). */
+export const lowerCap = (a: ConfidenceCap, b: ConfidenceCap): ConfidenceCap => (a === 'low' || b === 'low' ? 'low' : (a ?? b))
+
 export type Located = {
   state: string
   entry: ZipEntry

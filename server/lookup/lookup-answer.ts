@@ -3,12 +3,13 @@ import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
 import { freightTaxable, stateFacts } from '../../sources/state-facts.ts'
 import { confidenceOf, effectiveDateBasisOf, effectiveDateOf, legacyPeriodOf } from './answer-meta.ts'
 import type { DatedView } from './dated-view.ts'
-import type { Located, ResolvedVia } from './located.ts'
+import { lowerCap, type Located, type ResolvedVia } from './located.ts'
 import type { Normalization } from './lookup-input.ts'
 import type { ResponseShape } from './lookup-request.ts'
-import { warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
+import { rateVariesWarning, warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
 import { candidateSummary, rateObject, rateRows } from './rate-object.ts'
 import { rateParts } from './rate-parts.ts'
+import { restatedDefault } from './restated-default.ts'
 import { factsOf } from './snapshot-facts.ts'
 import type { Billing, CandidateSummary, FullLookupBody, SimpleLookupBody } from './tax-response.ts'
 
@@ -51,19 +52,24 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
   const statewide = isStatewide(record)
   const resolvedVia: ResolvedVia = statewide ? 'static_statewide' : located.resolvedVia
   const warnings: LookupWarning[] = [...normalization.warnings, ...located.warnings, ...dated.warnings]
+  const restated = restatedDefault(view.rates, entry, located.choice, isoDate)
+  warnings.push(...restated.warnings)
   if (byWeight) warnings.push(ambiguityWarning(located, summaries!, rateDiffers))
   const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, isoDate, shape === 'full', authorities)
   warnings.push(...standing)
+  const varies = rateVariesWarning(record, authorities)
+  if (varies) warnings.push(varies.warning)
   // Local taxes of the state that could not be placed may apply here: the answer may be short of them.
   const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
 
   const basis = effectiveDateBasisOf(record)
   const meta = {
     resolved_via: resolvedVia,
-    confidence: confidenceOf(record, located.confidenceCap, rateDiffers, unplacedTaxes),
+    confidence: confidenceOf(record, lowerCap(lowerCap(located.confidenceCap, restated.cap), varies?.cap ?? null), rateDiffers, unplacedTaxes),
     effective_date: effectiveDateOf(basis, authorities),
     effective_date_basis: basis,
     period: legacyPeriodOf(record),
+    feed: record.feed,
     warnings,
   }
   const normalized = normalization.applied.length > 0 ? { normalized: true as const, applied: normalization.applied } : undefined

@@ -5,9 +5,13 @@ import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 
 export const WARNING_CODES = {
   aggregator_estimate: 'the state is served from Avalara ZIP5 tables: estimates by an aggregator, not an official source',
+  feed_fallback: "the state is served by a fallback feed (meta.feed): its preferred official feed had no file for the state or failed; `reason` says which and why",
+  rate_varies_by_address: "the rate file prints no rate for a jurisdiction of the answer (or flags the rate it prints as varying): the rate varies by address within it; the answer is what the file supports (`basis`), and the exact rate is in the publisher's address-level file (`exact_source`)",
   unplaced_jurisdictions: 'local or district taxes of the state that could not be bound to ZIPs may lie where the answer is (in its county, in force on its date); they may apply and are not included (listed in full mode)',
   state_data_status: 'the state data is stale, or its last refresh failed and earlier data is served',
   ambiguous_zip5: 'the ZIP has several candidate jurisdictions; the highest-weight one was answered',
+  sub_zip_district: 'the aggregator\'s figure for the ZIP includes a special district covering part of it; the rate the other ZIPs of its city in its county agree on was answered (the district stays a candidate)',
+  neighbour_region: 'the aggregator files the ZIP under a tax region named for a neighbouring place; the rate the other ZIPs of the city its USPS name and Census point agree on was answered (the region stays a candidate)',
   place_input_mismatch: 'the city or location sent is not the place the answer is for',
   place_name_ambiguous: 'several places in the state have the name sent; the most populous was answered',
   postal_city: 'the name sent is no place of the state but the USPS name of some of its ZIPs; the taxing place most of them resolve to was answered (others listed)',
@@ -15,11 +19,14 @@ export const WARNING_CODES = {
   place_without_zip: 'the place has no ZIP of its own (it shares its ZIPs with neighbouring places); its own official rates were answered, with a ZIP of its county near it as the answer\'s ZIP',
   nearest_zip: 'no ZIP matches the point\'s county and place, or the point fell outside the county outlines near the shore; the nearest ZIP centroid was answered',
   zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',
+  zip_answer_carried_over: "the latest source figure for the ZIP failed validation and was not published; the ZIP's answer of an earlier snapshot was kept",
   zip_placed_by_region_name: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); it was placed by the tax region name an aggregator edition gives it, and the official rates of that place were answered',
+  zip_placed_by_prefix: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); USPS assigns its prefix to a state that levies one statutory rate at every address, and that rate was answered',
   zip_not_known: 'the address\'s ZIP is held by no served state (a PO-box or unique ZIP the ZIP geography lacks); the address was placed by its city instead',
   date_after_data: 'the date asked for is after the newest data held; the latest rates were answered',
   data_not_yet_effective: 'today is before the first day of the data in service and no earlier data covers it',
   earlier_snapshot: 'the date is before the data in service; an earlier snapshot answered',
+  earlier_edition: 'the date is before the data in service; an older edition held in the snapshot answered, for the window it is valid (from its month until the next edition held)',
   statutory_rate_undated: 'a statutory rate has no published start date; it is verified for the rules table date only',
   state_from_input: 'the path state is not a state; the state of the place or point was served',
   geocoder_no_match: 'the upstream geocoder found no match for the address in its state and ZIPs; the address was resolved without it',
@@ -55,6 +62,14 @@ export function standingWarnings(record: StateRecord, snapshotId: string, unplac
       edition: record.edition,
     })
   }
+  if (record.fallback_reason) {
+    warnings.push({
+      code: 'feed_fallback',
+      message: `${record.code} is served by ${record.feed}, not its preferred feed: ${record.fallback_reason}.`,
+      feed: record.feed,
+      reason: record.fallback_reason,
+    })
+  }
   if (unplaced.length > 0) {
     const example = unplaced[0]!
     warnings.push({
@@ -85,6 +100,28 @@ function statusWarning(record: StateRecord, snapshotId: string): WarningObject |
       return { ...base, message: `${record.code} data is stale: edition ${record.edition}, effective through ${record.effective_through}.` }
     default:
       return null
+  }
+}
+
+/**
+ * rate_varies_by_address for the answered jurisdictions whose rate the file does not give exactly,
+ * and the confidence that leaves: low for a rate estimated from other records, medium for a printed
+ * rate flagged as varying. Null when no answered jurisdiction is one of them.
+ */
+export function rateVariesWarning(record: StateRecord, answered: readonly { level: string; code: string }[]): { warning: WarningObject; cap: 'low' | 'medium' } | null {
+  const varies = record.rate_varies.filter((v) => answered.some((a) => a.level === v.level && a.code === v.code))
+  if (varies.length === 0) return null
+  const first = varies[0]!
+  const estimated = varies.some((v) => v.kind === 'estimated')
+  const what = estimated ? 'prints no rate for' : 'flags the rate it prints as varying within'
+  return {
+    cap: estimated ? 'low' : 'medium',
+    warning: {
+      code: 'rate_varies_by_address',
+      message: `The ${record.code} rate file ${what} ${first.name}: the rate varies by address. Answered: ${first.basis}. The exact rate is in ${first.exact_source}.`,
+      exact_source: first.exact_source,
+      jurisdictions: varies.map(({ level, code, name, kind, basis }) => ({ level, code, name, kind, basis })),
+    },
   }
 }
 

@@ -3,19 +3,12 @@
 // list (a state's list is held by the snapshot's facts, so it goes away with the snapshot). The
 // search visits rings of cells around the point and stops once no unvisited cell can be closer;
 // it answers exactly what a scan of the whole list would, ties going to the earlier point.
+import { KM_PER_DEGREE } from '../../snapshot-contract/geo-distance.ts'
 import type { ZipPoint } from './snapshot-facts.ts'
 
 export type CandidateMatch = (candidate: ZipPoint['candidates'][number]) => boolean
 
 export type NearestZip = { point: ZipPoint; index: number; distanceKm: number }
-
-/** Kilometres per degree of latitude (mean Earth radius 6371 km); distances are equirectangular. */
-const KM_PER_DEGREE = 111.195
-/** Equirectangular distance in km between two points (what the search below ranks by). */
-export function distanceKm(lat: number, lng: number, otherLat: number, otherLng: number): number {
-  const cosLat = Math.cos((lat * Math.PI) / 180)
-  return Math.sqrt((otherLat - lat) ** 2 + ((otherLng - lng) * cosLat) ** 2) * KM_PER_DEGREE
-}
 
 /** About two centroids per cell on average (cities hold many more, rural cells none). */
 const POINTS_PER_CELL = 2

@@ -4,7 +4,7 @@
 // `zip`), and says so.
 import type { Candidate, ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
-import { distanceKm } from './nearest-zip.ts'
+import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 
 /**

@@ -1,5 +1,5 @@
 // The spec 2.1 rate object, the per-candidate summaries of an ambiguous ZIP, and the full-mode rows.
-import type { SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import { sourceKindOfFile, type SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { LEVELS } from '../../snapshot-contract/model.ts'
 import type { Authority, Candidate, RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
@@ -29,13 +29,16 @@ export function rateObject(zip: string, state: string, candidate: Candidate, par
 }
 
 export function candidateSummary(rates: RateIndex, candidate: Candidate, isoDate: string, selected: boolean): CandidateSummary {
-  const parts = rateParts(rates.authoritiesOn(candidate.stack, isoDate))
+  const authorities = rates.authoritiesOn(candidate.stack, isoDate)
+  const parts = rateParts(authorities)
   return {
     county: countyNameOf(candidate),
     county_fips: candidate.county?.fips || null,
     city: cityNameOf(candidate),
     city_geoid: candidate.place?.geoid || null,
     weight: candidate.weight,
+    basis: candidate.basis,
+    source: [...new Set(authorities.map((a) => a.source))].join(', '),
     selected,
     state_rate: formatRate(parts.state),
     county_rate: formatRate(parts.county),
@@ -56,6 +59,6 @@ export function rateRows(authorities: readonly Authority[], sourceKind: SourceKi
       effective_from: authority.from,
       effective_to: authority.to,
       source_file: authority.source,
-      source_kind: sourceKind,
+      source_kind: sourceKindOfFile(authority.source, sourceKind),
     }))
 }

@@ -1,5 +1,5 @@
 // What lookups need from a snapshot beyond its indexes, computed once per snapshot object (kept in
-// a WeakMap, so it goes away with the snapshot): state records by code, withheld ZIPs, each state's
+// a WeakMap, so it goes away with the snapshot): state records by code, withheld and carried ZIPs, each state's
 // standing warnings, the date range its data covers, and its ZIP centroids for point lookups.
 import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
@@ -16,7 +16,10 @@ export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places'
 
 /** The dates one state's data in a snapshot answers for. */
 export type Coverage = {
-  /** first day any state-level rate is in force; null = open (a statute with no dated start) */
+  /**
+   * first day the data answers: the record's coverage_from (every jurisdiction's rate known from
+   * then), else the first day any state-level rate is in force; null = open (a statute with no dated start)
+   */
   from: string | null
   /** newest effective date the data reflects (manifest effective_through) */
   through: string | null
@@ -37,6 +40,7 @@ export class SnapshotFacts {
   readonly #view: SnapshotView
   readonly #records = new Map<string, StateRecord>()
   readonly #withheld = new Map<string, { state: string; note: string }>()
+  readonly #carried = new Map<string, { state: string; reason: string; snapshot: string }>()
   readonly #served: ReadonlySet<string>
   readonly #warnings = new Map<string, readonly LookupWarning[]>()
   readonly #detailedWarnings = new Map<string, readonly LookupWarning[]>()
@@ -52,8 +56,9 @@ export class SnapshotFacts {
     this.#served = new Set(view.rates.states)
     for (const record of view.manifest.states) {
       this.#records.set(record.code, record)
-      for (const { zip, reason } of record.withheld) {
-        this.#withheld.set(zip, { state: record.code, note: `ZIP ${zip} withheld (answered as unresolved): ${reason}` })
+      for (const { zip, reason, carried_from } of record.withheld) {
+        if (carried_from) this.#carried.set(zip, { state: record.code, reason, snapshot: carried_from })
+        else this.#withheld.set(zip, { state: record.code, note: `ZIP ${zip} withheld (answered as unresolved): ${reason}` })
       }
     }
   }
@@ -81,6 +86,12 @@ export class SnapshotFacts {
 
   withheld(zip5: string): { state: string; note: string } | undefined {
     return this.#withheld.get(zip5)
+  }
+
+  /** A ZIP whose new source figure was withheld and which keeps its answer of an earlier snapshot. */
+  carried(zip5: string, state: string): { reason: string; snapshot: string } | undefined {
+    const carried = this.#carried.get(zip5)
+    return carried?.state === state ? carried : undefined
   }
 
   /**
@@ -115,7 +126,8 @@ export class SnapshotFacts {
           undatedUntil = authority.to
         } else if (from === undefined || (from !== null && authority.from < from)) from = authority.from
       }
-      coverage = { from: from ?? null, through: this.#records.get(state)?.effective_through ?? null }
+      const record = this.#records.get(state)
+      coverage = { from: record?.coverage_from ?? from ?? null, through: record?.effective_through ?? null }
       if (undatedUntil !== undefined) coverage.undatedUntil = undatedUntil
       this.#coverage.set(state, coverage)
     }

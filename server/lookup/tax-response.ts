@@ -1,7 +1,8 @@
 // The response bodies of GET /v1/tax/{state} as zod schemas: the types the answer is built as, and
 // what /openapi.json documents. They are not parsed at run time.
 import { z } from 'zod'
-import { SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import { FeedKind, SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import { CANDIDATE_BASES } from '../../snapshot-contract/model.ts'
 import { RESOLVED_VIA } from './located.ts'
 import { WARNING_CODES } from './lookup-warnings.ts'
 
@@ -62,6 +63,7 @@ const metaFields = {
   effective_date: z.string().nullable().describe('latest start date of the rates answered, where the publisher dates its rows (SST); else null'),
   effective_date_basis: z.enum(EFFECTIVE_DATE_BASES),
   period: z.string().nullable().describe('deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere'),
+  feed: FeedKind.describe('the feed the answer comes from: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning'),
   warnings: z.array(WarningItem),
 }
 
@@ -90,7 +92,15 @@ export const CandidateSummary = z
     county_fips: z.string().nullable(),
     city: z.string(),
     city_geoid: z.string().nullable(),
-    weight: z.number().describe('share of the ZIP\'s addresses, 0..1'),
+    weight: z.number().describe('share of the ZIP\'s addresses, 0..1; where no measured share is held, a ranking (2/3 for the preferred of two)'),
+    basis: z
+      .enum(CANDIDATE_BASES)
+      .describe(
+        'why it is a candidate: published (the source\'s own answer), zip_point / usps_city (the place holding the ZIP\'s Census point / named by its USPS city), ' +
+          'usual_rate (the rate the other ZIPs of the city, or of the county\'s unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), ' +
+          'aggregator_figure (an official state\'s ZIP answered by the aggregator drop\'s combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept)',
+      ),
+    source: z.string().describe('the files (or statute labels) its rates come from'),
     selected: z.boolean(),
     state_rate: rate(),
     county_rate: rate(),

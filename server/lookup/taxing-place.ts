@@ -1,5 +1,5 @@
 // How a source names the taxing place of a candidate, and when a name sent by a caller is that place.
-// SST files and the CDTFA workbook bind Census places (GEOIDs): no place means unincorporated.
+// SST files, the CDTFA workbook and IDOR's ordmache file bind Census places (GEOIDs): no place means unincorporated.
 // Avalara tables name tax regions only ("AUBURN/KING SPECIAL TAX DIST"), and a row without a city
 // rate names none, which says nothing about incorporation. Statutes model no places at all.
 import type { FeedTraits } from '../../snapshot-contract/feed-traits.ts'

@@ -3,6 +3,7 @@
 import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import type { ZipFacts } from './address/index.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
+import { statewideZipEntry } from './statewide-zip.ts'
 
 export class ZipEntries {
   #zip5 = ''
@@ -10,10 +11,12 @@ export class ZipEntries {
 
   constructor(private readonly view: SnapshotView) {}
 
-  /** One entry per state serving the ZIP (two for a ZIP straddling a state line). */
+  /** One entry per state serving the ZIP (two for a ZIP straddling a state line); a statewide state's unlisted ZIP of its prefix has one too. */
   of(zip5: string): ZipEntry[] {
     if (zip5 !== this.#zip5) {
-      this.#entries = this.view.rates.lookupZip(zip5)
+      const listed = this.view.rates.lookupZip(zip5)
+      const statewide = listed.length === 0 ? statewideZipEntry(this.view, zip5) : null
+      this.#entries = statewide ? [statewide] : listed
       this.#zip5 = zip5
     }
     return this.#entries

@@ -9,6 +9,7 @@ import { stateDataMissing, unknownZip, withheldZip } from './lookup-errors.ts'
 import { warning } from './lookup-warnings.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import { onZipOf, ownPlaceNear, placeWithoutZip } from './place-stack.ts'
+import { isStatewideZip, statewideZipWarning } from './statewide-zip.ts'
 import type { ZipEntries } from './zip-entries.ts'
 
 export type ZipQuery = {
@@ -73,6 +74,11 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
     const where = [candidate.place?.name, candidate.county?.name].filter(Boolean).join(', ')
     warnings.push(warning('zip_placed_by_region_name', `ZIP ${query.zip5} is not in the ZIP geography (a PO-box or unique ZIP): it was placed in ${where} by the tax region name an aggregator edition gives it, and that place's official rates were answered.`))
   }
+  const carried = facts.carried(query.zip5, query.state)
+  if (carried) {
+    warnings.push(warning('zip_answer_carried_over', `The latest ${query.state} source figure for ZIP ${query.zip5} failed validation (${carried.reason}) and was not published: the ZIP's answer of snapshot ${carried.snapshot} is kept.`, { carried_from: carried.snapshot }))
+  }
+  if (isStatewideZip(view, entry)) warnings.push(statewideZipWarning(entry))
   if (query.zip4) {
     warnings.push(warning('zip4_not_used', `No ZIP+4 data is held: ZIP+4 ${query.zip5}-${query.zip4} was answered as ZIP ${query.zip5}.`, { zip4: query.zip4 }))
   }

@@ -3,7 +3,6 @@
 // caller's registration list, customers and billing, and the server's unknown-code policy.
 import type { RouteContext } from '../dispatch/route.ts'
 import { lookupSources } from '../lookup/history-source.ts'
-import { portabilityStores } from '../portability/portability-stores.ts'
 import type { OrderTaxInput } from '../taxjar/order-tax-input.ts'
 import { orderTax, type OrderTax } from '../taxjar/order-tax.ts'
 import { readOrderTax } from '../taxjar/order-tax-request.ts'
@@ -12,7 +11,7 @@ import { billingOf } from './tax.ts'
 export async function orderTaxCall(context: RouteContext<'key', unknown, unknown, OrderTaxInput>): Promise<OrderTax> {
   const { body, caller, store, snapshot, settings, now } = context
   const request = readOrderTax(body, snapshot.rates)
-  const { registrations, customers } = await portabilityStores(store.db)
+  const { registrations, customers } = store
   return orderTax(request, {
     sources: lookupSources(snapshot, settings.geocoder),
     billing: () => billingOf(caller),

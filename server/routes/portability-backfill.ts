@@ -8,8 +8,8 @@ import { backfillBody } from '../portability/backfill/backfill-body.ts'
 import { importBackfill } from '../portability/backfill/backfill-import.ts'
 import { monthsBefore, utcDate } from '../portability/date-window.ts'
 import { BACKFILL_LIMITS } from '../portability/portability-settings.ts'
-import { portabilityStores } from '../portability/portability-stores.ts'
 import { COMMIT_ROWS } from '../store/transactions-bulk.ts'
+import { PG_COMMIT_ROWS } from '../store/postgres/pg-commit-rows.ts'
 import { defineRoute } from '../dispatch/route.ts'
 
 const DateWindowView = z.object({ from: z.string(), to: z.string() })
@@ -46,7 +46,7 @@ export const backfillRoute = defineRoute({
     'or a JSON array (application/json), read whole, up to TAXATLAS_BACKFILL_JSON_LIMIT bytes (16 MiB by default).',
     `Each row is validated on its own; rows dated more than ${BACKFILL_LIMITS.windowMonths} months back or in the future (UTC) are rejected.`,
     'A row whose (provider, transaction_id, kind) is already stored counts as a duplicate and is left as stored, so re-running a file adds nothing.',
-    `Valid rows are committed ${COMMIT_ROWS.toLocaleString('en-US')} at a time (one DuckDB row group) and the rest at the end; the answer comes after the last commit.`,
+    `Valid rows are committed in chunks (${COMMIT_ROWS.toLocaleString('en-US')} rows, one row group, on the DuckDB store; ${PG_COMMIT_ROWS.toLocaleString('en-US')} on PostgreSQL) and the rest at the end; the answer comes after the last commit.`,
     'An upload that fails or is cut off keeps what was committed before; sending the file again is safe.',
   ].join(' '),
   tags: ['portability'],
@@ -54,7 +54,7 @@ export const backfillRoute = defineRoute({
   responses: { 200: { description: 'What was accepted, duplicate and rejected.', schema: BackfillReportBody } },
 }).handle(async ({ req, caller, store, snapshot, now, settings }) => {
   const body = await backfillBody(req, { jsonLimit: settings.portability.backfillJsonLimit, maxLineBytes: BACKFILL_LIMITS.maxLineBytes, idleTimeoutMs: settings.portability.backfillIdleTimeoutMs })
-  const { transactions } = await portabilityStores(store.db)
+  const { transactions } = store
   const today = utcDate(now)
   const report = await importBackfill(body.rows, {
     store: transactions,

@@ -5,7 +5,6 @@ import { validationError } from '../http/validation.ts'
 import { rollingTwelveMonths, utcDate } from '../portability/date-window.ts'
 import { parseBand } from '../portability/nexus/nexus-band.ts'
 import { nexusHealth } from '../portability/nexus/nexus-health.ts'
-import { portabilityStores } from '../portability/portability-stores.ts'
 import { parseRegions } from '../portability/nexus/registration-input.ts'
 import { stateName } from '../portability/state-code.ts'
 import type { Registration } from '../store/nexus-registrations.ts'
@@ -47,7 +46,7 @@ export const nexusListRoute = defineRoute({
   auth: 'key',
   responses: { 200: { description: 'The registration list, in state order.', schema: RegistrationList } },
 }).handle(async ({ caller, store }) => {
-  const { registrations } = await portabilityStores(store.db)
+  const { registrations } = store
   return { status: 200, body: listOf(await registrations.list(caller.account.id)) }
 })
 
@@ -64,7 +63,7 @@ export const nexusSetRoute = defineRoute({
 }).handle(async ({ body, caller, store, now }) => {
   const parsed = parseRegions(body.regions)
   if (!parsed.ok) throw validationError(parsed.detail)
-  const { registrations } = await portabilityStores(store.db)
+  const { registrations } = store
   return { status: 200, body: listOf(await registrations.replace(caller.account.id, parsed.regions, now)) }
 })
 
@@ -91,7 +90,7 @@ export const nexusHealthRoute = defineRoute({
     if (!parsed.ok) throw validationError([{ loc: ['query', 'band'], msg: parsed.reason, type: 'value_error', input: query.band }])
     band = parsed.basisPoints
   }
-  const { transactions, registrations } = await portabilityStores(store.db)
+  const { transactions, registrations } = store
   const today = utcDate(now)
   const window = rollingTwelveMonths(today)
   const [groups, registered] = await Promise.all([transactions.stateGroups(caller.account.id, window.from, window.to), registrations.list(caller.account.id)])

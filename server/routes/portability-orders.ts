@@ -7,7 +7,6 @@ import { z } from 'zod'
 import { HttpError } from '../base/errors.ts'
 import { recordOfBody } from '../portability/normalize-transaction.ts'
 import { OrderView, orderView } from '../portability/order-view.ts'
-import { portabilityStores } from '../portability/portability-stores.ts'
 import { TransactionInput } from '../portability/transaction-input.ts'
 import { defineRoute } from '../dispatch/route.ts'
 
@@ -38,7 +37,7 @@ export const createOrderRoute = defineRoute({
   },
 }).handle(async ({ body, caller, store, snapshot, now }) => {
   const record = recordOfBody(body, { rates: snapshot.rates })
-  const { transactions } = await portabilityStores(store.db)
+  const { transactions } = store
   const { result, stored } = await transactions.save(caller.account.id, record, 'api', now, 'upsert')
   const order = orderView(stored!)
   return result === 'created' ? { status: 201, body: { result, order } } : { status: 200, body: { result: result as 'updated' | 'unchanged', order } }
@@ -58,7 +57,7 @@ export const showOrderRoute = defineRoute({
   }),
   responses: { 200: { description: 'The transaction as stored.', schema: z.object({ order: OrderView }) } },
 }).handle(async ({ params, query, caller, store }) => {
-  const { transactions } = await portabilityStores(store.db)
+  const { transactions } = store
   const key = { provider: query.provider.toLowerCase(), transactionId: params.transaction_id, kind: query.kind }
   const stored = await transactions.get(caller.account.id, key)
   if (!stored) throw new HttpError('NOT_FOUND', `No ${key.kind} ${key.transactionId} (provider ${key.provider}) is recorded for this account.`)

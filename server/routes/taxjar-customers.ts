@@ -3,7 +3,6 @@
 // an order names it by customer_id.
 import { z } from 'zod'
 import { HttpError } from '../base/errors.ts'
-import { portabilityStores } from '../portability/portability-stores.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { customerOfBody, TaxjarCustomer, TaxjarCustomerInput, taxjarCustomer } from '../taxjar/taxjar-customer.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
@@ -27,7 +26,7 @@ const list = defineRoute({
   description: `Customer ids in id order, at most ${TAXJAR_CUSTOMER_LIST_LIMIT}.`,
   responses: { 200: { description: 'Customer ids.', schema: z.object({ customers: z.array(z.string()) }) } },
 }).handle(async ({ caller, store }) => {
-  const { customers } = await portabilityStores(store.db)
+  const { customers } = store
   return { status: 200, body: { customers: await customers.listIds(caller.account.id, TAXJAR_CUSTOMER_LIST_LIMIT) } }
 })
 
@@ -40,7 +39,7 @@ const show = defineRoute({
   params: IdParam,
   responses: { 200: { description: 'The customer.', schema: One } },
 }).handle(async ({ params, caller, store }) => {
-  const { customers } = await portabilityStores(store.db)
+  const { customers } = store
   const record = await customers.get(caller.account.id, params.customer_id)
   if (!record) throw notFound(params.customer_id)
   return { status: 200, body: { customer: taxjarCustomer(record) } }
@@ -57,7 +56,7 @@ const create = defineRoute({
   responses: { 201: { description: 'The customer as stored.', schema: One } },
 }).handle(async ({ body, caller, store, now }) => {
   const record = customerOfBody(body, null)
-  const { customers } = await portabilityStores(store.db)
+  const { customers } = store
   if ((await customers.save(caller.account.id, record, now, 'create')) === 'exists') {
     throw new HttpError('VALIDATION_ERROR', `Customer ${record.customerId} already exists; use PUT /v2/customers/${record.customerId} to update it.`)
   }
@@ -75,7 +74,7 @@ const update = defineRoute({
   body: TaxjarCustomerInput,
   responses: { 200: { description: 'The customer as stored now.', schema: One } },
 }).handle(async ({ params, body, caller, store, now }) => {
-  const { customers } = await portabilityStores(store.db)
+  const { customers } = store
   const existing = await customers.get(caller.account.id, params.customer_id)
   if (!existing) throw notFound(params.customer_id)
   if (body.customer_id !== undefined && String(body.customer_id).trim() !== params.customer_id) {
@@ -96,7 +95,7 @@ const remove = defineRoute({
   params: IdParam,
   responses: { 200: { description: 'The deleted customer.', schema: One } },
 }).handle(async ({ params, caller, store }) => {
-  const { customers } = await portabilityStores(store.db)
+  const { customers } = store
   const removed = await customers.remove(caller.account.id, params.customer_id)
   if (!removed) throw notFound(params.customer_id)
   return { status: 200, body: { customer: taxjarCustomer(removed) } }

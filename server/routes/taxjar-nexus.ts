@@ -1,7 +1,6 @@
 // TaxJar's GET /v2/nexus/regions: the account's registration list (PUT /v1/portability/nexus) in
 // TaxJar's shape, sorted by region name as TaxJar sorts it.
 import { z } from 'zod'
-import { portabilityStores } from '../portability/portability-stores.ts'
 import { stateName } from '../portability/state-code.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
@@ -20,7 +19,7 @@ export const taxjarNexusRegionsRoute = defineRoute({
   errorFormat: TAXJAR_ERRORS,
   responses: { 200: { description: 'Registered regions.', schema: z.object({ regions: z.array(Region) }) } },
 }).handle(async ({ caller, store }) => {
-  const { registrations } = await portabilityStores(store.db)
+  const { registrations } = store
   const regions = (await registrations.list(caller.account.id))
     .map((r) => ({ country_code: 'US', country: 'United States', region_code: r.state, region: stateName(r.state) }))
     .sort((a, b) => a.region.localeCompare(b.region))

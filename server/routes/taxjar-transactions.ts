@@ -9,7 +9,6 @@ import { HttpError } from '../base/errors.ts'
 import { validationError } from '../http/validation.ts'
 import { inputOfRecord, patched } from '../portability/input-of-record.ts'
 import { recordOfBody, type NormalizeOptions } from '../portability/normalize-transaction.ts'
-import { portabilityStores } from '../portability/portability-stores.ts'
 import { parseTransactionDate } from '../portability/transaction-date.ts'
 import { TRANSACTION_FIELDS } from '../portability/transaction-input.ts'
 import type { TransactionKind } from '../store/transaction-record.ts'
@@ -66,7 +65,7 @@ function transactionRoutes(kind: TransactionKind): Route[] {
       return parsed.value.date
     }
     const exact = dateOf('transaction_date')
-    const { transactions } = await portabilityStores(store.db)
+    const { transactions } = store
     const ids = await transactions.listIds(caller.account.id, {
       kind,
       provider: providerOf(query.provider),
@@ -88,7 +87,7 @@ function transactionRoutes(kind: TransactionKind): Route[] {
     responses: { 200: { description: `The ${kind}.`, schema: One } },
   }).handle(async ({ params, query, caller, store }) => {
     const provider = providerOf(query.provider)
-    const { transactions } = await portabilityStores(store.db)
+    const { transactions } = store
     const stored = await transactions.get(caller.account.id, { provider, transactionId: params.transaction_id, kind })
     if (!stored) throw notFound(params.transaction_id, provider)
     return { status: 200, body: { [kind]: taxjarTransaction(stored, caller.account.id) } }
@@ -105,7 +104,7 @@ function transactionRoutes(kind: TransactionKind): Route[] {
     responses: { 201: { description: `The ${kind} as recorded.`, schema: One } },
   }).handle(async ({ req, body, caller, store, snapshot, now }) => {
     const record = recordOfBody(body, normalizeOptions(req, snapshot.rates))
-    const { transactions } = await portabilityStores(store.db)
+    const { transactions } = store
     const { result, stored } = await transactions.save(caller.account.id, record, 'taxjar', now, 'create')
     if (result === 'exists') {
       const { transactionId, provider } = record
@@ -126,7 +125,7 @@ function transactionRoutes(kind: TransactionKind): Route[] {
     responses: { 200: { description: `The ${kind} as recorded now.`, schema: One } },
   }).handle(async ({ req, params, body, caller, store, snapshot, now }) => {
     const provider = providerOf(typeof body.provider === 'string' ? body.provider : undefined)
-    const { transactions } = await portabilityStores(store.db)
+    const { transactions } = store
     const existing = await transactions.get(caller.account.id, { provider, transactionId: params.transaction_id, kind })
     if (!existing) throw notFound(params.transaction_id, provider)
     const record = recordOfBody(patched(inputOfRecord(existing), { ...body, transaction_id: params.transaction_id }), normalizeOptions(req, snapshot.rates))
@@ -147,7 +146,7 @@ function transactionRoutes(kind: TransactionKind): Route[] {
     responses: { 200: { description: `The deleted ${kind}, values null.`, schema: One } },
   }).handle(async ({ params, query, caller, store }) => {
     const key = { provider: providerOf(query.provider), transactionId: params.transaction_id, kind }
-    const { transactions } = await portabilityStores(store.db)
+    const { transactions } = store
     if (!(await transactions.remove(caller.account.id, key))) throw notFound(key.transactionId, key.provider)
     return { status: 200, body: { [kind]: deletedTaxjarTransaction(key, caller.account.id) } }
   })

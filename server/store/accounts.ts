@@ -1,12 +1,12 @@
 // Accounts and their API keys: kept in the store and mirrored in memory, so authenticating a
-// request never touches the database and a key created or revoked is in force as soon as the
-// call that made it returns.
-import type { Database } from './database.ts'
+// request never touches the database. A key created or revoked through this node is in force here
+// as soon as the call that made it returns; one changed through another node sharing the store
+// once `refresh` has read it (store-engine.ts: watch says when).
+import type { AccountTable, Account, ApiKeyInfo, KeyRecord, AccountChanges } from './store-engine.ts'
 import { hashApiKey, newApiKey, newId, sameHash } from './api-keys.ts'
-import { TierName } from '../base/tiers.ts'
+import type { TierName } from '../base/tiers.ts'
 
-export type Account = { id: string; name: string; tier: TierName; createdAt: string; trialEndsAt: string | null }
-export type ApiKeyInfo = { id: string; accountId: string; prefix: string; createdAt: string; revokedAt: string | null }
+export type { Account, ApiKeyInfo } from './store-engine.ts'
 export type Authenticated = { account: Account; keyId: string }
 export type IssuedKey = { apiKey: string; key: ApiKeyInfo }
 
@@ -25,31 +25,39 @@ export class Accounts {
    */
   readonly #verified = new Map<string, string>()
 
-  private constructor(private readonly db: Database) {}
+  /** the mark of the last change read (AccountTable.changesSince) */
+  #mark = 0
+  #refreshing: Promise<void> | null = null
+  #again = false
 
-  static async load(db: Database): Promise<Accounts> {
-    const accounts = new Accounts(db)
-    for (const row of await db.rows('SELECT id, name, tier, created_at, trial_ends_at FROM accounts')) {
-      accounts.#accounts.set(String(row.id), {
-        id: String(row.id),
-        name: String(row.name),
-        tier: TierName.parse(row.tier),
-        createdAt: String(row.created_at),
-        trialEndsAt: row.trial_ends_at === null ? null : String(row.trial_ends_at),
-      })
-    }
-    for (const row of await db.rows('SELECT id, account_id, key_hash, prefix, created_at, revoked_at FROM api_keys')) {
-      const key: ApiKeyInfo = {
-        id: String(row.id),
-        accountId: String(row.account_id),
-        prefix: String(row.prefix),
-        createdAt: String(row.created_at),
-        revokedAt: row.revoked_at === null ? null : String(row.revoked_at),
-      }
-      accounts.#keys.set(key.id, key)
-      if (!key.revokedAt) accounts.#active.set(String(row.key_hash), { hash: Buffer.from(String(row.key_hash), 'hex'), keyId: key.id })
-    }
+  private constructor(private readonly table: AccountTable) {}
+
+  static async load(table: AccountTable): Promise<Accounts> {
+    const accounts = new Accounts(table)
+    accounts.#apply(await table.changesSince(0))
     return accounts
+  }
+
+  /**
+   * Reads what changed since the last read (by any node) and puts it in force here. Calls while
+   * one runs share one more read after it, so none misses a change made before it was called.
+   */
+  refresh(): Promise<void> {
+    if (this.#refreshing) {
+      this.#again = true
+      return this.#refreshing
+    }
+    const run = async () => {
+      try {
+        do {
+          this.#again = false
+          this.#apply(await this.table.changesSince(this.#mark))
+        } while (this.#again)
+      } finally {
+        this.#refreshing = null
+      }
+    }
+    return (this.#refreshing = run())
   }
 
   /** The account an active key belongs to, or null. The hashes are compared in constant time. */
@@ -89,42 +97,49 @@ export class Accounts {
       trialEndsAt: input.trialDays === null ? null : new Date(input.now + input.trialDays * DAY_MS).toISOString(),
     }
     const issued = newApiKey()
-    const key: ApiKeyInfo = { id: newId('key'), accountId: account.id, prefix: issued.prefix, createdAt, revokedAt: null }
-    await this.db.transaction(async (tx) => {
-      await tx.run('INSERT INTO accounts VALUES (?, ?, ?, ?, ?)', [account.id, account.name, account.tier, account.createdAt, account.trialEndsAt])
-      await tx.run('INSERT INTO api_keys VALUES (?, ?, ?, ?, ?, NULL)', [key.id, key.accountId, issued.hash.toString('hex'), key.prefix, key.createdAt])
-    })
+    const key: KeyRecord = { id: newId('key'), accountId: account.id, prefix: issued.prefix, createdAt, revokedAt: null, keyHash: issued.hash.toString('hex') }
+    await this.table.insertAccount(account, key)
     this.#accounts.set(account.id, account)
-    this.#remember(key, issued.hash)
-    return { account, apiKey: issued.key, key }
+    this.#remember(key)
+    return { account, apiKey: issued.key, key: publicKey(key) }
   }
 
   /** A new key for an existing account (null if there is no such account); its other keys stay valid. */
   async createKey(accountId: string, now: number): Promise<IssuedKey | null> {
+    // An account another node created may not have been read here yet.
+    if (!this.#accounts.has(accountId)) await this.refresh()
     if (!this.#accounts.has(accountId)) return null
     const issued = newApiKey()
-    const key: ApiKeyInfo = { id: newId('key'), accountId, prefix: issued.prefix, createdAt: new Date(now).toISOString(), revokedAt: null }
-    await this.db.run('INSERT INTO api_keys VALUES (?, ?, ?, ?, ?, NULL)', [key.id, accountId, issued.hash.toString('hex'), key.prefix, key.createdAt])
-    this.#remember(key, issued.hash)
-    return { apiKey: issued.key, key }
+    const key: KeyRecord = { id: newId('key'), accountId, prefix: issued.prefix, createdAt: new Date(now).toISOString(), revokedAt: null, keyHash: issued.hash.toString('hex') }
+    await this.table.insertKey(key)
+    this.#remember(key)
+    return { apiKey: issued.key, key: publicKey(key) }
   }
 
   /** Revokes a key (null if there is no such key); revoking twice keeps the first revocation time. */
   async revokeKey(keyId: string, now: number): Promise<ApiKeyInfo | null> {
-    const key = this.#keys.get(keyId)
-    if (!key) return null
-    if (key.revokedAt) return key
-    const revokedAt = new Date(now).toISOString()
-    await this.db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [revokedAt, keyId])
-    const revoked = { ...key, revokedAt }
-    this.#keys.set(keyId, revoked)
-    for (const [hex, entry] of this.#active) if (entry.keyId === keyId) this.#active.delete(hex)
-    this.#verified.clear()
-    return revoked
+    const known = this.#keys.get(keyId)
+    if (known?.revokedAt) return known
+    const revoked = await this.table.revokeKey(keyId, new Date(now).toISOString())
+    if (!revoked) return null
+    this.#remember(revoked)
+    return publicKey(revoked)
   }
 
-  #remember(key: ApiKeyInfo, hash: Buffer) {
-    this.#keys.set(key.id, key)
-    this.#active.set(hash.toString('hex'), { hash, keyId: key.id })
+  #apply(changes: AccountChanges): void {
+    for (const account of changes.accounts) this.#accounts.set(account.id, account)
+    for (const key of changes.keys) this.#remember(key)
+    this.#mark = Math.max(this.#mark, changes.mark)
+  }
+
+  #remember(key: KeyRecord): void {
+    this.#keys.set(key.id, publicKey(key))
+    if (key.revokedAt) {
+      if (this.#active.delete(key.keyHash)) this.#verified.clear()
+    } else {
+      this.#active.set(key.keyHash, { hash: Buffer.from(key.keyHash, 'hex'), keyId: key.id })
+    }
   }
 }
+
+const publicKey = ({ keyHash: _, ...key }: KeyRecord): ApiKeyInfo => key

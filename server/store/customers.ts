@@ -1,8 +1,9 @@
-// Customers of every account (TaxJar's /v2/customers), in one DuckDB table keyed by (account,
-// customer id); every statement is scoped to one account. Exempt regions are kept as a JSON list
-// of 2-letter state codes (empty: exempt everywhere). Writes are single transactions, committed
-// before a call resolves, as for transactions.ts.
-import type { Database, Row } from './database.ts'
+// Customers of every account (TaxJar's /v2/customers), keyed by (account, customer id); every
+// statement is scoped to one account. Exempt regions are kept as a JSON list of 2-letter state
+// codes (empty: exempt everywhere). Writes are single transactions, committed before a call
+// resolves, as for transactions.ts. The DuckDB table is below; PostgreSQL's in
+// postgres/pg-customers.ts.
+import type { Database } from './database.ts'
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS customers (
   account_id VARCHAR NOT NULL, customer_id VARCHAR NOT NULL, exemption_type VARCHAR NOT NULL,
@@ -32,26 +33,32 @@ export type CustomerSaveResult = 'created' | 'updated' | 'exists' | 'missing'
 const COLUMNS = 'customer_id, exemption_type, name, exempt_regions, country, state, zip, city, street'
 const KEY_WHERE = 'account_id = ? AND customer_id = ?'
 
-export class CustomerStore {
+export type CustomerStore = {
+  get(accountId: string, customerId: string): Promise<CustomerRecord | null>
+  /** Customer ids of the account, in id order, at most `limit`. */
+  listIds(accountId: string, limit: number): Promise<string[]>
+  save(accountId: string, record: CustomerRecord, now: number, mode: CustomerSaveMode): Promise<CustomerSaveResult>
+  remove(accountId: string, customerId: string): Promise<CustomerRecord | null>
+}
+
+export class DuckDBCustomerStore implements CustomerStore {
   private constructor(private readonly db: Database) {}
 
-  static async of(db: Database): Promise<CustomerStore> {
+  static async of(db: Database): Promise<DuckDBCustomerStore> {
     await db.run(SCHEMA)
-    return new CustomerStore(db)
+    return new DuckDBCustomerStore(db)
   }
 
   async get(accountId: string, customerId: string): Promise<CustomerRecord | null> {
     const rows = await this.db.rows(`SELECT ${COLUMNS} FROM customers WHERE ${KEY_WHERE}`, [accountId, customerId])
-    return rows.length ? recordOf(rows[0]!) : null
+    return rows.length ? customerOf(rows[0]!) : null
   }
 
-  /** Customer ids of the account, in id order, at most `limit`. */
   async listIds(accountId: string, limit: number): Promise<string[]> {
     const rows = await this.db.rows('SELECT customer_id FROM customers WHERE account_id = ? ORDER BY customer_id LIMIT ?', [accountId, limit])
     return rows.map((row) => String(row.customer_id))
   }
 
-  /** `create` refuses a known id (`exists`), `update` an unknown one (`missing`). */
   save(accountId: string, record: CustomerRecord, now: number, mode: CustomerSaveMode): Promise<CustomerSaveResult> {
     const stamp = new Date(now).toISOString()
     const values = [record.exemptionType, record.name, JSON.stringify(record.exemptRegions), record.country, record.state, record.zip, record.city, record.street]
@@ -77,18 +84,18 @@ export class CustomerStore {
     })
   }
 
-  /** Removes one customer; returns it, or null when there was none. */
   remove(accountId: string, customerId: string): Promise<CustomerRecord | null> {
     return this.db.transaction(async (tx) => {
       const rows = await tx.rows(`SELECT ${COLUMNS} FROM customers WHERE ${KEY_WHERE}`, [accountId, customerId])
       if (!rows.length) return null
       await tx.run(`DELETE FROM customers WHERE ${KEY_WHERE}`, [accountId, customerId])
-      return recordOf(rows[0]!)
+      return customerOf(rows[0]!)
     })
   }
 }
 
-function recordOf(row: Row): CustomerRecord {
+/** A customer from a row of either engine's `customers` table. */
+export function customerOf(row: Record<string, unknown>): CustomerRecord {
   const text = (value: unknown) => (value === null || value === undefined ? null : String(value))
   return {
     customerId: String(row.customer_id),

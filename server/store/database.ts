@@ -8,6 +8,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
 import { HttpError } from '../base/errors.ts'
+import { storeFaultOf, type StoreFault } from './duckdb-error-type.ts'
 
 // require(), not import(): import() of a CommonJS package first scans its sources for their
 // exports, ~80-110 ms more on the event loop, which runs just after listen (server.ts).
@@ -39,21 +40,19 @@ export type Statements = {
   append(table: string, rows: readonly (readonly AppendValue[])[], options?: { temp?: boolean }): Promise<void>
 }
 
-export class StoreLockedError extends Error {}
-
 /** Seconds a client is told to wait after a write the store's disk refused. */
 export const STORE_WRITE_RETRY_AFTER_SECONDS = 30
 
-// DuckDB's words for a file it could not write (disk full, a file-size limit, a read-only or
-// vanished file system, no permission) or for a database it gave up on after such a failure.
-const WRITE_REFUSED = /Could not (write|create|open|truncate|sync|fsync|move|remove)|IO Error|No space left|File too large|Read-only file system|Permission denied|Disk quota|invalidated/i
-
 /**
- * A statement the store's disk refused: 503 SERVICE_UNAVAILABLE with the system's reason (never
- * the file's path), not a 500, so a client knows its change was not saved and may retry.
+ * A statement the store's disk refused (DuckDB's IO, commit or fatal error types, see
+ * duckdb-error-type.ts): 503 SERVICE_UNAVAILABLE with the system's reason (never the file's
+ * path), not a 500, so a client knows its change was not saved and may retry.
  */
 export class StoreWriteError extends HttpError {
-  constructor(cause: Error) {
+  constructor(
+    cause: Error,
+    readonly fault: StoreFault,
+  ) {
     const reason = /:\s*([^:"]+)$/.exec(cause.message.split('\n')[0])?.[1]?.trim() ?? 'input/output error'
     super(
       'SERVICE_UNAVAILABLE',
@@ -65,7 +64,21 @@ export class StoreWriteError extends HttpError {
   }
 }
 
-const refusedWrite = (error: unknown): unknown => (error instanceof Error && !(error instanceof HttpError) && WRITE_REFUSED.test(error.message) ? new StoreWriteError(error) : error)
+/**
+ * Who watches the store's writes (store-supervisor.ts): asked before every write and before every
+ * commit, it throws to refuse the write (the file was removed or replaced); told the outcome of
+ * each write, so the store's health follows its disk.
+ */
+export type WriteGuard = {
+  beforeWrite(): void
+  afterWrite(fault: StoreFault | null, error?: Error): void
+}
+
+const refusedWrite = (error: unknown): unknown => {
+  if (error instanceof HttpError) return error
+  const fault = storeFaultOf(error)
+  return fault ? new StoreWriteError(error as Error, fault) : error
+}
 
 export class Database implements Statements {
   #queue: Promise<unknown> = Promise.resolve()
@@ -74,38 +87,53 @@ export class Database implements Statements {
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
     readonly file: string,
+    private readonly guard: WriteGuard | null,
+    /** false for a connection made by connectAgain: closing it leaves the file open */
+    private readonly ownsInstance = true,
   ) {}
 
-  /** `memoryLimit` caps DuckDB's buffer memory (DuckDB syntax, e.g. "256MB"); DuckDB's default is 80% of RAM. */
-  static async open(file: string, options: { memoryLimit?: string } = {}): Promise<Database> {
+  /**
+   * Another connection to the same file, with a queue of its own: a bulk import on it does not
+   * hold up the statements of this one (DuckDB runs their transactions side by side). Its TEMP
+   * tables are its own, its writes go through the same guard; closing it closes only the connection.
+   */
+  async connectAgain(): Promise<Database> {
+    return new Database(this.instance, await this.instance.connect(), this.file, this.guard, false)
+  }
+
+  /**
+   * Opens (or creates) the DuckDB file. `memoryLimit` caps DuckDB's buffer memory (DuckDB syntax,
+   * e.g. "256MB"; DuckDB's default is 80% of RAM); `guard` watches every write. Whether a missing
+   * file may be created is decided before (store-marker.ts).
+   */
+  static async open(file: string, options: { memoryLimit?: string; guard?: WriteGuard } = {}): Promise<Database> {
     await mkdir(path.dirname(file), { recursive: true })
     const { DuckDBInstance } = loadDuckDB()
-    let instance: DuckDBInstance
+    const instance = await DuckDBInstance.create(file, options.memoryLimit ? { memory_limit: options.memoryLimit } : {})
     try {
-      instance = await DuckDBInstance.create(file, options.memoryLimit ? { memory_limit: options.memoryLimit } : {})
+      const connection = await instance.connect()
+      for (const statement of SCHEMA) await connection.run(statement)
+      return new Database(instance, connection, file, options.guard ?? null)
     } catch (error) {
-      const message = (error as Error).message
-      if (/lock/i.test(message)) throw new StoreLockedError(`${file} is open in another process (${message.split('\n')[0]})`)
+      instance.closeSync()
       throw error
     }
-    const connection = await instance.connect()
-    for (const statement of SCHEMA) await connection.run(statement)
-    return new Database(instance, connection, file)
   }
 
   run(sql: string, params: DuckDBValue[] = []): Promise<void> {
-    return this.#exclusive(() => runOn(this.connection, sql, params))
+    return this.#exclusive(() => runOn(this.connection, sql, params), true)
   }
 
+  /** A read (or a statement inside a transaction, whose commit is watched). */
   rows(sql: string, params: DuckDBValue[] = []): Promise<Row[]> {
-    return this.#exclusive(() => rowsOn(this.connection, sql, params))
+    return this.#exclusive(() => rowsOn(this.connection, sql, params), false)
   }
 
   append(table: string, rows: readonly (readonly AppendValue[])[], options: { temp?: boolean } = {}): Promise<void> {
-    return this.#exclusive(() => appendOn(this.connection, table, rows, options))
+    return this.#exclusive(() => appendOn(this.connection, table, rows, options), !options.temp)
   }
 
-  /** Runs `work` inside BEGIN … COMMIT, rolling back if it throws. */
+  /** Runs `work` inside BEGIN … COMMIT, rolling back if it throws; the guard is asked again right before COMMIT. */
   transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
       const tx: Statements = {
@@ -116,26 +144,39 @@ export class Database implements Statements {
       await this.connection.run('BEGIN TRANSACTION')
       try {
         const result = await work(tx)
+        this.guard?.beforeWrite()
         await this.connection.run('COMMIT')
         return result
       } catch (error) {
         await this.connection.run('ROLLBACK').catch(() => undefined)
         throw error
       }
-    })
+    }, true)
   }
 
   /** Waits for queued statements, then closes the file. */
   async close(): Promise<void> {
     await this.#queue.catch(() => undefined)
     this.connection.closeSync()
-    this.instance.closeSync()
+    if (this.ownsInstance) this.instance.closeSync()
   }
 
-  #exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(work).catch((error: unknown) => {
-      throw refusedWrite(error)
-    })
+  #exclusive<T>(work: () => Promise<T>, write: boolean): Promise<T> {
+    const guarded = async () => {
+      if (write) this.guard?.beforeWrite()
+      return work()
+    }
+    const next = this.#queue.then(guarded).then(
+      (value) => {
+        if (write) this.guard?.afterWrite(null)
+        return value
+      },
+      (error: unknown) => {
+        const refused = refusedWrite(error)
+        if (refused instanceof StoreWriteError) this.guard?.afterWrite(refused.fault, refused.cause as Error)
+        throw refused
+      },
+    )
     this.#queue = next.catch(() => undefined)
     return next
   }

@@ -1,16 +1,35 @@
-// The store as the server uses it: the DuckDB file with accounts and usage loaded in memory.
-// The server opens it in the background after it listens (public routes need no store), so the
-// request path sees it through a gate: one shared promise that key routes await, and that
-// turns a failure to open into 503 SERVICE_UNAVAILABLE.
+// The store as the server uses it: an engine (store-engine.ts: the DuckDB file, or PostgreSQL)
+// with accounts and usage loaded in memory. The server opens it in the background after it
+// listens (public routes need no store), so the request path sees it through a gate
+// (store-supervisor.ts): key routes wait for the first attempt to open it, and are refused with
+// 503 SERVICE_UNAVAILABLE while it cannot be opened.
 import { HttpError } from '../base/errors.ts'
+import type { Logger } from '../base/logger.ts'
+import type { ServerMetrics } from '../base/metrics.ts'
 import { Accounts } from './accounts.ts'
-import type { Database } from './database.ts'
+import type { CustomerStore } from './customers.ts'
+import type { WriteGuard } from './database.ts'
+import type { FileIdentity } from './file-identity.ts'
+import { NexusRegistrations } from './nexus-registrations.ts'
+import type { StoreEngine } from './store-engine.ts'
+import type { StoreHealth } from './store-health.ts'
+import type { StoreLocation } from './store-location.ts'
+import type { TransactionStore } from './transaction-store.ts'
+import { timedEngine } from './timed-engine.ts'
 import { UsageCounter } from './usage.ts'
 
-/** What the request path needs from the store: accounts and usage in memory, and the database for routes that keep their own tables. */
-export type StoreParts = { accounts: Accounts; usage: UsageCounter; db: Database }
+/** What the request path needs from the store: accounts and usage in memory, and the engine's tables for routes that keep their own. */
+export type StoreParts = {
+  accounts: Accounts
+  usage: UsageCounter
+  transactions: TransactionStore
+  registrations: NexusRegistrations
+  customers: CustomerStore
+  engine: StoreEngine
+}
 
-export type OpenedStore = StoreParts
+/** The parts, and the identity of the DuckDB file they were opened from (null: PostgreSQL, no file). */
+export type OpenedStore = StoreParts & { identity: FileIdentity | null }
 
 /** Seconds a client is told to wait before retrying a request refused for want of the store. */
 export const STORE_RETRY_AFTER_SECONDS = 30
@@ -18,15 +37,76 @@ export const STORE_RETRY_AFTER_SECONDS = 30
 export const STORE_UNAVAILABLE_MESSAGE =
   'The account store is unavailable, so API keys cannot be checked right now; retry later. Public routes still answer.'
 
+
+export type OpenStoreOptions = {
+  /** DuckDB's buffer memory (DuckDB syntax, e.g. "256MB") */
+  memoryLimit?: string
+  /** PostgreSQL: connections this node keeps */
+  poolSize?: number
+  /** PostgreSQL: how often a node announces itself and re-reads accounts without a notification */
+  pollMs?: number
+  /** PostgreSQL: the share of an account's quota a node may count unseen by the database */
+  unsyncedShare?: number
+  /** names this node's connections in PostgreSQL (application_name) */
+  nodeName?: string
+  /** where the PostgreSQL engine reports lost connections and migrations */
+  logger?: Logger
+  /** times every store operation when given (TAXATLAS_METRICS_TOKEN set) */
+  metrics?: ServerMetrics
+  /** a server node (counted among the nodes sharing PostgreSQL), or the admin command (not counted); default node */
+  role?: 'node' | 'admin'
+  /** DuckDB: whether a missing store file may be created where a store was (store-marker.ts) */
+  init?: boolean
+  /** DuckDB: watches every write (store-supervisor.ts) */
+  guard?: WriteGuard
+  /** DuckDB: stamps the marker written beside a new store file */
+  now?: number
+}
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request: () => {} }
+
+
 /**
- * Opens the store file and loads accounts and usage. database.ts (and with it the DuckDB native
- * module) is imported here, on first use, never while the server starts.
+ * Opens the engine and loads accounts and usage. The engines' modules (and with them DuckDB's
+ * native module or the pg client) are imported here, on first use, never while the server starts.
+ * A DuckDB file is opened through open-store-file.ts: never an empty store where one was, unless
+ * `init`, and every write watched by `guard`.
  */
-export async function openStore(file: string, options: { memoryLimit?: string } = {}): Promise<OpenedStore> {
-  const { Database } = await import('./database.ts')
-  const db = await Database.open(file, options)
+export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<OpenedStore> {
+  const { engine: opened, identity } = await openEngine(location, options)
+  const engine = options.metrics ? timedEngine(opened, (operation, work) => options.metrics!.timeStore(operation, work)) : opened
   try {
-    return { db, accounts: await Accounts.load(db), usage: await UsageCounter.load(db) }
+    return {
+      engine,
+      identity,
+      accounts: await Accounts.load(engine.accounts),
+      usage: await UsageCounter.load(engine.usage, { shared: engine.shared, unsyncedShare: options.unsyncedShare ?? 0.01 }),
+      transactions: engine.transactions,
+      registrations: new NexusRegistrations(engine.registrations),
+      customers: engine.customers,
+    }
+  } catch (error) {
+    await engine.close().catch(() => undefined)
+    throw error
+  }
+}
+
+async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<{ engine: StoreEngine; identity: FileIdentity | null }> {
+  if (location.kind === 'postgres') {
+    const { postgresEngine } = await import('./postgres/pg-engine.ts')
+    const engine = await postgresEngine(location.url, {
+      poolSize: options.poolSize ?? 10,
+      pollMs: options.pollMs ?? 5_000,
+      nodeName: options.nodeName ?? 'taxatlas',
+      logger: options.logger ?? quiet,
+      node: options.role !== 'admin',
+    })
+    return { engine, identity: null }
+  }
+  const [{ openStoreFile }, { duckdbEngine }] = await Promise.all([import('./open-store-file.ts'), import('./duckdb-engine.ts')])
+  const { db, identity } = await openStoreFile(location.file, { memoryLimit: options.memoryLimit, init: options.init ?? false, guard: options.guard, now: options.now ?? Date.now() })
+  try {
+    return { engine: await duckdbEngine(db), identity }
   } catch (error) {
     await db.close().catch(() => undefined)
     throw error
@@ -34,10 +114,12 @@ export async function openStore(file: string, options: { memoryLimit?: string } 
 }
 
 export type StoreGate = {
-  /** Settles once: the parts when the store is open, or a 503 HttpError when it could not be opened. */
+  /** the parts when the store is open, or a 503 HttpError when it cannot be opened now */
   readonly ready: Promise<StoreParts>
   /** the parts once open, so requests after that need not wait a turn for `ready` */
   readonly opened: StoreParts | null
+  /** the store's state for /healthz */
+  health(): StoreHealth
 }
 
 /** The gate over a store being opened; a gate over an already open store is `gateStore(Promise.resolve(parts))`. */
@@ -50,7 +132,11 @@ export function gateStore(opening: Promise<StoreParts>): StoreGate {
       })
     },
   )
-  const gate: { ready: Promise<StoreParts>; opened: StoreParts | null } = { ready, opened: null }
+  const gate: StoreGate & { opened: StoreParts | null } = {
+    ready,
+    opened: null,
+    health: () => (gate.opened ? { status: 'ok' } : { status: 'opening' }),
+  }
   // Rejection is an answer for the requests that await it, not an unhandled error of the process.
   ready.then((parts) => (gate.opened = parts)).catch(() => undefined)
   return gate

@@ -6,8 +6,11 @@
 // cheaper than many small commits; committing exactly one row group (not whatever the batches
 // add up to past it) also leaves no partly filled row group behind each commit. The staging
 // table is a TEMP table (memory, never logged): what is staged but not yet committed is simply
-// gone if the process dies, and was never acknowledged.
+// gone if the process dies, and was never acknowledged. The import runs on a connection of its
+// own, so orders keep being committed beside it; its commits hold the account's lock
+// (account-locks.ts), which saves of the same account wait for.
 import type { TransactionRecord, TransactionSource } from './transaction-record.ts'
+import type { AccountLocks } from './account-locks.ts'
 import type { AppendValue, Database } from './database.ts'
 
 /** One DuckDB row group. */
@@ -26,17 +29,20 @@ export class BulkWriter {
     private readonly accountId: string,
     private readonly source: TransactionSource,
     private readonly stamp: string,
+    private readonly locks: AccountLocks,
   ) {}
 
-  static async open(db: Database, accountId: string, source: TransactionSource, now: number): Promise<BulkWriter> {
+  /** A writer on a new connection to `store`'s file (closed by `close`). */
+  static async open(store: Database, accountId: string, source: TransactionSource, now: number, locks: AccountLocks): Promise<BulkWriter> {
     const stage = `transactions_stage_${++stages}`
+    const db = await store.connectAgain()
     await db.run(`CREATE TEMP TABLE ${stage} (
       provider VARCHAR, transaction_id VARCHAR, kind VARCHAR, transaction_date VARCHAR, transaction_at VARCHAR,
       to_zip VARCHAR, to_state VARCHAR, to_city VARCHAR, to_street VARCHAR,
       from_country VARCHAR, from_zip VARCHAR, from_state VARCHAR, from_city VARCHAR, from_street VARCHAR,
       amount BIGINT, shipping BIGINT, sales_tax BIGINT, customer_id VARCHAR, exemption_type VARCHAR, marketplace BOOLEAN,
       transaction_reference_id VARCHAR, line_items VARCHAR)`)
-    return new BulkWriter(db, stage, accountId, source, new Date(now).toISOString())
+    return new BulkWriter(db, stage, accountId, source, new Date(now).toISOString(), locks)
   }
 
   /** Rows stored so far (committed). */
@@ -68,7 +74,7 @@ export class BulkWriter {
   /** Copies what is staged into `transactions` in one transaction; resolves once committed. */
   async commit(): Promise<void> {
     if (this.#staged.size === 0) return
-    this.#inserted += await this.db.transaction(async (tx) => {
+    this.#inserted += await this.locks.run([this.accountId], () => this.db.transaction(async (tx) => {
       const result = await tx.rows(
         `INSERT INTO transactions
          SELECT ?, s.provider, s.transaction_id, s.kind, s.transaction_date::DATE, s.transaction_at::TIMESTAMP, 'US', s.to_zip, s.to_state,
@@ -81,13 +87,14 @@ export class BulkWriter {
       )
       await tx.run(`DELETE FROM ${this.stage}`)
       return Number(result[0]?.Count ?? 0)
-    })
+    }))
     // Keys already committed are in `transactions`, where the anti-join finds them.
     this.#staged = new Set()
   }
 
   /** Drops the staging table (whatever was not committed is discarded). */
   async close(): Promise<void> {
-    await this.db.run(`DROP TABLE IF EXISTS temp.main.${this.stage}`)
+    await this.db.run(`DROP TABLE IF EXISTS temp.main.${this.stage}`).catch(() => undefined)
+    await this.db.close()
   }
 }

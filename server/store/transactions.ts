@@ -1,16 +1,35 @@
-// Orders and refunds of every account, in one DuckDB table keyed by (account, provider,
-// transaction id, kind). Money is BIGINT in units of 1/10,000 dollar (portability/money.ts),
-// negative for refunds. Every method scopes its statements to one account. A call resolves only
-// after its DuckDB transaction committed (the WAL is written and synced at commit), so anything
-// acknowledged to a client survives a crash of the process.
+// Orders and refunds of every account in the DuckDB store, in one table keyed by (account,
+// provider, transaction id, kind). Money is BIGINT in units of 1/10,000 dollar
+// (portability/money.ts), negative for refunds. Every method scopes its statements to one
+// account. A call resolves only after its DuckDB transaction committed (the WAL is written and
+// synced at commit), so anything acknowledged to a client survives a crash of the process. Saves
+// are group-committed (group-commit.ts): those arriving while a commit runs share the next one.
 //
 // The key is kept by the writers, not by a PRIMARY KEY: DuckDB holds such an index in memory,
 // growing with every stored row and never evicted. Every write goes through the store's one
-// serialized connection; a single save looks its key up inside its own transaction, and a bulk
-// commit anti-joins against the account's keys (transactions-bulk.ts).
-import type { TransactionKey, TransactionKind, TransactionRecord, TransactionSource } from './transaction-record.ts'
-import type { Database, Row, Statements } from './database.ts'
-import { BulkWriter } from './transactions-bulk.ts'
+// serialized connection; a batch of saves looks its keys up inside its own transaction, and a
+// bulk commit anti-joins against the account's keys (transactions-bulk.ts).
+import type { TransactionKey, TransactionRecord, TransactionSource } from './transaction-record.ts'
+import { HttpError } from '../base/errors.ts'
+import type { Database, Statements } from './database.ts'
+import { AccountLocks } from './account-locks.ts'
+import { GroupCommit } from './group-commit.ts'
+import { BulkWriter, COMMIT_ROWS } from './transactions-bulk.ts'
+import {
+  keyText,
+  planSaves,
+  recordValues,
+  stateGroupOf,
+  storedOf,
+  VALUE_COLUMNS,
+  type ListFilter,
+  type SaveMode,
+  type SaveRequest,
+  type Saved,
+  type StateGroup,
+  type StoredTransaction,
+  type TransactionStore,
+} from './transaction-store.ts'
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS transactions (
@@ -25,16 +44,21 @@ const SCHEMA = [
      source VARCHAR NOT NULL, created_at TIMESTAMP NOT NULL, updated_at TIMESTAMP NOT NULL)`,
 ]
 
-export type StoredTransaction = TransactionRecord & { source: TransactionSource; createdAt: string; updatedAt: string }
+/** Most saves committed in one DuckDB transaction. */
+const MAX_BATCH = 256
 
-/** `upsert`: create, or replace when different (v1). `create`: refuse a known key (TaxJar POST). `update`: refuse an unknown key (TaxJar PUT). */
-export type SaveMode = 'upsert' | 'create' | 'update'
-export type SaveResult = 'created' | 'updated' | 'unchanged' | 'exists' | 'missing'
-
-/** One group of the nexus aggregate: a state, a kind and the two flags that decide counting. */
-export type StateGroup = { state: string; kind: TransactionKind; exemptionType: string | null; marketplace: boolean; total: bigint; count: number }
-
-export type ListFilter = { kind: TransactionKind; provider: string; from?: string; to?: string; limit: number }
+// A batch's keys and new rows go through the appender into these (TEMP: memory, never logged),
+// then one join reads the stored rows and one INSERT … SELECT writes the new ones: statements
+// with a parameter per value cost DuckDB far more to plan than the rows cost to write.
+const STAGES = [
+  'CREATE TEMP TABLE IF NOT EXISTS save_keys (account_id VARCHAR, provider VARCHAR, transaction_id VARCHAR, kind VARCHAR)',
+  `CREATE TEMP TABLE IF NOT EXISTS save_rows (
+     account_id VARCHAR, provider VARCHAR, transaction_id VARCHAR, kind VARCHAR, transaction_date VARCHAR, transaction_at VARCHAR,
+     to_country VARCHAR, to_zip VARCHAR, to_state VARCHAR, to_city VARCHAR, to_street VARCHAR,
+     from_country VARCHAR, from_zip VARCHAR, from_state VARCHAR, from_city VARCHAR, from_street VARCHAR,
+     amount BIGINT, shipping BIGINT, sales_tax BIGINT, customer_id VARCHAR, exemption_type VARCHAR, marketplace BOOLEAN,
+     transaction_reference_id VARCHAR, line_items VARCHAR, source VARCHAR, created_at VARCHAR, updated_at VARCHAR)`,
+]
 
 const COLUMNS = `provider, transaction_id, kind, transaction_date::VARCHAR AS transaction_date,
   strftime(transaction_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS transaction_at,
@@ -44,13 +68,26 @@ const COLUMNS = `provider, transaction_id, kind, transaction_date::VARCHAR AS tr
 
 const KEY_WHERE = 'account_id = ? AND provider = ? AND transaction_id = ? AND kind = ?'
 
-export class TransactionStore {
-  private constructor(private readonly db: Database) {}
+export class DuckDBTransactionStore implements TransactionStore {
+  readonly bulkCommitRows = COMMIT_ROWS
+  readonly #saves: GroupCommit<SaveRequest, Saved>
+  readonly #locks = new AccountLocks()
+
+  private constructor(private readonly db: Database) {
+    // One connection: one batch at a time, the next gathering while it commits.
+    const commit = (batch: SaveRequest[]) => this.#locks.run(batch.map((save) => save.accountId), () => db.transaction((tx) => saveBatch(tx, batch)))
+    this.#saves = new GroupCommit(commit, {
+      concurrency: 1,
+      maxBatch: MAX_BATCH,
+      // A refused disk (StoreWriteError) fails the whole batch; anything else is tried write by write.
+      storeFailure: (error) => error instanceof HttpError,
+    })
+  }
 
   /** The store over `db`, creating its table if it is missing. */
-  static async of(db: Database): Promise<TransactionStore> {
-    for (const statement of SCHEMA) await db.run(statement)
-    return new TransactionStore(db)
+  static async of(db: Database): Promise<DuckDBTransactionStore> {
+    for (const statement of [...SCHEMA, ...STAGES]) await db.run(statement)
+    return new DuckDBTransactionStore(db)
   }
 
   async get(accountId: string, key: TransactionKey): Promise<StoredTransaction | null> {
@@ -58,22 +95,9 @@ export class TransactionStore {
     return rows.length ? storedOf(rows[0]) : null
   }
 
-  /** Writes one transaction per `mode`; `stored` is what the store holds afterwards (null when refused as missing). */
-  save(accountId: string, record: TransactionRecord, source: TransactionSource, now: number, mode: SaveMode): Promise<{ result: SaveResult; stored: StoredTransaction | null }> {
-    const stamp = new Date(now).toISOString()
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.rows(`SELECT ${COLUMNS} FROM transactions WHERE ${KEY_WHERE}`, [accountId, record.provider, record.transactionId, record.kind])
-      const existing = rows.length ? storedOf(rows[0]) : null
-      if (!existing) {
-        if (mode === 'update') return { result: 'missing', stored: null }
-        await insertOne(tx, accountId, record, source, stamp)
-        return { result: 'created', stored: { ...record, source, createdAt: stamp, updatedAt: stamp } }
-      }
-      if (mode === 'create') return { result: 'exists', stored: existing }
-      if (sameRecord(existing, record)) return { result: 'unchanged', stored: existing }
-      await updateOne(tx, accountId, record, stamp)
-      return { result: 'updated', stored: { ...record, source: existing.source, createdAt: existing.createdAt, updatedAt: stamp } }
-    })
+  /** Writes one transaction per `mode`, in the next group commit; `stored` is what the store holds afterwards (null when refused as missing). */
+  save(accountId: string, record: TransactionRecord, source: TransactionSource, now: number, mode: SaveMode): Promise<Saved> {
+    return this.#saves.submit({ accountId, record, source, stamp: new Date(now).toISOString(), mode })
   }
 
   /** Removes one transaction; returns what was removed, or null when there was none. */
@@ -106,7 +130,7 @@ export class TransactionStore {
 
   /** A writer for a bulk import into this store (backfill). */
   bulkWriter(accountId: string, source: TransactionSource, now: number): Promise<BulkWriter> {
-    return BulkWriter.open(this.db, accountId, source, now)
+    return BulkWriter.open(this.db, accountId, source, now, this.#locks)
   }
 
   /** The nexus aggregate: per state, kind, exemption and marketplace flag, the amount total and count within [from, to] (UTC dates, inclusive). */
@@ -118,42 +142,53 @@ export class TransactionStore {
        GROUP BY ALL`,
       [accountId, from, to],
     )
-    return rows.map((row) => ({
-      state: String(row.to_state),
-      kind: row.kind as TransactionKind,
-      exemptionType: row.exemption_type === null ? null : String(row.exemption_type),
-      marketplace: Boolean(row.marketplace),
-      total: BigInt(String(row.total)),
-      count: Number(row.n),
-    }))
+    return rows.map(stateGroupOf)
   }
 }
 
-function recordValues(record: TransactionRecord): (string | number | boolean | null)[] {
-  return [
-    record.transactionDate, record.transactionAt, record.toCountry, record.toZip, record.toState, record.toCity, record.toStreet,
-    record.fromCountry, record.fromZip, record.fromState, record.fromCity, record.fromStreet,
-    record.amount, record.shipping, record.salesTax, record.customerId, record.exemptionType, record.marketplace,
-    record.referenceId, record.lineItems ? JSON.stringify(record.lineItems) : null,
-  ]
-}
+const KEY_JOIN = 'k.account_id = t.account_id AND k.provider = t.provider AND k.transaction_id = t.transaction_id AND k.kind = t.kind'
 
-const VALUE_COLUMNS = `transaction_date, transaction_at, to_country, to_zip, to_state, to_city, to_street,
-  from_country, from_zip, from_state, from_city, from_street, amount, shipping, sales_tax,
-  customer_id, exemption_type, marketplace, transaction_reference_id, line_items`
-
-function insertOne(tx: Statements, accountId: string, record: TransactionRecord, source: TransactionSource, stamp: string) {
-  return tx.run(
-    `INSERT INTO transactions (account_id, provider, transaction_id, kind, ${VALUE_COLUMNS}, source, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?::DATE, ?::TIMESTAMP, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::TIMESTAMP, ?::TIMESTAMP)`,
-    [accountId, record.provider, record.transactionId, record.kind, ...recordValues(record), source, stamp, stamp],
+/** Decides a batch of saves against the rows stored under their keys, and writes what it decided, in the caller's transaction. */
+async function saveBatch(tx: Statements, batch: SaveRequest[]): Promise<Saved[]> {
+  await tx.append('save_keys', batch.map(({ accountId, record }) => [accountId, record.provider, record.transactionId, record.kind]), { temp: true })
+  // The accounts named outright, so DuckDB skips other accounts' row groups (a backfill's million
+  // rows) by their zone maps instead of scanning them for the join.
+  const accounts = [...new Set(batch.map((save) => save.accountId))]
+  const rows = await tx.rows(
+    `SELECT account_id, ${COLUMNS} FROM transactions AS t SEMI JOIN save_keys AS k ON ${KEY_JOIN} WHERE t.account_id IN (${accounts.map(() => '?').join(', ')})`,
+    accounts,
   )
+  await tx.run('DELETE FROM save_keys')
+  const existing = new Map<string, StoredTransaction>()
+  for (const row of rows) {
+    const stored = storedOf(row)
+    existing.set(keyText(String(row.account_id), stored), stored)
+  }
+  const plan = planSaves(batch, existing)
+  if (plan.inserts.length) await insertMany(tx, plan.inserts)
+  for (const { accountId, stored } of plan.updates) await updateOne(tx, accountId, stored, stored.updatedAt)
+  return plan.results
 }
 
-const VALUE_ASSIGNMENTS = VALUE_COLUMNS.split(',')
-  .map((column) => column.trim())
-  .map((column) => `${column} = ?${column === 'transaction_date' ? '::DATE' : column === 'transaction_at' ? '::TIMESTAMP' : ''}`)
-  .join(', ')
+async function insertMany(tx: Statements, rows: { accountId: string; stored: StoredTransaction }[]): Promise<void> {
+  await tx.append(
+    'save_rows',
+    rows.map(({ accountId, stored: r }) => [
+      accountId, r.provider, r.transactionId, r.kind, r.transactionDate, r.transactionAt, r.toCountry, r.toZip, r.toState, r.toCity, r.toStreet,
+      r.fromCountry, r.fromZip, r.fromState, r.fromCity, r.fromStreet, BigInt(r.amount), BigInt(r.shipping), BigInt(r.salesTax),
+      r.customerId, r.exemptionType, r.marketplace, r.referenceId, r.lineItems ? JSON.stringify(r.lineItems) : null, r.source, r.createdAt, r.updatedAt,
+    ]),
+    { temp: true },
+  )
+  await tx.run(`INSERT INTO transactions
+    SELECT account_id, provider, transaction_id, kind, transaction_date::DATE, transaction_at::TIMESTAMP, to_country, to_zip, to_state, to_city, to_street,
+      from_country, from_zip, from_state, from_city, from_street, amount, shipping, sales_tax, customer_id, exemption_type, marketplace,
+      transaction_reference_id, line_items, source, created_at::TIMESTAMP, updated_at::TIMESTAMP
+    FROM save_rows`)
+  await tx.run('DELETE FROM save_rows')
+}
+
+const VALUE_ASSIGNMENTS = VALUE_COLUMNS.map((column) => `${column} = ?${column === 'transaction_date' ? '::DATE' : column === 'transaction_at' ? '::TIMESTAMP' : ''}`).join(', ')
 
 function updateOne(tx: Statements, accountId: string, record: TransactionRecord, stamp: string) {
   return tx.run(`UPDATE transactions SET ${VALUE_ASSIGNMENTS}, updated_at = ?::TIMESTAMP WHERE ${KEY_WHERE}`, [
@@ -164,45 +199,4 @@ function updateOne(tx: Statements, accountId: string, record: TransactionRecord,
     record.transactionId,
     record.kind,
   ])
-}
-
-function storedOf(row: Row): StoredTransaction {
-  const text = (value: unknown) => (value === null || value === undefined ? null : String(value))
-  return {
-    provider: String(row.provider),
-    transactionId: String(row.transaction_id),
-    kind: row.kind as TransactionKind,
-    transactionAt: String(row.transaction_at),
-    transactionDate: String(row.transaction_date),
-    toCountry: String(row.to_country),
-    toZip: String(row.to_zip),
-    toState: String(row.to_state),
-    toCity: text(row.to_city),
-    toStreet: text(row.to_street),
-    fromCountry: text(row.from_country),
-    fromZip: text(row.from_zip),
-    fromState: text(row.from_state),
-    fromCity: text(row.from_city),
-    fromStreet: text(row.from_street),
-    amount: Number(row.amount),
-    shipping: Number(row.shipping),
-    salesTax: Number(row.sales_tax),
-    customerId: text(row.customer_id),
-    exemptionType: text(row.exemption_type) as StoredTransaction['exemptionType'],
-    marketplace: Boolean(row.marketplace),
-    referenceId: text(row.transaction_reference_id),
-    lineItems: row.line_items === null ? null : JSON.parse(String(row.line_items)),
-    source: row.source as TransactionSource,
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-  }
-}
-
-const RECORD_FIELDS: (keyof TransactionRecord)[] = [
-  'transactionAt', 'transactionDate', 'toCountry', 'toZip', 'toState', 'toCity', 'toStreet', 'fromCountry', 'fromZip',
-  'fromState', 'fromCity', 'fromStreet', 'amount', 'shipping', 'salesTax', 'customerId', 'exemptionType', 'marketplace', 'referenceId',
-]
-
-function sameRecord(stored: TransactionRecord, record: TransactionRecord): boolean {
-  return RECORD_FIELDS.every((field) => stored[field] === record[field]) && JSON.stringify(stored.lineItems) === JSON.stringify(record.lineItems)
 }

@@ -1,7 +1,7 @@
 // Orders and refunds in TaxJar's response shape: amounts as decimal strings, the date as an
 // instant with `Z`, `user_id` an integer derived from the account id (stable, not secret).
 import { z } from 'zod'
-import type { StoredTransaction } from '../store/transactions.ts'
+import type { StoredTransaction } from '../store/transaction-store.ts'
 import { formatMoney } from '../portability/money.ts'
 import { taxjarInstant } from '../portability/transaction-date.ts'
 import type { TransactionKey } from '../store/transaction-record.ts'

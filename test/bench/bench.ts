@@ -13,14 +13,37 @@ import type { Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
 import { portabilityMeasures } from './portability-bench.ts'
 import { serverMeasures } from './server-bench.ts'
+import { orderMeasures } from './store-bench.ts'
 import { taxjarMeasures } from './taxjar-bench.ts'
+import { startPostgres } from '../support/postgres-server.ts'
+import { tempDir } from '../support/refresh-run.ts'
+
+const ORDERS_PORT = 18_600
 
 const pipeline = await pipelineMeasures()
 const sizes = await artifactSizes(pipeline.artifacts)
 const server = await serverMeasures(pipeline.artifacts)
-const lookups = await lookupMeasures(pipeline.artifacts)
-const taxjar = await taxjarMeasures(pipeline.artifacts)
-const portability = await portabilityMeasures(pipeline.artifacts)
+// The store's lines run on both engines: PostgreSQL on a throwaway server with its default
+// durability (fsync and synchronous commits on), a database per line.
+const postgres = await startPostgres({ durable: true })
+const onPostgres = async (label: string) => ({ label: 'PostgreSQL', store: await postgres.createDatabase(label) })
+let lookups: Awaited<ReturnType<typeof lookupMeasures>>
+let taxjar: Awaited<ReturnType<typeof taxjarMeasures>>
+const portability: Measure[] = []
+const storeNotes: string[] = []
+try {
+  lookups = await lookupMeasures(pipeline.artifacts, { postgresUrl: await postgres.createDatabase('bench_lookups') })
+  taxjar = await taxjarMeasures(pipeline.artifacts)
+  portability.push(...(await portabilityMeasures(pipeline.artifacts)))
+  portability.push(...(await portabilityMeasures(pipeline.artifacts, await onPostgres('bench_backfill'))))
+  for (const target of [{ label: 'DuckDB', store: path.join(await tempDir('bench-orders'), 'store.duckdb') }, await onPostgres('bench_orders')]) {
+    const orders = await orderMeasures(pipeline.artifacts, target, ORDERS_PORT)
+    portability.push(...orders.measures)
+    storeNotes.push(...orders.notes)
+  }
+} finally {
+  await postgres.dispose()
+}
 const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures, ...taxjar.measures, ...portability]
 
 const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, server, lookups, taxjar, portability })
@@ -30,7 +53,7 @@ const conditions =
   `lookups and taxForOrder: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths (the bare server is sent the same POSTs as taxForOrder); ` +
   `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room)`
 process.stdout.write(`\n${conditions}\n`)
-const notes = [...lookups.notes, ...taxjar.notes]
+const notes = [...lookups.notes, ...taxjar.notes, ...storeNotes]
 for (const note of notes) process.stdout.write(`note: ${note}\n`)
 
 const measuredAt = new Date().toISOString()

@@ -60,7 +60,8 @@ export type Target = { url: string; child: ChildProcess; headers: Record<string,
  */
 export type LookupResults = { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[]; notes: string[] }
 
-export async function lookupMeasures(artifacts: string): Promise<LookupResults> {
+/** `postgresUrl`: also measure ZIP lookups on a server whose store is this PostgreSQL database. */
+export async function lookupMeasures(artifacts: string, options: { postgresUrl?: string } = {}): Promise<LookupResults> {
   await execa('make', ['-s', 'build/server/main.mjs'], { cwd: PROJECT_ROOT })
   const taxatlas = await startTaxAtlas(artifacts, PORT)
   try {
@@ -85,6 +86,17 @@ export async function lookupMeasures(artifacts: string): Promise<LookupResults> 
       const measured: { own: Load; bareRate: number }[] = []
       for (const workload of workloads) measured.push(await alongsideBare(taxatlas, workload.paths))
       await stop(taxatlas.child)
+      // The same ZIP workload on a node of a scaled-out deployment: lookups never wait on PostgreSQL.
+      const onPostgres = options.postgresUrl ? { ...workloads[0], name: 'ZIP (PostgreSQL-backed node)' } : null
+      if (onPostgres) {
+        const node = await startTaxAtlas(artifacts, PORT + 6, { TAXATLAS_STORE: options.postgresUrl! })
+        try {
+          workloads.push(onPostgres)
+          measured.push(await alongsideBare(node, onPostgres.paths))
+        } finally {
+          await stop(node.child)
+        }
+      }
       const uncachedRuns: LoadRun[] = []
       const uncached = await startTaxAtlas(artifacts, PORT + 2, { TAXATLAS_REPLY_CACHE_MB: '0' })
       try {
@@ -122,7 +134,7 @@ export async function startTaxAtlas(artifacts: string, port: number, settings: R
     PORT: String(port),
     TAXATLAS_ADMIN_PORT: String(port + 1),
     TAXATLAS_ARTIFACTS: artifacts,
-    TAXATLAS_STORE: path.join(await tempDir('bench-lookup-store'), 'store.duckdb'),
+    TAXATLAS_STORE: settings.TAXATLAS_STORE ?? path.join(await tempDir('bench-lookup-store'), 'store.duckdb'),
     TAXATLAS_TIERS: BENCH_TIERS,
   }
   const child = stopOnExit(spawn(process.execPath, ['build/server/main.mjs'], { cwd: PROJECT_ROOT, env, stdio: 'ignore' }))

@@ -1,7 +1,9 @@
 // `make soak`: the bundled server on a full snapshot built from ../shared, its maximum lookup
 // throughput measured briefly with autocannon, then SOAK_SECONDS (default 60) at SOAK_FRACTION
 // (default 0.8) of it over real ZIP, address, place and coordinate lookups, with a second real
-// refresh published into the same artifacts directory while the load runs. RSS is sampled every
+// refresh published into the same artifacts directory while the load runs, and the store file
+// taken away from the server for 5 s (SOAK_STORE_OUTAGE_SECONDS) midway: writes meanwhile must be
+// refused with 503 and accepted again on their own once it is back, lookups never fail. RSS is sampled every
 // second and read after a full GC before and after the load. Two slowloris clients (headers, then
 // a body, a byte every 2 s) hold connections through it all: the slow headers must be cut off
 // with a 408 in the envelope. Prints requests, errors, non-2xx, p50/p99, RSS first/last/max and
@@ -16,11 +18,13 @@ import { refreshProcess, tempDir } from '../support/refresh-run.ts'
 import { startServerProcess } from '../support/reliability-server-process.ts'
 import { slowBody, slowHeaders, type SlowClient, type SlowOutcome } from '../support/reliability-slow-client.ts'
 import { runSoak, type SoakReport } from '../support/reliability-soak-run.ts'
+import { storeOutage } from '../support/reliability-store-outage.ts'
 import { PROJECT_ROOT, sharedPath } from '../support/shared.ts'
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60)
 const FRACTION = Number(process.env.SOAK_FRACTION ?? 0.8)
 const MAX_SECONDS = Number(process.env.SOAK_MAX_SECONDS ?? 8)
+const OUTAGE_SECONDS = Number(process.env.SOAK_STORE_OUTAGE_SECONDS ?? 5)
 const CONNECTIONS = 50
 const PER_MODE = 2_000
 // The enterprise limit (10,000/s per key) would cap the maximum below what the server does.
@@ -48,10 +52,11 @@ async function refresh(): Promise<string> {
 log('building a full snapshot')
 const first = await refresh()
 await execa('make', ['-s', 'build/server/main.mjs'], { cwd: PROJECT_ROOT })
+const storePath = path.join(storeDir, 'store.duckdb')
 const server = await startServerProcess({
   entry: 'bundle',
   artifactsDir: artifacts,
-  storePath: path.join(storeDir, 'store.duckdb'),
+  storePath,
   env: { TAXATLAS_TIERS: SOAK_TIERS },
   fullGcOnSignal: true,
   keepAccessLog: false,
@@ -77,6 +82,8 @@ try {
     // A full refresh takes a while next to the load: started at a quarter, it lands mid-run.
     publish: refresh,
     publishAt: 0.25,
+    // Past the refresh's start, on its own: well inside the load.
+    storeOutage: { at: 0.6, run: () => storeOutage({ url: server.url, key, storePath, seconds: OUTAGE_SECONDS, zip: '30303', state: 'GA' }) },
     log,
     // The slow headers must be cut off by now; the slow body (which arrived before the swap and
     // still holds the first snapshot) is noted, then closed.
@@ -99,7 +106,7 @@ try {
   for (const dir of [artifacts, scratch, storeDir]) await rm(dir, { recursive: true, force: true })
 }
 
-const { load, rss, swap, checks } = report
+const { load, rss, swap, checks, storeOutage: outage } = report
 const slow = settledSlow.report
 if (!slow) throw new Error('the slowloris clients were never settled')
 const failures = [
@@ -111,6 +118,11 @@ const failures = [
   checks.answersChanged.length > 0 && `${checks.answersChanged.length} answers changed after the swap: ${checks.answersChanged.slice(0, 5).join('; ')}`,
   checks.zipMismatches.length > 0 && `${checks.zipMismatches.length} ZIP answers differ from the index: ${checks.zipMismatches.slice(0, 5).join('; ')}`,
   (slow.headers?.status !== 408 || !slow.headers.answer.includes('"REQUEST_TIMEOUT"')) && `slow headers not cut off with a 408 envelope within ${SLOW_HEADERS_WAIT_S} s: ${JSON.stringify(slow.headers)}`,
+  !outage && 'the store phase did not run',
+  outage && outage.refusedBefore > 0 && `${outage.refusedBefore} writes refused before the store phase`,
+  outage && outage.acknowledgedWhileAway > 0 && `${outage.acknowledgedWhileAway} writes acknowledged while the store file was away`,
+  outage && !Object.keys(outage.whileAway).some((o) => o.startsWith('503')) && `no write was refused with 503 while the store file was away: ${JSON.stringify(outage.whileAway)}`,
+  outage && outage.recoveredAfterS === null && 'writes were not accepted again within 30 s of the store file coming back',
 ].filter((f): f is string => typeof f === 'string')
 
 const lines = [
@@ -125,6 +137,10 @@ const lines = [
   ['after a full GC, before / after: RSS', `${rss.retainedBefore.rssMb.toFixed(0)} / ${rss.retainedAfter.rssMb.toFixed(0)} MB`],
   ['after a full GC, before / after: heap + external', `${rss.retainedBefore.heapAndExternalMb.toFixed(1)} / ${rss.retainedAfter.heapAndExternalMb.toFixed(1)} MB: ${rss.growthMb >= 0 ? '+' : ''}${rss.growthMb.toFixed(1)} MB, tolerance ${rss.toleranceMb.toFixed(0)} MB: ${rss.grows ? 'GROWS' : 'does not grow'}`],
   ['hot swap', `${swap.from} → ${swap.to}; refresh started at ${swap.publishStartedAtS.toFixed(1)} s, served from ${swap.servedFromS?.toFixed(1) ?? 'never'} s`],
+  [
+    'store file away',
+    outage ? `${outage.seconds} s from ${outage.startedAtS.toFixed(1)} s: writes ${JSON.stringify(outage.whileAway)}, accepted again ${outage.recoveredAfterS === null ? 'never' : `${outage.recoveredAfterS.toFixed(2)} s after it came back`}` : 'not run',
+  ],
   ['answers after the swap', `${checks.answersCompared - checks.answersChanged.length} of ${checks.answersCompared} unchanged`],
   ['ZIP answers vs the new rates index', `${checks.zipAnswersCompared - checks.zipMismatches.length} of ${checks.zipAnswersCompared} equal`],
   ['slowloris: headers a byte every 2 s', slow.headers ? `closed after ${slow.headers.heldSeconds.toFixed(0)} s with ${slow.headers.status ?? 'no answer'}` : `still open after ${SLOW_HEADERS_WAIT_S} s`],

@@ -152,3 +152,18 @@ export async function startServerProcess(options: {
     },
   }
 }
+
+export type KeyCall = (method: string, pathName: string, body?: unknown, contentType?: string) => Promise<{ status: number; headers: Headers; text: string; body: any }>
+
+/** Requests to the server with an API key; a string body is sent as is, anything else as JSON. */
+export function keyCaller(server: Pick<ServerProcess, 'url'>, key: string): KeyCall {
+  return async (method, pathName, body, contentType = 'application/json') => {
+    const response = await fetch(`${server.url}${pathName}`, {
+      method,
+      headers: { 'X-API-Key': key, ...(body === undefined ? {} : { 'Content-Type': contentType }) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    })
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null }
+  }
+}

@@ -3,13 +3,15 @@
 // (test/reliability-soak.test.ts: a few seconds at a modest fixed rate, a re-published snapshot).
 // The load runs over real ZIP, address, place and coordinate lookups that answered 200 before it
 // started; RSS is sampled every second and read after a full GC before and after the load (the
-// server must run with `fullGcOnSignal`); a new snapshot is published while the load runs; after
+// server must run with `fullGcOnSignal`); a new snapshot is published while the load runs, and the
+// store file may be taken away for a few seconds (reliability-store-outage.ts); after
 // it, every path is asked again and must answer the same rates, and every ZIP answer must carry
 // the rate read straight from the new snapshot's index.
 import { readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
 import { runLoad, type LoadOutcome } from './reliability-load.ts'
 import { retainedMemory, rssVerdict, sampleRss, type RssVerdict } from './reliability-rss.ts'
 import type { ServerProcess } from './reliability-server-process.ts'
+import type { StoreOutageReport } from './reliability-store-outage.ts'
 import { answeredPaths, lookupPaths, LOOKUP_MODES, ratesOf, zipRateFromIndex, type LookupMode, type LookupPath } from './reliability-workload.ts'
 
 export type SoakOptions = {
@@ -29,6 +31,8 @@ export type SoakOptions = {
   publishAt: number
   /** after the load, before memory is read again: lets connections still open (slow clients) end */
   settle?: () => Promise<void>
+  /** the store made unavailable for a while, as a fraction of the load's duration in: its report */
+  storeOutage?: { at: number; run: () => Promise<StoreOutageReport> }
   log?: (line: string) => void
 }
 
@@ -40,6 +44,8 @@ export type SoakReport = {
   load: LoadOutcome
   rss: RssVerdict
   swap: { from: string; to: string; publishStartedAtS: number; servedFromS: number | null }
+  /** the store phase, when there was one (started `startedAtS` into the load) */
+  storeOutage: (StoreOutageReport & { startedAtS: number }) | null
   checks: { answersCompared: number; answersChanged: string[]; zipAnswersCompared: number; zipMismatches: string[] }
 }
 
@@ -52,9 +58,10 @@ async function retainedNow(server: ServerProcess) {
   return retainedMemory(await server.fullGc(), server.rssMb())
 }
 
+/** The snapshot /healthz names (it answers 503 with the same body while the store is degraded). */
 async function servedSnapshot(url: string): Promise<string | null> {
   const response = await fetch(`${url}/healthz`).catch(() => null)
-  return response?.ok ? ((await response.json()) as { snapshot_id: string }).snapshot_id : null
+  return response && (response.status === 200 || response.status === 503) ? ((await response.json()) as { snapshot_id: string }).snapshot_id : null
 }
 
 /** Paths of the four modes in turn, so every connection's slice mixes them. */
@@ -95,6 +102,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
   const loading = runLoad({ ...load, seconds: options.seconds, overallRate: target })
+  const outage = options.storeOutage
+  const outageDone = outage
+    ? sleep(options.seconds * outage.at * 1000).then(async () => {
+        const startedAtS = elapsed()
+        log(`taking the store file away at ${startedAtS.toFixed(1)} s`)
+        const report = { ...(await outage.run()), startedAtS }
+        log(`store phase: ${JSON.stringify(report)}`)
+        return report
+      })
+    : Promise.resolve(null)
   await sleep(options.seconds * options.publishAt * 1000)
   const publishStartedAtS = elapsed()
   log(`publishing a new snapshot at ${publishStartedAtS.toFixed(1)} s`)
@@ -105,6 +122,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     else await sleep(100)
   }
   log(servedFromS === null ? `snapshot ${to} was never served` : `snapshot ${to} served from ${servedFromS.toFixed(1)} s`)
+  const storeOutageReport = await outageDone
   const outcome = await loading
   const samples = sampler.stop()
 
@@ -139,6 +157,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     load: outcome,
     rss,
     swap: { from, to, publishStartedAtS, servedFromS },
+    storeOutage: storeOutageReport,
     checks: { answersCompared: before.length, answersChanged, zipAnswersCompared, zipMismatches },
   }
 }

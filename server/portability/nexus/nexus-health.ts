@@ -5,7 +5,7 @@
 import { STATES } from '../../../sources/index.ts'
 import type { StateDescriptor } from '../../../sources/descriptor.ts'
 import { stateFacts, type StateFacts } from '../../../sources/state-facts.ts'
-import type { StateGroup } from '../../store/transactions.ts'
+import type { StateGroup } from '../../store/transaction-store.ts'
 import type { Registration } from '../../store/nexus-registrations.ts'
 import type { DateWindow } from '../date-window.ts'
 import { dollarsToUnits, formatMoney, MONEY_SCALE } from '../money.ts'

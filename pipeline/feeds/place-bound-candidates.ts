@@ -1,0 +1,74 @@
+// ZIP candidates for a source that publishes rates per named place and per county (CDTFA's
+// workbook, IDOR's ordmache file): the geography says which counties a ZIP's addresses lie in and
+// which taxing places each county part is bound to; a part bound to places the source rates answers
+// their stacks (shared as placeShares ranks them), any other part its county's. Places are matched
+// to the geography by name within their county.
+import type { GeoPlace, Geography } from '../../snapshot-contract/geography-model.ts'
+import type { JurisdictionRef, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { placeMatchKey } from '../../snapshot-contract/place-names.ts'
+import { candidatesByCounty, countyCode, placeShares, postalNameSpread, zipsInState } from './candidate-weights.ts'
+
+/** The refs of a place in one county after the state's, and the name the place is answered as. */
+export type PlaceTail = { name: string; refs: JurisdictionRef[] }
+
+export type PlaceBoundInput = {
+  geography: Geography
+  state: string
+  stateRef: JurisdictionRef
+  /** the refs a county part outside any rated place carries after the state's and the county's own */
+  countyTail: (countyFips: string) => JurisdictionRef[]
+  /** the place's refs in the county (its city and its taxes); null when the source has no rates for it there */
+  placeTail: (geoid: string, countyFips: string) => PlaceTail | null
+}
+
+export type PlaceBound = {
+  candidates: ZipCandidate[]
+  /** `geoid|countyFips` of every place part some ZIP answers */
+  usedPlaces: Set<string>
+  /** county FIPS of every county some ZIP part outside a rated place answers */
+  usedCounties: Set<string>
+  /** ZIP candidates with no county of the state in the geography (state rate only) */
+  noCounty: number
+  /** ZIP-county parts bound to a place the source does not rate (answered by their county) */
+  unlistedPlace: number
+}
+
+export function placeBoundCandidates({ geography, state, stateRef, countyTail, placeTail }: PlaceBoundInput): PlaceBound {
+  const usedPlaces = new Set<string>()
+  const usedCounties = new Set<string>()
+  let noCounty = 0
+  let unlistedPlace = 0
+  const spread = postalNameSpread(geography)
+  const candidates = zipsInState(geography, state).flatMap((zip) =>
+    candidatesByCounty(geography, zip, state, (fips) => {
+      if (fips === null) {
+        noCounty++
+        return [{ placeFips: null, placeName: '', stack: [stateRef] }]
+      }
+      const countyRef: JurisdictionRef = { level: 'county', code: countyCode(fips) }
+      const bound = zip.places.filter((place) => place.countyFips === fips)
+      const rated = bound.filter((place) => placeTail(place.geoid, fips) !== null)
+      if (rated.length) {
+        return placeShares(rated, spread).map(({ place, share, basis }) => {
+          const tail = placeTail(place.geoid, fips)!
+          usedPlaces.add(`${place.geoid}|${fips}`)
+          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, countyRef, ...tail.refs], share, ...(basis ? { basis } : {}) }
+        })
+      }
+      if (bound.length) unlistedPlace++
+      usedCounties.add(fips)
+      return [{ placeFips: null, placeName: '', stack: [stateRef, countyRef, ...countyTail(fips)] }]
+    }),
+  )
+  return { candidates, usedPlaces, usedCounties, noCounty, unlistedPlace }
+}
+
+/**
+ * The geography place a source names in a county (null county: anywhere in the state): an
+ * incorporated one first, since a city incorporated after the 2020 Census (Mountain House, CA,
+ * 2024) is still a CDP there.
+ */
+export function placeNamedIn(byKey: ReadonlyMap<string, GeoPlace[]>, name: string, countyFips: string | null): GeoPlace | undefined {
+  const inCounty = (byKey.get(placeMatchKey(name)) ?? []).filter((place) => countyFips === null || place.counties.some((c) => c.fips === countyFips))
+  return inCounty.find((place) => place.kind === 'incorporated') ?? inCounty[0]
+}

@@ -1,0 +1,36 @@
+// The manual-drop directory (TAXATLAS_DROPS): Avalara ZIP5 tables laid out as
+// `<edition>/TAXRATES_ZIP5_<ST><YYYYMM>.csv`, every edition held for a state, read and parsed.
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { heldDrops, parseAvalaraZip5, type AvalaraDrop, type AvalaraZip5File } from './feeds/avalara-zip5.ts'
+import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
+import type { RawFile } from '../snapshot-contract/model.ts'
+import { decodeText } from './text-decoding.ts'
+
+/** A manual drop file read from the drop directory. */
+export type DropFile = { raw: RawFile; bytes: Buffer }
+
+/** Every file below a directory, as paths relative to it (none when it does not exist). */
+export async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries
+    .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? (entry as { path: string }).path, entry.name)))
+}
+
+/** The editions held for a state, oldest first. */
+export const dropsOfState = async (state: string, dropsDir: string): Promise<AvalaraDrop[]> => heldDrops(await listFiles(dropsDir), state)
+
+export async function readDrop(drop: AvalaraDrop, dropsDir: string): Promise<DropFile> {
+  const file = path.join(dropsDir, drop.path)
+  const bytes = await readFile(file)
+  return { bytes, raw: { url: `file://${file}`, name: path.basename(file), sha256: sha256Hex(bytes), size: bytes.length } }
+}
+
+/** The newest manual drop of the state's Avalara ZIP5 table; undefined when there is none. */
+export async function readNewestDrop(state: string, dropsDir: string): Promise<DropFile | undefined> {
+  const newest = (await dropsOfState(state, dropsDir)).at(-1)
+  return newest ? readDrop(newest, dropsDir) : undefined
+}
+
+export const parseDrop = (drop: DropFile): AvalaraZip5File => parseAvalaraZip5(decodeText(drop.bytes, drop.raw.name, { rowsCheckDamage: true }), drop.raw.name)

@@ -1,0 +1,94 @@
+// Failed authentication throttled per client address: each invalid key sent takes a token from
+// the address's bucket (`burst` tokens, refilled at `perSecond`); an address with none left is
+// answered 429 RATE_LIMITED with Retry-After before its key is even looked at — a valid key
+// included, or key guessing would go on at full speed behind the 429s. IPv6 clients are counted
+// per /64, the block one host usually holds. The table is bounded: past `maxAddresses`, buckets
+// already full again are dropped, then the oldest ones.
+import type { IncomingMessage } from 'node:http'
+import { isIPv6 } from 'node:net'
+import type { Clock } from '../base/clock.ts'
+import { HttpError } from '../base/errors.ts'
+
+export type AuthThrottleRule = { perSecond: number; burst: number; maxAddresses: number }
+
+type Bucket = { tokens: number; at: number }
+
+export class AuthThrottle {
+  readonly #buckets = new Map<string, Bucket>()
+
+  constructor(
+    private readonly rule: AuthThrottleRule,
+    private readonly clock: Clock,
+    /** a request header naming the client (the rightmost address of X-Forwarded-For, as a proxy adds it); null: the socket's address */
+    private readonly addressHeader: string | null = null,
+  ) {}
+
+  /** The throttled client's 429, or null when its address may try a key now. */
+  refusal(req: IncomingMessage, now = this.clock()): HttpError | null {
+    if (this.#buckets.size === 0) return null
+    const bucket = this.#buckets.get(this.#addressOf(req))
+    if (!bucket) return null
+    const tokens = this.#refilled(bucket, now)
+    if (tokens >= 1) return null
+    const retryAfter = Math.max(1, Math.ceil((1 - tokens) / this.rule.perSecond))
+    return new HttpError(
+      'RATE_LIMITED',
+      `Too many requests with an invalid API key from this address; retry after ${retryAfter} s.`,
+      { retry_after: retryAfter },
+      { 'Retry-After': String(retryAfter) },
+    )
+  }
+
+  /** Counts one invalid key sent from the request's address. */
+  failed(req: IncomingMessage, now = this.clock()): void {
+    const address = this.#addressOf(req)
+    const bucket = this.#buckets.get(address)
+    if (bucket) {
+      bucket.tokens = this.#refilled(bucket, now) - 1
+      bucket.at = now
+      // Most recently failing last: the oldest are the first to go when the table is full.
+      this.#buckets.delete(address)
+      this.#buckets.set(address, bucket)
+      return
+    }
+    if (this.#buckets.size >= this.rule.maxAddresses) this.#makeRoom(now)
+    this.#buckets.set(address, { tokens: this.rule.burst - 1, at: now })
+  }
+
+  get size(): number {
+    return this.#buckets.size
+  }
+
+  #refilled(bucket: Bucket, now: number): number {
+    return Math.min(this.rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.rule.perSecond)
+  }
+
+  #makeRoom(now: number): void {
+    for (const [address, bucket] of this.#buckets) if (this.#refilled(bucket, now) >= this.rule.burst) this.#buckets.delete(address)
+    for (const address of this.#buckets.keys()) {
+      if (this.#buckets.size < this.rule.maxAddresses) break
+      this.#buckets.delete(address)
+    }
+  }
+
+  #addressOf(req: IncomingMessage): string {
+    let address: string | undefined
+    if (this.addressHeader) {
+      const header = req.headers[this.addressHeader]
+      const value = Array.isArray(header) ? header.at(-1) : header
+      address = value?.split(',').at(-1)?.trim() || undefined
+    }
+    address ??= req.socket.remoteAddress ?? ''
+    if (address.startsWith('::ffff:')) return address.slice(7)
+    return isIPv6(address) ? ipv6Block(address) : address
+  }
+}
+
+/** The /64 an IPv6 address is in, as its first four groups. */
+function ipv6Block(address: string): string {
+  const [head, tail = ''] = address.split('::')
+  const left = head ? head.split(':') : []
+  const right = tail ? tail.split(':') : []
+  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`
+}

@@ -1,0 +1,65 @@
+// The older editions a snapshot holds beside its data in service (Manifest.history: one rates index
+// per aggregator edition of an earlier month). Each is opened on demand as a view of its own, with
+// the snapshot's place and shape indexes, verified like the served files; only a few stay open.
+import type { HistoryLayer } from '../../snapshot-contract/manifest.ts'
+import { RateIndex } from '../../snapshot-contract/rate-index.ts'
+import { readSnapshotFile } from '../../snapshot-contract/snapshot-store.ts'
+import { aligned } from '../snapshot/open-snapshot.ts'
+import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
+
+/** Opened editions kept in memory; each costs about the size of its rates index (a few MB). */
+const OPEN_EDITIONS_KEPT = 4
+
+export type HeldEdition = { view: SnapshotView; coverage: Coverage; edition: string }
+
+export class HeldEditions {
+  readonly #open = new Map<string, Promise<SnapshotView | null>>()
+
+  constructor(readonly artifactsDir: string) {}
+
+  /**
+   * The newest edition `current` holds whose data for `state` starts on or before `isoDate`: an
+   * edition is valid from its first day until the next one held starts, so that is the one whose
+   * window holds the date.
+   */
+  async covering(current: SnapshotView, state: string, isoDate: string): Promise<HeldEdition | null> {
+    const layers = [...current.manifest.history].sort((a, b) => b.edition.localeCompare(a.edition))
+    for (const layer of layers) {
+      const record = layer.states.find((s) => s.code === state)
+      // Edition-dated data starts on its edition date, its effective_through.
+      if (!record?.effective_through || record.effective_through > isoDate) continue
+      const view = await this.#view(current, layer)
+      if (view && factsOf(view).serves(state)) return { view, coverage: factsOf(view).coverage(state), edition: layer.edition }
+    }
+    return null
+  }
+
+  /** The first day any edition `current` holds for `state` starts, if it holds any. */
+  earliestFrom(current: SnapshotView, state: string): string | null {
+    const starts = current.manifest.history.flatMap((layer) => layer.states.filter((s) => s.code === state && s.effective_through).map((s) => s.effective_through!))
+    return starts.length ? starts.sort()[0]! : null
+  }
+
+  /** An edition whose file fails verification is treated as absent. */
+  #view(current: SnapshotView, layer: HistoryLayer): Promise<SnapshotView | null> {
+    const key = `${current.id}|${layer.edition}`
+    let view = this.#open.get(key)
+    if (view) {
+      // Most recently used last, so the oldest entry is the first one evicted.
+      this.#open.delete(key)
+    } else {
+      view = readSnapshotFile(this.artifactsDir, current.id, layer.file)
+        .then((bytes) => ({
+          id: `${current.id}/${layer.edition}`,
+          manifest: { ...current.manifest, states: layer.states, history: [] },
+          rates: new RateIndex(aligned(bytes), `${current.id}/${layer.file.name}`),
+          places: current.places,
+          shapes: current.shapes,
+        }))
+        .catch(() => null)
+    }
+    this.#open.set(key, view)
+    while (this.#open.size > OPEN_EDITIONS_KEPT) this.#open.delete(this.#open.keys().next().value!)
+    return view
+  }
+}

@@ -1,0 +1,147 @@
+// The PostgreSQL store's schema, as numbered migrations kept here and applied at start-up by every
+// node: in one transaction under an advisory lock, so nodes starting together apply each once
+// (the others wait on the lock, then find it applied). A migration is never edited once released;
+// a change is a new one at the end.
+import type { PgDatabase } from './pg-database.ts'
+
+export type Migration = { id: number; name: string; sql: string }
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: 1,
+    name: 'accounts, keys, usage, transactions, nexus registrations, nodes',
+    sql: `
+      -- Every change to an account or a key takes the next number, so a node catches up by
+      -- reading what changed after the last number it saw (pg-account-table.ts).
+      CREATE SEQUENCE account_changes;
+      CREATE TABLE accounts (
+        id text PRIMARY KEY, name text NOT NULL, tier text NOT NULL,
+        created_at text NOT NULL, trial_ends_at text,
+        change_seq bigint NOT NULL DEFAULT nextval('account_changes'));
+      -- key_hash is the hex sha256 of the key; the key itself is never stored.
+      CREATE TABLE api_keys (
+        id text PRIMARY KEY, account_id text NOT NULL REFERENCES accounts (id), key_hash text NOT NULL UNIQUE,
+        prefix text NOT NULL, created_at text NOT NULL, revoked_at text,
+        change_seq bigint NOT NULL DEFAULT nextval('account_changes'));
+      CREATE INDEX api_keys_changes ON api_keys (change_seq);
+      CREATE INDEX accounts_changes ON accounts (change_seq);
+      CREATE TABLE usage (
+        account_id text NOT NULL, month text NOT NULL, lookups bigint NOT NULL,
+        PRIMARY KEY (account_id, month));
+      -- Money in units of 1/10,000 dollar, negative for refunds (portability/money.ts). The key's
+      -- text compares byte by byte (COLLATE "C"), whatever the database's locale: cheaper index
+      -- upkeep on bulk inserts, and ids listed in the order the DuckDB store lists them.
+      CREATE TABLE transactions (
+        account_id text COLLATE "C" NOT NULL, provider text COLLATE "C" NOT NULL, transaction_id text COLLATE "C" NOT NULL,
+        kind text COLLATE "C" NOT NULL CHECK (kind IN ('order', 'refund')),
+        transaction_date date NOT NULL, transaction_at timestamp(3) NOT NULL,
+        to_country text NOT NULL, to_zip text NOT NULL, to_state text NOT NULL, to_city text, to_street text,
+        from_country text, from_zip text, from_state text, from_city text, from_street text,
+        amount bigint NOT NULL, shipping bigint NOT NULL, sales_tax bigint NOT NULL,
+        customer_id text, exemption_type text, marketplace boolean NOT NULL,
+        transaction_reference_id text, line_items text,
+        source text NOT NULL, created_at timestamp(3) NOT NULL, updated_at timestamp(3) NOT NULL,
+        PRIMARY KEY (account_id, provider, transaction_id, kind));
+      CREATE INDEX transactions_listing ON transactions (account_id, kind, provider, transaction_date, transaction_id);
+      CREATE TABLE nexus_registrations (
+        account_id text NOT NULL, state text NOT NULL, registered_since date, updated_at timestamp(3) NOT NULL,
+        PRIMARY KEY (account_id, state));
+      -- The server nodes alive on this database: each writes seen_at on a timer (pg-nodes.ts).
+      CREATE TABLE nodes (
+        id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL,
+        started_at timestamptz NOT NULL, seen_at timestamptz NOT NULL);
+    `,
+  },
+  {
+    id: 2,
+    name: 'daily transaction totals for nexus health, kept by triggers',
+    sql: `
+      -- Per account, day, state, kind, exemption ('' for none) and marketplace flag: the amount
+      -- total and count of the stored transactions. Nexus health sums these (a few rows per day
+      -- and state) instead of every transaction. Statement-level triggers keep them exact
+      -- whatever writes the transactions (orders, backfill, updates, deletes), in the same
+      -- transaction; rows are added in key order so concurrent writers lock them alike.
+      CREATE TABLE transaction_totals (
+        account_id text COLLATE "C" NOT NULL, transaction_date date NOT NULL, to_state text COLLATE "C" NOT NULL, kind text COLLATE "C" NOT NULL,
+        exemption text COLLATE "C" NOT NULL, marketplace boolean NOT NULL, total bigint NOT NULL, n bigint NOT NULL,
+        PRIMARY KEY (account_id, transaction_date, to_state, kind, exemption, marketplace));
+      CREATE FUNCTION transaction_totals_add() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        INSERT INTO transaction_totals AS t
+        SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, ''), marketplace, sum(amount), count(*)
+        FROM added GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (account_id, transaction_date, to_state, kind, exemption, marketplace)
+        DO UPDATE SET total = t.total + excluded.total, n = t.n + excluded.n;
+        RETURN NULL;
+      END $fn$;
+      CREATE FUNCTION transaction_totals_remove() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        UPDATE transaction_totals AS t SET total = t.total - r.total, n = t.n - r.n
+        FROM (SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, '') AS exemption, marketplace, sum(amount) AS total, count(*) AS n
+              FROM removed GROUP BY 1, 2, 3, 4, 5, 6) AS r
+        WHERE (t.account_id, t.transaction_date, t.to_state, t.kind, t.exemption, t.marketplace)
+            = (r.account_id, r.transaction_date, r.to_state, r.kind, r.exemption, r.marketplace);
+        RETURN NULL;
+      END $fn$;
+      CREATE FUNCTION transaction_totals_replace() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        UPDATE transaction_totals AS t SET total = t.total - r.total, n = t.n - r.n
+        FROM (SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, '') AS exemption, marketplace, sum(amount) AS total, count(*) AS n
+              FROM removed GROUP BY 1, 2, 3, 4, 5, 6) AS r
+        WHERE (t.account_id, t.transaction_date, t.to_state, t.kind, t.exemption, t.marketplace)
+            = (r.account_id, r.transaction_date, r.to_state, r.kind, r.exemption, r.marketplace);
+        INSERT INTO transaction_totals AS t
+        SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, ''), marketplace, sum(amount), count(*)
+        FROM added GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (account_id, transaction_date, to_state, kind, exemption, marketplace)
+        DO UPDATE SET total = t.total + excluded.total, n = t.n + excluded.n;
+        RETURN NULL;
+      END $fn$;
+      CREATE TRIGGER transaction_totals_insert AFTER INSERT ON transactions
+        REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION transaction_totals_add();
+      CREATE TRIGGER transaction_totals_delete AFTER DELETE ON transactions
+        REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION transaction_totals_remove();
+      CREATE TRIGGER transaction_totals_update AFTER UPDATE ON transactions
+        REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION transaction_totals_replace();
+      INSERT INTO transaction_totals
+      SELECT account_id, transaction_date, to_state, kind, coalesce(exemption_type, ''), marketplace, sum(amount), count(*)
+      FROM transactions GROUP BY 1, 2, 3, 4, 5, 6;
+    `,
+  },
+  {
+    id: 3,
+    name: 'customers',
+    sql: `
+      -- TaxJar's customers per account; exempt_regions is a JSON list of state codes.
+      CREATE TABLE customers (
+        account_id text COLLATE "C" NOT NULL, customer_id text COLLATE "C" NOT NULL, exemption_type text NOT NULL,
+        name text NOT NULL, exempt_regions text NOT NULL,
+        country text, state text, zip text, city text, street text,
+        created_at timestamp(3) NOT NULL, updated_at timestamp(3) NOT NULL,
+        PRIMARY KEY (account_id, customer_id));
+    `,
+  },
+]
+
+/** Any constant: the lock the migrating node holds, which other nodes wait on. */
+const MIGRATION_LOCK = 7_463_771_018
+
+/** Applies the migrations this database lacks; returns the ids applied by this call. */
+export async function migrate(db: PgDatabase, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.run('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`)
+    const done = new Set((await tx.rows('SELECT id FROM schema_migrations')).map((row) => Number(row.id)))
+    const newer = [...done].filter((id) => !migrations.some((m) => m.id === id))
+    if (newer.length) throw new Error(`the database has migrations this server does not know (${newer.join(', ')}): it was migrated by a newer version`)
+    const applied: number[] = []
+    for (const migration of migrations) {
+      if (done.has(migration.id)) continue
+      await tx.run(migration.sql)
+      await tx.run('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name])
+      applied.push(migration.id)
+    }
+    return applied
+  })
+}

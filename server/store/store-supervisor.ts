@@ -1,0 +1,198 @@
+// The store over the server's life: opened in the background and retried with backoff until it
+// opens (open-retry.ts), then watched. Its file's identity is checked on a timer and before every
+// write and commit: a file removed or replaced under the server (an operator's rm, a clean-up
+// job, a volume mounted again) stops every write with 503 STORE_FILE_LOST and one error line,
+// rather than acknowledging writes into a file nobody will read again; the same file back at the
+// path (moved back, the volume back) lifts it. Accounts stay in memory throughout, so keys are
+// still checked and lookups answer. Its health is what /healthz reports.
+import { HttpError } from '../base/errors.ts'
+import type { Clock } from '../base/clock.ts'
+import type { Logger } from '../base/logger.ts'
+import type { StoreFault } from './duckdb-error-type.ts'
+import type { WriteGuard } from './database.ts'
+import { changeOf, identityOf, type FileIdentity, type IdentityChange } from './file-identity.ts'
+import { retryUntilOpen } from './open-retry.ts'
+import { StoreOpenError } from './open-store-file.ts'
+import type { StoreHealth, StoreProblem } from './store-health.ts'
+import { STORE_UNAVAILABLE_MESSAGE, type OpenedStore, type StoreGate, type StoreParts } from './store.ts'
+
+/** Seconds a client is told to wait after a write refused because the store's file was lost. */
+export const FILE_LOST_RETRY_AFTER_SECONDS = 30
+
+export const FILE_LOST_MESSAGE =
+  "The store's file was removed or replaced while the server ran, so changes are refused rather than written where they would be lost. Rate lookups still answer; an operator must put the file back or restart the server."
+
+// An open failure that stays the same is logged again this often, so the log shows it persists.
+const STILL_FAILING_LOG_MS = 5 * 60_000
+
+type Problem = { problem: StoreProblem; reason: string; since: string }
+
+export type SupervisorOptions = {
+  storePath: string
+  /** one attempt at opening the store, with the guard its writes go through */
+  open: (guard: WriteGuard) => Promise<OpenedStore>
+  /** longest wait between two attempts */
+  retryCeilingMs: number
+  /** how often the file's identity is checked between writes */
+  identityCheckMs: number
+  logger: Logger
+  clock: Clock
+}
+
+export class StoreSupervisor implements StoreGate {
+  #opened: OpenedStore | null = null
+  #first: Promise<StoreParts> | null = null
+  #firstFailed = false
+  #nextAttemptAt = 0
+  #openProblem: Problem | null = null
+  #lost: (Problem & { change: IdentityChange }) | null = null
+  #writeFault: Problem | null = null
+  #lastLoggedAt = 0
+  #identityTimer: NodeJS.Timeout | null = null
+  #stopRetrying = () => {}
+  #closing = false
+  readonly #guard: WriteGuard
+  readonly #settledFirst: Promise<boolean>
+  #resolveFirst!: (opened: boolean) => void
+  /** resolves with the store once open, or null if the server closed first */
+  readonly whenOpen: Promise<OpenedStore | null>
+  #resolveOpen!: (store: OpenedStore | null) => void
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.#settledFirst = new Promise((resolve) => (this.#resolveFirst = resolve))
+    this.whenOpen = new Promise((resolve) => (this.#resolveOpen = resolve))
+    this.#guard = {
+      beforeWrite: () => this.#refuseIfLost(),
+      afterWrite: (fault, error) => this.#wrote(fault, error),
+    }
+  }
+
+  /** Starts the attempts; the first one is what key requests arriving meanwhile wait for. */
+  start(): void {
+    let firstAttempt = true
+    const { result, stop } = retryUntilOpen(
+      () => {
+        const attempt = this.options.open(this.#guard)
+        if (firstAttempt) {
+          firstAttempt = false
+          this.#first = attempt.then((store) => store, () => Promise.reject(this.#unavailable()))
+          this.#first.catch(() => undefined)
+        }
+        return attempt
+      },
+      this.options.retryCeilingMs,
+      {
+        stopped: () => this.#closing,
+        failed: (error, attempt, nextInMs) => this.#openFailed(error, attempt, nextInMs),
+      },
+    )
+    this.#stopRetrying = stop
+    void result.then((store) => {
+      if (store === null) {
+        this.#resolveFirst(false)
+        this.#resolveOpen(null)
+        return
+      }
+      this.#opened = store
+      this.#openProblem = null
+      this.#resolveFirst(!this.#firstFailed)
+      this.#resolveOpen(store)
+      // A DuckDB file is watched for being removed or replaced; PostgreSQL has no file.
+      if (store.identity) this.#watchIdentity(store.identity)
+    })
+  }
+
+  /** true when the first attempt opened the store, false when it failed (later attempts go on) or the server closed first */
+  get firstAttempt(): Promise<boolean> {
+    return this.#settledFirst
+  }
+
+  get opened(): StoreParts | null {
+    return this.#opened
+  }
+
+  get ready(): Promise<StoreParts> {
+    if (this.#opened) return Promise.resolve(this.#opened)
+    if (!this.#firstFailed && this.#first) return this.#first
+    return Promise.reject(this.#unavailable())
+  }
+
+  health(): StoreHealth {
+    const problem = this.#lost ?? this.#writeFault ?? this.#openProblem
+    if (problem) return { status: 'degraded', problem: problem.problem, reason: problem.reason, since: problem.since }
+    return this.#opened ? { status: 'ok' } : { status: 'opening' }
+  }
+
+  /** Ends the retries and the identity checks; the store, if open, is the caller's to close. */
+  stop(): void {
+    this.#closing = true
+    this.#stopRetrying()
+    if (this.#identityTimer) clearInterval(this.#identityTimer)
+  }
+
+  #unavailable(): HttpError {
+    const seconds = Math.max(1, Math.ceil((this.#nextAttemptAt - this.options.clock()) / 1000))
+    return new HttpError('SERVICE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { retry_after: seconds }, { 'Retry-After': String(seconds) })
+  }
+
+  #openFailed(error: Error, attempt: number, nextInMs: number): void {
+    const now = this.options.clock()
+    this.#nextAttemptAt = now + nextInMs
+    this.#firstFailed = true
+    this.#resolveFirst(false)
+    const problem: StoreProblem = error instanceof StoreOpenError ? error.problem : 'unavailable'
+    const changed = this.#openProblem?.problem !== problem || this.#openProblem.reason !== error.message
+    if (changed) this.#openProblem = { problem, reason: error.message, since: new Date(now).toISOString() }
+    if (changed || now - this.#lastLoggedAt >= STILL_FAILING_LOG_MS) {
+      this.#lastLoggedAt = now
+      this.options.logger.error(changed ? 'store_failed' : 'store_still_failing', {
+        store: this.options.storePath,
+        problem,
+        reason: error.message,
+        attempt,
+        since: this.#openProblem!.since,
+        retry_in_ms: nextInMs,
+      })
+    }
+  }
+
+  #watchIdentity(identity: FileIdentity): void {
+    if (this.#closing) return
+    this.#identityTimer = setInterval(() => this.#checkIdentity(identity), this.options.identityCheckMs)
+    this.#identityTimer.unref()
+  }
+
+  #checkIdentity(identity: FileIdentity): void {
+    const change = changeOf(identity, identityOf(this.options.storePath))
+    if (change && this.#lost?.change !== change) {
+      const now = new Date(this.options.clock()).toISOString()
+      const reason = change === 'missing' ? 'the store file was removed from its path while open' : 'the store file at its path was replaced by another file while open'
+      this.#lost = { problem: 'file_lost', change, reason, since: this.#lost?.since ?? now }
+      this.options.logger.error('store_file_lost', { store: this.options.storePath, change, reason, opened_inode: identity.ino, writes: 'refused until the file is back or the server restarts' })
+    } else if (!change && this.#lost) {
+      this.options.logger.info('store_file_restored', { store: this.options.storePath, lost_since: this.#lost.since })
+      this.#lost = null
+    }
+  }
+
+  #refuseIfLost(): void {
+    if (this.#opened?.identity) this.#checkIdentity(this.#opened.identity)
+    if (this.#lost) {
+      throw new HttpError('STORE_FILE_LOST', FILE_LOST_MESSAGE, { retry_after: FILE_LOST_RETRY_AFTER_SECONDS }, { 'Retry-After': String(FILE_LOST_RETRY_AFTER_SECONDS) })
+    }
+  }
+
+  #wrote(fault: StoreFault | null, error?: Error): void {
+    if (fault === null) {
+      if (this.#writeFault && this.#writeFault.problem !== 'invalidated') {
+        this.options.logger.info('store_writes_resumed', { store: this.options.storePath, refused_since: this.#writeFault.since })
+        this.#writeFault = null
+      }
+      return
+    }
+    const problem: StoreProblem = fault === 'invalidated' ? 'invalidated' : 'write_refused'
+    if (this.#writeFault?.problem === problem || this.#writeFault?.problem === 'invalidated') return
+    this.#writeFault = { problem, reason: error?.message.split('\n')[0] ?? fault, since: new Date(this.options.clock()).toISOString() }
+    this.options.logger.error(problem === 'invalidated' ? 'store_invalidated' : 'store_write_refused', { store: this.options.storePath, reason: this.#writeFault.reason })
+  }
+}

@@ -1,0 +1,212 @@
+// The store's faults, each done to a real server process from outside, as an operator, a clean-up
+// job or a second process would do them, and judged by what clients and the operator see:
+// - its file removed while the server runs (rm), and moved away and back;
+// - the next start on a path whose store was removed: no empty store is created unless told;
+// - the file locked by another process when the server starts, then released;
+// - the file damaged (a block overwritten) or truncated when the server starts, then restored.
+import { existsSync } from 'node:fs'
+import { copyFile, mkdtemp, open, readFile, rename, rm, truncate } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { ErrorBody } from '../server/base/errors.ts'
+import { HealthBody } from '../server/routes/health.ts'
+import { FILE_LOST_MESSAGE } from '../server/store/store-supervisor.ts'
+import { markerPath } from '../server/store/store-marker.ts'
+import { STORE_UNAVAILABLE_MESSAGE } from '../server/store/store.ts'
+import { portabilityArtifacts } from './support/portability-snapshot.ts'
+import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
+import { lockStore } from './support/reliability-store-locker.ts'
+
+let artifactsDir: string
+let tmp: string
+const servers: ServerProcess[] = []
+
+beforeAll(async () => {
+  artifactsDir = await portabilityArtifacts(inject('mirrorUrl'))
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-reliability-store-'))
+})
+afterAll(async () => {
+  for (const server of servers) await server.kill9()
+  await rm(tmp, { recursive: true, force: true })
+  await rm(artifactsDir, { recursive: true, force: true })
+})
+
+// Checks and retries a test can wait for: identity every 100 ms, attempts at most 1 s apart.
+const FAST = { TAXATLAS_STORE_CHECK_MS: '100', TAXATLAS_STORE_RETRY_MAX_MS: '1000' }
+
+async function start(storePath: string, options: { env?: Record<string, string>; waitForStore?: boolean } = {}): Promise<ServerProcess> {
+  const server = await startServerProcess({ artifactsDir, storePath, env: { ...FAST, ...options.env }, waitForStore: options.waitForStore })
+  servers.push(server)
+  return server
+}
+
+const utcDay = (daysBack: number) => new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10)
+const order = (id: string) => ({ transaction_id: id, transaction_date: utcDay(3), to_zip: '30303', to_state: 'GA', amount: '19.99', shipping: '0', sales_tax: '1.60' })
+
+async function health(server: ServerProcess) {
+  const response = await fetch(`${server.url}/healthz`)
+  return { status: response.status, body: HealthBody.parse(await response.json()) }
+}
+
+const eventsOf = (server: ServerProcess, event: string) => server.events().filter((e) => e.event === event)
+
+/** A store with one account and one order, made by a server that then stopped; its key. */
+async function storeWithAccount(storePath: string): Promise<string> {
+  const server = await start(storePath)
+  const { api_key: key } = await server.createAccount('enterprise')
+  expect((await keyCaller(server, key)('POST', '/v1/portability/orders', order('kept-1'))).status).toBe(201)
+  expect(await server.stop()).toBe(0)
+  return key
+}
+
+describe('the store file removed while the server runs', () => {
+  it('refuses every write with 503 STORE_FILE_LOST and says so once in the log, while keys and lookups keep working', async () => {
+    const storePath = path.join(tmp, 'removed', 'taxatlas.duckdb')
+    // A first start on an empty directory creates the store, and the marker beside it.
+    const server = await start(storePath)
+    expect(existsSync(storePath)).toBe(true)
+    expect(JSON.parse(await readFile(markerPath(storePath), 'utf8'))).toMatchObject({ created_at: expect.any(String), pid: server.pid })
+    const { api_key: key } = await server.createAccount('enterprise')
+    const call = keyCaller(server, key)
+    expect((await call('POST', '/v1/portability/orders', order('before-1'))).status).toBe(201)
+
+    await rm(storePath)
+    const refused = [
+      await call('POST', '/v1/portability/orders', order('after-1')),
+      await call('PUT', '/v1/portability/nexus', { regions: [{ state: 'GA' }] }),
+      await call('POST', '/v1/portability/transactions/backfill', JSON.stringify(order('after-2')), 'application/x-ndjson'),
+    ]
+    for (const response of refused) {
+      expect(response.status, response.text).toBe(503)
+      expect(response.headers.get('retry-after')).toBe('30')
+      expect(ErrorBody.parse(response.body).error).toMatchObject({ code: 'STORE_FILE_LOST', message: FILE_LOST_MESSAGE })
+      expect(response.text).not.toContain(storePath)
+    }
+    expect((await server.admin('POST', '/admin/accounts', { name: 'after', tier: 'starter' })).status).toBe(503)
+
+    // Keys are still checked and lookups answered; what was acknowledged still reads back.
+    for (let i = 0; i < 5; i++) expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
+    expect((await call('GET', '/v1/portability/orders/before-1')).status).toBe(200)
+    expect((await call('GET', '/v1/account')).status).toBe(200)
+    const degraded = await health(server)
+    expect(degraded.status).toBe(503)
+    expect(degraded.body).toMatchObject({ status: 'degraded', store: { status: 'degraded', problem: 'file_lost' }, snapshot: { status: 'ok' } })
+
+    // One error line, not one per check or per refused write.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(eventsOf(server, 'store_file_lost')).toEqual([expect.objectContaining({ level: 'error', store: storePath, change: 'missing' })])
+    expect(existsSync(storePath)).toBe(false)
+    expect(await server.stop()).toBe(0)
+  })
+
+  it('on the next start, creates no empty store where one was: key routes answer 503 until the file is back, or --init is given', async () => {
+    const storePath = path.join(tmp, 'removed', 'taxatlas.duckdb')
+    expect(existsSync(markerPath(storePath))).toBe(true)
+    const server = await start(storePath, { waitForStore: false })
+    await expect.poll(() => eventsOf(server, 'store_failed').length, { timeout: 10_000 }).toBe(1)
+    expect(eventsOf(server, 'store_failed')[0]).toMatchObject({ level: 'error', problem: 'missing', reason: expect.stringMatching(/is missing, but a store was created there on .*--init/) })
+    const response = await keyCaller(server, 'tx_live_any')('GET', '/v1/account')
+    expect(response.status).toBe(503)
+    expect(ErrorBody.parse(response.body).error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: STORE_UNAVAILABLE_MESSAGE })
+    expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(1)
+    expect((await health(server)).body.store).toMatchObject({ status: 'degraded', problem: 'missing' })
+    // Retried, never created.
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(existsSync(storePath)).toBe(false)
+    expect(await server.stop()).toBe(0)
+
+    const initialized = await start(storePath, { env: { TAXATLAS_STORE_INIT: '1' } })
+    expect(existsSync(storePath)).toBe(true)
+    expect((await health(initialized)).body).toMatchObject({ status: 'ok', store: { status: 'ok' } })
+    expect((await keyCaller(initialized, 'tx_live_from-the-lost-store')('GET', '/v1/account')).status).toBe(401)
+    expect(await initialized.stop()).toBe(0)
+  })
+
+  it('moved away and back: writes are refused while it is away and accepted again once it is back', async () => {
+    const storePath = path.join(tmp, 'moved', 'taxatlas.duckdb')
+    const server = await start(storePath)
+    const { api_key: key } = await server.createAccount('enterprise')
+    const call = keyCaller(server, key)
+    expect((await call('POST', '/v1/portability/orders', order('before-move'))).status).toBe(201)
+    await rename(storePath, `${storePath}.away`)
+    expect((await call('POST', '/v1/portability/orders', order('while-away'))).status).toBe(503)
+    await expect.poll(async () => (await health(server)).body.store, { timeout: 5_000 }).toMatchObject({ problem: 'file_lost' })
+    await rename(`${storePath}.away`, storePath)
+    expect((await call('POST', '/v1/portability/orders', order('after-move'))).status).toBe(201)
+    expect((await health(server)).body).toMatchObject({ status: 'ok', store: { status: 'ok' } })
+    await expect.poll(() => eventsOf(server, 'store_file_restored').length).toBe(1)
+    expect(await server.stop()).toBe(0)
+
+    const again = await start(storePath)
+    const recall = keyCaller(again, key)
+    for (const id of ['before-move', 'after-move']) expect((await recall('GET', `/v1/portability/orders/${id}`)).status, id).toBe(200)
+    expect((await recall('GET', '/v1/portability/orders/while-away')).status).toBe(404)
+    expect(await again.stop()).toBe(0)
+  })
+})
+
+describe('a store another process holds when the server starts', () => {
+  it('is reported as locked by that process, key routes answer 503, and it opens on its own once released', async () => {
+    const storePath = path.join(tmp, 'locked', 'taxatlas.duckdb')
+    const key = await storeWithAccount(storePath)
+    const locker = await lockStore(storePath)
+    const server = await start(storePath, { waitForStore: false })
+    await expect.poll(() => eventsOf(server, 'store_failed').length, { timeout: 10_000 }).toBe(1)
+    expect(eventsOf(server, 'store_failed')[0]).toMatchObject({ level: 'error', problem: 'locked', reason: expect.stringContaining(`locked by another process (pid ${locker.pid})`) })
+    const call = keyCaller(server, key)
+    const refused = await call('GET', '/v1/tax/ga?zip=30303')
+    expect(refused.status).toBe(503)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(1)
+    const degraded = await health(server)
+    expect(degraded.status).toBe(503)
+    expect(degraded.body.store).toMatchObject({ status: 'degraded', problem: 'locked' })
+    // Retried every second meanwhile, and not logged again for it.
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    expect(eventsOf(server, 'store_failed')).toHaveLength(1)
+
+    await locker.release()
+    await expect.poll(async () => (await call('GET', '/v1/tax/ga?zip=30303')).status, { timeout: 10_000, interval: 100 }).toBe(200)
+    expect((await call('GET', '/v1/portability/orders/kept-1')).status).toBe(200)
+    expect((await call('POST', '/v1/portability/orders', order('after-lock'))).status).toBe(201)
+    await expect.poll(() => eventsOf(server, 'store_ready').length).toBe(1)
+    expect(Number(eventsOf(server, 'store_ready')[0].attempts)).toBeGreaterThan(1)
+    expect(await health(server)).toMatchObject({ status: 200, body: { status: 'ok', store: { status: 'ok' } } })
+    expect(await server.stop()).toBe(0)
+  })
+})
+
+describe('a damaged store file when the server starts', () => {
+  it('a block overwritten or the file truncated is reported as unreadable (not as locked, not as a write failure), and opens once the file is restored', async () => {
+    const storePath = path.join(tmp, 'damaged', 'taxatlas.duckdb')
+    const key = await storeWithAccount(storePath)
+    const good = `${storePath}.good`
+    await copyFile(storePath, good)
+
+    // One of DuckDB's database headers overwritten (its checksum no longer matches).
+    const file = await open(storePath, 'r+')
+    await file.write(Buffer.alloc(4_096, 0xab), 0, 4_096, 4_096)
+    await file.close()
+    const damaged = await start(storePath, { waitForStore: false })
+    await expect.poll(() => eventsOf(damaged, 'store_failed').length, { timeout: 10_000 }).toBe(1)
+    expect(eventsOf(damaged, 'store_failed')[0]).toMatchObject({ problem: 'unreadable', reason: expect.stringMatching(/cannot be read as a store \(damaged.*Corrupt database file/) })
+    expect((await keyCaller(damaged, key)('GET', '/v1/account')).status).toBe(503)
+    expect((await health(damaged)).body.store).toMatchObject({ status: 'degraded', problem: 'unreadable' })
+    expect(await damaged.stop()).toBe(0)
+
+    await copyFile(good, storePath)
+    await truncate(storePath, 5_000)
+    const truncated = await start(storePath, { waitForStore: false })
+    await expect.poll(() => eventsOf(truncated, 'store_failed').length, { timeout: 10_000 }).toBe(1)
+    expect(eventsOf(truncated, 'store_failed')[0]).toMatchObject({ problem: 'unreadable', reason: expect.stringMatching(/cannot be read as a store/) })
+    expect(eventsOf(truncated, 'store_write_refused')).toEqual([])
+
+    // Restored from the copy while the server retries: it opens without a restart.
+    await copyFile(good, storePath)
+    const call = keyCaller(truncated, key)
+    await expect.poll(async () => (await call('GET', '/v1/account')).status, { timeout: 10_000, interval: 100 }).toBe(200)
+    expect((await call('GET', '/v1/portability/orders/kept-1')).status).toBe(200)
+    expect(await truncated.stop()).toBe(0)
+  })
+})
