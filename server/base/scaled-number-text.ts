@@ -7,9 +7,10 @@
 const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 const MAX_EXACT = 1e15
 
-// The decimal part of each fraction met, per number of digits (".5", ".0725"): at most 10^digits
-// of them, and in practice the few prices' cents and rates an answer repeats.
-const SUFFIXES: Map<number, string>[] = POWERS.map(() => new Map())
+// The decimal part of each fraction met, per number of digits (".5", ".0725"), indexed by the
+// fraction: at most 10^digits of them, and in practice the prices' cents and the rates answers
+// repeat. A scale's array is made when first used.
+const SUFFIXES: (string | undefined)[][] = []
 
 /** `digits`: 0 to 6 (a quotient of at least 10^-6 is written without an exponent). */
 export function scaledNumberText(count: number, digits: number): string {
@@ -23,8 +24,8 @@ export function scaledNumberText(count: number, digits: number): string {
 }
 
 function suffixOf(fraction: number, digits: number): string {
-  const known = SUFFIXES[digits]!
-  let suffix = known.get(fraction)
+  const known = (SUFFIXES[digits] ??= new Array<string | undefined>(POWERS[digits]!).fill(undefined))
+  let suffix = known[fraction]
   if (suffix === undefined) {
     let places = digits
     let significant = fraction
@@ -33,7 +34,7 @@ function suffixOf(fraction: number, digits: number): string {
       places--
     }
     suffix = `.${String(significant).padStart(places, '0')}`
-    known.set(fraction, suffix)
+    known[fraction] = suffix
   }
   return suffix
 }

@@ -14,22 +14,25 @@ export const NO_NEXUS_SOURCE =
   'No from address, no nexus address, and no address on file: send from_state or from_zip, or nexus_addresses, or register the states you collect in (PUT /v1/portability/nexus).'
 
 // An account's registration list is read once and kept (store/nexus-registrations.ts): the
-// states it counts today are worked out once per list and day.
-const registered = new WeakMap<readonly Registration[], { today: string; states: ReadonlySet<string> }>()
+// states it counts today, alone and with each state an order ships from, are worked out once per
+// list and day.
+type Counted = { today: string; states: ReadonlySet<string>; withFrom: Map<string, ReadonlySet<string>> }
+const counted = new WeakMap<readonly Registration[], Counted>()
 
-function registeredStates(registrations: readonly Registration[], today: string): ReadonlySet<string> {
-  let known = registered.get(registrations)
+function registeredStates(registrations: readonly Registration[], today: string, from: string | null): ReadonlySet<string> {
+  let known = counted.get(registrations)
   if (known?.today !== today) {
-    known = { today, states: new Set(registrations.filter((r) => r.registeredSince === null || r.registeredSince <= today).map((r) => r.state)) }
-    registered.set(registrations, known)
+    const states = new Set(registrations.filter((r) => r.registeredSince === null || r.registeredSince <= today).map((r) => r.state))
+    counted.set(registrations, (known = { today, states, withFrom: new Map() }))
   }
-  return known.states
+  if (from === null || known.states.has(from)) return known.states
+  let states = known.withFrom.get(from)
+  if (!states) known.withFrom.set(from, (states = new Set(known.states).add(from)))
+  return states
 }
 
 export function orderNexus(request: Pick<OrderTaxRequest, 'nexusStates' | 'from'>, registrations: readonly Registration[], today: string): Nexus {
   if (request.nexusStates && request.nexusStates.length > 0) return { states: new Set(request.nexusStates), basis: 'nexus_addresses' }
   if (registrations.length === 0 && !request.from) throw invalidInput(NO_NEXUS_SOURCE, { field: 'nexus_addresses' })
-  const states = registeredStates(registrations, today)
-  if (!request.from || states.has(request.from.state)) return { states, basis: 'registrations' }
-  return { states: new Set(states).add(request.from.state), basis: 'registrations' }
+  return { states: registeredStates(registrations, today, request.from?.state ?? null), basis: 'registrations' }
 }
