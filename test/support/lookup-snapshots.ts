@@ -1,6 +1,8 @@
 // Real snapshots for the lookup tests, built once per vitest run (the mirror's port names the
 // cache) and shared read-only: an earlier snapshot holding TX from the 2018-04 drop only, then the
 // snapshot in service with every state (newest drops, SST files, CDTFA workbook, statutes).
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink } from 'node:fs/promises'
 import { setTimeout } from 'node:timers/promises'
 import os from 'node:os'
@@ -12,7 +14,20 @@ import { openSnapshot, type Snapshot } from '../../server/snapshot/open-snapshot
 import { pipelineSettings, runRefresh } from './refresh-run.ts'
 import { sharedPath } from './shared.ts'
 
-const CACHE_ROOT = path.join(os.tmpdir(), 'taxatlas-lookup-test-snapshots')
+/**
+ * Cached snapshots are keyed by the code that builds them (pipeline, sources, snapshot contract):
+ * a checkout with other code never reuses a snapshot built by another.
+ */
+function buildCodeHash(): string {
+  const hash = createHash('sha256')
+  for (const dir of ['pipeline', 'sources', 'snapshot-contract']) {
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort()
+    for (const file of files) hash.update(file).update(readFileSync(file))
+  }
+  return hash.digest('hex').slice(0, 12)
+}
+
+const CACHE_ROOT = path.join(os.tmpdir(), `taxatlas-lookup-test-snapshots-${buildCodeHash()}`)
 
 /** The state whose earlier edition is held in an earlier snapshot, and that edition. */
 export const HISTORY_STATE = 'TX'
