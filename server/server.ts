@@ -18,6 +18,7 @@ import { limitBodyTime } from './http/body-time.ts'
 import { withMetricsEndpoint } from './http/metrics-endpoint.ts'
 import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
+import { closeAfterClient } from './http/lingering-close.ts'
 import { HttpError } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
 import type { AppDeps } from './dispatch/route-handler.ts'
@@ -37,6 +38,8 @@ import { StoreSupervisor } from './store/store-supervisor.ts'
 // (http/body-time.ts has the limits instead); headersTimeout would follow it down to 0 (off) if
 // not set, and stays at Node's 60 s.
 const LISTENER_OPTIONS: http.ServerOptions = { requireHostHeader: false, requestTimeout: 0, headersTimeout: 60_000 }
+// How long a connection closed after its last response keeps reading what the client still sends.
+const LINGER_MS = 2_000
 
 export type RunningServer = {
   url: string
@@ -108,7 +111,10 @@ export async function startServer(
 
   const server = http.createServer(LISTENER_OPTIONS)
   const adminServer = http.createServer(LISTENER_OPTIONS)
-  for (const listener of [server, adminServer]) answerRefusals(listener, logger)
+  for (const listener of [server, adminServer]) {
+    answerRefusals(listener, logger)
+    closeAfterClient(listener, LINGER_MS)
+  }
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
   const limiter = new RateLimiter(clock, () => liveNodes())
   const deps: AppDeps = {

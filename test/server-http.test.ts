@@ -136,6 +136,26 @@ describe('replies sent together at the end of a turn', () => {
   })
 })
 
+describe('closing a connection after its last response', () => {
+  // Found by the fuzz test: GET /openapi.json with a 64 KB JSON body and Connection: close.
+  it('a large answer to a request that came with a body the route does not read arrives whole', async () => {
+    const expected = await (await get('/openapi.json')).text()
+    for (const bodyBytes of [65_544, 300_000]) {
+      const body = `{"a":"${'x'.repeat(bodyBytes - 8)}"}`
+      const answer = await rawRequest(server.url, {
+        method: 'GET',
+        target: '/openapi.json',
+        headers: [['Host', 'close.test'], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ['Connection', 'close']],
+        body,
+      })
+      expect(answer.status).toBe(200)
+      expect(answer.header('connection')).toBe('close')
+      expect(answer.body.length).toBe(Number(answer.header('content-length')))
+      expect(answer.text).toBe(expected)
+    }
+  })
+})
+
 describe('authentication (spec 5)', () => {
   it('401 without a key, with the missing-credentials message', async () => {
     const body = await expectError(await get('/v1/account'), 401, 'UNAUTHORIZED')
