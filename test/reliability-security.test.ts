@@ -156,7 +156,9 @@ describe('the reply cache', () => {
     expect(cache.retainedMb).toBeGreaterThan(BUDGET_MB * 0.7)
     expect(cache.retainedMb).toBeLessThanOrEqual(BUDGET_MB)
     expect(cache.settledMb).toBeLessThanOrEqual(BUDGET_MB * 1.25)
-    expect(cache.peakMb).toBeLessThanOrEqual(BUDGET_MB * 1.25)
+    // The peak is sampled while garbage comes and goes: the same run without a cache peaks 12 to
+    // 21 MB above its start from one run to the next, so the peak gets a wider margin.
+    expect(cache.peakMb).toBeLessThanOrEqual(BUDGET_MB * 1.5)
     // A longer URL is not kept at all: the same churn with them costs nothing.
     const long = await residentUnderChurn(BUDGET_MB, `${PAD}${'y'.repeat(100)}`, 2_000)
     expect(long.heapAndExternalMb - without.heapAndExternalMb).toBeLessThan(2)
