@@ -108,6 +108,7 @@ describe('invalid API keys from one address', () => {
 
 describe('the reply cache', () => {
   const BUDGET_MB = 16
+  const RSS_NOISE_MB = 8
   const TIERS = JSON.stringify({ enterprise: { rate_per_second: 10_000_000, burst: 10_000_000 } })
   // An unknown query parameter is ignored by the lookup but makes every URL new, and as long as a
   // URL the cache keeps may be (MAX_CACHED_URL): ~1.6 kB an entry, the budget filled over 1.5 times.
@@ -155,10 +156,10 @@ describe('the reply cache', () => {
     // process's resident memory stays about the budget (RSS moves by a few MB from run to run).
     expect(cache.retainedMb).toBeGreaterThan(BUDGET_MB * 0.7)
     expect(cache.retainedMb).toBeLessThanOrEqual(BUDGET_MB)
-    expect(cache.settledMb).toBeLessThanOrEqual(BUDGET_MB * 1.25)
-    // The peak is sampled while garbage comes and goes: the same run without a cache peaks 12 to
-    // 21 MB above its start from one run to the next, so the peak gets a wider margin.
-    expect(cache.peakMb).toBeLessThanOrEqual(BUDGET_MB * 1.5)
+    // RSS differences are noisy: the same run without a cache grows 1 to 23 MB from one run to the
+    // next, so they get a margin in MB on top of the budget (the heap figure above is the exact one).
+    expect(cache.settledMb).toBeLessThanOrEqual(BUDGET_MB + RSS_NOISE_MB)
+    expect(cache.peakMb).toBeLessThanOrEqual(BUDGET_MB + RSS_NOISE_MB * 1.5)
     // A longer URL is not kept at all: the same churn with them costs nothing.
     const long = await residentUnderChurn(BUDGET_MB, `${PAD}${'y'.repeat(100)}`, 2_000)
     expect(long.heapAndExternalMb - without.heapAndExternalMb).toBeLessThan(2)
