@@ -121,6 +121,19 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (account_id, customer_id));
     `,
   },
+  {
+    id: 4,
+    name: 'transactions keyed in the listing order',
+    sql: `
+      -- The key's columns in the order of the listing index's first three (account, kind,
+      -- provider), then the id. A lookup by key then always costs less by the key's index than by
+      -- the listing index, whatever the statistics say. In the order of migration 1, with
+      -- statistics from before a large backfill, the planner could take the listing index and walk
+      -- every row of the account for each key: 1.9 s for a batch of 20 orders at 1M rows.
+      ALTER TABLE transactions DROP CONSTRAINT transactions_pkey,
+        ADD CONSTRAINT transactions_pkey PRIMARY KEY (account_id, kind, provider, transaction_id);
+    `,
+  },
 ]
 
 /** Any constant: the lock the migrating node holds, which other nodes wait on. */

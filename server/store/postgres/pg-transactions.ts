@@ -1,5 +1,5 @@
-// Orders and refunds in PostgreSQL, keyed by the primary key (account, provider, transaction id,
-// kind): whichever node a write arrives at, the database holds one row per key. Saves are
+// Orders and refunds in PostgreSQL, keyed by the primary key (account, kind, provider, transaction
+// id): whichever node a write arrives at, the database holds one row per key. Saves are
 // group-committed (group-commit.ts), a few batches at once on their own connections: a batch
 // locks the rows of its keys (in key order, so two batches never deadlock), decides every save
 // against them (transaction-store.ts: planSaves), inserts the new rows and overwrites the changed
@@ -102,15 +102,15 @@ export class PgTransactionStore implements TransactionStore {
   }
 }
 
+/** The stored rows of a batch's keys ($1..$4: arrays of account, provider, id, kind), locked in key order. */
+export const ROWS_OF_KEYS = `SELECT account_id, ${PG_COLUMNS} FROM transactions
+  WHERE (account_id, provider, transaction_id, kind) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]))
+  ORDER BY account_id, kind, provider, transaction_id
+  FOR UPDATE`
+
 async function saveBatch(tx: PgStatements, batch: SaveRequest[]): Promise<Saved[]> {
   const keys = batch.map(({ accountId, record }) => [accountId, record.provider, record.transactionId, record.kind])
-  const rows = await tx.rows(
-    `SELECT account_id, ${PG_COLUMNS} FROM transactions
-     WHERE (account_id, provider, transaction_id, kind) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]))
-     ORDER BY account_id, provider, transaction_id, kind
-     FOR UPDATE`,
-    [0, 1, 2, 3].map((i) => keys.map((key) => key[i])),
-  )
+  const rows = await tx.rows(ROWS_OF_KEYS, [0, 1, 2, 3].map((i) => keys.map((key) => key[i])))
   const existing = new Map<string, StoredTransaction>()
   for (const row of rows) {
     const stored = storedOf(row)
