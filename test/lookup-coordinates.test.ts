@@ -2,46 +2,34 @@
 // the simplified county outlines cut off answer their nearest ZIP with low confidence, the open
 // sea and water far from a state's ZIPs stay 404, a centroid inside another state's county stays
 // 400; and the nearest-centroid grid search answers exactly what a scan of the list does.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ZipEntry } from '../snapshot-contract/rate-index.ts'
 import { ErrorBody } from '../server/base/errors.ts'
 import { SHORE_REACH_KM } from '../server/lookup/coordinate-location.ts'
 import { nearestZip, zipPointsInCounty, type CandidateMatch } from '../server/lookup/nearest-zip.ts'
 import { factsOf, type ZipPoint } from '../server/lookup/snapshot-facts.ts'
 import { SimpleLookupBody } from '../server/lookup/tax-response.ts'
-import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
-import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
-import { lookupArtifacts, openLookupSnapshot } from './support/lookup-snapshots.ts'
+import { servedLookups } from './support/lookup-server.ts'
 
 const SHORE_STATES = ['CA', 'IL', 'NY', 'TX', 'WA']
 
-let lookup: LookupServer
-let snapshot: Snapshot
+const served = servedLookups()
 
-beforeAll(async () => {
-  const artifacts = await lookupArtifacts(inject('mirrorUrl'))
-  snapshot = await openLookupSnapshot(artifacts)
-  lookup = await startLookupServer(artifacts)
-})
-afterAll(async () => {
-  await lookup?.close()
-})
-
-const entryOf = (zip: string, state: string): ZipEntry => snapshot.rates.lookupZip(zip).find((entry) => entry.state === state)!
-const inNoCounty = (lat: number, lng: number) => !snapshot.shapes.at(lng, lat).some((hit) => hit.kind === 'county')
+const entryOf = (zip: string, state: string): ZipEntry => served.snapshot.rates.lookupZip(zip).find((entry) => entry.state === state)!
+const inNoCounty = (lat: number, lng: number) => !served.snapshot.shapes.at(lng, lat).some((hit) => hit.kind === 'county')
 const countiesOf = (entry: ZipEntry) => new Set(entry.candidates.map((c) => c.county?.fips))
 const warningCodes = (warnings: readonly unknown[]) => warnings.flatMap((w) => (typeof w === 'object' && w !== null ? [(w as { code: string }).code] : []))
 const nearestZipMessage = (warnings: readonly unknown[]) =>
   (warnings.find((w) => typeof w === 'object' && w !== null && (w as { code: string }).code === 'nearest_zip') as { message: string } | undefined)?.message
 
 async function answered(path: string) {
-  const response = await lookup.get(path)
+  const response = await served.lookup.get(path)
   expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200)
   return SimpleLookupBody.parse(response.body)
 }
 
 async function refused(path: string, status: number, code: string) {
-  const response = await lookup.get(path)
+  const response = await served.lookup.get(path)
   expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(status)
   const { error } = ErrorBody.parse(response.body)
   expect(error.code).toBe(code)
@@ -67,8 +55,8 @@ describe('ZIP centroids outside the county outlines', () => {
   it('every such centroid of CA, IL, NY, TX and WA is answered for its state', async () => {
     const cut: ZipEntry[] = []
     for (const state of SHORE_STATES) {
-      for (const i of snapshot.rates.entriesOfState(state)) {
-        const entry = snapshot.rates.entryAt(i)
+      for (const i of served.snapshot.rates.entriesOfState(state)) {
+        const entry = served.snapshot.rates.entryAt(i)
         if (entry.lat !== null && entry.lng !== null && inNoCounty(entry.lat, entry.lng)) cut.push(entry)
       }
     }
@@ -107,7 +95,7 @@ describe('points that stay errors', () => {
   it('mid Lake Michigan, farther than the reach from every IL centroid, is a 404', async () => {
     const [lat, lng] = [42.2, -87.3]
     expect(inNoCounty(lat, lng)).toBe(true)
-    expect(nearestZip(factsOf(snapshot).zipPoints('IL'), lat, lng, () => true)!.distanceKm).toBeGreaterThan(SHORE_REACH_KM)
+    expect(nearestZip(factsOf(served.snapshot).zipPoints('IL'), lat, lng, () => true)!.distanceKm).toBeGreaterThan(SHORE_REACH_KM)
     await refused(`/v1/tax/il?lat=${lat}&lng=${lng}`, 404, 'NOT_FOUND')
   })
 
@@ -141,7 +129,7 @@ describe('nearest ZIP centroid search', () => {
     const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
     let compared = 0
     for (const state of ['AK', 'CA', 'IL', 'NY', 'TX', 'WA', 'RI', 'DC']) {
-      const points = factsOf(snapshot).zipPoints(state)
+      const points = factsOf(served.snapshot).zipPoints(state)
       const lats = points.map((p) => p.lat), lngs = points.map((p) => p.lng)
       const [south, north, west, east] = [Math.min(...lats) - 1, Math.max(...lats) + 1, Math.min(...lngs) - 1, Math.max(...lngs) + 1]
       for (let k = 0; k < 300; k++) {
@@ -163,7 +151,7 @@ describe('nearest ZIP centroid search', () => {
   })
 
   it('returns nothing beyond the reach asked for', () => {
-    const points = factsOf(snapshot).zipPoints('WA')
+    const points = factsOf(served.snapshot).zipPoints('WA')
     const { lat, lng } = points[0]!
     expect(nearestZip(points, lat, lng, () => true, 1)!.distanceKm).toBe(0)
     expect(nearestZip(points, 40, -140, () => true, SHORE_REACH_KM)).toBeNull()

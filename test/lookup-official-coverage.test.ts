@@ -3,38 +3,27 @@
 // their feed and a fallback's reason, and dates before the data in service answered from the
 // drop editions held (labelled with their edition and window).
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { ErrorBody } from '../server/base/errors.ts'
 import { factsOf } from '../server/lookup/snapshot-facts.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
-import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
-import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
-import { avalaraRows, dropCombined, lookupArtifacts, openLookupSnapshot } from './support/lookup-snapshots.ts'
+import { servedLookups } from './support/lookup-server.ts'
+import { avalaraRows, dropCombined } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
 
-let lookup: LookupServer
-let snapshot: Snapshot
-
-beforeAll(async () => {
-  const artifacts = await lookupArtifacts(inject('mirrorUrl'))
-  snapshot = await openLookupSnapshot(artifacts)
-  lookup = await startLookupServer(artifacts)
-})
-afterAll(async () => {
-  await lookup?.close()
-})
+const served = servedLookups()
 
 async function answer(path: string) {
-  const response = await lookup.get(path)
+  const response = await served.lookup.get(path)
   expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200)
   return path.includes('mode=full') ? FullLookupBody.parse(response.body) : SimpleLookupBody.parse(response.body)
 }
 const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any> | undefined
 const defaultRate = (zip: string, state: string, date: string) => {
-  const entry = snapshot.rates.lookupZip(zip).find((e) => e.state === state)!
-  return formatRate(snapshot.rates.combinedRate(entry.candidates[0]!.stack, date))
+  const entry = served.snapshot.rates.lookupZip(zip).find((e) => e.state === state)!
+  return formatRate(served.snapshot.rates.combinedRate(entry.candidates[0]!.stack, date))
 }
 
 describe('Minneapolis with its district taxes placed', () => {
@@ -44,7 +33,7 @@ describe('Minneapolis with its district taxes placed', () => {
     expect(byZip.meta.feed).toBe('sst')
     const byAddress = await answer(`/v1/tax/mn?address=${encodeURIComponent('250 Marquette Ave, Minneapolis, MN 55401')}`)
     expect(byAddress.rate.combined_rate).toBe('0.09025')
-    const entry = snapshot.rates.lookupZip('55401')[0]!
+    const entry = served.snapshot.rates.lookupZip('55401')[0]!
     const byPoint = await answer(`/v1/tax/mn?lat=${entry.lat}&lng=${entry.lng}`)
     expect(byPoint.rate).toMatchObject({ city: 'MINNEAPOLIS', combined_rate: '0.09025' })
   })
@@ -68,11 +57,11 @@ describe('Illinois from the ordmache file', () => {
   })
 
   it('a ZIP answered by a record whose rate varies by address warns, names ordmacha, and answers at low confidence', async () => {
-    const record = factsOf(snapshot).record('IL')!
+    const record = factsOf(served.snapshot).record('IL')!
     const estimated = new Set(record.rate_varies.filter((r) => r.kind === 'estimated').map((r) => r.code))
-    const zip = [...snapshot.rates.entriesOfState('IL')]
-      .map((i) => snapshot.rates.entryAt(i))
-      .find((e) => e.candidates.length === 1 && snapshot.rates.authoritiesOn(e.candidates[0]!.stack, '2026-11-21').some((a) => estimated.has(a.code)))!.zip
+    const zip = [...served.snapshot.rates.entriesOfState('IL')]
+      .map((i) => served.snapshot.rates.entryAt(i))
+      .find((e) => e.candidates.length === 1 && served.snapshot.rates.authoritiesOn(e.candidates[0]!.stack, '2026-11-21').some((a) => estimated.has(a.code)))!.zip
     const { rate, meta } = await answer(`/v1/tax/il?zip=${zip}`)
     expect(rate.combined_rate).toBe(defaultRate(zip, 'IL', new Date().toISOString().slice(0, 10)))
     expect(meta.confidence).toBe('low')
@@ -82,7 +71,7 @@ describe('Illinois from the ordmache file', () => {
   })
 
   it('a date before every record is known is answered from the drop edition held for it, labelled', async () => {
-    const coverageFrom = factsOf(snapshot).record('IL')!.coverage_from!
+    const coverageFrom = factsOf(served.snapshot).record('IL')!.coverage_from!
     expect(coverageFrom).toBe('2025-07-01')
     const rows = await avalaraRows('IL', '201911')
     const before = await answer('/v1/tax/il?zip=60601&as_of=2025-06-01')
@@ -100,7 +89,7 @@ describe('Illinois ZIPs whose official answer is only a lower bound', () => {
   // The ordmache file read independently of the parser: a record's code, flag and current rate.
   const ORDMACHE = readFileSync(sharedPath('mirror/idor', 'ordmache-current.txt'), 'latin1').split('\n')
   const countyRecordRate = (countyNumber: string) => Number(ORDMACHE.find((l) => l.startsWith(`${countyNumber}-5000`))!.slice(69, 74))
-  const candidatesOf = (zip: string) => snapshot.rates.lookupZip(zip).find((e) => e.state === 'IL')!.candidates
+  const candidatesOf = (zip: string) => served.snapshot.rates.lookupZip(zip).find((e) => e.state === 'IL')!.candidates
 
   async function expectAggregatorDefault(zip: string, countyNumber: string) {
     const rows = await avalaraRows('IL', '202512')
@@ -128,8 +117,8 @@ describe('Illinois ZIPs whose official answer is only a lower bound', () => {
   })
 
   it('another such city, found from the data, answers the same way', async () => {
-    const entry = [...snapshot.rates.entriesOfState('IL')]
-      .map((i) => snapshot.rates.entryAt(i))
+    const entry = [...served.snapshot.rates.entriesOfState('IL')]
+      .map((i) => served.snapshot.rates.entryAt(i))
       .find((e) => e.candidates.some((c) => c.basis === 'lower_bound') && e.candidates[0]!.place && e.candidates[0]!.place.name !== 'Springfield')!
     const county = entry.candidates[0]!.county!.fips
     // the n-th county (alphabetical) is FIPS 17(2n − 1)
@@ -137,12 +126,12 @@ describe('Illinois ZIPs whose official answer is only a lower bound', () => {
   })
 
   it('a Y record with a derived increment keeps its official answer, and Chicago 60601 has no aggregator candidate', async () => {
-    const record = factsOf(snapshot).record('IL')!
+    const record = factsOf(served.snapshot).record('IL')!
     const derived = new Set(record.rate_varies.filter((r) => r.kind === 'estimated' && r.basis.includes("plus the city's increment")).map((r) => r.code))
     expect(derived.size).toBeGreaterThan(0)
-    const entry = [...snapshot.rates.entriesOfState('IL')]
-      .map((i) => snapshot.rates.entryAt(i))
-      .find((e) => snapshot.rates.authoritiesOn(e.candidates[0]!.stack, '2026-11-21').some((a) => derived.has(a.code)))!
+    const entry = [...served.snapshot.rates.entriesOfState('IL')]
+      .map((i) => served.snapshot.rates.entryAt(i))
+      .find((e) => served.snapshot.rates.authoritiesOn(e.candidates[0]!.stack, '2026-11-21').some((a) => derived.has(a.code)))!
     expect(entry.candidates.every((c) => c.basis !== 'aggregator_figure' && c.basis !== 'lower_bound')).toBe(true)
     const body = (await answer(`/v1/tax/il?zip=${entry.zip}&mode=full`)) as FullLookupBody
     expect(body.rows.every((r) => r.source_kind === 'official')).toBe(true)
@@ -160,7 +149,7 @@ describe('answers name the feed in service and why', () => {
   })
 
   it('the freshness endpoint carries the feed and the reason', async () => {
-    const response = await fetch(`${lookup.server.url}/v1/freshness`)
+    const response = await fetch(`${served.lookup.server.url}/v1/freshness`)
     const envelope = FreshnessEnvelope.parse(await response.json())
     expect(envelope.states.find((s) => s.code === 'ia')).toMatchObject({ status: 'stale', feed: 'avalara-zip5', fallback_reason: expect.stringMatching(/^sst has no file/) })
     expect(envelope.states.find((s) => s.code === 'il')).toMatchObject({ klass: 'auto', feed: 'idor-ordmache', fallback_reason: null })
@@ -171,7 +160,7 @@ describe('history from every drop edition held', () => {
   const rowOf = async (edition: string, zip: string) => formatRate(dropCombined((await avalaraRows('IA', edition)).get(zip)!))
   const zipChanging = async () => {
     const [a, b] = [await avalaraRows('IA', '201804'), await avalaraRows('IA', '201911')]
-    return [...a.keys()].find((zip) => b.has(zip) && dropCombined(a.get(zip)!) !== dropCombined(b.get(zip)!) && snapshot.rates.lookupZip(zip).length > 0)!
+    return [...a.keys()].find((zip) => b.has(zip) && dropCombined(a.get(zip)!) !== dropCombined(b.get(zip)!) && served.snapshot.rates.lookupZip(zip).length > 0)!
   }
 
   it('each edition answers its window: 201804 until 2019-10-31, 201911 from 2019-11-01, each labelled', async () => {
@@ -188,14 +177,14 @@ describe('history from every drop edition held', () => {
   it('a state the 2019 edition lacks is answered from 2018 until its next edition', async () => {
     // 201911 holds HI–WY only: Alabama's 201804 edition stands until 202512
     const rows = await avalaraRows('AL', '201804')
-    const zip = [...rows.keys()].find((z) => snapshot.rates.lookupZip(z).some((e) => e.state === 'AL'))!
+    const zip = [...rows.keys()].find((z) => served.snapshot.rates.lookupZip(z).some((e) => e.state === 'AL'))!
     const { rate, meta } = await answer(`/v1/tax/al?zip=${zip}&as_of=2022-01-01`)
     expect(rate.combined_rate).toBe(formatRate(dropCombined(rows.get(zip)!)))
     expect(warningOf(meta.warnings, 'earlier_edition')).toMatchObject({ edition: '201804', valid_to: '2025-11-30' })
   })
 
   it('a date before the oldest edition is 400 naming where the data starts', async () => {
-    const response = await lookup.get('/v1/tax/ia?zip=50309&as_of=2018-03-31')
+    const response = await served.lookup.get('/v1/tax/ia?zip=50309&as_of=2018-03-31')
     expect(response.status).toBe(400)
     expect(ErrorBody.parse(response.body).error).toMatchObject({ code: 'INVALID_INPUT', available_from: '2018-04-01' })
   })

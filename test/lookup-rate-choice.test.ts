@@ -3,30 +3,19 @@
 // state's ZIP the crosswalk lacks, a shared ZIP answered by the wrong city, a city with no ZIP of
 // its own — answered right by default, with the other answer a disclosed candidate.
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
-import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
-import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
-import { avalaraRows, dropCombined, lookupArtifacts, openLookupSnapshot } from './support/lookup-snapshots.ts'
+import { servedLookups } from './support/lookup-server.ts'
+import { avalaraRows, dropCombined } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
 
-let lookup: LookupServer
-let snapshot: Snapshot
+const served = servedLookups()
 const CDTFA_FILE = 'SalesTaxRates1-1-26.xlsx'
 
-beforeAll(async () => {
-  const artifacts = await lookupArtifacts(inject('mirrorUrl'))
-  snapshot = await openLookupSnapshot(artifacts)
-  lookup = await startLookupServer(artifacts)
-})
-afterAll(async () => {
-  await lookup?.close()
-})
-
 async function answer(path: string) {
-  const response = await lookup.get(path)
+  const response = await served.lookup.get(path)
   expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200)
   return response.body
 }
@@ -92,7 +81,7 @@ describe('flat-rate states answer every ZIP of the state', () => {
   it('Springfield MA 01102 and Baltimore MD 21275, PO-box and unique ZIPs the crosswalk lacks, answer the statewide rate, saying why', async () => {
     // Each beside a listed ZIP of the same state: Boston 02108, Baltimore 21201.
     for (const [state, zip, listed] of [['ma', '01102', '02108'], ['md', '21275', '21201']] as const) {
-      expect(snapshot.rates.lookupZip(zip), zip).toEqual([])
+      expect(served.snapshot.rates.lookupZip(zip), zip).toEqual([])
       const statewide = (await simple(`/v1/tax/${state}?zip=${listed}`)).rate.combined_rate
       const body = await full(`/v1/tax/${state}?zip=${zip}&mode=full`)
       expect(body.rate).toMatchObject({ zip, state: state.toUpperCase(), combined_rate: statewide, county: '', city: '' })
@@ -106,8 +95,8 @@ describe('flat-rate states answer every ZIP of the state', () => {
 
   it('an unlisted ZIP of a state with local rates stays a 404 rather than a guess', async () => {
     const rows = await avalaraRows('TX', '202512')
-    const unlisted = Array.from({ length: 1000 }, (_, n) => `75${String(n).padStart(3, '0')}`).find((zip) => !rows.has(zip) && snapshot.rates.lookupZip(zip).length === 0)!
-    const response = await lookup.get(`/v1/tax/tx?zip=${unlisted}`)
+    const unlisted = Array.from({ length: 1000 }, (_, n) => `75${String(n).padStart(3, '0')}`).find((zip) => !rows.has(zip) && served.snapshot.rates.lookupZip(zip).length === 0)!
+    const response = await served.lookup.get(`/v1/tax/tx?zip=${unlisted}`)
     expect(response.status).toBe(404)
   })
 })
