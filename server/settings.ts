@@ -8,6 +8,7 @@ import { parseCorsOrigins, type CorsPolicy } from './http/cors.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
 import { isPostgresUrl, redactedUrl, type StoreLocation } from './store/store-location.ts'
 import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
+import { endpointFilePath } from './admin/endpoint-file.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
 
@@ -142,7 +143,7 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
     store,
     storePath: store.kind === 'duckdb' ? store.file : redactedUrl(store.url),
-    adminEndpointFile: e.TAXATLAS_ADMIN_ENDPOINT_FILE ? path.resolve(e.TAXATLAS_ADMIN_ENDPOINT_FILE) : store.kind === 'duckdb' ? `${store.file}.admin.json` : null,
+    adminEndpointFile: e.TAXATLAS_ADMIN_ENDPOINT_FILE ? path.resolve(e.TAXATLAS_ADMIN_ENDPOINT_FILE) : store.kind === 'duckdb' ? endpointFilePath(store.file) : null,
     storePoolSize: e.TAXATLAS_STORE_POOL_SIZE,
     storePollMs: e.TAXATLAS_STORE_POLL_MS,
     metricsToken: e.TAXATLAS_METRICS_TOKEN ?? null,
