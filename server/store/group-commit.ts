@@ -33,11 +33,6 @@ export class GroupCommit<T, R> {
     })
   }
 
-  /** writes waiting for a batch */
-  get waiting(): number {
-    return this.#queue.length
-  }
-
   #next(): void {
     while (this.#running < this.options.concurrency && this.#queue.length > 0) {
       const batch = this.#queue.splice(0, this.options.maxBatch)

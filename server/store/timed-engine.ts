@@ -30,8 +30,5 @@ export function timedEngine(engine: StoreEngine, time: ServerMetrics['timeStore'
     transactions: timed('transactions', engine.transactions),
     registrations: timed('registrations', engine.registrations),
     customers: timed('customers', engine.customers),
-    watch: (changed) => engine.watch(changed),
-    liveNodes: () => engine.liveNodes(),
-    close: () => engine.close(),
   }
 }

@@ -27,7 +27,7 @@ import {
 } from '../transaction-store.ts'
 import { PgBulkWriter } from './pg-bulk-writer.ts'
 import { PG_COMMIT_ROWS } from './pg-commit-rows.ts'
-import { isUnavailable, type PgDatabase, type PgStatements } from './pg-database.ts'
+import type { PgDatabase, PgStatements } from './pg-database.ts'
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`
 
@@ -56,7 +56,7 @@ export class PgTransactionStore implements TransactionStore {
     this.#saves = new GroupCommit((batch) => db.transaction((tx) => saveBatch(tx, batch)), {
       concurrency: CONCURRENT_BATCHES,
       maxBatch: MAX_BATCH,
-      storeFailure: (error) => error instanceof HttpError || isUnavailable(error),
+      storeFailure: (error) => error instanceof HttpError,
     })
   }
 
