@@ -73,6 +73,6 @@ export function createApp(options: AppOptions): polka.Polka {
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
     metrics: options.metrics,
     cors: options.settings.cors,
-    ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock, options.settings.authFailures.addressHeader) } : {}),
+    ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock) } : {}),
   }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })
 }

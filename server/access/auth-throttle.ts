@@ -9,7 +9,8 @@ import { isIPv6 } from 'node:net'
 import type { Clock } from '../base/clock.ts'
 import { HttpError } from '../base/errors.ts'
 
-export type AuthThrottleRule = { perSecond: number; burst: number; maxAddresses: number }
+/** `addressHeader`: a request header naming the client (the rightmost address of X-Forwarded-For, as a proxy adds it); null: the socket's address */
+export type AuthThrottleRule = { perSecond: number; burst: number; maxAddresses: number; addressHeader?: string | null }
 
 type Bucket = { tokens: number; at: number }
 
@@ -19,8 +20,6 @@ export class AuthThrottle {
   constructor(
     private readonly rule: AuthThrottleRule,
     private readonly clock: Clock,
-    /** a request header naming the client (the rightmost address of X-Forwarded-For, as a proxy adds it); null: the socket's address */
-    private readonly addressHeader: string | null = null,
   ) {}
 
   /** The throttled client's 429, or null when its address may try a key now. */
@@ -73,8 +72,8 @@ export class AuthThrottle {
 
   #addressOf(req: IncomingMessage): string {
     let address: string | undefined
-    if (this.addressHeader) {
-      const header = req.headers[this.addressHeader]
+    if (this.rule.addressHeader) {
+      const header = req.headers[this.rule.addressHeader]
       const value = Array.isArray(header) ? header.at(-1) : header
       address = value?.split(',').at(-1)?.trim() || undefined
     }
