@@ -35,7 +35,7 @@ export type Auth = 'public' | 'key'
 export type RouteSettings = {
   portability: PortabilitySettings
   /** the engine TAXATLAS_STORE names (reported by /healthz); duckdb when absent */
-  storeEngine?: StoreEngineKind
+  storeEngine: StoreEngineKind
   /** the upstream geocoder of address lookups; absent when TAXATLAS_GEOCODER_URL is unset */
   geocoder?: Geocoder
 }

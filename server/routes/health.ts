@@ -66,7 +66,7 @@ export const healthRoute = defineRoute({
     snapshot_id: snapshot.id,
     snapshot_generated_at: snapshot.manifest.generated_at,
     snapshot_loaded_at: snapshot.loadedAt,
-    store_engine: settings.storeEngine ?? 'duckdb',
+    store_engine: settings.storeEngine,
     store,
     snapshot: source,
   }
