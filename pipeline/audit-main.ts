@@ -46,7 +46,10 @@ for (const record of snapshot.manifest.states) {
       rows: parsed.rows,
       compiled,
       aggregatorEdition: parsed.edition,
-      unplaced: record.unplaced.map((u) => ({ rate: parseRateFraction(u.rate).ok ? (parseRateFraction(u.rate) as { units: number }).units : 0, counties: u.counties ?? null, until: u.until ?? null })),
+      unplaced: record.unplaced.map((u) => {
+        const rate = parseRateFraction(u.rate)
+        return { rate: rate.ok ? rate.units : 0, counties: u.counties ?? null, until: u.until ?? null }
+      }),
     }),
   )
 }

@@ -67,7 +67,10 @@ const byWeight = <T extends { weight: number }>(list: T[]): T | undefined => [..
 export function auditState(input: AuditInput): StateAudit {
   const { index, state, asOf } = input
   const entries = new Map<string, ZipEntry>()
-  for (const i of index.entriesOfState(state)) entries.set(index.entryAt(i).zip, index.entryAt(i))
+  for (const i of index.entriesOfState(state)) {
+    const entry = index.entryAt(i)
+    entries.set(entry.zip, entry)
+  }
   // The official rate of each place, by county: ZIP candidates and places with no ZIP of their own.
   const placeRates = new Map<string, number>()
   const notePlace = (county: string | undefined, place: string | undefined, stack: number[]) => {
@@ -80,7 +83,11 @@ export function auditState(input: AuditInput): StateAudit {
   const rates = new Map(input.compiled.jurisdictions.map((j) => [`${j.level}|${j.code}`, j.rate]))
   const defaults = new Map<string, number>()
   const candidatesByZip = new Map<string, FeedResult['candidates']>()
-  for (const c of input.compiled.candidates) candidatesByZip.set(c.zip, [...(candidatesByZip.get(c.zip) ?? []), c])
+  for (const c of input.compiled.candidates) {
+    const list = candidatesByZip.get(c.zip)
+    if (list) list.push(c)
+    else candidatesByZip.set(c.zip, [c])
+  }
   for (const [zip, list] of candidatesByZip) defaults.set(zip, byWeight(list)!.stack.reduce((sum, ref) => sum + (rates.get(`${ref.level}|${ref.code}`) ?? 0), 0))
 
   const countyOf = new Map(input.compiled.candidates.map((c) => [c.zip, c.countyFips]))
@@ -102,13 +109,13 @@ export function auditState(input: AuditInput): StateAudit {
       aggregatorDefault: defaults.get(row.zip)!,
       class: null,
     }
-    if (row.combinedRate !== official) audited.class = classify(row, entry, input, placeRates, countySpecial)
+    if (row.combinedRate !== official) audited.class = classify(row, entry, official, input, placeRates, countySpecial)
     zips.push(audited)
   }
   return { state, officialFeed: input.officialFeed, officialEdition: input.officialEdition, aggregatorEdition: input.aggregatorEdition.edition, zips }
 }
 
-function classify(row: AvalaraRow, entry: ZipEntry, input: AuditInput, placeRates: Map<string, number>, countySpecial: Map<string | null, number>): DisagreementClass {
+function classify(row: AvalaraRow, entry: ZipEntry, official: number, input: AuditInput, placeRates: Map<string, number>, countySpecial: Map<string | null, number>): DisagreementClass {
   const { index, asOf } = input
   const covering = entry.candidates[0]!
   const then = index.authoritiesOn(covering.stack, input.aggregatorEdition.editionDate)
@@ -122,7 +129,6 @@ function classify(row: AvalaraRow, entry: ZipEntry, input: AuditInput, placeRate
     if (named === row.combinedRate && leadingKey(words, count) !== placeMatchKey(covering.place?.name ?? '')) return 'neighbour_region'
     break
   }
-  const official = index.combinedRate(covering.stack, asOf)
   const excess = row.combinedRate - official
   const mayLieHere = input.unplaced.filter((u) => u.rate > 0 && (!u.counties || u.counties.includes(county)) && (!u.until || u.until >= asOf))
   if (excess > 0 && (mayLieHere.some((u) => u.rate === excess) || mayLieHere.reduce((sum, u) => sum + u.rate, 0) === excess)) return 'unplaced_tax'
