@@ -9,7 +9,7 @@ import { createApp } from '../server/app.ts'
 import { memoryLogger } from '../server/base/logger.ts'
 import { defineRoute, type Route } from '../server/dispatch/route.ts'
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
-import { gateStore } from '../server/store/store.ts'
+import { gateStore } from './support/store-gate.ts'
 import { resolveTiers } from '../server/base/tiers.ts'
 
 const Answer = z.object({ route: z.string(), id: z.string().optional(), q: z.string().optional() })

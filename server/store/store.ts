@@ -3,7 +3,6 @@
 // listens (public routes need no store), so the request path sees it through a gate
 // (store-supervisor.ts): key routes wait for the first attempt to open it, and are refused with
 // 503 SERVICE_UNAVAILABLE while it cannot be opened.
-import { HttpError } from '../base/errors.ts'
 import type { Logger } from '../base/logger.ts'
 import type { ServerMetrics } from '../base/metrics.ts'
 import { Accounts } from './accounts.ts'
@@ -30,9 +29,6 @@ export type StoreParts = {
 
 /** The parts, and the identity of the DuckDB file they were opened from (null: PostgreSQL, no file). */
 export type OpenedStore = StoreParts & { identity: FileIdentity | null }
-
-/** Seconds a client is told to wait before retrying a request refused for want of the store. */
-export const STORE_RETRY_AFTER_SECONDS = 30
 
 export const STORE_UNAVAILABLE_MESSAGE =
   'The account store is unavailable, so API keys cannot be checked right now; retry later. Public routes still answer.'
@@ -120,24 +116,4 @@ export type StoreGate = {
   readonly opened: StoreParts | null
   /** the store's state for /healthz */
   health(): StoreHealth
-}
-
-/** The gate over a store being opened; a gate over an already open store is `gateStore(Promise.resolve(parts))`. */
-export function gateStore(opening: Promise<StoreParts>): StoreGate {
-  const ready = opening.then(
-    (parts) => parts,
-    () => {
-      throw new HttpError('SERVICE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { retry_after: STORE_RETRY_AFTER_SECONDS }, {
-        'Retry-After': String(STORE_RETRY_AFTER_SECONDS),
-      })
-    },
-  )
-  const gate: StoreGate & { opened: StoreParts | null } = {
-    ready,
-    opened: null,
-    health: () => (gate.opened ? { status: 'ok' } : { status: 'opening' }),
-  }
-  // Rejection is an answer for the requests that await it, not an unhandled error of the process.
-  ready.then((parts) => (gate.opened = parts)).catch(() => undefined)
-  return gate
 }
