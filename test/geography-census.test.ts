@@ -226,5 +226,5 @@ describe('a refresh on the Census geography files', () => {
     const ga = current.manifest.states.find((s) => s.code === 'GA')!
     expect(ga.status).toBe('failed')
     expect(ga.notes[0]).toMatch(/previous data kept: .*GEOID_PLACE_20/)
-  })
+  }, 300_000)
 })
