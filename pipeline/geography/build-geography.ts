@@ -64,7 +64,9 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
   }
 
   assertComplete(files)
-  const zctaCounty = files.zctaCounty && !files.hud ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
+  // read in this order so that `inputs` lists them as it always has
+  const hudTable = files.hud ? await readHud(files.hud, read) : null
+  const zctaCounty = files.zctaCounty && !hudTable ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
   const zctaPlace = files.zctaPlace ? parseZctaPlace(read(files.zctaPlace), files.zctaPlace.label) : null
   const placeTable = files.geocorr ? parseGeocorrPlaces(decodeGeocorr(read(files.geocorr))) : censusPlaceTable(files.placeByCounty!, read, zctaPlace?.placeLand)
   const atlas = readCountyShapes(new TextDecoder().decode(read(US_ATLAS_COUNTIES_FILE, 'us-atlas/counties-10m.json')), stateCodes)
@@ -73,11 +75,11 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
   const countyNames = zctaCounty ? new Map([...zctaCounty.countyNames, ...placeTable.countyNames]) : placeTable.countyNames
   const uspsPoints = new Map<string, ZipCentroid>()
   let zipList: HudZip[]
-  if (zctaCounty) {
-    read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js')
-    zipList = censusZips(zctaCounty.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
+  if (hudTable) {
+    zipList = [...hudTable.values()]
   } else {
-    zipList = [...(await readHud(files.hud!, read)).values()]
+    read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js')
+    zipList = censusZips(zctaCounty!.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
   }
   const hudZips = zipList.filter((z) => inScope(z.state))
 
