@@ -8,7 +8,8 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import type { LookupWarning } from './lookup-warnings.ts'
-import { standingWarnings, taxingUnplaced, unplacedAt, type UnplacedTax } from './lookup-warnings.ts'
+import { standingWarnings, taxingUnplaced, unplacedAt, unplacedExample, type UnplacedTax } from './lookup-warnings.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
 /** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
@@ -108,9 +109,12 @@ export class SnapshotFacts {
     const unplaced = unplacedAt(taxes, countyFips, isoDate).filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
     const inCounty = countyFips !== null
     const cache = detailed ? this.#detailedWarnings : this.#warnings
-    const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}`
+    // The example an unplaced warning gives depends on the answered taxes it is told apart from.
+    const answeredTaxes = unplaced.length > 0 ? answered.map(({ level, code, name, rate }) => ({ level, code, name, rate: formatRate(rate) })) : []
+    const example = unplaced.length > 0 ? unplacedExample(unplaced, answeredTaxes) : null
+    const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}|${example ? `${example.tax.code}=${example.sameAs?.code ?? ''}` : ''}`
     let warnings = cache.get(key)
-    if (!warnings) cache.set(key, (warnings = Object.freeze(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed))))
+    if (!warnings) cache.set(key, (warnings = Object.freeze(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed, answeredTaxes))))
     return warnings
   }
 
