@@ -8,7 +8,7 @@
 // - the official feeds' place choice between the place the ZIP's USPS city names and the one holding
 //   its Census point (feeds/candidate-weights.ts placeShares). The official rate cannot judge its own
 //   choice; the aggregator's figure, estimated from addresses, is the independent per-ZIP figure held.
-import type { FeedResult } from '../snapshot-contract/model.ts'
+import type { CandidateBasis, FeedResult } from '../snapshot-contract/model.ts'
 import type { Candidate, RateIndex } from '../snapshot-contract/rate-index.ts'
 import { defaultRates } from './consistency-audit.ts'
 import { AGGREGATOR_RULES, DEFAULT_RULE_SETTINGS, type AggregatorRule, type RuleSettings } from './feeds/aggregator-defaults.ts'
@@ -66,6 +66,8 @@ export type RuleAudit = { effects: RuleEffect[]; heldOut: HeldOutFigures[] }
 
 export const beyondNoise = (lost: number, zips: number): boolean => lost >= Math.max(NOISE_ZIPS, Math.ceil(zips * NOISE_SHARE))
 
+const NOT_OFFICIAL_FIGURES: ReadonlySet<CandidateBasis> = new Set(['aggregator_figure', 'lower_bound'])
+
 type StateLab = { state: string; official: Map<string, number>; aggregator: Map<string, number>; input: RuleAuditInput; agreement: Map<string, { agree: number; defaults: Map<string, number> }> }
 
 const settingsKey = (settings: RuleSettings) => `${[...settings.rules].sort().join('+')}|${settings.minAgreeing}|${settings.neighbourKm}`
@@ -77,6 +79,9 @@ function lab(input: RuleAuditInput): StateLab {
   const official = new Map<string, number>()
   for (const i of index.entriesOfState(input.state)) {
     const entry = index.entryAt(i)
+    // Where the official file prints no rate (an address-specific one), the default answered is the
+    // aggregator's own figure or a lower bound: nothing official to hold a rule to.
+    if (NOT_OFFICIAL_FIGURES.has(entry.candidates[0]!.basis)) continue
     const stack = entry.candidates[0]!.stack
     const then = index.authoritiesOn(stack, editionDate)
     official.set(entry.zip, then.length === stack.length ? then.reduce((sum, a) => sum + a.rate, 0) : index.combinedRate(stack, asOf))

@@ -65,13 +65,6 @@ export function usualSpecialByCounty(rows: Pick<RowCandidate, 'row' | 'countyFip
   return new Map([...counts].map(([county, of]) => [county, [...of].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0]]))
 }
 
-/**
- * The region is named for more than the ZIP's city ("COLUMBIA … CID", "JOLIET RT53 LARAWAY BD SP"):
- * a row filed under the plain city name carries a special rate the whole city pays, whatever the
- * city's other rows say.
- */
-const namesMoreThanCity = (regionName: string, city: string): boolean => placeMatchKey(regionName) !== city
-
 /** A ZIP in no city: its Census point lies in no incorporated place, and its USPS city names none. */
 const inNoCity = (zip: GeoZip | undefined): boolean => zip?.centroidSource === 'zcta' && zip.places.length === 0
 
@@ -165,7 +158,7 @@ export function aggregatorDefaults(
     } else if (rules.has('neighbour_region_city') && region && region !== city && pointInUspsCity(zip) && regionCounty(regionWords(row.taxRegionName)) !== countyFips) {
       usual = agreedRate(others(byRegion.get(`${countyFips}|${city}`)), city, minAgreeing)
       kind = usual && usual.row.combinedRate !== row.combinedRate ? 'neighbour_region' : null
-    } else if (rules.has('sub_zip_district') && extraDistrict && namesMoreThanCity(row.taxRegionName, city)) {
+    } else if (rules.has('sub_zip_district') && extraDistrict) {
       usual = agreedRate(others(byCity.get(`${countyFips}|${city}`)), city, minAgreeing)
       const excess = usual ? row.combinedRate - usual.row.combinedRate : 0
       // Only the district's own part may be set aside: the rest of the row must be the city's.

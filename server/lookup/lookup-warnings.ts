@@ -20,6 +20,7 @@ export const WARNING_CODES = {
   nearest_zip: 'no ZIP matches the point\'s county and place, or the point fell outside the county outlines near the shore; the nearest ZIP centroid was answered',
   zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',
   zip_answer_carried_over: "the latest source figure for the ZIP failed validation and was not published; the ZIP's answer of an earlier snapshot was kept",
+  zip_figure_rejected: 'the source figure for the ZIP failed the legal bounds and no earlier answer was held: the state and county rates it carries were answered (city or district taxes may apply), at low confidence',
   zip_placed_by_region_name: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); it was placed by the tax region name an aggregator edition gives it, and the official rates of that place were answered',
   zip_placed_by_prefix: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); USPS assigns its prefix to a state that levies one statutory rate at every address, and that rate was answered',
   zip_not_known: 'the address\'s ZIP is held by no served state (a PO-box or unique ZIP the ZIP geography lacks); the address was placed by its city instead',

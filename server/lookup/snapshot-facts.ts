@@ -42,6 +42,7 @@ export class SnapshotFacts {
   readonly #records = new Map<string, StateRecord>()
   readonly #withheld = new Map<string, { state: string; note: string }>()
   readonly #carried = new Map<string, { state: string; reason: string; snapshot: string }>()
+  readonly #layered = new Map<string, { state: string; reason: string }>()
   readonly #served: ReadonlySet<string>
   readonly #warnings = new Map<string, readonly LookupWarning[]>()
   readonly #detailedWarnings = new Map<string, readonly LookupWarning[]>()
@@ -57,8 +58,9 @@ export class SnapshotFacts {
     this.#served = new Set(view.rates.states)
     for (const record of view.manifest.states) {
       this.#records.set(record.code, record)
-      for (const { zip, reason, carried_from } of record.withheld) {
+      for (const { zip, reason, carried_from, known_layers } of record.withheld) {
         if (carried_from) this.#carried.set(zip, { state: record.code, reason, snapshot: carried_from })
+        else if (known_layers) this.#layered.set(zip, { state: record.code, reason })
         else this.#withheld.set(zip, { state: record.code, note: `ZIP ${zip} withheld (answered as unresolved): ${reason}` })
       }
     }
@@ -87,6 +89,12 @@ export class SnapshotFacts {
 
   withheld(zip5: string): { state: string; note: string } | undefined {
     return this.#withheld.get(zip5)
+  }
+
+  /** A ZIP whose source figure failed the bounds, with no earlier answer: answered by its state and county layers. */
+  answeredByKnownLayers(zip5: string, state: string): { reason: string } | undefined {
+    const layered = this.#layered.get(zip5)
+    return layered?.state === state ? layered : undefined
   }
 
   /** A ZIP whose new source figure was withheld and which keeps its answer of an earlier snapshot. */
