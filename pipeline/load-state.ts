@@ -74,6 +74,7 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
         rateFile: { name: rateFile!.name, text: rateFile!.text },
         ...(boundaryFile ? { boundaryFile: { name: boundaryFile.name, lines: boundaryFile.text } } : {}),
         ...(districtAreas ? { districtAreas } : {}),
+        ...(feed.reading ? { reading: feed.reading } : {}),
         geography: context.geography,
       })
       const files = sources.fetched.map((fetched, i) => {
