@@ -2,7 +2,8 @@
 // each fixture is built from the documented row shapes, in the 9-column layout and date forms of the
 // real GA/MN/WI files, and compiled against the real geography of the state.
 import { zipSync } from 'fflate'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { rm } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { extractMember } from '../pipeline/archive.ts'
 import { compileSstState } from '../pipeline/feeds/sst.ts'
 import { decodeText } from '../pipeline/text-decoding.ts'
@@ -12,7 +13,9 @@ import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { stateByCode } from '../sources/index.ts'
+import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
+import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
 
 const STATES = ['KS', 'SD', 'NV', 'IA', 'WA', 'OK', 'TN', 'VT', 'WY', 'NE', 'NC', 'WV', 'AR']
 const ON = '2026-11-01'
@@ -277,5 +280,42 @@ describe('SST members read by their own rules', () => {
   it('all 24 members prefer the SST feed', () => {
     const members = ['AR', 'GA', 'IN', 'IA', 'KS', 'KY', 'MI', 'MN', 'NE', 'NV', 'NJ', 'NC', 'ND', 'OH', 'OK', 'RI', 'SD', 'TN', 'UT', 'VT', 'WA', 'WV', 'WI', 'WY']
     for (const state of members) expect(descriptor(state).feeds[0].kind, state).toBe('sst')
+  })
+})
+
+describe('an SST file that cannot be read safely, in a refresh through the HTTP mirror', () => {
+  let mirror: FaultMirror
+  let artifacts: string
+  beforeAll(async () => {
+    mirror = await startFaultMirror()
+    artifacts = await tempDir('artifacts')
+  })
+  afterAll(async () => {
+    await mirror.close()
+    await rm(artifacts, { recursive: true, force: true })
+  })
+
+  it('ks-type-79-undecoded and wy-type-69-undecoded: the SST feed fails naming the quirk, the Avalara drop serves', async () => {
+    const ks = [row('20', '45', '20', '0.065', '20150701', '99991231', '0.0'), row('20', '00', '173', '0.01'), row('20', '79', '11KAN', '0.0915')]
+    const wy = [row('56', '45', '56', '0.04', '20080101', '29991231'), row('56', '00', '025', '0.01'), row('56', '69', '02290', '0.02')]
+    mirror.files.set('/sst/KSR2026Q4AUG19.csv', Buffer.from(ks.join('\r\n') + '\r\n'))
+    mirror.files.set('/sst/WYR2026Q4AUG20.CSV', Buffer.from(wy.join('\r\n') + '\r\n'))
+    const build = await tempDir('build')
+    try {
+      const { manifest } = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'KS,WY' }))
+      for (const [code, quirk] of [
+        ['KS', /1 type-79 rows \(e\.g\. 11KAN\): type-79 rows .* not decoded/],
+        ['WY', /1 type-69 rows \(e\.g\. 02290\): .* possibly Wind River/],
+      ] as const) {
+        const record = manifest!.states.find((s) => s.code === code)!
+        expect(record.feed, code).toBe('avalara-zip5')
+        expect(record.feeds_tried[0]).toMatchObject({ feed: 'sst', outcome: 'failed' })
+        expect(record.feeds_tried[0].message).toMatch(quirk)
+        expect(record.fallback_reason).toMatch(/^sst failed: .*cannot be read safely/)
+        expect(record.zips).toBeGreaterThan(0)
+      }
+    } finally {
+      await rm(build, { recursive: true, force: true })
+    }
   })
 })
