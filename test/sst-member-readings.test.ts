@@ -31,11 +31,12 @@ const row = (fips: string, type: string, code: string, rate: string, from = '201
 
 const descriptor = (state: string): StateDescriptor => stateByCode(state)!
 
-function compile(state: string, name: string, lines: string[]): FeedResult {
+function compile(state: string, name: string, lines: string[], boundaryFile?: { name: string; lines: string[] }): FeedResult {
   const d = descriptor(state)
   const feed = d.feeds[0]
   if (feed.kind !== 'sst') throw new Error(`${state} prefers ${feed.kind}`)
-  return compileSstState({ state, stateName: d.name, rateFile: { name, text: lines.join('\r\n') + '\r\n' }, geography, ...(feed.reading ? { reading: feed.reading } : {}) })
+  const rateFile = { name, text: lines.join('\r\n') + '\r\n' }
+  return compileSstState({ state, stateName: d.name, rateFile, geography, ...(boundaryFile ? { boundaryFile } : {}), ...(feed.reading ? { reading: feed.reading } : {}) })
 }
 
 const indexOf = (state: string, result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: state, result }], zipMeta: () => undefined }))
@@ -109,6 +110,25 @@ describe('SST members read by their own rules', () => {
     expect(result.unplaced.map((u) => u.code)).not.toContain('00001')
     expect(result.notes.join('\n')).toMatch(/2 type-49 rows .* read as replaces-state: special jurisdiction \(tribal\) tax/)
     expect(result.notes.join('\n')).toMatch(/2 special jurisdictions replacing the state rate are bound to no ZIP/)
+  })
+
+  it('sd-type-49-replaces-state-rate, with a boundary file: a ZIP bound to the special jurisdiction carries it instead of the state rate', () => {
+    const lines = [row('46', '45', '46', '0.042', '20230701'), ...everyCounty('SD', '46', '0.0'), row('46', '49', '00001', '0.042')]
+    const [inArea, outside] = zipsIn('SD', null, null)
+    // a Z record in the MN sample's layout: type, dates, ZIP range at 17/19, state 22-23, county 24, triplets from 29
+    const zRecord = (zip: string, county: string, triplet: string[]) => {
+      const fields = Array<string>(89).fill('')
+      Object.assign(fields, { 0: 'Z', 1: '20230701', 2: '99991231', 17: zip, 19: zip, 22: '46', 23: '46', 24: county })
+      triplet.forEach((value, i) => (fields[29 + i] = value))
+      return fields.join(',')
+    }
+    const boundary = [zRecord(inArea.zip, inArea.counties[0].fips.slice(2), ['ST', '00001', '49']), zRecord(outside.zip, outside.counties[0].fips.slice(2), [])]
+    const result = compile('SD', 'SDR2026Q3JUN02.csv', lines, { name: 'SDB2026Q4SEP08.csv', lines: boundary })
+    const rate = answers('SD', result)
+    expect(rate(inArea.zip)).toBe(4200)
+    expect(rate(outside.zip)).toBe(4200)
+    expect(result.candidates.find((c) => c.zip === inArea.zip)?.stack.map((ref) => ref.level)).toEqual(['county', 'district'])
+    expect(result.candidates.find((c) => c.zip === outside.zip)?.stack.map((ref) => ref.level)).toEqual(['state', 'county'])
   })
 
   it('nv-state-row-zero-county-carries-full-rate: 0% state row, single-digit county type, TID rows excluded', () => {
