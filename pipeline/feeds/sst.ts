@@ -196,10 +196,14 @@ function prepare(input: SstStateInput<unknown>): Prepared {
 
 const isLevel = (read: SstRowRead): read is Level => (LEVELS as readonly string[]).includes(read)
 
-/** Rows grouped by the rule that reads them, in rule order. */
+/** Rows grouped by the rule that reads them. */
 function groupByRule(ruled: { row: SstRateRow; rule: SstRowRule }[]): Map<SstRowRule, SstRateRow[]> {
   const groups = new Map<SstRowRule, SstRateRow[]>()
-  for (const { row, rule } of ruled) groups.set(rule, [...(groups.get(rule) ?? []), row])
+  for (const { row, rule } of ruled) {
+    const rows = groups.get(rule)
+    if (rows) rows.push(row)
+    else groups.set(rule, [row])
+  }
   return groups
 }
 
@@ -338,10 +342,10 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   const stackOf = (countyFips: string | null, placeCode: string | null, districts: JurisdictionRef[]): JurisdictionRef[] => {
     const city = cityRef(placeCode)
     const county = (reading.countyWithinCities ?? 'added') !== 'added' && city.length > 0 ? [] : countyRef(countyFips && countyCode(countyFips))
-    const all = [...districts, ...districtsIn(countyFips)]
-    const unique = all.filter((ref, i) => all.findIndex((other) => other.code === ref.code) === i)
-    const state = unique.some((ref) => replacesState.has(ref.code)) ? [] : stateRef
-    return [...state, ...county, ...city, ...unique]
+    const ofCounty = districtsIn(countyFips)
+    const bound = districts.filter((ref) => !ofCounty.some((other) => other.code === ref.code))
+    const state = [...ofCounty, ...bound].some((ref) => replacesState.has(ref.code)) ? [] : stateRef
+    return [...state, ...county, ...ofCounty, ...city, ...bound]
   }
 
   const spread = postalNameSpread(geography)
@@ -390,7 +394,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   }
 
   const unplaced = findUnplaced(prepared, candidates)
-  const unboundReplacements = [...replacesState].filter((code) => !unplaced.some((u) => u.code === code) && !candidates.some((c) => c.stack.some((ref) => ref.code === code)))
+  const unboundReplacements = [...replacesState].filter((code) => !candidates.some((c) => c.stack.some((ref) => ref.level === 'district' && ref.code === code)))
   if (unboundReplacements.length > 0) {
     notes.push(`${unboundReplacements.length} special jurisdictions replacing the state rate are bound to no ZIP (${unboundReplacements.slice(0, NOTES_LISTED).join(', ')}): their ZIPs answer with the state rate, never with both`)
   }
