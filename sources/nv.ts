@@ -12,7 +12,7 @@ export default defineState({
       ratesUrl: SST_RATES_URL,
       reading: sstReading([
         { type: '45', read: 'state', why: 'the state row carries 0%: each county row carries the full combined rate, the state share included' },
-        { type: '63', read: 'excluded', why: 'Tourism Improvement District rows restate their county\'s combined rate (and bind only to street ranges): adding one counts the rate twice' },
+        { type: '63', read: 'excluded', why: "Tourism Improvement District rows restate their county's combined rate (and bind only to street ranges): adding one counts the rate twice" },
       ]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NV*.csv' },

@@ -10,7 +10,7 @@ export default defineState({
     {
       kind: 'sst',
       ratesUrl: SST_RATES_URL,
-      reading: sstReading([{ type: '63', read: 'district', why: 'unnamed transit-authority surcharges that add to a county\'s rate; not bound to ZIPs without the boundary file' }]),
+      reading: sstReading([{ type: '63', read: 'district', why: "unnamed transit-authority surcharges that add to a county's rate; not bound to ZIPs without the boundary file" }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_OH*.csv' },
   ],

@@ -10,7 +10,7 @@ export default defineState({
     {
       kind: 'sst',
       ratesUrl: SST_RATES_URL,
-      reading: sstReading([{ type: '02', read: 'city', why: 'the town\'s 1% local option, typed 02 by one reader and 01 by another (unconfirmed): both read as one local option layer' }]),
+      reading: sstReading([{ type: '02', read: 'city', why: "the town's 1% local option, typed 02 by one reader and 01 by another (unconfirmed): both read as one local option layer" }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_VT*.csv' },
   ],

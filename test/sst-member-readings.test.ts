@@ -13,6 +13,7 @@ import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { stateByCode } from '../sources/index.ts'
+import { sstReading } from '../sources/sst-reading.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
@@ -295,6 +296,12 @@ describe('SST members read by their own rules', () => {
     const rate = answers('WV', result)
     expect(rate(firstZip('WV', '54039', '5414600'))).toBe(7000)
     expect(rate(firstZip('WV', '54039', null))).toBe(6000)
+  })
+
+  it('a reading that excludes, replaces, binds by county or calls rows undecoded must quote its evidence', () => {
+    expect(() => sstReading([{ type: '79', read: 'undecoded' }])).toThrow(/needs its evidence/)
+    expect(() => sstReading([{ type: '63', codes: '98\\d{3}', read: 'county-district', why: 'LOST' }])).toThrow(/first group is the county FIPS/)
+    expect(sstReading([{ type: '63', codes: '98(\\d{3})', read: 'county-district', why: 'LOST' }]).rules).toHaveLength(5)
   })
 
   it('all 24 members prefer the SST feed', () => {
