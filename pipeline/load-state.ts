@@ -18,6 +18,7 @@ import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
 import { aggregatorOverLowerBounds } from './feeds/lower-bound-defaults.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
 import { fetchSource, type FetchedSource } from './fetch-source.ts'
+import { fetchSstChoice } from './sst-other-extension.ts'
 import { parseDrop, readNewestDrop, type DropFile } from './manual-drops.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, RawFile } from '../snapshot-contract/model.ts'
@@ -49,7 +50,14 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
   } else if (feed.kind === 'idor-ordmache') {
     choices.push(currentFileChoice('idor', feed.url))
   }
-  const fetched = await Promise.all(choices.map((choice) => fetchSource(choice.request, context.settings)))
+  const fetched = await Promise.all(
+    choices.map(async (choice, i) => {
+      if (feed.kind !== 'sst') return fetchSource(choice.request, context.settings)
+      const got = await fetchSstChoice(choice, context.settings)
+      choices[i] = got.choice
+      return got.fetched
+    }),
+  )
   if (feed.kind === 'statutory') return { fetched, choices }
   try {
     const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
@@ -74,6 +82,7 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
         rateFile: { name: rateFile!.name, text: rateFile!.text },
         ...(boundaryFile ? { boundaryFile: { name: boundaryFile.name, lines: boundaryFile.text } } : {}),
         ...(districtAreas ? { districtAreas } : {}),
+        ...(feed.reading ? { reading: feed.reading } : {}),
         geography: context.geography,
       })
       const files = sources.fetched.map((fetched, i) => {

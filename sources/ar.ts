@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'AR',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '05',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '69', read: 'undecoded', why: 'type-69 special rows, whose meaning no source documents' }]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AR*.csv' },
   ],
   combinedBounds: [0, 15500],

@@ -4,6 +4,7 @@
 // serves wins (pipeline/feed-preference.ts).
 import { z } from 'zod'
 import { FeedKind } from '../snapshot-contract/feed-traits.ts'
+import { SstReading } from './sst-reading.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
@@ -15,6 +16,8 @@ const SstFeed = z.object({
   ratesUrl: z.url(),
   /** index page of boundary files; when set, the state's newest boundary file binds ZIPs too */
   boundaryUrl: z.url().optional(),
+  /** what the state's type codes mean and its own rules; the common reading (45/00/01/63) when absent */
+  reading: SstReading.optional(),
 })
 
 const CdtfaFeed = z.object({

@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'IA',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '19',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '63', codes: '98(\\d{3})', read: 'county-district', why: "the county's 1% Local Option Sales Tax, coded 98000 + county FIPS (98199 names no county); at most one per stack, capped at 1%" }], { localCap: 1000 }),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_IA*.csv' },
   ],
   combinedBounds: [0, 15000],

@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'KS',
@@ -6,7 +7,14 @@ export default defineState({
   fips: '20',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([
+        { type: '79', read: 'undecoded', why: 'type-79 rows (about half the active rows, alphanumeric codes such as 11KAN, AEATC) are not decoded: a combined total or an overlay is unknown' },
+        { type: '63', read: 'district', why: 'Community and Transportation Improvement Districts bind only to the addresses of boundary A records, never to a whole ZIP' },
+      ]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_KS*.csv' },
   ],
   combinedBounds: [0, 15500],

@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'NC',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '37',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '79', read: 'district', why: 'Public Transportation Tax rows coded 99xxx, which add to the county rate; not bound to ZIPs without the boundary file' }]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NC*.csv' },
   ],
   combinedBounds: [0, 13750],

@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'NE',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '31',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '00', read: 'county', why: 'the county tax (Dakota County) applies only outside municipalities that levy their own' }], { countyWithinCities: 'not-levied' }),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NE*.csv' },
   ],
   combinedBounds: [0, 14500],

@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'NV',
@@ -6,7 +7,14 @@ export default defineState({
   fips: '32',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([
+        { type: '45', read: 'state', why: 'the state row carries 0%: each county row carries the full combined rate, the state share included' },
+        { type: '63', read: 'excluded', why: "Tourism Improvement District rows restate their county's combined rate (and bind only to street ranges): adding one counts the rate twice" },
+      ]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NV*.csv' },
   ],
   combinedBounds: [0, 15850],

@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'OH',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '39',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '63', read: 'district', why: "unnamed transit-authority surcharges that add to a county's rate; not bound to ZIPs without the boundary file" }]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_OH*.csv' },
   ],
   combinedBounds: [0, 14750],

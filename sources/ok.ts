@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'OK',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '40',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '63', codes: '98\\d{3}', read: 'excluded', why: 'composite city+county rates for remote sellers (98193 = Tulsa city 3.65% + Tulsa County 0.367%): adding them counts the local tax twice' }]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_OK*.csv' },
   ],
   combinedBounds: [0, 13500],

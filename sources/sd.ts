@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'SD',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '46',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '49', read: 'replaces-state', why: 'special jurisdiction (tribal) tax, which the SD DOR says replaces the state tax: never added on top of it' }]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_SD*.csv' },
   ],
   combinedBounds: [0, 13200],

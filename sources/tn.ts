@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'TN',
@@ -6,7 +7,17 @@ export default defineState({
   fips: '47',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading(
+        [
+          { type: '63', read: 'excluded', why: 'county-equivalent overlays already folded into the city rates: adding them breaks the 2.75% local cap' },
+          { type: '79', read: 'district', why: 'transit surcharges (Davidson County 0.5% from 2025-02-01), which add to the local rate' },
+        ],
+        { localCap: 2750, countyWithinCities: 'folded' },
+      ),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TN*.csv' },
   ],
   combinedBounds: [0, 16000],

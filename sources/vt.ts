@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'VT',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '50',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '02', read: 'city', why: "the town's 1% local option, typed 02 by one reader and 01 by another (unconfirmed): both read as one local option layer" }]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_VT*.csv' },
   ],
   combinedBounds: [0, 15000],

@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'WA',
@@ -6,7 +7,14 @@ export default defineState({
   fips: '53',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([
+        { type: '00', codes: '0(?:79|81|83|85|87)', read: 'district', why: 'county-typed codes 079-087 are no Washington county (its 39 counties end at 077): special areas, never a county layer' },
+        { type: '63', codes: 'L\\d+', read: 'district', why: 'DOR location codes (L1726 = Seattle), special areas not bound to ZIPs without the boundary file' },
+      ]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WA*.csv' },
   ],
   combinedBounds: [0, 15500],

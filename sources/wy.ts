@@ -1,4 +1,5 @@
 import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { sstReading } from './sst-reading.ts'
 
 export default defineState({
   code: 'WY',
@@ -6,7 +7,11 @@ export default defineState({
   fips: '56',
   klass: 'auto',
   feeds: [
-    { kind: 'sst', ratesUrl: SST_RATES_URL },
+    {
+      kind: 'sst',
+      ratesUrl: SST_RATES_URL,
+      reading: sstReading([{ type: '69', read: 'undecoded', why: 'type-69 rows (02290, 02291, 2% each), possibly Wind River: their meaning is unconfirmed' }]),
+    },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WY*.csv' },
   ],
   combinedBounds: [0, 13000],

@@ -6,6 +6,7 @@ import { compileSstState, compileSstStateStreaming } from '../pipeline/feeds/sst
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { JurisdictionRate, ZipCandidate, type FeedResult } from '../snapshot-contract/model.ts'
 import { decodeText } from '../pipeline/text-decoding.ts'
+import { sstReading } from '../sources/sst-reading.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 
@@ -152,14 +153,14 @@ describe('SST feed without a boundary file', () => {
     expect([...zips].every((zip) => hudMn.has(zip))).toBe(true)
   })
 
-  it('P13 an unknown type code fails the build; a per-state code map accepts it', () => {
+  it('P13 an unknown type code fails the build; a per-state reading accepts it', () => {
     const lines = GA.text.split('\n')
     const district = lines.findIndex((line) => line.startsWith('13,63,'))
     lines[district] = lines[district].replace('13,63,', '13,79,')
     const rateFile = { name: GA.name, text: lines.join('\n') }
     expect(() => compileSstState({ state: 'GA', stateName: 'Georgia', rateFile, geography })).toThrow(`unknown jurisdiction type codes 79×1 (lines ${district + 1})`)
-    const codeMap = { '45': 'state', '00': 'county', '01': 'city', '63': 'district', '79': 'district' } as const
-    const result = compileSstState({ state: 'GA', stateName: 'Georgia', rateFile, geography, codeMap })
+    const reading = sstReading([{ type: '79', read: 'district' }])
+    const result = compileSstState({ state: 'GA', stateName: 'Georgia', rateFile, geography, reading })
     expect(result.jurisdictions.filter((j) => j.level === 'district')).toHaveLength(fieldsOf(GA.text).filter((f) => f[1] === '63').length)
   })
 

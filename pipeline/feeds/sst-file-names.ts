@@ -34,6 +34,20 @@ function lastSegment(nameOrHref: string): string {
   }
 }
 
+const DAY_MS = 86_400_000
+
+/**
+ * The name carries the posting month and day but no posting year. Files go up weeks or months
+ * before the quarter they label (`WVR2026Q1AUG14`: Aug 2025), and corrections after it began
+ * (`Q1APR15`: Apr of the quarter's year), so the posting date is whichever of the quarter's year and
+ * the year before puts it closer to the quarter's first day.
+ */
+function postingYear(year: number, quarter: number, month: number, day: number): number {
+  const quarterStart = Date.UTC(year, (quarter - 1) * 3, 1)
+  const distance = (candidate: number) => Math.abs(Date.UTC(candidate, month - 1, day) - quarterStart) / DAY_MS
+  return distance(year - 1) < distance(year) ? year - 1 : year
+}
+
 /** Parses an SST file name (or a path/URL ending in one); null when it is not one. */
 export function parseSstFileName(nameOrHref: string): SstFileName | null {
   const name = lastSegment(nameOrHref.trim())
@@ -44,10 +58,8 @@ export function parseSstFileName(nameOrHref: string): SstFileName | null {
   if (month === 0) return null
   const year = Number(yearText)
   const quarter = Number(quarterText) as 1 | 2 | 3 | 4
-  // Files are posted before or during their quarter, so a month after the quarter's last
-  // month can only be the previous year (e.g. 2026Q1 posted in DEC 2025).
-  const postedYear = month > quarter * 3 ? year - 1 : year
   const day = Number(dayText)
+  const postedYear = postingYear(year, quarter, month, day)
   const date = new Date(Date.UTC(postedYear, month - 1, day))
   if (day < 1 || date.getUTCMonth() !== month - 1) return null
   return {

@@ -1,7 +1,7 @@
 // The SST feed for one state: rate file (+ optional boundary file) + geography → FeedResult.
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
-import type { FeedResult, JurisdictionRate, JurisdictionRef, Level, PlaceStack, UnplacedJurisdiction, ZipCandidate } from '../../snapshot-contract/model.ts'
+import { LEVELS, type FeedResult, type JurisdictionRate, type JurisdictionRef, type Level, type PlaceStack, type UnplacedJurisdiction, type ZipCandidate } from '../../snapshot-contract/model.ts'
 import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, placeStacksNotes, placeStacksOf, postalNameSpread, withinZipCandidates, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
@@ -19,11 +19,7 @@ import { parseSstFileName, type SstFileName } from './sst-file-names.ts'
 import { assertRateFileHealthy, parseRateFile, type SstRateRow } from './sst-rate-file.ts'
 import { conflictNotes, contradictionError, findRowConflicts } from './rate-row-conflicts.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
-
-/** Jurisdiction type code (2 digits) → level. Codes differ by state (pitfall P13). */
-export type SstTypeCodeMap = Record<string, Level>
-
-export const DEFAULT_SST_TYPE_CODES: SstTypeCodeMap = { '45': 'state', '00': 'county', '01': 'city', '63': 'district' }
+import { codePattern, COMMON_SST_READING, ruleFor, type SstReading, type SstRowRead, type SstRowRule } from '../../sources/sst-reading.ts'
 
 export type SstStateInput<Lines = string | Iterable<string>> = {
   /** e.g. `GA` */
@@ -33,7 +29,8 @@ export type SstStateInput<Lines = string | Iterable<string>> = {
   /** whole text or its lines */
   boundaryFile?: { name: string; lines: Lines }
   geography: Geography
-  codeMap?: SstTypeCodeMap
+  /** what the state's type codes mean and its own rules (pitfall P13); the common reading when absent */
+  reading?: SstReading
   /** without a boundary file, district codes are bound to the counties these facts give them */
   districtAreas?: DistrictAreaTable
 }
@@ -61,6 +58,11 @@ type Prepared = {
   rowsParsed: number
   latestFrom: string
   notes: string[]
+  reading: SstReading
+  /** district codes whose area is a county, by county FIPS (5 digits) */
+  countyDistricts: Map<string, string[]>
+  /** district codes whose rate replaces the state rate where they apply */
+  replacesState: Set<string>
 }
 
 type Bound = { byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string }
@@ -90,7 +92,7 @@ export async function compileSstStateStreaming(
 /** Rate file → jurisdictions. Throws on an unhealthy file, a file for another state, or unknown type codes. */
 function prepare(input: SstStateInput<unknown>): Prepared {
   const { state, rateFile } = input
-  const codeMap = input.codeMap ?? DEFAULT_SST_TYPE_CODES
+  const reading = input.reading ?? COMMON_SST_READING
   const fileName = parseSstFileName(rateFile.name)
   if (!fileName || fileName.kind !== 'rate' || fileName.state !== state) {
     throw new Error(`${rateFile.name} is not an SST rate file name for ${state}`)
@@ -98,10 +100,17 @@ function prepare(input: SstStateInput<unknown>): Prepared {
   const rates = parseRateFile(rateFile.text)
   assertRateFileHealthy(rates, rateFile.name)
 
-  const unknown = rates.rows.filter((row) => !codeMap[row.typeCode])
+  const ruled = rates.rows.map((row) => ({ row, rule: ruleFor(reading, row.typeCode, row.code) }))
+  const unknown = ruled.filter(({ rule }) => !rule).map(({ row }) => row)
   if (unknown.length > 0) {
     const lines = unknown.slice(0, NOTES_LISTED).map((row) => row.line).join(', ')
-    throw new Error(`${rateFile.name}: unknown jurisdiction type codes ${summarise(unknown.map((row) => row.typeCode))} (lines ${lines}); add them to the state's code map (pitfall P13)`)
+    throw new Error(`${rateFile.name}: unknown jurisdiction type codes ${summarise(unknown.map((row) => row.typeCode))} (lines ${lines}); add them to the state's SST reading (pitfall P13)`)
+  }
+  const byRule = groupByRule(ruled as { row: SstRateRow; rule: SstRowRule }[])
+  const undecoded = [...byRule].filter(([rule]) => rule.read === 'undecoded')
+  if (undecoded.length > 0) {
+    const described = undecoded.map(([rule, rows]) => `${ruleRows(rule, rows)}: ${rule.why}`).join('; ')
+    throw new Error(`${rateFile.name}: cannot be read safely, ${described}; rather than publish a doubled or missing layer the state fails (its next feed serves)`)
   }
   const stateFips = rates.rows[0].stateFips
   const foreign = rates.rows.find((row) => row.stateFips !== stateFips)
@@ -111,9 +120,32 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     throw new Error(`${rateFile.name}: state FIPS ${stateFips} but ${state} counties in geography start ${geographyCounty.fips.slice(0, 2)}`)
   }
 
+  const readNotes: string[] = []
+  const countyDistricts = new Map<string, string[]>()
+  const replacesState = new Set<string>()
+  const levelOf = new Map<SstRateRow, Level>()
+  for (const [rule, rows] of byRule) {
+    if (rule.why) readNotes.push(`${rateFile.name}: ${ruleRows(rule, rows)} read as ${rule.read}: ${rule.why}`)
+    if (rule.read === 'excluded') continue
+    for (const row of rows) {
+      if (rule.read === 'county-district') {
+        const countyFips = stateFips + codePattern(rule.codes!).exec(row.code)![1]
+        if (!input.geography.counties.has(countyFips)) continue
+        const codes = countyDistricts.get(countyFips) ?? []
+        if (!codes.includes(row.code)) countyDistricts.set(countyFips, [...codes, row.code])
+      }
+      if (rule.read === 'replaces-state') replacesState.add(row.code)
+      levelOf.set(row, isLevel(rule.read) ? rule.read : 'district')
+    }
+    const notCounties = rule.read === 'county-district' ? [...new Set(rows.filter((row) => !levelOf.has(row)).map((row) => row.code))] : []
+    if (notCounties.length > 0) readNotes.push(`${rateFile.name}: type-${rule.type} codes ${notCounties.join(', ')} name no county of the geography: kept out`)
+  }
+  const readRows = rates.rows.filter((row) => levelOf.has(row))
+  if (readRows.length === 0) throw new Error(`${rateFile.name}: no row is read as a tax layer by the state's SST reading`)
+
   // Repeated rows: collapsed when they agree, the state failed when they contradict.
-  const conflicts = findRowConflicts(rates.rows, (row) => ({
-    jurisdiction: refKey(codeMap[row.typeCode]!, codeMap[row.typeCode] === 'state' ? row.stateFips : row.code),
+  const conflicts = findRowConflicts(readRows, (row) => ({
+    jurisdiction: refKey(levelOf.get(row)!, levelOf.get(row) === 'state' ? row.stateFips : row.code),
     from: row.from,
     to: row.to,
     rates: [row.generalIntra, row.generalInter, row.foodIntra, row.foodInter],
@@ -126,7 +158,7 @@ function prepare(input: SstStateInput<unknown>): Prepared {
 
   const rowsByRef = new Map<string, RateEntry>()
   const jurisdictions = rows.map((row): JurisdictionRate => {
-    const level = codeMap[row.typeCode]
+    const level = levelOf.get(row)!
     const code = level === 'state' ? row.stateFips : row.code
     const entry = rowsByRef.get(refKey(level, code)) ?? { level, code, rows: [] }
     entry.rows.push(row)
@@ -140,6 +172,7 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     `${rateFile.name}: ${rates.rows.length} of ${rates.rowsRead} rate rows parsed`,
     `${rateFile.name}: type codes seen ${summarise(rates.rows.map((row) => row.typeCode))}`,
     ...rates.rejected.slice(0, NOTES_LISTED).map((r) => `${rateFile.name} line ${r.line} rejected: ${r.reason}`),
+    ...readNotes,
     ...conflictNotes(rateFile.name, conflicts),
   ]
   if (!rowsByRef.has(refKey('state', stateFips))) notes.push(`${rateFile.name}: no state row; stacks carry local levels only`)
@@ -155,7 +188,29 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     rowsParsed: rows.length,
     latestFrom: rows.reduce((latest, row) => (row.from > latest ? row.from : latest), ''),
     notes,
+    reading,
+    countyDistricts,
+    replacesState,
   }
+}
+
+const isLevel = (read: SstRowRead): read is Level => (LEVELS as readonly string[]).includes(read)
+
+/** Rows grouped by the rule that reads them. */
+function groupByRule(ruled: { row: SstRateRow; rule: SstRowRule }[]): Map<SstRowRule, SstRateRow[]> {
+  const groups = new Map<SstRowRule, SstRateRow[]>()
+  for (const { row, rule } of ruled) {
+    const rows = groups.get(rule)
+    if (rows) rows.push(row)
+    else groups.set(rule, [row])
+  }
+  return groups
+}
+
+/** "12 type-63 rows coded 98xxx (e.g. 98001, 98003)". */
+function ruleRows(rule: SstRowRule, rows: SstRateRow[]): string {
+  const codes = [...new Set(rows.map((row) => row.code))]
+  return `${rows.length} type-${rule.type} rows${rule.codes ? ` coded ${rule.codes}` : ''} (e.g. ${codes.slice(0, NOTES_LISTED).join(', ')})`
 }
 
 function jurisdictionName(level: Level, code: string, stateFips: string, input: SstStateInput<unknown>): string {
@@ -175,8 +230,7 @@ class BoundaryBinder {
   private readonly districtCodes = new Set<string>()
   private readonly foreignZips = new Set<string>()
   private readonly inStateZips: Set<string>
-  private readonly codeMap: SstTypeCodeMap
-  private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0 }
+  private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0, excludedTriplets: 0 }
   private addressRows = 0
   private latestFrom = ''
 
@@ -185,7 +239,6 @@ class BoundaryBinder {
     private readonly fileName: string,
   ) {
     this.inStateZips = new Set(prepared.zipsOfState.map((zip) => zip.zip))
-    this.codeMap = prepared.input.codeMap ?? DEFAULT_SST_TYPE_CODES
   }
 
   add(row: BoundaryRow): void {
@@ -230,6 +283,7 @@ class BoundaryBinder {
     )
     if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (pitfall P8)`)
     if (skipped.nonDistrictTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.nonDistrictTriplets} triplets typed as a non-district level were ignored`)
+    if (skipped.excludedTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.excludedTriplets} triplets of codes the state's reading excludes were ignored`)
     if (this.foreignZips.size > 0) {
       prepared.notes.push(`${fileName}: ranges reach ${this.foreignZips.size} ZIPs of other states, not bound (e.g. ${[...this.foreignZips].slice(0, NOTES_LISTED).join(', ')})`)
     }
@@ -245,9 +299,13 @@ class BoundaryBinder {
 
   private districtsOf(triplets: Triplet[], line: number): string[] {
     return triplets.flatMap((triplet) => {
-      const level = this.codeMap[triplet.type]
-      if (!level) throw new Error(`${this.fileName} line ${line}: unknown district triplet type ${triplet.type} (pitfall P13)`)
-      if (level !== 'district') {
+      const read = ruleFor(this.prepared.reading, triplet.type, triplet.code)?.read
+      if (!read || read === 'undecoded') throw new Error(`${this.fileName} line ${line}: unknown district triplet type ${triplet.type} (code ${triplet.code}, pitfall P13)`)
+      if (read === 'excluded') {
+        this.skipped.excludedTriplets++
+        return []
+      }
+      if (isLevel(read) && read !== 'district') {
         this.skipped.nonDistrictTriplets++
         return []
       }
@@ -265,24 +323,40 @@ class BoundaryBinder {
 
 /** Candidates for every in-state ZIP, the unplaced jurisdictions, and the FeedResult. */
 function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
-  const { input, stateFips, rowsByRef, zipsOfState, notes } = prepared
+  const { input, stateFips, rowsByRef, zipsOfState, notes, reading, replacesState } = prepared
   const { state, geography } = input
   const has = (level: Level, code: string) => rowsByRef.has(refKey(level, code))
   const stateRef: JurisdictionRef[] = has('state', stateFips) ? [{ level: 'state', code: stateFips }] : []
   const countyRef = (code: string | null): JurisdictionRef[] => (code && has('county', code) ? [{ level: 'county', code }] : [])
   const cityRef = (code: string | null): JurisdictionRef[] => (code && has('city', code) ? [{ level: 'city', code }] : [])
-  const districtsIn = bound ? () => [] : districtsByArea(prepared)
+  const byArea = bound ? () => [] : districtsByArea(prepared)
+  const districtsIn = (countyFips: string | null): JurisdictionRef[] => [
+    ...byArea(countyFips),
+    ...(countyFips ? (prepared.countyDistricts.get(countyFips) ?? []) : []).map((code) => ({ level: 'district' as const, code })),
+  ]
+  /**
+   * One binding's stack: a special jurisdiction that replaces the state rate takes its place, a
+   * county tax levied only outside taxing cities yields to the city's, and county-wide districts join
+   * once (a boundary triplet may name one too).
+   */
+  const stackOf = (countyFips: string | null, placeCode: string | null, districts: JurisdictionRef[]): JurisdictionRef[] => {
+    const city = cityRef(placeCode)
+    const county = (reading.countyWithinCities ?? 'added') !== 'added' && city.length > 0 ? [] : countyRef(countyFips && countyCode(countyFips))
+    const ofCounty = districtsIn(countyFips)
+    const bound = districts.filter((ref) => !ofCounty.some((other) => other.code === ref.code))
+    const state = [...ofCounty, ...bound].some((ref) => replacesState.has(ref.code)) ? [] : stateRef
+    return [...state, ...county, ...ofCounty, ...city, ...bound]
+  }
 
   const spread = postalNameSpread(geography)
   const fromGeography = (zip: GeoZip): ZipCandidate[] =>
     candidatesByCounty(geography, zip, state, (countyFips) => {
-      const county = [...countyRef(countyFips && countyCode(countyFips)), ...districtsIn(countyFips)]
       const places = countyFips ? zip.places.filter((place) => place.countyFips === countyFips) : []
-      if (places.length === 0) return [{ placeFips: null, placeName: '', stack: [...stateRef, ...county] }]
+      if (places.length === 0) return [{ placeFips: null, placeName: '', stack: stackOf(countyFips, null, []) }]
       return placeShares(places, spread, (geoid) => has('city', placeCode(geoid))).map(({ place, share, basis }) => ({
         placeFips: place.geoid,
         placeName: place.name,
-        stack: [...stateRef, ...county, ...cityRef(placeCode(place.geoid))],
+        stack: stackOf(countyFips, placeCode(place.geoid), []),
         share,
         ...(basis ? { basis } : {}),
       }))
@@ -301,7 +375,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
         placeFips: placeGeoid,
         placeName: placeGeoid ? (geography.places.get(placeGeoid)?.name ?? '') : '',
         weight,
-        stack: [...stateRef, ...countyRef(combo.countyFips), ...cityRef(combo.placeFips), ...districts],
+        stack: stackOf(countyFips, combo.placeFips, districts),
       }
     })
 
@@ -320,6 +394,10 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   }
 
   const unplaced = findUnplaced(prepared, candidates)
+  const unboundReplacements = [...replacesState].filter((code) => !candidates.some((c) => c.stack.some((ref) => ref.level === 'district' && ref.code === code)))
+  if (unboundReplacements.length > 0) {
+    notes.push(`${unboundReplacements.length} special jurisdictions replacing the state rate are bound to no ZIP (${unboundReplacements.slice(0, NOTES_LISTED).join(', ')}): their ZIPs answer with the state rate, never with both`)
+  }
   for (const [level, count] of Object.entries(countBy(unplaced.map((u) => u.level)))) notes.push(`${count} ${level} jurisdictions unplaced`)
 
   // A city of the geography that no ZIP is bound to (North Mankato, MN): its county's stack and its
@@ -330,11 +408,13 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
       const place = level === 'city' ? geography.places.get(stateFips + code) : undefined
       if (!place || place.kind !== 'incorporated') continue
       const counties = place.counties.map((c) => c.fips)
-      placeStacks.push(...placeStacksOf(geography, { geoid: place.geoid, name: place.name, counties }, (fips) => [...stateRef, ...countyRef(countyCode(fips)), ...districtsIn(fips), { level: 'city', code }]))
+      placeStacks.push(...placeStacksOf(geography, { geoid: place.geoid, name: place.name, counties }, (fips) => stackOf(fips, code, [])))
     }
     notes.push(...placeStacksNotes(placeStacks))
   }
   const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
+  if (reading.countyWithinCities === 'folded') assertCitiesFoldCounties(prepared, withPlaces)
+  if (reading.localCap !== undefined) assertLocalCap(prepared, reading.localCap, [...withPlaces.map((c) => ({ where: `ZIP ${c.zip}`, stack: c.stack })), ...placeStacks.map((p) => ({ where: `place ${p.placeFips}`, stack: p.stack }))])
 
   // The file attests every rate in force in its quarter, even when no row starts that late.
   const { year, quarter } = prepared.fileName
@@ -377,6 +457,62 @@ function districtsByArea(prepared: Prepared): (countyFips: string | null) => Jur
     for (const fips of counties) byCounty.set(fips, [...(byCounty.get(fips) ?? []), { level: 'district', code }])
   }
   return (countyFips) => (countyFips ? (byCounty.get(countyFips) ?? []) : [])
+}
+
+/** The days a rate check looks at: the quarter's first day and every later day a rate changes. */
+function checkDays({ rowsByRef, quarterStart }: Prepared): string[] {
+  return [...new Set([quarterStart, ...[...rowsByRef.values()].flatMap((entry) => entry.rows.map((row) => row.from)).filter((from) => from > quarterStart)])]
+}
+
+/** The general rate of a jurisdiction in force on a day (0 when none is), the later start winning. */
+function rateOn({ rowsByRef }: Prepared, ref: JurisdictionRef, day: string): number {
+  const inForce = (rowsByRef.get(refKey(ref.level, ref.code))?.rows ?? []).filter((row) => row.from <= day && (row.to === null || day <= row.to))
+  return inForce.reduce<SstRateRow | null>((latest, row) => (!latest || row.from > latest.from ? row : latest), null)?.generalIntra ?? 0
+}
+
+/**
+ * Where a city's rate folds in its county's, a city rate below the county's in force means the
+ * file does not fold it: the county layer would go missing, so the state fails.
+ */
+function assertCitiesFoldCounties(prepared: Prepared, candidates: ZipCandidate[]): void {
+  const days = checkDays(prepared)
+  const seen = new Set<string>()
+  for (const candidate of candidates) {
+    const city = candidate.stack.find((ref) => ref.level === 'city')
+    if (!city || !candidate.countyFips || !prepared.rowsByRef.has(refKey('county', countyCode(candidate.countyFips)))) continue
+    const county: JurisdictionRef = { level: 'county', code: countyCode(candidate.countyFips) }
+    if (seen.has(`${city.code}|${county.code}`)) continue
+    seen.add(`${city.code}|${county.code}`)
+    for (const day of days) {
+      const [cityRate, countyRate] = [rateOn(prepared, city, day), rateOn(prepared, county, day)]
+      if (cityRate === 0 || cityRate >= countyRate) continue
+      throw new Error(
+        `${prepared.input.rateFile.name}: city ${city.code} at ${formatRate(cityRate)} on ${day} is below county ${county.code} at ${formatRate(countyRate)}, so its rate does not fold in the county's as the ${prepared.input.state} reading holds: the county layer would go missing, so the state fails (its next feed serves)`,
+      )
+    }
+  }
+}
+
+/**
+ * Fails the state when the local layers of a stack sum above the statutory local cap on the
+ * quarter's first day or on any later day a rate changes: a layer is then counted twice.
+ */
+function assertLocalCap(prepared: Prepared, cap: number, stacks: { where: string; stack: JurisdictionRef[] }[]): void {
+  const { replacesState, input } = prepared
+  const days = checkDays(prepared)
+  const seen = new Set<string>()
+  for (const { where, stack } of stacks) {
+    const local = stack.filter((ref) => ref.level !== 'state' && !replacesState.has(ref.code))
+    const key = local.map((ref) => refKey(ref.level, ref.code)).join(',')
+    if (seen.has(key)) continue
+    seen.add(key)
+    for (const day of days) {
+      const sum = local.reduce((total, ref) => total + rateOn(prepared, ref, day), 0)
+      if (sum <= cap) continue
+      const parts = local.map((ref) => `${ref.level} ${ref.code} ${formatRate(rateOn(prepared, ref, day))}`).join(' + ')
+      throw new Error(`${input.rateFile.name}: local layers of ${where} sum to ${formatRate(sum)} on ${day} (${parts}), above the ${input.state} local cap of ${formatRate(cap)}: a layer would be counted twice, so the state fails (its next feed serves)`)
+    }
+  }
 }
 
 /** Union width of plus-4 intervals, so overlapping rows (current and future windows) count once. */
@@ -422,7 +558,7 @@ function findUnplaced(prepared: Prepared, candidates: ZipCandidate[]): UnplacedJ
   const placed = new Set(candidates.flatMap((candidate) => candidate.stack.map((ref) => refKey(ref.level, ref.code))))
   const unplaced: UnplacedJurisdiction[] = []
   for (const [key, { level, code, rows }] of prepared.rowsByRef) {
-    if (level === 'state' || placed.has(key)) continue
+    if (level === 'state' || placed.has(key) || prepared.replacesState.has(code)) continue
     const latest = rows.reduce((a, b) => (b.from > a.from ? b : a))
     // A county's or a known place's tax lies within its counties; a district may lie anywhere.
     const counties =
