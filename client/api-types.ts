@@ -704,8 +704,8 @@ export type ZipCandidate = {
   city_geoid: string | null
   /** share of the ZIP's addresses, 0..1; where no measured share is held, a ranking (2/3 for the preferred of two) */
   weight: number
-  /** why it is a candidate: published (the source's own answer), zip_point / usps_city (the place holding the ZIP's Census point / named by its USPS city), usual_rate (the rate the other ZIPs of the city, or of the county's unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), aggregator_figure (an official state's ZIP answered by the aggregator drop's combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept) */
-  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region' | 'aggregator_figure' | 'lower_bound'
+  /** why it is a candidate: published (the source's own answer), zip_point / usps_city (the place holding the ZIP's Census point / named by its USPS city), usual_rate (the rate the other ZIPs of the city, or of the county's unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), aggregator_figure (an official state's ZIP answered by the aggregator drop's combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept), zip_area (a place holding part of the ZIP's land, weighted by that part) */
+  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region' | 'aggregator_figure' | 'lower_bound' | 'zip_area'
   /** the files (or statute labels) its rates come from */
   source: string
   selected: boolean

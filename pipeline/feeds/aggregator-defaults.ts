@@ -54,9 +54,14 @@ export function usualSpecialByCounty(rows: Pick<RowCandidate, 'row' | 'countyFip
 /** A ZIP in no city: its Census point lies in no incorporated place, and its USPS city names none. */
 const inNoCity = (zip: GeoZip | undefined): boolean => zip?.centroidSource === 'zcta' && zip.places.length === 0
 
-/** The ZIP's Census point lies in the place its USPS city names (the geography bound that place alone, by both). */
-const pointInUspsCity = (zip: GeoZip): boolean =>
-  zip.centroidSource === 'zcta' && zip.places.length === 1 && zip.places[0]!.method === 'preferred_city'
+/**
+ * The ZIP lies in the place its USPS city names: the geography bound that place alone, by both its
+ * Census point and its city, or by the ZCTA→place land shares with the place its city names.
+ */
+const pointInUspsCity = (zip: GeoZip): boolean => {
+  const only = zip.centroidSource === 'zcta' && zip.places.length === 1 ? zip.places[0]! : null
+  return only?.method === 'preferred_city' || (only?.method === 'zcta_area' && placeMatchKey(only.name) === placeMatchKey(zip.city))
+}
 
 function group(rows: RowCandidate[], key: (r: RowCandidate) => string | null): Map<string, RowCandidate[]> {
   const groups = new Map<string, RowCandidate[]>()
