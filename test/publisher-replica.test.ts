@@ -4,9 +4,11 @@
 // serving the real files of ../shared under their published names behind pages shaped like the
 // real ones. Then the faults a real publisher or network produces: each fails its input with a
 // note naming the cause, the previous data stays in service and nothing else changes.
-import { cp, rm } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CENSUS_RELATIONSHIP_URL } from '../pipeline/geography/load-geography.ts'
+import { ZCTA_COUNTY_FILE } from '../pipeline/geography/census-relationship.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import type { Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
@@ -164,5 +166,22 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     expect(run.stderr).toMatch(/certificate is not trusted \(a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS\)/)
     expect(keptPrevious(after, 'GA')).toMatch(/not trusted/)
     expect(answersOf(after, 'IL')).toEqual(answersOf(first, 'IL'))
+  }, REFRESH_TIMEOUT)
+
+  it('a Census relationship file whose header changed fails the run with the missing column named; the data in service stays', async () => {
+    // the published file with one column renamed, as a new vintage might
+    const published = await readFile(path.join(dir, 'census-rel2020', ZCTA_COUNTY_FILE), 'utf8')
+    const renamed = path.join(dir, `renamed-column-${ZCTA_COUNTY_FILE}`)
+    const [header, ...rows] = published.split('\n')
+    await writeFile(renamed, [header!.replace('|AREALAND_PART|', '|AREALAND_PART_20|'), ...rows].join('\n'))
+    const restore = replica.override(`${CENSUS_RELATIONSHIP_URL}${ZCTA_COUNTY_FILE}`, { kind: 'file', file: renamed })
+    try {
+      const { run, after } = await faultRun('GA')
+      expect(run.stderr).toMatch(/lacks the column\(s\) AREALAND_PART\b/)
+      expect(keptPrevious(after, 'GA')).toMatch(/AREALAND_PART/)
+      expect(answersOf(after, 'IL')).toEqual(answersOf(first, 'IL'))
+    } finally {
+      restore()
+    }
   }, REFRESH_TIMEOUT)
 })

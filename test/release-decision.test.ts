@@ -93,7 +93,7 @@ describe('the release decision', () => {
   }, 300_000)
 
   it('cuts no release when the refresh failed, and the summary quotes why', async () => {
-    const failed = await refresh({ TAXATLAS_GEO: `${inject('geoUrl')}/no-such-geography`, TAXATLAS_FETCH_RETRIES: '0' })
+    const failed = await refresh({ TAXATLAS_GEO: `${inject('mirrorUrl')}/no-such-geography`, TAXATLAS_FETCH_RETRIES: '0' })
     expect(failed.outcome).toBe('failure')
     const decision = await decide(failed)
     expect(decision.release).toBe('false')

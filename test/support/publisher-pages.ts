@@ -1,6 +1,6 @@
 // HTML pages shaped like the ones the publishers serve (../shared/docs/publisher-evidence.md):
 // the SST host's IIS directory listing (A.2), www2.census.gov's Apache "Index of" table (D), the
-// CDTFA rates page linking its workbook, and the page MCDC Geocorr answers with (C.6).
+// CDTFA rates page linking its workbook.
 
 export type ListedFile = { name: string; size: number; modified: Date }
 
@@ -61,16 +61,6 @@ export function cdtfaRatesPageHtml(workbookHrefs: readonly string[]): string {
 ${workbooks}
 <li><a href="/taxes-and-fees/rates.aspx">Rates by address</a></li>
 </ul></main>
-</body></html>
-`
-}
-
-/** MCDC's answer to a Geocorr 2022 request: a report page linking the generated CSV under /temp/. */
-export function geocorrAnswerHtml(csvName: string): string {
-  return `<!DOCTYPE html>
-<html><head><title>Geocorr 2022: Geographic Correspondence Engine</title></head>
-<body><h2>Geocorr 2022 output</h2>
-<p>CSV file: <a href="/temp/${csvName}">${csvName}</a></p>
 </body></html>
 `
 }
