@@ -6,7 +6,10 @@ import { rm } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { download } from '../pipeline/fetch-source.ts'
 import { readPipelineSettings, SettingsError } from '../pipeline/settings.ts'
+import { createCensusGeocoder } from '../server/geocoder/census-geocoder.ts'
+import { GeocoderUnavailableError } from '../server/geocoder/geocoder-unavailable-error.ts'
 import { startConnectProxy, type ConnectProxy } from './support/connect-proxy.ts'
+import { closedPortUrl } from './support/geocoder-fake.ts'
 import { tempDir } from './support/refresh-run.ts'
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy']
@@ -66,6 +69,16 @@ describe('downloads and the proxy variables', () => {
       useProxy(noProxy)
       await expect(get(), noProxy).rejects.toThrow(/the proxy refused the CONNECT tunnel/)
     }
+  })
+
+  // The server's only outbound request: Node 20's fetch would ignore the variables.
+  it('the Census geocoder client goes through HTTP_PROXY too', async () => {
+    useProxy()
+    const before = proxy.tunnels.length
+    const baseUrl = await closedPortUrl()
+    const geocoder = createCensusGeocoder({ baseUrl, timeoutMs: 5000 })
+    await expect(geocoder.geocodeAddress('1600 Pennsylvania Ave NW, Washington, DC 20500')).rejects.toBeInstanceOf(GeocoderUnavailableError)
+    expect(proxy.tunnels.slice(before)).toEqual([new URL(baseUrl).host])
   })
 
   it('a proxy variable that is not a URL stops the run before any work', () => {
