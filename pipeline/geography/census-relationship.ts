@@ -29,9 +29,18 @@ export type PlaceByCountyTable = {
 
 type Table = { rows: string[][]; column: (name: string) => number }
 
+/** UTF-8 as the relationship files are published; a file that is not valid UTF-8 is read as Windows-1252 ("Cañon City"). */
+function decodeText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes)
+  }
+}
+
 /** The rows of a pipe table whose header holds every `required` column; `label` names the file in errors. */
 function readPipeTable(bytes: Uint8Array, label: string, required: string[]): Table {
-  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '')
+  const text = decodeText(bytes).replace(/^\uFEFF/, '')
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '')
   if (lines.length === 0) throw new Error(`${label} is empty`)
   if (/^\s*</.test(lines[0]!)) throw new Error(`${label} is an HTML page, not the Census pipe-delimited file (${lines[0]!.trim().slice(0, 60)})`)
