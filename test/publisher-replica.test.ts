@@ -96,17 +96,18 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     for (const code of Object.keys(OFFICIAL)) expect(answersOf(again, code)).toEqual(answersOf(first, code))
   }, REFRESH_TIMEOUT)
 
-  /** A refresh of `states` on a copy of the first run's artifacts and raw downloads. */
+  /** A refresh of `states` on a copy of the first run's artifacts and raw downloads (inside `dir`, so afterAll removes it even after a timeout). */
+  let faultRuns = 0
   async function faultRun(states: string, env: Record<string, string> = replica.env) {
-    const where = { artifacts: await tempDir('replica-artifacts'), build: await tempDir('replica-build') }
+    const copy = path.join(dir, `fault-${++faultRuns}`)
+    const where = { artifacts: path.join(copy, 'artifacts'), build: path.join(copy, 'build') }
     try {
       await cp(base().artifacts, where.artifacts, { recursive: true })
       await cp(base().build, where.build, { recursive: true })
       const run = await refreshProcessWithOnly({ ...env, TAXATLAS_STATES: states, TAXATLAS_DROPS: sharedPath('drops'), TAXATLAS_ARTIFACTS: where.artifacts, TAXATLAS_BUILD: where.build })
       return { run, after: await published(where.artifacts) }
     } finally {
-      await rm(where.artifacts, { recursive: true, force: true })
-      await rm(where.build, { recursive: true, force: true })
+      await rm(copy, { recursive: true, force: true })
     }
   }
 
