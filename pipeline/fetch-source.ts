@@ -2,13 +2,12 @@
 // bytes under build/raw/<feed>/<sha256 prefix>/<file name>, and remembers the validators so the
 // next run can ask the server with a conditional request.
 import { readFile } from 'node:fs/promises'
-import http from 'node:http'
-import https from 'node:https'
 import path from 'node:path'
 import got from 'got'
 import { sha256Hex, writeAtomically } from '../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../snapshot-contract/model.ts'
 import { assertBodyKind } from './body-kind.ts'
+import { agentsFor } from './proxy-agents.ts'
 import type { PipelineSettings, SourceLocation } from './settings.ts'
 
 export type SourceRequest = {
@@ -19,11 +18,6 @@ export type SourceRequest = {
 }
 
 export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-modified' | 'mirror-dir' }
-
-// A fresh connection per request: a run asks each host a handful of times, and a kept-alive socket
-// the server closed while the run was busy compiling (the event loop held for seconds) would fail
-// the next request with ECONNRESET.
-const AGENTS = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) }
 
 type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
 
@@ -72,11 +66,14 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>
   if (cached && record?.lastModified) conditional['if-modified-since'] = record.lastModified
 
   let response
+  const { agent, proxy } = agentsFor(url)
   try {
     response = await got(url, {
       headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...conditional },
       responseType: 'buffer',
-      agent: AGENTS,
+      agent,
+      // A redirect to another host follows that host's proxy rule (NO_PROXY).
+      hooks: { beforeRedirect: [(options) => void (options.agent = agentsFor(String(options.url)).agent)] },
       timeout: { request: settings.fetchTimeoutMs },
       retry: {
         limit: settings.fetchRetries,
@@ -88,7 +85,7 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>
       decompress: true,
     })
   } catch (error) {
-    throw new FetchError(`${request.fileName}: GET ${url} failed: ${(error as Error).message}`)
+    throw new FetchError(`${request.fileName}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`)
   }
   if (response.statusCode === 304 && cached && record) {
     return { url, name: request.fileName, sha256: record.sha256, size: cached.length, bytes: cached, cache: 'not-modified' }
@@ -107,6 +104,19 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>
   }
   await writeAtomically(recordPath, JSON.stringify(next, null, 2))
   return { ...stored, bytes, cache: 'fresh' }
+}
+
+// hpagent reports a refused tunnel as `Bad response: <status>`.
+const REFUSED_TUNNEL = /^Bad response: (\d+)$/
+const UNTRUSTED_CERTIFICATE = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_UNTRUSTED'])
+
+function failureText(error: Error & { code?: string }): string {
+  const refused = REFUSED_TUNNEL.exec(error.message)
+  if (refused) return `the proxy refused the CONNECT tunnel (HTTP ${refused[1]})`
+  if (error.code && UNTRUSTED_CERTIFICATE.has(error.code)) {
+    return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS)`
+  }
+  return error.message
 }
 
 const rawPath = (settings: PipelineSettings, request: Pick<SourceRequest, 'feed' | 'fileName'>, sha256: string) =>

@@ -194,7 +194,11 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   const tried = attempts.map((a) => `${a.feed}: ${a.outcome === 'served' ? 'served' : a.message}`)
   if (!served || keepsPreviousOver(descriptor, served.feed.kind, prior, priorHasData)) {
     const broken = attempts.find((a) => a.outcome === 'failed' || a.outcome === 'anchor_regression')
-    const why = served ? `previous ${prior!.feed} data kept while ${prior!.feed} cannot serve (${served.feed.kind} could)` : 'no feed could serve, previous data kept'
+    const why = served
+      ? `previous ${prior!.feed} data kept while ${prior!.feed} cannot serve (${served.feed.kind} could)`
+      : priorHasData
+        ? 'no feed could serve, previous data kept'
+        : noDataYet(descriptor, context.settings.dropsDir)
     return keepPrevious(broken?.outcome === 'anchor_regression' ? 'anchor_regression' : 'failed', [`${why}: ${tried.join('; ')}`], {
       feeds_tried: attempts,
       ...(regressed ? { anchors: regressed } : {}),
@@ -242,6 +246,13 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     rate_varies: result.rateVaries ?? [],
   }
   return { descriptor, record, data: result }
+}
+
+/** Why a state that never had data has none now; a drop-fed state says which drop it waits for. */
+function noDataYet(descriptor: StateDescriptor, dropsDir: string): string {
+  const drop = descriptor.feeds.find((feed) => feed.kind === 'avalara-zip5')
+  const needs = drop?.kind === 'avalara-zip5' ? `; a manual drop is needed: ${drop.dropPattern} in ${dropsDir} (TAXATLAS_DROPS)` : ''
+  return `no data: no feed could serve and no earlier snapshot holds data for ${descriptor.code}${needs}`
 }
 
 /**

@@ -2,7 +2,22 @@
 import path from 'node:path'
 import { z } from 'zod'
 
-const PipelineEnv = z.object({
+// The standard proxy variables are read where a request is made (proxy-agents.ts, per URL); here a
+// value that is no URL stops the run before any work, instead of failing every download.
+const proxyUrl = z
+  .string()
+  .optional()
+  .refine((value) => !value || URL.canParse(value.includes('://') ? value : `http://${value}`), 'a proxy URL such as http://proxy.example:3128')
+const ProxyEnv = z.object({
+  HTTPS_PROXY: proxyUrl.describe('proxy for https downloads (CONNECT tunnel); https_proxy too'),
+  https_proxy: proxyUrl,
+  HTTP_PROXY: proxyUrl.describe('proxy for http downloads; http_proxy too'),
+  http_proxy: proxyUrl,
+  ALL_PROXY: proxyUrl.describe('proxy for either scheme when the one above is unset; all_proxy too'),
+  all_proxy: proxyUrl,
+})
+
+const PipelineEnv = ProxyEnv.extend({
   TAXATLAS_MIRROR: z
     .string()
     .min(1)

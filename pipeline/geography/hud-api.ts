@@ -4,6 +4,7 @@
 import got, { HTTPError } from 'got'
 import { z } from 'zod'
 import { FetchError } from '../fetch-source.ts'
+import { agentsFor } from '../proxy-agents.ts'
 import type { UspsZip } from './usps-zips.ts'
 
 export const HUD_API_URL = 'https://www.huduser.gov/hudapi/public/usps'
@@ -55,6 +56,7 @@ async function fetchState(state: string, options: HudApiOptions): Promise<z.infe
   let body: unknown
   try {
     body = await got(url, {
+      agent: agentsFor(url).agent,
       headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' },
       timeout: { request: options.timeoutMs },
       retry: { limit: options.retries, methods: ['GET'], statusCodes: [408, 429, 500, 502, 503, 504] },

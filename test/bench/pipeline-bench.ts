@@ -1,16 +1,18 @@
 // Pipeline figures for `make bench`: a full refresh into empty directories, a refresh with no
-// changed sources, their peak RSS, and the size of one snapshot's files.
-import { readdir, stat } from 'node:fs/promises'
+// changed sources, their peak RSS, and the size of one snapshot's files; then the same two
+// refreshes the way production runs them, through the publisher replica (official URLs, a CONNECT
+// proxy, a test CA; the second one answered by 304s).
+import { readdir, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { execa } from 'execa'
 import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
-import { tempDir } from '../support/refresh-run.ts'
-import { PROJECT_ROOT, sharedPath } from '../support/shared.ts'
+import { startOfficialPublishers } from '../support/official-publishers.ts'
+import { refreshProcess, refreshProcessWithOnly, tempDir } from '../support/refresh-run.ts'
+import { sharedPath } from '../support/shared.ts'
 import type { Measure } from './measure.ts'
 
-async function timedRefresh(env: Record<string, string>) {
+async function timedRefresh(env: Record<string, string>, runner = refreshProcess) {
   const started = performance.now()
-  const run = await execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env, reject: false })
+  const run = await runner(env)
   const seconds = (performance.now() - started) / 1000
   if (run.exitCode !== 0) throw new Error(`refresh failed:\n${run.stderr}`)
   const peakMb = Number(/peak RSS (\d+) MB/.exec(run.stderr)?.[1])
@@ -39,5 +41,25 @@ export async function pipelineMeasures(): Promise<{ measures: Measure[]; artifac
     { name: 'refresh peak RSS', value: Math.max(full.peakMb, unchanged.peakMb), unit: 'MB', target: 1536, better: 'lower' },
     { name: 'snapshot size (all files)', value: mb, unit: 'MB', target: 60, better: 'lower' },
   ]
-  return { measures, artifacts }
+  return { measures: [...measures, ...(await replicaMeasures())], artifacts }
+}
+
+/** A full and a no-change refresh with no source setting, only HTTPS_PROXY and NODE_EXTRA_CA_CERTS. */
+export async function replicaMeasures(): Promise<Measure[]> {
+  const dir = await tempDir('bench-replica')
+  const replica = await startOfficialPublishers(dir)
+  try {
+    const env = { ...replica.env, TAXATLAS_DROPS: sharedPath('drops'), TAXATLAS_ARTIFACTS: path.join(dir, 'artifacts'), TAXATLAS_BUILD: path.join(dir, 'build') }
+    const full = await timedRefresh(env, refreshProcessWithOnly)
+    const unchanged = await timedRefresh(env, refreshProcessWithOnly)
+    return [
+      { name: 'full refresh (publisher replica, proxy)', value: full.seconds, unit: 's', target: 60, better: 'lower' },
+      // editions and files asked for with their validators; every answer a 304
+      { name: 'no-change refresh (publisher replica)', value: unchanged.seconds, unit: 's', target: 10, better: 'lower' },
+      { name: 'refresh peak RSS (publisher replica)', value: Math.max(full.peakMb, unchanged.peakMb), unit: 'MB', target: 1536, better: 'lower' },
+    ]
+  } finally {
+    await replica.close()
+    await rm(dir, { recursive: true, force: true })
+  }
 }

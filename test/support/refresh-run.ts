@@ -48,3 +48,12 @@ export const runRefresh = (settings: PipelineSettings) => refresh(settings, reco
 
 /** pipeline/main.ts as a child process, with `env` over this process's environment; never rejects on its exit code. */
 export const refreshProcess = (env: Record<string, string>) => execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env, reject: false })
+
+/** Settings a deployment chooses (every TAXATLAS_*, the proxy variables, an extra CA) are not inherited from the test's environment. */
+const DEPLOYMENT_SETTING = /^(TAXATLAS_|NODE_EXTRA_CA_CERTS$|(HTTPS?|ALL|NO)_PROXY$)/i
+
+/** pipeline/main.ts as a child process with only `env` as its settings, the rest of this process's environment (PATH, HOME) kept. */
+export const refreshProcessWithOnly = (env: Record<string, string>) => {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !DEPLOYMENT_SETTING.test(name)))
+  return execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env: { ...base, ...env }, extendEnv: false, reject: false })
+}

@@ -1,0 +1,51 @@
+// The publishers as the replica plays them: the real files of ../shared under their published
+// names, at the addresses the pipeline uses by default, behind pages shaped like the real ones.
+import path from 'node:path'
+import { CENSUS_CARTOGRAPHIC_URL, CENSUS_CODES_URL, CENSUS_RELATIONSHIP_URL } from '../../pipeline/geography/load-geography.ts'
+import { CDTFA_RATES_PAGE, IDOR_ORDMACHE_URL, SST_RATES_URL } from '../../sources/descriptor.ts'
+import { writePlaceByCountyFile, writeZctaCountyFile, writeZctaPlaceFile } from './census-files.ts'
+import { cdtfaRatesPageHtml } from './publisher-pages.ts'
+import { startPublisherReplica, type PublisherReplica } from './publisher-replica.ts'
+import { sharedPath } from './shared.ts'
+
+export const PUBLISHER_HOSTS = ['www.streamlinedsalestax.org', 'www.cdtfa.ca.gov', 'tax.illinois.gov', 'www2.census.gov'] as const
+
+/**
+ * Names the SST listing carries for states whose files the replica does not hold, in the spellings
+ * seen in the wild (publisher-evidence.md A.3: uppercase extension, mixed-case month, one-digit day):
+ * a file listed and then answered 404, as when SST deletes it between listing and download.
+ */
+export const SST_LISTED_WITHOUT_FILE = ['INR2008Q4MAY7.csv', 'KYR2012Q4Aug13.csv', 'WYR2026Q4AUG20.CSV'] as const
+
+export const CDTFA_WORKBOOK = 'SalesTaxRates1-1-26.xlsx'
+export const CDTFA_WORKBOOK_URL = new URL(`/taxes-and-fees/${CDTFA_WORKBOOK}`, CDTFA_RATES_PAGE).href
+
+/**
+ * A replica of every publisher the default refresh reads, serving the files in ../shared; the
+ * Census relationship and place-by-county files are rebuilt in their published layout under
+ * `workDir` (test/support/census-files.ts), where the test CA is written too.
+ */
+export async function startOfficialPublishers(workDir: string): Promise<PublisherReplica> {
+  const replica = await startPublisherReplica(PUBLISHER_HOSTS, workDir)
+  try {
+    await replica.serveDirectory(SST_RATES_URL, sharedPath('mirror', 'sst'), 'iis', { listedWithoutFile: SST_LISTED_WITHOUT_FILE })
+    replica.answer(CDTFA_RATES_PAGE, { kind: 'page', html: cdtfaRatesPageHtml([new URL(CDTFA_WORKBOOK_URL).pathname]) })
+    replica.answer(CDTFA_WORKBOOK_URL, { kind: 'file', file: sharedPath('mirror', 'cdtfa', CDTFA_WORKBOOK) })
+    replica.answer(IDOR_ORDMACHE_URL, { kind: 'file', file: sharedPath('mirror', 'idor', path.posix.basename(IDOR_ORDMACHE_URL)) })
+    await serveGeography(replica, workDir)
+    return replica
+  } catch (error) {
+    await replica.close()
+    throw error
+  }
+}
+
+/** www2.census.gov: the 2015 cartographic boundary files as published, the 2020 files as rebuilt. */
+async function serveGeography(replica: PublisherReplica, workDir: string): Promise<void> {
+  const relationship = path.join(workDir, 'census-rel2020')
+  const codes = path.join(workDir, 'census-codes2020')
+  await Promise.all([writeZctaCountyFile(relationship), writeZctaPlaceFile(relationship), writePlaceByCountyFile(codes)])
+  await replica.serveDirectory(`${CENSUS_CARTOGRAPHIC_URL}GENZ2015/shp/`, sharedPath('geo', 'census-places-2015'), 'apache')
+  await replica.serveDirectory(CENSUS_RELATIONSHIP_URL, relationship, 'apache')
+  await replica.serveDirectory(CENSUS_CODES_URL, codes, 'apache')
+}
