@@ -9,8 +9,9 @@ import { fetchGeographyInputs, geocorrRequestUrl, loadGeography } from '../pipel
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
-import { pipelineSettings, refreshProcess, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, refreshProcess, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const settingsWithGeo = async (geo: string) =>
   pipelineSettings({ mirror: inject('mirrorUrl'), artifacts: await tempDir('artifacts'), build: await tempDir('build'), extra: { TAXATLAS_GEO: geo } })

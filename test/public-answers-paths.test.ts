@@ -3,15 +3,16 @@
 // those files by their place in the mirror or the drops (`local-mirror:sst/…`), and no route of the
 // server answers with an absolute path of the machine, public (/v1/freshness, /healthz) or keyed
 // (lookups of a state served by a fallback, whose warning says why, in both shapes).
-import { readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { API_ROUTES } from '../server/routes/index.ts'
 import { openSnapshot } from '../server/snapshot/open-snapshot.ts'
 import { machinePathsIn } from './support/machine-paths.ts'
-import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { startTestServer, withKey, type TestServer } from './support/server-harness.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 // WA: an SST member with no file in the mirror, served by its drop with feed_fallback; GA its SST
 // file; CA the CDTFA workbook; CT its statute.
@@ -25,24 +26,16 @@ const zipOf = new Map<string, string>()
 
 beforeAll(async () => {
   artifacts = await tempDir('paths-artifacts')
-  const build = await tempDir('paths-build')
-  try {
-    const settings = pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build, states: STATES.join(',') })
-    const { manifest, reason } = await runRefresh(settings)
-    if (!manifest) throw new Error(`no snapshot published: ${reason}`)
-    snapshotDir = path.join(artifacts, 'snapshots', manifest.snapshot)
-    const snapshot = await openSnapshot(artifacts, manifest.snapshot, Date.now())
-    for (const state of STATES) zipOf.set(state, snapshot.rates.entryAt(snapshot.rates.entriesOfState(state).next().value!).zip)
-  } finally {
-    await rm(build, { recursive: true, force: true })
-  }
+  const settings = pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build: await tempDir('paths-build'), states: STATES.join(',') })
+  const { manifest, reason } = await runRefresh(settings)
+  if (!manifest) throw new Error(`no snapshot published: ${reason}`)
+  snapshotDir = path.join(artifacts, 'snapshots', manifest.snapshot)
+  const snapshot = await openSnapshot(artifacts, manifest.snapshot, Date.now())
+  for (const state of STATES) zipOf.set(state, snapshot.rates.entryAt(snapshot.rates.entriesOfState(state).next().value!).zip)
   server = await startTestServer({ artifactsDir: artifacts })
   key = (await server.createAccount('enterprise')).api_key
 })
-afterAll(async () => {
-  await server?.close()
-  if (artifacts) await rm(artifacts, { recursive: true, force: true })
-})
+afterAll(() => server?.close())
 
 it('the published manifest and freshness records name local files by their place in the mirror or the drops', async () => {
   const manifest = await readFile(path.join(snapshotDir, 'manifest.json'), 'utf8')
