@@ -20,8 +20,9 @@ const common = { testTimeout: 120_000, hookTimeout: 300_000, pool: 'forks' } as 
 
 export default defineConfig({
   test: {
-    // Once for the whole run, both projects: one mirror, one PostgreSQL server.
-    globalSetup: ['test/global-setup.ts', 'test/postgres-setup.ts'],
+    // Once for the whole run, both projects: the run's temp directory (checked for leftovers at the
+    // end, after the others are torn down), one mirror, one PostgreSQL server.
+    globalSetup: ['test/temp-dir-setup.ts', 'test/global-setup.ts', 'test/postgres-setup.ts'],
     projects: [
       { test: { ...common, name: 'default', include: ['test/**/*.test.ts'] } },
       { test: { ...common, name: 'postgres', include: STORE_TESTS, env: { TAXATLAS_TEST_STORE: 'postgres' } } },

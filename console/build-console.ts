@@ -43,7 +43,7 @@ export async function buildConsole(outDir: string): Promise<void> {
   })
   const layout = await readFile(path.join(CONSOLE, 'pages', 'layout.html'), 'utf8')
   for (const { file, page, title, script, head = [] } of PAGES) {
-    const main = await readFile(path.join(CONSOLE, 'pages', `${page}.html`), 'utf8')
+    const main = await withIncludes(await readFile(path.join(CONSOLE, 'pages', `${page}.html`), 'utf8'))
     const fields: Record<string, string> = { title, page, script, head: head.map((line) => `${line}\n`).join(''), main: main.trimEnd() }
     const html = layout.replace(/\{\{(\w+)\}\}/g, (_, name: string) => fields[name]).replace(`data-page="${page}">`, `data-page="${page}" aria-current="page">`)
     await writeFile(path.join(building, file), html)
@@ -55,6 +55,13 @@ export async function buildConsole(outDir: string): Promise<void> {
   await gzipTextFiles(building)
   await rm(outDir, { recursive: true, force: true })
   await rename(building, outDir)
+}
+
+/** A page body with each `<!-- include: name.html -->` line replaced by that file of pages/ (text shared by pages). */
+async function withIncludes(body: string): Promise<string> {
+  const names = [...new Set([...body.matchAll(/<!-- include: ([\w-]+\.html) -->/g)].map((m) => m[1]!))]
+  const parts = new Map(await Promise.all(names.map(async (name) => [name, (await readFile(path.join(CONSOLE, 'pages', name), 'utf8')).trimEnd()] as const)))
+  return body.replace(/<!-- include: ([\w-]+\.html) -->/g, (_, name: string) => parts.get(name)!)
 }
 
 /** us-atlas's states (10m), each geometry with `code`, the lower-case state code the API uses. */

@@ -14,6 +14,11 @@ const submit = byId<HTMLButtonElement>('lookup-submit')
 
 followInputMode()
 
+const keyInput = byId<HTMLInputElement>('api-key')
+keyInput.addEventListener('input', () => {
+  byId('usage-link').hidden = keyInput.value.trim() === ''
+})
+
 form.addEventListener('submit', (event) => {
   event.preventDefault()
   void lookUp()

@@ -7,6 +7,7 @@ import got from 'got'
 import { sha256Hex, writeAtomically } from '../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../snapshot-contract/model.ts'
 import { assertBodyKind } from './body-kind.ts'
+import { localFileUrl, localMirrorFolder } from './local-source-names.ts'
 import { agentsFor } from './proxy-agents.ts'
 import type { PipelineSettings, SourceLocation } from './settings.ts'
 
@@ -48,9 +49,9 @@ async function fetchBytes(request: SourceRequest, settings: PipelineSettings, lo
   const { kind, where } = locate(request, location)
   if (kind === 'file') {
     const bytes = await readFile(where).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`${request.fileName}: cannot read ${where} (${error.code ?? error.message})`)
+      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code ?? error.message})`)
     })
-    const stored = await keepRaw(request, bytes, settings, `file://${where}`)
+    const stored = await keepRaw(request, bytes, settings, localFileUrl('local-mirror', `${request.feed}/${request.fileName}`))
     return { ...stored, bytes, cache: 'mirror-dir' }
   }
   return download(request, where, settings)

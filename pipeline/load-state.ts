@@ -62,7 +62,7 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
   try {
     const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
     if (!drop && feed.kind === 'avalara-zip5') {
-      throw new NoFileForState(`no manual drop for ${descriptor.code} in ${context.settings.dropsDir} (${feed.dropPattern})`)
+      throw new NoFileForState(`no manual drop for ${descriptor.code} in TAXATLAS_DROPS (${feed.dropPattern})`)
     }
     return { fetched, choices, ...(drop ? { drop } : {}) }
   } catch (error) {

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { heldDrops, parseAvalaraZip5, type AvalaraDrop, type AvalaraZip5File } from './feeds/avalara-zip5.ts'
 import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../snapshot-contract/model.ts'
+import { localFileUrl } from './local-source-names.ts'
 import { decodeText } from './text-decoding.ts'
 
 /** A manual drop file read from the drop directory. */
@@ -22,9 +23,10 @@ export async function listFiles(dir: string): Promise<string[]> {
 export const dropsOfState = async (state: string, dropsDir: string): Promise<AvalaraDrop[]> => heldDrops(await listFiles(dropsDir), state)
 
 export async function readDrop(drop: AvalaraDrop, dropsDir: string): Promise<DropFile> {
-  const file = path.join(dropsDir, drop.path)
-  const bytes = await readFile(file)
-  return { bytes, raw: { url: `file://${file}`, name: path.basename(file), sha256: sha256Hex(bytes), size: bytes.length } }
+  const bytes = await readFile(path.join(dropsDir, drop.path)).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read manual drop ${drop.path} (${error.code ?? error.message})`)
+  })
+  return { bytes, raw: { url: localFileUrl('manual-drops', drop.path), name: path.basename(drop.path), sha256: sha256Hex(bytes), size: bytes.length } }
 }
 
 /** The newest manual drop of the state's Avalara ZIP5 table; undefined when there is none. */

@@ -12,6 +12,7 @@ import path from 'node:path'
 import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
 import { parseListingLinks } from './feeds/sst-file-names.ts'
 import { download, FetchError } from './fetch-source.ts'
+import { localMirrorFolder } from './local-source-names.ts'
 import type { PipelineSettings, SourceLocation } from './settings.ts'
 
 export type ListedFile = {
@@ -22,7 +23,7 @@ export type ListedFile = {
 }
 
 export type Listing = {
-  /** the page (or directory) read */
+  /** the page read, or the mirror folder standing for it (named without the machine's path) */
   where: string
   /** every link, files and navigation alike */
   files: ListedFile[]
@@ -49,12 +50,11 @@ export class Listings {
 
 async function readListing(feed: string, indexUrl: string, settings: PipelineSettings, location: SourceLocation): Promise<Listing> {
   if (location.kind === 'dir') {
-    const dir = path.join(location.root, feed)
-    const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`cannot list ${dir} (${error.code ?? error.message})`)
+    const entries = await readdir(path.join(location.root, feed), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      throw new FetchError(`cannot list ${localMirrorFolder(feed)} (${error.code ?? error.message})`)
     })
     const files = entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map((entry) => entry.name).sort()
-    return { where: dir, files: files.map((name) => ({ name, officialUrl: new URL(encodeURIComponent(name), indexUrl).href })), cache: 'mirror-dir' }
+    return { where: localMirrorFolder(feed, indexUrl), files: files.map((name) => ({ name, officialUrl: new URL(encodeURIComponent(name), indexUrl).href })), cache: 'mirror-dir' }
   }
   const pageUrl = location.kind === 'url' ? `${location.base}/${feed}/` : indexUrl
   const page = await download({ feed, fileName: `index-${sha256Hex(Buffer.from(pageUrl)).slice(0, 12)}.html` }, pageUrl, settings)

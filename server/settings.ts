@@ -6,7 +6,7 @@ import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from 
 import { settingsError } from './base/settings-error.ts'
 import { parseCorsOrigins, type CorsPolicy } from './http/cors.ts'
 import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
-import { isPostgresUrl, redactedUrl, type StoreLocation } from './store/store-location.ts'
+import { hasOtherScheme, isPostgresUrl, redactedUrl, type StoreLocation } from './store/store-location.ts'
 import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
 import { endpointFilePath } from './admin/endpoint-file.ts'
 
@@ -20,6 +20,9 @@ const ServerEnv = z.object({
     .string()
     .min(1)
     .default('var/taxatlas.duckdb')
+    .refine((value) => !hasOtherScheme(value), {
+      message: 'is neither a file path nor a PostgreSQL URL: give a DuckDB file path (var/taxatlas.duckdb) or postgres://user:password@host:5432/database (postgresql:// also)',
+    })
     .describe('the store of accounts, keys, usage and transactions: a DuckDB file path (one server), or a postgres:// URL (any number of servers)'),
   TAXATLAS_STORE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10).describe('PostgreSQL: connections each server keeps'),
   TAXATLAS_STORE_POLL_MS: z.coerce

@@ -12,7 +12,7 @@ import {
   ValidationError,
   type OrderInput,
   type TaxatlasClientOptions,
-} from 'taxatlas/client'
+} from '../client/index.ts'
 import { API_ROUTES } from '../server/routes/index.ts'
 import { recordingClient, rejection } from './support/client-recording.ts'
 import { gaOrder, startPortabilityServer, TODAY, type PortabilityServer } from './support/portability-server.ts'

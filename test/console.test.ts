@@ -25,6 +25,7 @@ import { ambiguousZip, lookupArtifacts, openLookupSnapshot, type LookupArtifacts
 import { rawRequest } from './support/reliability-raw-http.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
 import { TRAVERSAL_PAYLOADS } from './support/traversal-payloads.ts'
+import { unreadableTexts } from './support/unreadable-text.ts'
 
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'build', 'screenshots')
 const TODAY = new Date().toISOString().slice(0, 10)
@@ -355,6 +356,32 @@ describe('the API reference', () => {
     expect(await page.locator('#docs-status').textContent()).toContain('describes it now')
     await screenshot(page, 'docs')
     await page.close()
+  })
+
+  it('shows every text whole and readable, its version badges among them, on a 1280×800 screen and a 390×844 phone', async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const page = await browser.open('/docs', { beforeLoad: (p) => p.setViewportSize(viewport) })
+      await expect.poll(() => page.locator('#swagger-ui .opblock').count(), { timeout: 30_000 }).toBeGreaterThan(0)
+      const badges = await page.locator('#swagger-ui .info .title small').allTextContents()
+      expect(badges.map((badge) => badge.trim())).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+$/), expect.stringMatching(/^OAS 3\.\d/)])
+      await page.locator('#swagger-ui .info .title').screenshot({ path: path.join(SCREENSHOTS, `console-docs-title-${viewport.width}x${viewport.height}.png`) })
+      expect(await unreadableTexts(page, 'main'), `${viewport.width}×${viewport.height}`).toEqual([])
+      await page.close()
+    }
+  })
+
+  it('the lookup and account pages say how to get a key, and the lookup page links to the usage once a key is typed', async () => {
+    for (const route of ['/lookup', '/account']) {
+      const page = await browser.open(route)
+      expect(await page.locator('[data-part="key-help"]').textContent()).toMatch(/npm run -s admin -- create-account --name "Your company" --tier trial/)
+      if (route === '/lookup') {
+        expect(await page.locator('#usage-link').isHidden()).toBe(true)
+        await page.fill('#api-key', lookup.key)
+        expect(await page.locator('#usage-link').isVisible()).toBe(true)
+        expect(await page.locator('#usage-link a').getAttribute('href')).toBe('/account')
+      }
+      await page.close()
+    }
   })
 })
 

@@ -18,8 +18,9 @@ import { defineDistrictAreas, type DistrictAreaTable } from '../sources/district
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { stateByCode } from '../sources/index.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
-import { pipelineSettings, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const MN_ZIP = 'MNR2026Q2FEB18.zip'
 const member = extractMember(readFileSync(sharedPath('mirror/sst', MN_ZIP)), MN_ZIP)

@@ -9,8 +9,9 @@ import type { Manifest } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { readSnapshotFile } from '../snapshot-contract/snapshot-store.ts'
 import { avalaraRows, dropCombined } from './support/lookup-snapshots.ts'
-import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const run = async (artifacts: string, now: string, drops?: string) =>
   (await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('build'), states: 'IA,IL', now, ...(drops ? { drops } : {}) }))).manifest!

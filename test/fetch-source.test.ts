@@ -1,5 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { FetchError, fetchSource } from '../pipeline/fetch-source.ts'
@@ -7,11 +6,12 @@ import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
 import { readPipelineSettings } from '../pipeline/settings.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const GA = { feed: 'sst', fileName: 'GAR2026Q2FEB19.csv', officialUrl: 'https://invalid.example/GAR2026Q2FEB19.csv' }
 
 async function settingsFor(mirror: string, extra: Record<string, string> = {}) {
-  const buildDir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-fetch-'))
+  const buildDir = await tempDir('fetch')
   return readPipelineSettings({ TAXATLAS_MIRROR: mirror, TAXATLAS_BUILD: buildDir, TAXATLAS_FETCH_RETRIES: '2', TAXATLAS_FETCH_TIMEOUT_MS: '1500', ...extra })
 }
 

@@ -12,8 +12,9 @@ import { writePlaceByCountyFile, writeZctaCountyFile, writeZctaPlaceFile } from 
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
-import { pipelineSettings, refreshProcess, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, refreshProcess, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const ZCTA_COUNTY_PATH = `/${CENSUS_RELATIONSHIP_FOLDER}/tab20_zcta520_county20_natl.txt`
 

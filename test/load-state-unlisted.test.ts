@@ -10,8 +10,9 @@ import { loadFeed } from '../pipeline/load-state.ts'
 import { Listings } from '../pipeline/source-listing.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { stateByCode } from '../sources/index.ts'
-import { pipelineSettings, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const GA = stateByCode('GA')!
 const DROP = 'TAXRATES_ZIP5_GA202512.csv'

@@ -8,8 +8,8 @@ import { once } from 'node:events'
 import { open, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { tempDir } from './support/refresh-run.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const CHILD = `
 import http from 'node:http'

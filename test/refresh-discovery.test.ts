@@ -8,8 +8,9 @@ import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadSnapshot, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
-import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const GA_REAL = 'GAR2026Q2FEB19.csv'
 /** The Q1 file GA would have posted on 2025-11-20, derived from the real Q2 file. */

@@ -10,8 +10,9 @@ import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { loadSnapshot, readCurrentId, snapshotsDir } from '../snapshot-contract/snapshot-store.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
-import { pipelineSettings, refreshProcess, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, refreshProcess, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const STATES = 'GA,MN,WI,CA,CT'
 const state = (manifest: Manifest, code: string) => manifest.states.find((s) => s.code === code) as StateRecord

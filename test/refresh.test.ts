@@ -9,8 +9,9 @@ import { staleExplanation, summaryTable } from '../pipeline/reporter.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { INDEX_FILES, loadSnapshot, readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { STATES } from '../sources/index.ts'
-import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 async function hudZipsOf(state: string): Promise<Set<string>> {
   const text = await readFile(sharedPath('geo/hud/ZIP_COUNTY_032023.csv'), 'utf8')

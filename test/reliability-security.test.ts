@@ -12,9 +12,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { MAX_CACHED_URL } from '../server/http/reply-cache.ts'
 import { KEY_PREFIX } from '../server/store/api-keys.ts'
-import { tempDir } from './support/refresh-run.ts'
 import { startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 let artifacts: { dir: string; id: string }
 let storeDir: string

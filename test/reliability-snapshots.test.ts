@@ -15,11 +15,11 @@ import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { pointerPath, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { HealthBody } from '../server/routes/health.ts'
-import { tempDir } from './support/refresh-run.ts'
 import { publishDamaged, sectionExtent, type Damage } from './support/reliability-damaged-snapshot.ts'
 import { keyCaller, startServerProcess, type KeyCall, type ServerProcess } from './support/reliability-server-process.ts'
 import { ratesOf } from './support/reliability-workload.ts'
 import { artifactsWithSnapshot, pointTo, republish } from './support/server-snapshot.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 let artifacts: { dir: string; id: string }
 let storeDir: string

@@ -7,11 +7,11 @@
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { tempDir } from './support/refresh-run.ts'
 import { startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
 import { runSoak } from './support/reliability-soak-run.ts'
 import { storeOutage } from './support/reliability-store-outage.ts'
 import { artifactsWithSnapshot, republish } from './support/server-snapshot.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const SECONDS = Number(process.env.SOAK_TEST_SECONDS ?? 6)
 const RATE = 150

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { KEY_PREFIX } from '../server/store/api-keys.ts'
 import { rawRequest } from './support/reliability-raw-http.ts'
 import { startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
-import { tempDir } from './support/refresh-run.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 let artifacts: { dir: string; id: string }
 let storeDir: string

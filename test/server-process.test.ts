@@ -94,4 +94,15 @@ describe('server/main.ts', () => {
     expect(result.exitCode).toBe(1)
     expect(lines[0]).toMatchObject({ event: 'startup_failed', reason: expect.stringContaining('TAXATLAS_TIERS') })
   })
+
+  it('refuses a TAXATLAS_STORE that is neither a path nor a PostgreSQL URL, naming the setting and the accepted forms, and creates nothing', async () => {
+    for (const store of ['mysql://root@db:3306/taxatlas', 'postgres:/typo@db/taxatlas']) {
+      const { child, lines } = serve({ TAXATLAS_ARTIFACTS: artifacts.dir, TAXATLAS_STORE: store })
+      const result = await child
+      expect(result.exitCode, store).toBe(1)
+      expect(lines.map((l) => l.event)).toEqual(['startup_failed'])
+      expect(lines[0].reason).toMatch(/TAXATLAS_STORE: is neither a file path nor a PostgreSQL URL: give a DuckDB file path .* or postgres:\/\//)
+      expect(existsSync(path.join(PROJECT_ROOT, store.split(':')[0] + ':'))).toBe(false)
+    }
+  })
 })

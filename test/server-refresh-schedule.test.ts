@@ -8,8 +8,8 @@ import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store
 import { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import { startTestServer, type TestServer } from './support/server-harness.ts'
 import { copyOfCachedArtifacts } from './support/server-snapshot.ts'
-import { tempDir } from './support/refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const REFRESH = `${process.execPath} --import tsx pipeline/main.ts`
 

@@ -9,8 +9,9 @@ import { parseRateFraction } from '../snapshot-contract/rate-units.ts'
 import { defaultZipRates, diffZipRates, type ZipChange } from '../pipeline/snapshot-diff.ts'
 import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging } from '../pipeline/staging.ts'
-import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 const STATES = ['LA', 'SD', 'TX']
 

@@ -12,8 +12,9 @@ import { stateByCode } from '../sources/index.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
-import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
+import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
+import { tempDir } from './support/temp-dirs.ts'
 
 type HudRow = { ZIP: string; COUNTY: string; USPS_ZIP_PREF_STATE: string }
 const hud = Papa.parse<HudRow>(readFileSync(sharedPath('geo/hud/ZIP_COUNTY_032023.csv'), 'utf8'), { header: true, skipEmptyLines: true }).data

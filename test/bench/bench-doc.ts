@@ -62,11 +62,14 @@ export function benchSection(report: BenchReport): string {
 }
 
 /** `doc` with everything between the markers replaced by `section`; the rest is kept byte for byte. */
-export function withBenchSection(doc: string, section: string): string {
-  const start = doc.indexOf(BENCH_START)
-  const end = doc.indexOf(BENCH_END)
-  if (start < 0 || end < 0 || end < start || doc.indexOf(BENCH_START, start + 1) >= 0 || doc.indexOf(BENCH_END, end + 1) >= 0) {
-    throw new Error(`the document must hold ${BENCH_START} once, followed by ${BENCH_END} once`)
+export const withBenchSection = (doc: string, section: string): string => withMarkedSection(doc, BENCH_START, BENCH_END, section)
+
+/** `doc` with the text between its `startMarker` and `endMarker` lines replaced by `section`. */
+export function withMarkedSection(doc: string, startMarker: string, endMarker: string, section: string): string {
+  const start = doc.indexOf(startMarker)
+  const end = doc.indexOf(endMarker)
+  if (start < 0 || end < 0 || end < start || doc.indexOf(startMarker, start + 1) >= 0 || doc.indexOf(endMarker, end + 1) >= 0) {
+    throw new Error(`the document must hold ${startMarker} once, followed by ${endMarker} once`)
   }
-  return `${doc.slice(0, start + BENCH_START.length)}\n${section}\n${doc.slice(end)}`
+  return `${doc.slice(0, start + startMarker.length)}\n${section}\n${doc.slice(end)}`
 }

@@ -1,9 +1,7 @@
-// Real snapshots for the lookup tests, built once per vitest run (the mirror's port names the
-// cache) and shared read-only: an earlier snapshot holding TX from the 2018-04 drop only, then the
+// Real snapshots for the lookup tests, built once per vitest run in the run's cache and shared
+// read-only: an earlier snapshot holding TX from the 2018-04 drop only, then the
 // snapshot in service with every state (newest drops, SST files, CDTFA workbook, statutes).
-import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink } from 'node:fs/promises'
 import { setTimeout } from 'node:timers/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -13,21 +11,7 @@ import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { openSnapshot, type Snapshot } from '../../server/snapshot/open-snapshot.ts'
 import { pipelineSettings, runRefresh } from './refresh-run.ts'
 import { sharedPath } from './shared.ts'
-
-/**
- * Cached snapshots are keyed by the code that builds them (pipeline, sources, snapshot contract):
- * a checkout with other code never reuses a snapshot built by another.
- */
-function buildCodeHash(): string {
-  const hash = createHash('sha256')
-  for (const dir of ['pipeline', 'sources', 'snapshot-contract']) {
-    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort()
-    for (const file of files) hash.update(file).update(readFileSync(file))
-  }
-  return hash.digest('hex').slice(0, 12)
-}
-
-const CACHE_ROOT = path.join(os.tmpdir(), `taxatlas-lookup-test-snapshots-${buildCodeHash()}`)
+import { runCacheDir } from './temp-dirs.ts'
 
 /** The state whose earlier edition is held in an earlier snapshot, and that edition. */
 export const HISTORY_STATE = 'TX'
@@ -64,20 +48,8 @@ async function build(dir: string, mirrorUrl: string): Promise<void> {
 // Test files run in parallel: one builds while the others wait for its CURRENT pointer.
 const STALE_LOCK_MS = 10 * 60_000
 
-/** Earlier runs' caches (another mirror port) are removed once they are a few hours old. */
-const STALE_CACHE_MS = 6 * 3_600_000
-
-async function removeStaleCaches(): Promise<void> {
-  for (const name of await readdir(CACHE_ROOT).catch(() => [] as string[])) {
-    const entry = path.join(CACHE_ROOT, name)
-    const info = await stat(entry).catch(() => null)
-    if (info && Date.now() - info.mtimeMs > STALE_CACHE_MS) await rm(entry, { recursive: true, force: true })
-  }
-}
-
 async function buildOnce(dir: string, mirrorUrl: string): Promise<void> {
-  await mkdir(CACHE_ROOT, { recursive: true })
-  if (!(await readCurrentId(dir))) await removeStaleCaches()
+  await mkdir(path.dirname(dir), { recursive: true })
   const lock = `${dir}.lock`
   while (!(await readCurrentId(dir))) {
     const locked = await mkdir(lock).then(
@@ -104,7 +76,7 @@ async function buildOnce(dir: string, mirrorUrl: string): Promise<void> {
 
 /** The shared artifacts directory; CURRENT names the all-states snapshot. Do not write into it. */
 export async function lookupArtifacts(mirrorUrl: string): Promise<LookupArtifacts> {
-  const dir = path.join(CACHE_ROOT, new URL(mirrorUrl).port)
+  const dir = runCacheDir('lookup-snapshots')
   await buildOnce(dir, mirrorUrl)
   const currentId = (await readCurrentId(dir))!
   const earlier = (await listSnapshotIds(dir)).filter((id) => id !== currentId)

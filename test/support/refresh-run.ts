@@ -8,6 +8,7 @@ import { refresh, type Reporter } from '../../pipeline/refresh.ts'
 import { readPipelineSettings, type PipelineSettings } from '../../pipeline/settings.ts'
 import { PROJECT_ROOT, sharedPath } from './shared.ts'
 
+/** A new `taxatlas-<label>-*` folder the caller removes (tests: support/temp-dirs.ts removes its own). */
 export const tempDir = (label: string) => mkdtemp(path.join(os.tmpdir(), `taxatlas-${label}-`))
 
 export function pipelineSettings(env: {

@@ -1,20 +1,18 @@
 // Real snapshots for server tests: the pipeline's refresh() run against the test mirror (in the
 // test's process, or as a child process). The first call in a vitest run builds one (GA, CT, DE)
-// and keeps it for the run (the index format and the mirror's port name the cache); each test
-// gets its own copy, so tests may move pointers and publish freely.
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+// and keeps it for the run in the run's cache; each test file gets its own copy, so tests may move
+// pointers and publish freely.
+import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
-import { FORMAT_VERSION } from '../../snapshot-contract/format.ts'
 import { Manifest } from '../../snapshot-contract/manifest.ts'
 import { refresh, type Reporter } from '../../pipeline/refresh.ts'
 import { readPipelineSettings } from '../../pipeline/settings.ts'
 import { pointerPath, readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { refreshProcess } from './refresh-run.ts'
 import { sharedPath } from './shared.ts'
-
-const STALE_CACHE_MS = 6 * 3_600_000
+import { runCacheDir, tempDir } from './temp-dirs.ts'
 
 const silent: Reporter = { start() {}, state() {}, info() {}, finish() {} }
 
@@ -91,38 +89,27 @@ export async function republish(artifactsDir: string, fromId: string, newId: str
 export const pointTo = (artifactsDir: string, id: string) => writeAtomically(pointerPath(artifactsDir), `${id}\n`)
 
 /**
- * A snapshot built once for the test run (per index format and mirror port) and kept between
- * test files: `cache` names its folder, `states` limits the refresh to them.
+ * A snapshot built once for the test run and kept between test files: `cache` names its folder,
+ * `states` limits the refresh to them.
  */
 export type SnapshotCache = { name: string; states?: string }
 
-/** A fresh temp artifacts directory holding a copy of the cached snapshot, CURRENT pointing at it. */
+/** A fresh temp artifacts directory (removed after the test file) holding a copy of the cached snapshot, CURRENT pointing at it. */
 export async function copyOfCachedArtifacts(mirrorUrl: string, cache: SnapshotCache): Promise<string> {
   const cached = await cachedArtifacts(mirrorUrl, cache)
-  const dir = await mkdtemp(path.join(os.tmpdir(), `taxatlas-${cache.name}-artifacts-`))
+  const dir = await tempDir(`${cache.name}-artifacts`)
   await cp(cached, dir, { recursive: true })
   return dir
 }
 
 async function cachedArtifacts(mirrorUrl: string, cache: SnapshotCache): Promise<string> {
-  const root = path.join(os.tmpdir(), `taxatlas-${cache.name}-test-snapshots`)
-  // A new index format must not read an old build's snapshot.
-  const dir = path.join(root, `v${FORMAT_VERSION}-${new URL(mirrorUrl).port}`)
+  const dir = runCacheDir(`${cache.name}-snapshots`)
   if (await readCurrentId(dir)) return dir
-  await mkdir(root, { recursive: true })
-  await removeStaleCaches(root)
+  await mkdir(path.dirname(dir), { recursive: true })
   const building = `${dir}.tmp-${process.pid}`
   await rm(building, { recursive: true, force: true })
   await refreshInto(building, mirrorUrl, cache.states ? { states: cache.states } : {})
   // Another test file may have finished first; either copy is the same run's data.
   await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }))
   return dir
-}
-
-async function removeStaleCaches(root: string) {
-  for (const name of await readdir(root).catch(() => [] as string[])) {
-    const entry = path.join(root, name)
-    const info = await stat(entry).catch(() => null)
-    if (info && Date.now() - info.mtimeMs > STALE_CACHE_MS) await rm(entry, { recursive: true, force: true })
-  }
 }
