@@ -2,7 +2,7 @@
 // and nothing lost when the process exits right after logging.
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
-import { jsonLogger } from '../server/base/logger.ts'
+import { jsonLogger, sinkOf } from '../server/base/logger.ts'
 import { loggedPath } from '../server/http/request-context.ts'
 import { KEY_PREFIX } from '../server/store/api-keys.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from './support/shared.ts'
 describe('jsonLogger', () => {
   it('writes the lines logged together in one write, each a JSON object with time, level, event and the fields', async () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     logger.info('first', { status: 200, path: '/v1/tax/ga', note: 'quote " and \\n newline' })
     logger.warn('second')
     logger.error('third', { reason: 'x' })
@@ -26,7 +26,7 @@ describe('jsonLogger', () => {
 
   it('writes at once when many lines are waiting, instead of holding them to the next flush', () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     const entry = { method: 'GET', route: '/v1/tax/:state', path: '/v1/tax/ga', status: 200, duration_ms: 0.5, support_reference: 'r', account_id: null }
     for (let i = 0; i < 255; i++) logger.request({ ...entry, support_reference: `r${i}` })
     expect(writes).toEqual([])
@@ -56,7 +56,7 @@ describe('loggedPath', () => {
 describe('the access log line', () => {
   it('is the JSON object of its fields, as the generic line would write it', async () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     const entries = [
       { method: 'GET', route: '/v1/tax/:state', path: '/v1/tax/"ga"\\\n\u2028', status: 200, duration_ms: 0.42, support_reference: 'a3b1c2d4-1111-2222-3333-444455556666', account_id: 'acct_x' },
       { method: null, route: null, path: null, status: 400, duration_ms: 0, support_reference: 'r', account_id: null, reason: 'HPE_INVALID_METHOD' },
@@ -82,7 +82,7 @@ describe('the access log line', () => {
 describe('the access log duration', () => {
   it('reads as String(number) does for every hundredth, and rounds a longer one to hundredths', async () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     const durations = Array.from({ length: 4000 }, (_, i) => (i * 37) / 100)
     const entry = { method: 'GET', route: null, path: '/', status: 200, support_reference: 'r', account_id: null }
     for (const duration_ms of [...durations, 1.004, 2.3456, 0.004]) logger.request({ ...entry, duration_ms })
