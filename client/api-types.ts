@@ -580,7 +580,7 @@ export type StoreHealth = {
   reason: string
   /** when it started */
   since: string
-  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed or replaced while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it */
+  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed, replaced, truncated or overwritten while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it */
   problem: 'locked' | 'missing' | 'unreadable' | 'unavailable' | 'file_lost' | 'write_refused' | 'invalidated'
 }
 
