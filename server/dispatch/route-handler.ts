@@ -327,7 +327,9 @@ export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, 
   const { requestId } = requestState(req)
   ensureBaseHeaders(req, res)
   if (!(error instanceof HttpError)) {
-    logger.error('request_failed', { support_reference: requestId, error: (error as Error)?.message, stack: (error as Error)?.stack })
+    // A client that went away mid-body fails the read: nothing is wrong with the server, and the access log marks it aborted.
+    if (req.destroyed && res.socket?.destroyed !== false) logger.info('request_aborted', { support_reference: requestId, reason: (error as Error)?.message })
+    else logger.error('request_failed', { support_reference: requestId, error: (error as Error)?.message, stack: (error as Error)?.stack })
   }
   try {
     sendError(res, error, requestId, format)
