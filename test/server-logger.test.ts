@@ -4,7 +4,7 @@ import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { jsonLogger, sinkOf } from '../server/base/logger.ts'
 import { loggedPath } from '../server/http/request-context.ts'
-import { KEY_PREFIX } from '../server/store/api-keys.ts'
+import { KEY_PREFIX, newApiKey } from '../server/store/api-keys.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
 
 describe('jsonLogger', () => {
@@ -50,6 +50,23 @@ describe('loggedPath', () => {
     expect(loggedPath(`/v1/tax/ga?zip=30303&api_key=${key}`)).toBe('/v1/tax/ga')
     expect(loggedPath(`/v1/tax/${key}?zip=1`)).toBe(`/v1/tax/${KEY_PREFIX}[redacted]`)
     expect(loggedPath(`/${key}/x/${key}`)).toBe(`/${KEY_PREFIX}[redacted]/x/${KEY_PREFIX}[redacted]`)
+  })
+
+  it('leaves no part of a real key in the path when it is split by an escaped separator, with or without its prefix', () => {
+    for (let i = 0; i < 50; i++) {
+      const { key } = newApiKey()
+      const secret = key.slice(KEY_PREFIX.length)
+      const half = secret.length >> 1
+      const parts = [secret.slice(0, half), secret.slice(half)]
+      for (const separator of ['%2F', '%20', '+', '%2B', '.', '%0A']) {
+        for (const sent of [`${KEY_PREFIX}${parts.join(separator)}`, parts.join(separator)]) {
+          const logged = loggedPath(`/v1/tax/${sent}?zip=1`)
+          for (const part of parts) expect(logged, `${sent} → ${logged}`).not.toContain(part.slice(0, 12))
+        }
+      }
+    }
+    // Ordinary segments are logged as sent.
+    for (const path of ['/v1/tax/ga', '/openapi.json', '/v1/portability/orders/order%20123-abc', '/taxjar/v2/transactions/orders/Order-2026-01-15-0001']) expect(loggedPath(path)).toBe(path)
   })
 })
 
