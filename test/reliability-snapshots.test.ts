@@ -14,6 +14,7 @@ import { FormatError } from '../snapshot-contract/format.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { pointerPath, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
+import type { Manifest } from '../snapshot-contract/manifest.ts'
 import { HealthBody } from '../server/routes/health.ts'
 import { tempDir } from './support/refresh-run.ts'
 import { publishDamaged, sectionExtent, type Damage } from './support/reliability-damaged-snapshot.ts'
@@ -118,6 +119,42 @@ describe('a byte changed in place in the served snapshot', () => {
     process.kill(server.pid, 'SIGHUP')
     await expect.poll(async () => (await health(server)).status, { timeout: 10_000 }).toBe(200)
     await expect.poll(() => eventsOf(server, 'snapshot_verified').length).toBeGreaterThanOrEqual(1)
+    expect(await server.stop()).toBe(0)
+  })
+})
+
+describe('a byte flipped in a history file of the served snapshot', () => {
+  it('is reported on SIGHUP and refused at start-up like rates.bin; restored, as_of answers again without a restart', async () => {
+    const manifest = JSON.parse(await readFile(path.join(snapshotDir(artifacts.dir, artifacts.id), 'manifest.json'), 'utf8')) as Manifest
+    const layer = manifest.history.find((h) => h.states.some((s) => s.code === 'GA' && s.effective_through && s.effective_through <= '2019-01-01'))!
+    const { server, call } = await start('history-flipped')
+    const asOf = async () => call('GET', '/v1/tax/ga?zip=30303&as_of=2019-01-01')
+    const before = await asOf()
+    expect(before.status, before.text).toBe(200)
+    const historyFile = path.join(snapshotDir(artifacts.dir, artifacts.id), layer.file.name)
+    const original = await readFile(historyFile)
+    const flipped = Buffer.from(original)
+    flipped[flipped.length >> 1] ^= 0x01
+    await writeFile(historyFile, flipped)
+    try {
+      process.kill(server.pid, 'SIGHUP')
+      await expect.poll(() => eventsOf(server, 'snapshot_damaged').length, { timeout: 10_000 }).toBe(1)
+      expect(eventsOf(server, 'snapshot_damaged')[0]).toMatchObject({ reason: expect.stringContaining(`${layer.file.name} sha256`) })
+      expect((await health(server)).body).toMatchObject({ status: 'degraded', snapshot: { problem: 'damaged_on_disk' } })
+      expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
+
+      // A start on it falls back to the earlier snapshot (published by the start-up test above).
+      const restarted = await start('history-restart')
+      expect((await health(restarted.server)).body.snapshot).toMatchObject({ status: 'degraded', problem: 'fallback', reason: expect.stringContaining(`${layer.file.name} sha256`) })
+      expect(await restarted.server.stop()).toBe(0)
+    } finally {
+      await writeFile(historyFile, original)
+    }
+    process.kill(server.pid, 'SIGHUP')
+    await expect.poll(async () => (await health(server)).status, { timeout: 10_000 }).toBe(200)
+    const after = await asOf()
+    expect(after.status).toBe(200)
+    expect(after.body.rate.combined_rate).toBe(before.body.rate.combined_rate)
     expect(await server.stop()).toBe(0)
   })
 })

@@ -135,7 +135,7 @@ export class SnapshotSource {
   async #verifyServed(trigger: ReloadTrigger): Promise<ReloadOutcome> {
     const served = this.#current
     const inMemory = servedBytesFault(served)
-    const onDisk = await loadSnapshot(this.artifactsDir, served.id).then(
+    const onDisk = await loadSnapshot(this.artifactsDir, served.id, { history: true }).then(
       () => null,
       (error: Error) => error.message,
     )
