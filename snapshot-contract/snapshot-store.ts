@@ -19,8 +19,12 @@ export const pointerPath = (artifactsDir: string) => path.join(artifactsDir, 'CU
 
 export class SnapshotError extends Error {}
 
+/** The id CURRENT names; null when it is missing or empty. Any other failure to read it (no file descriptor left, no permission) throws: it says nothing about the pointer. */
 export async function readCurrentId(artifactsDir: string): Promise<string | null> {
-  const text = await readFile(pointerPath(artifactsDir), 'utf8').catch(() => null)
+  const text = await readFile(pointerPath(artifactsDir), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null
+    throw error
+  })
   const id = text?.trim()
   return id ? id : null
 }

@@ -7,7 +7,10 @@
 //   rate), at a reload and at start-up; every offset section of rates.bin damaged row by row is
 //   refused by the reader;
 // - an empty CURRENT: logged once, then at the slow interval, not at every poll.
+import { readdirSync, readFileSync } from 'node:fs'
 import { open, readFile, rm, writeFile } from 'node:fs/promises'
+import net from 'node:net'
+import { execa } from 'execa'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { FormatError } from '../snapshot-contract/format.ts'
@@ -155,6 +158,29 @@ describe('a byte flipped in a history file of the served snapshot', () => {
     const after = await asOf()
     expect(after.status).toBe(200)
     expect(after.body.rate.combined_rate).toBe(before.body.rate.combined_rate)
+    expect(await server.stop()).toBe(0)
+  })
+})
+
+describe('a server out of file descriptors', () => {
+  it('does not take a CURRENT it cannot read for a missing one: nothing refused, the snapshot in service stays sound', async () => {
+    const { server, call } = await start('no-descriptors')
+    const { hostname, port } = new URL(server.url)
+    const inUse = readdirSync(`/proc/${server.pid}/fd`).length
+    const soft = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/limits`, 'utf8'))![1]
+    await execa('prlimit', ['--pid', String(server.pid), `--nofile=${inUse + 2}:`])
+    // Idle connections take the descriptors left; the pointer poll (every 100 ms) then gets EMFILE.
+    const sockets = Array.from({ length: 6 }, () => net.connect(Number(port), hostname).on('error', () => {}))
+    try {
+      await expect.poll(() => eventsOf(server, 'snapshot_pointer_unreadable').length, { timeout: 10_000 }).toBeGreaterThan(0)
+      expect(eventsOf(server, 'snapshot_pointer_unreadable')[0]).toMatchObject({ level: 'warn', reason: expect.stringMatching(/EMFILE/), serving: artifacts.id })
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await execa('prlimit', ['--pid', String(server.pid), `--nofile=${soft}:`])
+    }
+    expect(eventsOf(server, 'snapshot_refused')).toEqual([])
+    expect((await health(server)).body).toMatchObject({ status: 'ok', snapshot: { status: 'ok' }, snapshot_id: artifacts.id })
+    expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
     expect(await server.stop()).toBe(0)
   })
 })
