@@ -97,6 +97,7 @@ export type Health = {
   store_engine: 'duckdb' | 'postgres'
   store: StoreHealth
   snapshot: SnapshotHealth
+  logs: LogsHealth
 }
 
 export type LineItem = {
@@ -127,6 +128,23 @@ export type LineItemInput = {
   discount?: string | number
   /** a decimal string or number, e.g. "19.99"; at most 4 decimal places */
   sales_tax?: string | number
+}
+
+/** whether log lines reach standard output; lookups never wait for them, so this does not make /healthz 503 */
+export type LogsHealth = {
+  status: 'ok'
+  /** log lines dropped since start-up */
+  dropped_lines: number
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** the last write of log lines to standard output failed (a full disk, a file-size limit, a closed pipe); its lines were dropped */
+  problem: 'write_failed'
+  /** log lines dropped since start-up */
+  dropped_lines: number
 }
 
 /** Spec 2.2. */
@@ -562,7 +580,7 @@ export type StoreHealth = {
   reason: string
   /** when it started */
   since: string
-  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed or replaced while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it */
+  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed, replaced, truncated or overwritten while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it */
   problem: 'locked' | 'missing' | 'unreadable' | 'unavailable' | 'file_lost' | 'write_refused' | 'invalidated'
 }
 

@@ -23,6 +23,7 @@ import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/ra
 import type { PipelineSettings } from './settings.ts'
 import { writeShapeIndex } from '../snapshot-contract/shape-index.ts'
 import { defaultZipRates, diffZipRates } from './snapshot-diff.ts'
+import { takeRefreshLock } from './refresh-lock.ts'
 import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type HistoryFile, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
 import { checkAnchors, coverageStart, withholdViolations } from './validate-state.ts'
@@ -49,7 +50,20 @@ export type RefreshResult = { manifest: Manifest | null; states: StateRecord[]; 
 
 type Outcome = { descriptor: StateDescriptor; record: StateRecord; data: StateData | null }
 
+/** One run, while no other runs on the same artifacts (refresh-lock.ts); refused when one does. */
 export async function refresh(settings: PipelineSettings, reporter: Reporter): Promise<RefreshResult> {
+  const lock = await takeRefreshLock(settings.artifactsDir, settings.now)
+  if (!('release' in lock)) {
+    return { manifest: null, states: [], reason: `another refresh is running on ${settings.artifactsDir} (pid ${lock.heldBy}, started ${lock.since}); this one changed nothing` }
+  }
+  try {
+    return await refreshUnlocked(settings, reporter)
+  } finally {
+    await lock.release()
+  }
+}
+
+async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter): Promise<RefreshResult> {
   const now = settings.now
   const nowIso = now.toISOString()
   const today = nowIso.slice(0, 10)

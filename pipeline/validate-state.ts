@@ -7,7 +7,7 @@ import type { AnchorResult, StateRecord } from '../snapshot-contract/manifest.ts
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/rate-index.ts'
-import { carriedZip, type CarriedZip } from './carry-over.ts'
+import { CARRIED_SUFFIX, carriedZip, type CarriedZip } from './carry-over.ts'
 
 const SINGLE_LEVELS = new Set(['state', 'county', 'city'])
 
@@ -26,7 +26,8 @@ export function coverageStart(result: Pick<FeedResult, 'coverageFrom' | 'jurisdi
   if (result.coverageFrom) return result.coverageFrom
   let earliest: string | undefined
   for (const rate of result.jurisdictions) {
-    if (rate.level !== 'state') continue
+    // A ZIP carried over from the previous snapshot keeps its older dates; the new data starts where it does.
+    if (rate.level !== 'state' || rate.code.endsWith(CARRIED_SUFFIX)) continue
     if (rate.from === null) return null
     if (earliest === undefined || rate.from < earliest) earliest = rate.from
   }
@@ -108,15 +109,18 @@ export function withholdViolations(
   const build = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: descriptor.code, result }], zipMeta }))
   const index = build(loaded)
   const violations = checkInvariants(index, descriptor, isoDate)
-  if (violations.length === 0) return { result: loaded, index, withheld: [] }
+  // A ZIP whose every row was rejected is withheld as well: it had an answer the file meant to restate.
+  const rejected = (loaded.rejectedZips ?? []).map((r) => ({ zip: r.zip, structural: false, message: r.reason }))
+  if (violations.length === 0 && rejected.length === 0) return { result: loaded, index, withheld: [] }
   const sample = violations.slice(0, 5).map((v) => `${v.zip}: ${v.message}`).join('; ')
   const structural = violations.filter((v) => v.structural)
   if (structural.length) throw new Error(`invariants violated: ${sample}`)
-  const zips = new Set(violations.map((v) => v.zip))
+  const violating = new Set(violations.map((v) => v.zip))
   const total = new Set(loaded.candidates.map((c) => c.zip)).size
-  if (zips.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
-    throw new Error(`invariants violated at ${zips.size} of ${total} ZIPs: ${sample}`)
+  if (violating.size > Math.max(1, total * MAX_WITHHELD_SHARE)) {
+    throw new Error(`invariants violated at ${violating.size} of ${total} ZIPs: ${sample}`)
   }
+  const zips = new Set([...violating, ...rejected.map((r) => r.zip)])
   const carried = new Map<string, CarriedZip>()
   for (const zip of zips) {
     const previous = carryFrom && carriedZip(carryFrom.index, descriptor.code, zip)
@@ -130,7 +134,7 @@ export function withholdViolations(
     const known = knownLayers(loaded, zip, descriptor, isoDate)
     if (known.length) layered.set(zip, known)
   }
-  const withheld: StateRecord['withheld'] = violations.map((v) => ({
+  const withheld: StateRecord['withheld'] = [...violations, ...rejected].map((v) => ({
     zip: v.zip,
     reason: v.message,
     ...(carried.has(v.zip) ? { carried_from: carryFrom!.snapshot } : layered.has(v.zip) ? { known_layers: true } : {}),

@@ -4,7 +4,10 @@
 import { parseArgs } from 'node:util'
 import { AdminError, connectAdmin, type AdminClient } from './admin/admin-client.ts'
 import { SettingsError } from './base/settings-error.ts'
-import { readServerSettings } from './settings.ts'
+import { existsSync } from 'node:fs'
+import { readEndpointAt } from './admin/endpoint-file.ts'
+import { readServerSettings, type ServerSettings } from './settings.ts'
+import { recoverStoreFile } from './store/recover-store-file.ts'
 import { StoreOpenError } from './store/open-store-file.ts'
 import { TierName } from './base/tiers.ts'
 
@@ -13,11 +16,12 @@ const USAGE = `usage: npm run admin -- <command> [options]
   create-key     --account ACCOUNT_ID [--json]
   revoke-key     --key KEY_ID [--json]
   list-accounts  [--json]
-  usage          [--account ACCOUNT_ID] [--month YYYY-MM] [--json]`
+  usage          [--account ACCOUNT_ID] [--month YYYY-MM] [--json]
+  recover-store  [--pid PID] [--json]   put back the store file a running server lost (store_file_lost)`
 
 class UsageError extends Error {}
 
-type Options = { name?: string; tier?: string; account?: string; key?: string; month?: string; json?: boolean }
+type Options = { name?: string; tier?: string; account?: string; key?: string; month?: string; pid?: string; json?: boolean }
 
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -29,6 +33,7 @@ async function main(argv: string[]): Promise<void> {
       account: { type: 'string' },
       key: { type: 'string' },
       month: { type: 'string' },
+      pid: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
@@ -39,6 +44,11 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   const settings = readServerSettings()
+  if (command === 'recover-store') {
+    const { result, text } = await recoverStore(settings, values.pid)
+    process.stdout.write(`${values.json ? JSON.stringify(result) : text}\n`)
+    return
+  }
   const client = await connectAdmin(settings)
   try {
     const { result, text } = await run(client, command, values)
@@ -86,6 +96,21 @@ async function run(client: AdminClient, command: string, o: Options): Promise<{ 
     default:
       throw new UsageError(`unknown command ${command}`)
   }
+}
+
+// Works on the files of a server that still runs, never through its admin listener: its store is
+// what was lost, and its endpoint file may have gone with it (hence --pid).
+async function recoverStore(settings: ServerSettings, pidOption: string | undefined): Promise<{ result: unknown; text: string }> {
+  if (settings.store.kind !== 'duckdb') throw new UsageError('recover-store is for a DuckDB store file; PostgreSQL keeps its own files')
+  const endpoint = settings.adminEndpointFile ? await readEndpointAt(settings.adminEndpointFile) : null
+  const pid = pidOption === undefined ? endpoint?.pid : Number(pidOption)
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 0) throw new UsageError('recover-store needs --pid PID of the running server (its endpoint file is gone)')
+  if (!existsSync(`/proc/${pid}/fd`)) throw new UsageError(`no process ${pid} runs here: the store can be recovered only while the server that lost it still runs`)
+  const files = recoverStoreFile(settings.store.file, pid, Date.now())
+  const lines = files.map((f) => `${f.file}: ${f.outcome === 'restored' ? `restored from process ${pid}${f.displaced ? ` (the file found there moved to ${f.displaced})` : ''}` : f.outcome === 'in_place' ? 'in place' : `not open in process ${pid}`}`)
+  const restored = files.some((f) => f.outcome === 'restored')
+  lines.push(restored ? 'Now restart the server: it keeps its write-ahead log at shutdown, and the next start replays it into the restored file.' : 'Nothing to restore.')
+  return { result: { pid, files, restart_needed: restored }, text: lines.join('\n') }
 }
 
 try {

@@ -80,6 +80,7 @@ export async function startServer(
         snapshot: () => ({ id: snapshots.current.id, generatedAt: snapshots.current.manifest.generated_at }),
         liveNodes: () => liveNodes(),
         clock,
+        droppedLogLines: () => logger.output?.().dropped_lines ?? 0,
       })
     : undefined
 

@@ -123,6 +123,8 @@ export type FeedResult = {
   coverageFrom?: string
   /** jurisdictions whose rate varies by address, answered with what the file supports */
   rateVaries?: RateVaries[]
+  /** ZIPs the file has a row for, every one of them rejected (a garbled rate, parts not summing): each keeps its previous answer where it had one */
+  rejectedZips?: { zip: string; reason: string }[]
 }
 
 /**

@@ -19,8 +19,12 @@ export const pointerPath = (artifactsDir: string) => path.join(artifactsDir, 'CU
 
 export class SnapshotError extends Error {}
 
+/** The id CURRENT names; null when it is missing or empty. Any other failure to read it (no file descriptor left, no permission) throws: it says nothing about the pointer. */
 export async function readCurrentId(artifactsDir: string): Promise<string | null> {
-  const text = await readFile(pointerPath(artifactsDir), 'utf8').catch(() => null)
+  const text = await readFile(pointerPath(artifactsDir), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null
+    throw error
+  })
   const id = text?.trim()
   return id ? id : null
 }
@@ -36,8 +40,11 @@ export type LoadedSnapshot = {
   files: Record<IndexFile, Buffer>
 }
 
-/** Reads a snapshot and checks every index file's size and sha256 against its manifest. */
-export async function loadSnapshot(artifactsDir: string, id: string): Promise<LoadedSnapshot> {
+/**
+ * Reads a snapshot and checks every index file's size and sha256 against its manifest; with
+ * `history`, the older editions' files too (read, checked and let go: they are opened on demand).
+ */
+export async function loadSnapshot(artifactsDir: string, id: string, options: { history?: boolean } = {}): Promise<LoadedSnapshot> {
   const dir = snapshotDir(artifactsDir, id)
   const manifestText = await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => {
     throw new SnapshotError(`snapshot ${id}: manifest.json is missing`)
@@ -54,6 +61,7 @@ export async function loadSnapshot(artifactsDir: string, id: string): Promise<Lo
     if (!expected) throw new SnapshotError(`snapshot ${id}: manifest does not list ${name}`)
     files[name] = await readSnapshotFile(artifactsDir, id, expected)
   }
+  if (options.history) for (const layer of manifest.history) await readSnapshotFile(artifactsDir, id, layer.file)
   return { id, manifest, files }
 }
 
@@ -104,6 +112,12 @@ export async function publishSnapshot(
   for (const { name, bytes } of history) await writeDurably(path.join(temporary, name), bytes)
   await writeDurably(path.join(temporary, 'manifest.json'), `${JSON.stringify(complete, null, 2)}\n`)
   await writeDurably(path.join(temporary, 'freshness.json'), `${JSON.stringify(freshnessEnvelope(complete), null, 2)}\n`)
+  // Snapshot ids are the times their runs started: a run that started earlier never replaces a later one's.
+  const current = await readCurrentId(artifactsDir)
+  if (current !== null && current > manifest.snapshot) {
+    await rm(temporary, { recursive: true, force: true })
+    throw new SnapshotError(`snapshot ${manifest.snapshot} was not put in service: CURRENT names ${current}, published by a run that started later`)
+  }
   await rename(temporary, finalDir)
   await writeAtomically(pointerPath(artifactsDir), `${manifest.snapshot}\n`)
   return complete
@@ -120,13 +134,13 @@ export async function removeAbandonedSnapshots(artifactsDir: string): Promise<st
   const names = await readdir(snapshotsDir(artifactsDir)).catch(() => [] as string[])
   const abandoned = names.filter((name) => {
     const pid = Number(/\.tmp-(\d+)$/.exec(name)?.[1])
-    return Number.isInteger(pid) && !isRunning(pid)
+    return Number.isInteger(pid) && !isProcessRunning(pid)
   })
   for (const name of abandoned) await rm(path.join(snapshotsDir(artifactsDir), name), { recursive: true, force: true })
   return abandoned
 }
 
-function isRunning(pid: number): boolean {
+export function isProcessRunning(pid: number): boolean {
   if (pid === process.pid) return true
   try {
     process.kill(pid, 0)

@@ -9,6 +9,7 @@ import type { Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { loadSnapshot, readCurrentId, snapshotsDir } from '../snapshot-contract/snapshot-store.ts'
+import { refreshLockPath } from '../pipeline/refresh-lock.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
 import { pipelineSettings, refreshProcess, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
@@ -91,17 +92,20 @@ describe('refresh faults through a real HTTP mirror', () => {
   })
 })
 
+/** The environment of `make refresh` run as its own process on GA and CT, at the real time. */
+const processEnv = async (artifacts: string) => ({
+  TAXATLAS_MIRROR: sharedPath('mirror'),
+  TAXATLAS_DROPS: sharedPath('drops'),
+  TAXATLAS_GEO: sharedPath('geo'),
+  TAXATLAS_ARTIFACTS: artifacts,
+  TAXATLAS_BUILD: await tempDir('build'),
+  TAXATLAS_STATES: 'GA,CT',
+})
+
 describe('a refresh killed mid-compile', () => {
   it('leaves the served snapshot untouched, and the next run cleans up and succeeds', async () => {
     const artifacts = await tempDir('artifacts')
-    const env = {
-      TAXATLAS_MIRROR: sharedPath('mirror'),
-      TAXATLAS_DROPS: sharedPath('drops'),
-      TAXATLAS_GEO: sharedPath('geo'),
-      TAXATLAS_ARTIFACTS: artifacts,
-      TAXATLAS_BUILD: await tempDir('build'),
-      TAXATLAS_STATES: 'GA,CT',
-    }
+    const env = await processEnv(artifacts)
     const refreshCommand = () => refreshProcess(env)
     const first = await refreshCommand()
     expect(first.exitCode).toBe(0)
@@ -135,5 +139,29 @@ describe('a refresh killed mid-compile', () => {
     const current = await readCurrentId(artifacts)
     expect(current).not.toBe(served)
     expect(existsSync(path.join(snapshotsDir(artifacts), current!, 'manifest.json'))).toBe(true)
+  })
+})
+
+describe('two refreshes at once', () => {
+  it('the second is refused while the first runs, changes nothing, and CURRENT never moves back to an earlier run', async () => {
+    const artifacts = await tempDir('artifacts')
+    const first = refreshProcess(await processEnv(artifacts))
+    await expect.poll(() => existsSync(refreshLockPath(artifacts)), { timeout: 30_000, interval: 20 }).toBe(true)
+    const second = await refreshProcess(await processEnv(artifacts))
+    expect(second.exitCode).toBe(1)
+    expect(second.stderr).toMatch(new RegExp(`nothing published: another refresh is running on .* \\(pid ${first.pid}, started `))
+    expect((await first).exitCode).toBe(0)
+    const current = (await readCurrentId(artifacts))!
+    const manifest = (await loadSnapshot(artifacts, current)).manifest
+    expect(manifest.states.filter((s) => s.status === 'failed').map((s) => s.code)).toEqual([])
+    expect((await readdir(snapshotsDir(artifacts))).filter((name) => !name.includes('.tmp-'))).toEqual([current])
+    expect(existsSync(refreshLockPath(artifacts))).toBe(false)
+
+    // A run that started before the one in service (its clock behind) never replaces it.
+    const earlier = new Date(Date.parse(manifest.generated_at) - 3_600_000).toISOString()
+    await expect(runRefresh(pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build: await tempDir('build'), states: 'GA', now: earlier }))).rejects.toThrow(
+      new RegExp(`CURRENT names ${current}, published by a run that started later`),
+    )
+    expect(await readCurrentId(artifacts)).toBe(current)
   })
 })

@@ -4,7 +4,7 @@
 // - a contradictory duplicate rate row (GA's DeKalb county row repeated at 4%, same window);
 // - every row repeated ten or five times (agreeing duplicates; far more rows than the previous edition);
 // - an aggregator row breaking the legal bounds (TX 78701 in an Avalara table dropped again).
-import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
@@ -148,5 +148,37 @@ describe('an aggregator row that breaks the legal bounds', () => {
     expect(await rateOf('tx', '77002')).toMatchObject({ status: 200, rate: houston.rate })
     expect((await freshness('TX')).withheld_rows).toBe(1)
     expect((await freshness('GA')).withheld_rows).toBe(0)
+  })
+})
+
+describe('a rejected row in a new edition', () => {
+  it("keeps the ZIP's previous answer, today and on earlier dates, and the carried ZIP does not fail the new edition's anchors", async () => {
+    const original = await readFile(sharedPath('drops', TX_DROP), 'utf8')
+    await writeFile(path.join(drops, TX_DROP), original)
+    const row = original.split(/\r?\n/).find((line) => line.startsWith('TX,78701,'))!
+    // The next month's table, as Avalara names it, with 78701's combined rate garbled (a spreadsheet's doing).
+    const nextEdition = path.join(drops, 'avalara-zip5/202601/TAXRATES_ZIP5_TX202601.csv')
+    await mkdir(path.dirname(nextEdition), { recursive: true })
+    await writeFile(nextEdition, original.replace(row, row.replace(',0.082500,', ',abc,')))
+    try {
+      const houston = await rateOf('tx', '77002')
+      const previous = (await readCurrentId(artifacts))!
+      const manifest = await refresh()
+      const tx = record(manifest, 'TX')
+      expect(tx.status, JSON.stringify(tx.notes)).not.toMatch(/failed|anchor_regression/)
+      expect(tx.edition).toBe('202601')
+      expect(tx.withheld).toEqual([{ zip: '78701', reason: expect.stringMatching(/^row rejected: .*abc/), carried_from: previous }])
+      await served(manifest)
+
+      const answer = await rateOf('tx', '78701')
+      expect(answer).toMatchObject({ status: 200, rate: '0.08250' })
+      expect(answer.warnings).toContainEqual(expect.objectContaining({ code: 'zip_answer_carried_over', carried_from: previous }))
+      const earlier = await call('GET', '/v1/tax/tx?zip=78701&as_of=2025-12-15')
+      expect(earlier.status, earlier.text).toBe(200)
+      expect(earlier.body.rate.combined_rate).toBe('0.08250')
+      expect(await rateOf('tx', '77002')).toMatchObject({ status: 200, rate: houston.rate })
+    } finally {
+      await rm(path.dirname(nextEdition), { recursive: true, force: true })
+    }
   })
 })

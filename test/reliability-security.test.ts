@@ -184,6 +184,23 @@ describe('a request the client cuts off', () => {
     })
     await expect.poll(() => server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/transactions/backfill'), { timeout: 10_000 }).toBeDefined()
     expect(server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/transactions/backfill')).toMatchObject({ aborted: true, status: null })
+
+    // An order whose client goes away before its JSON body is all there.
+    await new Promise<void>((resolve) => {
+      const request = http.request({ host: hostname, port, method: 'POST', path: '/v1/portability/orders', headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': '1000' } })
+      request.on('error', () => resolve())
+      request.write('{"transaction_id": "cut-')
+      setTimeout(() => {
+        request.destroy()
+        resolve()
+      }, 300)
+    })
+    await expect.poll(() => server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/orders'), { timeout: 10_000 }).toBeDefined()
+    const order = server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/orders')!
+    expect(order).toMatchObject({ aborted: true, status: null })
+    // Not a server error: no error line with a stack for either, one info line for the order.
+    expect(server.events().filter((e) => e.level === 'error')).toEqual([])
+    expect(server.events().filter((e) => e.support_reference === order.support_reference && e.event !== 'request')).toEqual([expect.objectContaining({ level: 'info', event: 'request_aborted' })])
     expect(await server.stop()).toBe(0)
   })
 })

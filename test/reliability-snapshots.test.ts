@@ -7,13 +7,17 @@
 //   rate), at a reload and at start-up; every offset section of rates.bin damaged row by row is
 //   refused by the reader;
 // - an empty CURRENT: logged once, then at the slow interval, not at every poll.
+import { readdirSync, readFileSync } from 'node:fs'
 import { open, readFile, rm, writeFile } from 'node:fs/promises'
+import net from 'node:net'
+import { execa } from 'execa'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { FormatError } from '../snapshot-contract/format.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { pointerPath, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
+import type { Manifest } from '../snapshot-contract/manifest.ts'
 import { HealthBody } from '../server/routes/health.ts'
 import { publishDamaged, sectionExtent, type Damage } from './support/reliability-damaged-snapshot.ts'
 import { keyCaller, startServerProcess, type KeyCall, type ServerProcess } from './support/reliability-server-process.ts'
@@ -118,6 +122,65 @@ describe('a byte changed in place in the served snapshot', () => {
     process.kill(server.pid, 'SIGHUP')
     await expect.poll(async () => (await health(server)).status, { timeout: 10_000 }).toBe(200)
     await expect.poll(() => eventsOf(server, 'snapshot_verified').length).toBeGreaterThanOrEqual(1)
+    expect(await server.stop()).toBe(0)
+  })
+})
+
+describe('a byte flipped in a history file of the served snapshot', () => {
+  it('is reported on SIGHUP and refused at start-up like rates.bin; restored, as_of answers again without a restart', async () => {
+    const manifest = JSON.parse(await readFile(path.join(snapshotDir(artifacts.dir, artifacts.id), 'manifest.json'), 'utf8')) as Manifest
+    const layer = manifest.history.find((h) => h.states.some((s) => s.code === 'GA' && s.effective_through && s.effective_through <= '2019-01-01'))!
+    const { server, call } = await start('history-flipped')
+    const asOf = async () => call('GET', '/v1/tax/ga?zip=30303&as_of=2019-01-01')
+    const before = await asOf()
+    expect(before.status, before.text).toBe(200)
+    const historyFile = path.join(snapshotDir(artifacts.dir, artifacts.id), layer.file.name)
+    const original = await readFile(historyFile)
+    const flipped = Buffer.from(original)
+    flipped[flipped.length >> 1] ^= 0x01
+    await writeFile(historyFile, flipped)
+    try {
+      process.kill(server.pid, 'SIGHUP')
+      await expect.poll(() => eventsOf(server, 'snapshot_damaged').length, { timeout: 10_000 }).toBe(1)
+      expect(eventsOf(server, 'snapshot_damaged')[0]).toMatchObject({ reason: expect.stringContaining(`${layer.file.name} sha256`) })
+      expect((await health(server)).body).toMatchObject({ status: 'degraded', snapshot: { problem: 'damaged_on_disk' } })
+      expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
+
+      // A start on it falls back to the earlier snapshot (published by the start-up test above).
+      const restarted = await start('history-restart')
+      expect((await health(restarted.server)).body.snapshot).toMatchObject({ status: 'degraded', problem: 'fallback', reason: expect.stringContaining(`${layer.file.name} sha256`) })
+      expect(await restarted.server.stop()).toBe(0)
+    } finally {
+      await writeFile(historyFile, original)
+    }
+    process.kill(server.pid, 'SIGHUP')
+    await expect.poll(async () => (await health(server)).status, { timeout: 10_000 }).toBe(200)
+    const after = await asOf()
+    expect(after.status).toBe(200)
+    expect(after.body.rate.combined_rate).toBe(before.body.rate.combined_rate)
+    expect(await server.stop()).toBe(0)
+  })
+})
+
+describe('a server out of file descriptors', () => {
+  it('does not take a CURRENT it cannot read for a missing one: nothing refused, the snapshot in service stays sound', async () => {
+    const { server, call } = await start('no-descriptors')
+    const { hostname, port } = new URL(server.url)
+    const inUse = readdirSync(`/proc/${server.pid}/fd`).length
+    const soft = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/limits`, 'utf8'))![1]
+    await execa('prlimit', ['--pid', String(server.pid), `--nofile=${inUse + 2}:`])
+    // Idle connections take the descriptors left; the pointer poll (every 100 ms) then gets EMFILE.
+    const sockets = Array.from({ length: 6 }, () => net.connect(Number(port), hostname).on('error', () => {}))
+    try {
+      await expect.poll(() => eventsOf(server, 'snapshot_pointer_unreadable').length, { timeout: 10_000 }).toBeGreaterThan(0)
+      expect(eventsOf(server, 'snapshot_pointer_unreadable')[0]).toMatchObject({ level: 'warn', reason: expect.stringMatching(/EMFILE/), serving: artifacts.id })
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await execa('prlimit', ['--pid', String(server.pid), `--nofile=${soft}:`])
+    }
+    expect(eventsOf(server, 'snapshot_refused')).toEqual([])
+    expect((await health(server)).body).toMatchObject({ status: 'ok', snapshot: { status: 'ok' }, snapshot_id: artifacts.id })
+    expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
     expect(await server.stop()).toBe(0)
   })
 })

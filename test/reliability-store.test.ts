@@ -3,11 +3,14 @@
 // - its file removed while the server runs (rm), and moved away and back;
 // - the next start on a path whose store was removed: no empty store is created unless told;
 // - the file locked by another process when the server starts, then released;
-// - the file damaged (a block overwritten) or truncated when the server starts, then restored.
+// - the file damaged (a block overwritten) or truncated when the server starts, then restored;
+// - the open file truncated, or an older copy written over it, in place while the server runs;
+// - the file removed and put back by `admin recover-store` from the running server's descriptor.
 import { existsSync } from 'node:fs'
 import { copyFile, mkdtemp, open, readFile, rename, rm, truncate } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ErrorBody } from '../server/base/errors.ts'
 import { HealthBody } from '../server/routes/health.ts'
@@ -17,6 +20,7 @@ import { STORE_UNAVAILABLE_MESSAGE } from '../server/store/store.ts'
 import { portabilityArtifacts } from './support/portability-snapshot.ts'
 import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
 import { lockStore } from './support/reliability-store-locker.ts'
+import { PROJECT_ROOT } from './support/shared.ts'
 
 let artifactsDir: string
 let tmp: string
@@ -142,6 +146,101 @@ describe('the store file removed while the server runs', () => {
     const recall = keyCaller(again, key)
     for (const id of ['before-move', 'after-move']) expect((await recall('GET', `/v1/portability/orders/${id}`)).status, id).toBe(200)
     expect((await recall('GET', '/v1/portability/orders/while-away')).status).toBe(404)
+    expect(await again.stop()).toBe(0)
+  })
+})
+
+describe('the open store file damaged in place while the server runs', () => {
+  /** Writes are refused as for a lost file, lookups answer, /healthz says why; the file put back in place lifts it. */
+  async function refusedUntilRestored(server: ServerProcess, key: string, storePath: string, reason: RegExp, restore: () => Promise<void>) {
+    const call = keyCaller(server, key)
+    const refused = await call('POST', '/v1/portability/orders', order('while-damaged'))
+    expect(refused.status, refused.text).toBe(503)
+    expect(ErrorBody.parse(refused.body).error).toMatchObject({ code: 'STORE_FILE_LOST', message: FILE_LOST_MESSAGE })
+    expect((await server.admin('POST', '/admin/accounts', { name: 'while damaged', tier: 'starter' })).status).toBe(503)
+    for (let i = 0; i < 5; i++) expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
+    const degraded = await health(server)
+    expect(degraded.status).toBe(503)
+    expect(degraded.body.store).toMatchObject({ status: 'degraded', problem: 'file_lost', reason: expect.stringMatching(reason) })
+    expect(eventsOf(server, 'store_file_lost')).toEqual([expect.objectContaining({ level: 'error', change: 'damaged' })])
+
+    await restore()
+    expect((await call('POST', '/v1/portability/orders', order('after-restore'))).status).toBe(201)
+    expect((await health(server)).body.store).toEqual({ status: 'ok' })
+    expect(await server.stop()).toBe(0)
+    // Everything acknowledged is there after a restart; the refused write is not.
+    const again = await start(storePath)
+    const recall = keyCaller(again, key)
+    for (const id of ['kept-1', 'before-damage', 'after-restore']) expect((await recall('GET', `/v1/portability/orders/${id}`)).status, id).toBe(200)
+    expect((await recall('GET', '/v1/portability/orders/while-damaged')).status).toBe(404)
+    expect(await again.stop()).toBe(0)
+  }
+
+  it('truncated to 0 bytes (truncate -s 0): writes refused with 503 STORE_FILE_LOST until its bytes are written back', async () => {
+    const storePath = path.join(tmp, 'truncated-open', 'taxatlas.duckdb')
+    const key = await storeWithAccount(storePath)
+    const server = await start(storePath)
+    expect((await keyCaller(server, key)('POST', '/v1/portability/orders', order('before-damage'))).status).toBe(201)
+    const bytes = await readFile(storePath)
+    await execa('truncate', ['-s', '0', storePath])
+    await refusedUntilRestored(server, key, storePath, /truncated/, async () => {
+      const file = await open(storePath, 'r+')
+      await file.write(bytes, 0, bytes.length, 0)
+      await file.close()
+    })
+  })
+
+  it('an older copy of itself written over it (cp, same inode): refused until the newer bytes are back', async () => {
+    const storePath = path.join(tmp, 'older-copy', 'taxatlas.duckdb')
+    const key = await storeWithAccount(storePath)
+    const older = `${storePath}.older`
+    await copyFile(storePath, older)
+    // One more run of the server: its shutdown checkpoints, so the file's header is newer.
+    const between = await start(storePath)
+    await between.createAccount('starter', 'between')
+    expect(await between.stop()).toBe(0)
+    const server = await start(storePath)
+    expect((await keyCaller(server, key)('POST', '/v1/portability/orders', order('before-damage'))).status).toBe(201)
+    const newer = await readFile(storePath)
+    // cp onto an existing file truncates and writes it: the same inode, other bytes.
+    await execa('cp', [older, storePath])
+    await refusedUntilRestored(server, key, storePath, /older copy/, async () => {
+      const file = await open(storePath, 'r+')
+      await file.write(newer, 0, newer.length, 0)
+      await file.close()
+    })
+  })
+})
+
+describe('admin recover-store', () => {
+  it('puts back a removed store file from the running server; after a restart nothing acknowledged is lost', async () => {
+    const storePath = path.join(tmp, 'recovered', 'taxatlas.duckdb')
+    const server = await start(storePath)
+    const { api_key: key } = await server.createAccount('enterprise')
+    const call = keyCaller(server, key)
+    // Acknowledged after the last checkpoint: these are in the write-ahead log only.
+    for (let i = 0; i < 20; i++) expect((await call('POST', '/v1/portability/orders', order(`logged-${i}`))).status).toBe(201)
+    await rm(storePath)
+    expect((await call('POST', '/v1/portability/orders', order('while-lost'))).status).toBe(503)
+
+    const recovered = await execa('npm', ['run', '--silent', 'admin', '--', 'recover-store', '--json'], { cwd: PROJECT_ROOT, env: { TAXATLAS_STORE: storePath }, reject: false })
+    expect(recovered.exitCode, recovered.stderr).toBe(0)
+    expect(JSON.parse(recovered.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      pid: server.pid,
+      restart_needed: true,
+      files: [{ file: storePath, outcome: 'restored' }, { file: `${storePath}.wal`, outcome: 'in_place' }],
+    })
+    // Still refused: the server's open file is not the one at the path until it restarts.
+    expect((await call('POST', '/v1/portability/orders', order('while-lost'))).status).toBe(503)
+    // The shutdown keeps the log instead of checkpointing it into the removed file.
+    expect(await server.stop()).toBe(0)
+    expect(existsSync(`${storePath}.wal`)).toBe(true)
+
+    const again = await start(storePath)
+    const recall = keyCaller(again, key)
+    for (let i = 0; i < 20; i++) expect((await recall('GET', `/v1/portability/orders/logged-${i}`)).status, `logged-${i}`).toBe(200)
+    expect((await recall('GET', '/v1/portability/orders/while-lost')).status).toBe(404)
+    expect((await recall('POST', '/v1/portability/orders', order('after-recovery'))).status).toBe(201)
     expect(await again.stop()).toBe(0)
   })
 })

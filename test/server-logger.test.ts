@@ -2,15 +2,15 @@
 // and nothing lost when the process exits right after logging.
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
-import { jsonLogger } from '../server/base/logger.ts'
+import { jsonLogger, sinkOf } from '../server/base/logger.ts'
 import { loggedPath } from '../server/http/request-context.ts'
-import { KEY_PREFIX } from '../server/store/api-keys.ts'
+import { KEY_PREFIX, newApiKey } from '../server/store/api-keys.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
 
 describe('jsonLogger', () => {
   it('writes the lines logged together in one write, each a JSON object with time, level, event and the fields', async () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     logger.info('first', { status: 200, path: '/v1/tax/ga', note: 'quote " and \\n newline' })
     logger.warn('second')
     logger.error('third', { reason: 'x' })
@@ -26,7 +26,7 @@ describe('jsonLogger', () => {
 
   it('writes at once when many lines are waiting, instead of holding them to the next flush', () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     const entry = { method: 'GET', route: '/v1/tax/:state', path: '/v1/tax/ga', status: 200, duration_ms: 0.5, support_reference: 'r', account_id: null }
     for (let i = 0; i < 255; i++) logger.request({ ...entry, support_reference: `r${i}` })
     expect(writes).toEqual([])
@@ -51,12 +51,29 @@ describe('loggedPath', () => {
     expect(loggedPath(`/v1/tax/${key}?zip=1`)).toBe(`/v1/tax/${KEY_PREFIX}[redacted]`)
     expect(loggedPath(`/${key}/x/${key}`)).toBe(`/${KEY_PREFIX}[redacted]/x/${KEY_PREFIX}[redacted]`)
   })
+
+  it('leaves no part of a real key in the path when it is split by an escaped separator, with or without its prefix', () => {
+    for (let i = 0; i < 50; i++) {
+      const { key } = newApiKey()
+      const secret = key.slice(KEY_PREFIX.length)
+      const half = secret.length >> 1
+      const parts = [secret.slice(0, half), secret.slice(half)]
+      for (const separator of ['%2F', '%20', '+', '%2B', '.', '%0A']) {
+        for (const sent of [`${KEY_PREFIX}${parts.join(separator)}`, parts.join(separator)]) {
+          const logged = loggedPath(`/v1/tax/${sent}?zip=1`)
+          for (const part of parts) expect(logged, `${sent} → ${logged}`).not.toContain(part.slice(0, 12))
+        }
+      }
+    }
+    // Ordinary segments are logged as sent.
+    for (const path of ['/v1/tax/ga', '/openapi.json', '/v1/portability/orders/order%20123-abc', '/taxjar/v2/transactions/orders/Order-2026-01-15-0001']) expect(loggedPath(path)).toBe(path)
+  })
 })
 
 describe('the access log line', () => {
   it('is the JSON object of its fields, as the generic line would write it', async () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     const entries = [
       { method: 'GET', route: '/v1/tax/:state', path: '/v1/tax/"ga"\\\n\u2028', status: 200, duration_ms: 0.42, support_reference: 'a3b1c2d4-1111-2222-3333-444455556666', account_id: 'acct_x' },
       { method: null, route: null, path: null, status: 400, duration_ms: 0, support_reference: 'r', account_id: null, reason: 'HPE_INVALID_METHOD' },
@@ -82,7 +99,7 @@ describe('the access log line', () => {
 describe('the access log duration', () => {
   it('reads as String(number) does for every hundredth, and rounds a longer one to hundredths', async () => {
     const writes: string[] = []
-    const logger = jsonLogger((text) => writes.push(text))
+    const logger = jsonLogger(sinkOf((text) => void writes.push(text)))
     const durations = Array.from({ length: 4000 }, (_, i) => (i * 37) / 100)
     const entry = { method: 'GET', route: null, path: '/', status: 200, support_reference: 'r', account_id: null }
     for (const duration_ms of [...durations, 1.004, 2.3456, 0.004]) logger.request({ ...entry, duration_ms })

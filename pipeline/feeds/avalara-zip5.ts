@@ -254,6 +254,8 @@ export type CompileAvalaraInput = {
   geography: Geography
   /** rows in the file before rejection (defaults to rows.length); rejections are reported by the parser's notes */
   rowsRead?: number
+  /** the rows the parser rejected: a ZIP left with none is listed in `rejectedZips` */
+  rejected?: AvalaraRejection[]
   files?: RawFile[]
   /** the choice rules to apply (`make audit` compares variants); the service's by default */
   ruleSettings?: RuleSettings
@@ -319,6 +321,10 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
   const { candidates, notes: restated } = aggregatorDefaults(geography, state, rowCandidates, input.ruleSettings)
 
   const covered = new Set(kept.map((row) => row.zip))
+  const rejectedZips = new Map<string, string>()
+  for (const { zip, reason } of input.rejected ?? []) {
+    if (/^\d{5}$/.test(zip) && !covered.has(zip) && !rejectedZips.has(zip)) rejectedZips.set(zip, reason)
+  }
   const missing = zipsInState(geography, state).filter((zip) => !covered.has(zip.zip)).length
   const notes = [`${AVALARA_LABEL}; edition ${edition}, no row dates: every rate is dated from the edition month`]
   if (elsewhere.length) notes.push(`${elsewhere.length} border ZIPs dropped as geography assigns them to another state (P23): ${elsewhere.join(', ')}`)
@@ -338,5 +344,6 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
     rowsParsed: input.rows.length,
     files: input.files ?? [],
     notes,
+    ...(rejectedZips.size ? { rejectedZips: [...rejectedZips].map(([zip, reason]) => ({ zip, reason: `row rejected: ${reason}` })) } : {}),
   }
 }

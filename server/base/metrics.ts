@@ -12,6 +12,8 @@ export type MetricsSources = {
   /** server nodes alive on the store (1 on DuckDB, or before the store opens) */
   liveNodes: () => number
   clock: () => number
+  /** log lines dropped since start-up, their output refusing them */
+  droppedLogLines: () => number
 }
 
 export type ServerMetrics = {
@@ -75,6 +77,16 @@ export async function createMetrics(sources: MetricsSources): Promise<ServerMetr
     registers: [registry],
     collect() {
       this.labels(sources.storeEngine).set(sources.liveNodes())
+    },
+  })
+
+  new client.Counter({
+    name: 'taxatlas_log_lines_dropped_total',
+    help: 'Log lines dropped because standard output refused them (a full disk, a file-size limit, a closed pipe).',
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(sources.droppedLogLines())
     },
   })
 

@@ -7,7 +7,7 @@ import type { AuthThrottle } from '../access/auth-throttle.ts'
 import { checkPlan, quotaStatus } from '../access/plan-check.ts'
 import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
 import type { Clock } from '../base/clock.ts'
-import type { Logger } from '../base/logger.ts'
+import type { LogOutputHealth, Logger } from '../base/logger.ts'
 import type { ServerMetrics } from '../base/metrics.ts'
 import type { Auth, Caller, Route, RouteContext, RouteSettings, ServiceHealth } from './route.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
@@ -48,9 +48,10 @@ export type AppDeps = {
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
 
 const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
+const LOGS_OK: LogOutputHealth = { status: 'ok', dropped_lines: 0 }
 
 export function routeHandler(route: Route, deps: AppDeps) {
-  const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK })
+  const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK, logs: deps.logger.output?.() ?? LOGS_OK })
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const isPublic = route.auth === 'public'
   // A public answer may be kept by shared caches; once it depends on the Origin, it says so.
@@ -326,7 +327,9 @@ export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, 
   const { requestId } = requestState(req)
   ensureBaseHeaders(req, res)
   if (!(error instanceof HttpError)) {
-    logger.error('request_failed', { support_reference: requestId, error: (error as Error)?.message, stack: (error as Error)?.stack })
+    // A client that went away mid-body fails the read: nothing is wrong with the server, and the access log marks it aborted.
+    if (req.destroyed && res.socket?.destroyed !== false) logger.info('request_aborted', { support_reference: requestId, reason: (error as Error)?.message })
+    else logger.error('request_failed', { support_reference: requestId, error: (error as Error)?.message, stack: (error as Error)?.stack })
   }
   try {
     sendError(res, error, requestId, format)

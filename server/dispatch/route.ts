@@ -12,6 +12,7 @@ import type { Account } from '../store/accounts.ts'
 import type { StoreParts } from '../store/store.ts'
 import type { StoreEngineKind } from '../store/store-engine.ts'
 import type { StoreHealth } from '../store/store-health.ts'
+import type { LogOutputHealth } from '../base/logger.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Tier } from '../base/tiers.ts'
 
@@ -58,7 +59,7 @@ export type RouteContext<A extends Auth, P, Q, B> = {
   health: () => ServiceHealth
 }
 
-export type ServiceHealth = { store: StoreHealth; snapshot: SnapshotHealth }
+export type ServiceHealth = { store: StoreHealth; snapshot: SnapshotHealth; logs: LogOutputHealth }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined
 

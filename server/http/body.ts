@@ -1,5 +1,6 @@
-// Reading a JSON request body with a size limit: 413 past the limit, 415 for another media type,
-// 400 for bytes that are not JSON. An empty body reads as `undefined` (the schema then decides).
+// Reading a JSON request body with a size limit: 413 past the limit, 415 for another media type or
+// any Content-Encoding (a compressed body is never read as if it were plain), 400 for bytes that
+// are not JSON. An empty body reads as `undefined` (the schema then decides).
 import type { IncomingMessage } from 'node:http'
 import { HttpError } from '../base/errors.ts'
 
@@ -10,6 +11,10 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
     throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with Content-Type: application/json.')
+  }
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase()
+  if (encoding && encoding !== 'identity') {
+    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding} is not accepted on this route: send the JSON body uncompressed.`)
   }
   if (declared > limitBytes) throw tooLarge(limitBytes)
   const text = (req.headers['transfer-encoding'] === undefined ? await readDeclared(req, declared) : await readChunked(req, limitBytes)).toString('utf8')

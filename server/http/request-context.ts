@@ -81,12 +81,14 @@ export function ensureBaseHeaders(req: IncomingMessage, res: ServerResponse): vo
 // (`/v1/tax/tx_live_…`): the log must not hold a credential. A segment is judged as the server
 // reads it, percent-decoded (`tx%5Flive%5F…` is the same key), and a key's secret part is
 // recognized without its prefix too: a run of 40 or more URL-safe base64 characters mixing
-// digits, lower- and upper-case letters is replaced. A segment that needs no redaction is
-// logged as it arrived.
-const API_KEY = new RegExp(`${KEY_PREFIX}[^/?#]*`, 'g')
-const KEY_SHAPED = /[A-Za-z0-9_-]{40,}/g
-const MAYBE_SECRET = /%|[A-Za-z0-9_-]{40}/
-const mixed = (run: string) => /[0-9]/.test(run) && /[a-z]/.test(run) && /[A-Z]/.test(run)
+// digits, lower- and upper-case letters is replaced; so is such a run split by separators sent
+// escaped (`%2F`, `%20`, `+`, …), which would otherwise leave each part too short to be seen. A
+// segment that needs no redaction is logged as it arrived.
+const API_KEY = new RegExp(`${KEY_PREFIX}[^?#]*`, 'g')
+const KEY_SHAPED = /[A-Za-z0-9_-]+(?:[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]+)*/g
+const SEPARATORS = /[^A-Za-z0-9_-]/g
+const MAYBE_SECRET = /%|[A-Za-z0-9_-]{40}|[A-Za-z0-9_-][^/?#A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]/
+const keyShaped = (run: string) => run.length >= 40 && /[0-9]/.test(run) && /[a-z]/.test(run) && /[A-Z]/.test(run)
 
 export function loggedPath(url: string): string {
   const query = url.indexOf('?')
@@ -102,6 +104,6 @@ function redactedSegment(segment: string): string {
   } catch {
     // malformed escapes: judged as sent
   }
-  const redacted = decoded.replace(API_KEY, `${KEY_PREFIX}[redacted]`).replace(KEY_SHAPED, (run) => (mixed(run) ? '[redacted]' : run))
+  const redacted = decoded.replace(API_KEY, `${KEY_PREFIX}[redacted]`).replace(KEY_SHAPED, (run) => (keyShaped(run.replace(SEPARATORS, '')) ? '[redacted]' : run))
   return redacted === decoded ? segment : redacted
 }

@@ -40,7 +40,7 @@ export class HeldEditions {
     return starts.length ? starts.sort()[0]! : null
   }
 
-  /** An edition whose file fails verification is treated as absent. */
+  /** An edition whose file fails verification is treated as absent, and read again next time (it may have been restored). */
   #view(current: SnapshotView, layer: HistoryLayer): Promise<SnapshotView | null> {
     const key = `${current.id}|${layer.edition}`
     let view = this.#open.get(key)
@@ -56,7 +56,10 @@ export class HeldEditions {
           places: current.places,
           shapes: current.shapes,
         }))
-        .catch(() => null)
+        .catch(() => {
+          this.#open.delete(key)
+          return null
+        })
     }
     this.#open.set(key, view)
     while (this.#open.size > OPEN_EDITIONS_KEPT) this.#open.delete(this.#open.keys().next().value!)

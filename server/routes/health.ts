@@ -2,7 +2,8 @@
 // whether the store and the snapshot are as they should be. 200 when both are (`ok`, or the store
 // still opening: key requests wait for it), 503 when either is `degraded` — the store cannot be
 // opened, its file was lost, its disk refuses writes; or the snapshot served is not the one CURRENT
-// names — so a load balancer can take the instance out of rotation; the body says why
+// names — so a load balancer can take the instance out of rotation; the body says why. Log lines
+// that cannot be written are reported under `logs` without a 503: lookups do not depend on them
 // (docs/operations.md). Behind a load balancer every node should name the same snapshot.
 import { z } from 'zod'
 import { defineRoute } from '../dispatch/route.ts'
@@ -17,7 +18,7 @@ const StoreState = z
       ...Degraded,
       problem: z
         .enum(['locked', 'missing', 'unreadable', 'unavailable', 'file_lost', 'write_refused', 'invalidated'])
-        .describe('locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed or replaced while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it'),
+        .describe('locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed, replaced, truncated or overwritten while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it'),
     }),
   ])
   .meta({ id: 'StoreHealth' })
@@ -34,6 +35,18 @@ const SnapshotState = z
   ])
   .meta({ id: 'SnapshotHealth' })
 
+const LogsState = z
+  .discriminatedUnion('status', [
+    z.object({ status: z.literal('ok'), dropped_lines: z.number().int().describe('log lines dropped since start-up') }),
+    z.object({
+      ...Degraded,
+      problem: z.literal('write_failed').describe('the last write of log lines to standard output failed (a full disk, a file-size limit, a closed pipe); its lines were dropped'),
+      dropped_lines: z.number().int().describe('log lines dropped since start-up'),
+    }),
+  ])
+  .describe('whether log lines reach standard output; lookups never wait for them, so this does not make /healthz 503')
+  .meta({ id: 'LogsHealth' })
+
 export const HealthBody = z
   .object({
     status: z.enum(['ok', 'degraded']).describe('ok (200) or degraded (503): see store and snapshot'),
@@ -43,6 +56,7 @@ export const HealthBody = z
     store_engine: z.enum(['duckdb', 'postgres']).describe('the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes'),
     store: StoreState,
     snapshot: SnapshotState,
+    logs: LogsState,
   })
   .meta({ id: 'Health' })
 
@@ -59,7 +73,7 @@ export const healthRoute = defineRoute({
     503: { description: 'The service is up but degraded: the body says what is wrong.', schema: HealthBody },
   },
 }).handle(({ snapshot, health, settings }) => {
-  const { store, snapshot: source } = health()
+  const { store, snapshot: source, logs } = health()
   const degraded = store.status === 'degraded' || source.status === 'degraded'
   const body = {
     status: degraded ? ('degraded' as const) : ('ok' as const),
@@ -69,6 +83,7 @@ export const healthRoute = defineRoute({
     store_engine: settings.storeEngine,
     store,
     snapshot: source,
+    logs,
   }
   return degraded ? { status: 503, body } : { status: 200, body }
 })

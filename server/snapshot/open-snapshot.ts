@@ -31,7 +31,7 @@ export type Snapshot = {
  * FormatError here, never a wrong answer later.
  */
 export async function openSnapshot(artifactsDir: string, id: string, now: number): Promise<Snapshot> {
-  const loaded = await loadSnapshot(artifactsDir, id)
+  const loaded = await loadSnapshot(artifactsDir, id, { history: true })
   if (loaded.manifest.snapshot !== id) {
     throw new SnapshotError(`snapshot ${id}: manifest.json names snapshot ${loaded.manifest.snapshot}`)
   }

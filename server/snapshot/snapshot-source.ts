@@ -44,6 +44,8 @@ export class SnapshotSource {
   #refusedFiles: string | null = null
   #problem: Problem | null = null
   #reported: { key: string; at: number } | null = null
+  /** when an unreadable CURRENT was last logged */
+  #unreadableLoggedAt: number | null = null
 
   private constructor(
     readonly artifactsDir: string,
@@ -103,7 +105,18 @@ export class SnapshotSource {
 
   async #reloadOnce(trigger: ReloadTrigger): Promise<ReloadOutcome> {
     const asked = trigger === 'signal' || trigger === 'manual'
-    const id = await readCurrentId(this.artifactsDir)
+    let id: string | null
+    try {
+      id = await readCurrentId(this.artifactsDir)
+    } catch (error) {
+      // Not a missing pointer (the process may be out of file descriptors): the snapshot in service stays, with no problem reported.
+      const now = this.clock()
+      if (this.#unreadableLoggedAt === null || now - this.#unreadableLoggedAt >= this.options.rereportMs) {
+        this.#unreadableLoggedAt = now
+        this.logger.warn('snapshot_pointer_unreadable', { reason: (error as Error).message, trigger, serving: this.#current.id })
+      }
+      return { kind: 'unchanged', id: this.#current.id }
+    }
     if (!id) return this.#refuse(null, 'current_missing', 'CURRENT is missing or empty', trigger)
     if (id === this.#current.id) {
       if (asked) return this.#verifyServed(trigger)
@@ -135,7 +148,7 @@ export class SnapshotSource {
   async #verifyServed(trigger: ReloadTrigger): Promise<ReloadOutcome> {
     const served = this.#current
     const inMemory = servedBytesFault(served)
-    const onDisk = await loadSnapshot(this.artifactsDir, served.id).then(
+    const onDisk = await loadSnapshot(this.artifactsDir, served.id, { history: true }).then(
       () => null,
       (error: Error) => error.message,
     )

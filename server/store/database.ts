@@ -154,9 +154,22 @@ export class Database implements Statements {
     }, true)
   }
 
-  /** Waits for queued statements, then closes the file. */
+  /**
+   * Waits for queued statements, then closes the file. Closing checkpoints the log into the file
+   * and deletes the log; when the guard refuses writes because the file at the path is not the
+   * one opened (removed, replaced, damaged), that would write into a file nobody will read and
+   * delete the only copy of the changes since the last checkpoint, so the log is left for the
+   * next start (or `admin recover-store`) to replay.
+   */
   async close(): Promise<void> {
     await this.#queue.catch(() => undefined)
+    if (this.ownsInstance && this.guard) {
+      try {
+        this.guard.beforeWrite()
+      } catch {
+        await this.connection.run('PRAGMA disable_checkpoint_on_shutdown')
+      }
+    }
     this.connection.closeSync()
     if (this.ownsInstance) this.instance.closeSync()
   }

@@ -3,7 +3,7 @@
 //   ok        open, its file the one opened, its last write accepted
 //   degraded  key routes or writes are refused; `problem` says why:
 //     locked / missing / unreadable / unavailable   it could not be opened (retried, see open-retry.ts)
-//     file_lost        its file was removed or replaced while open: writes are refused
+//     file_lost        its file was removed, replaced or damaged in place while open: writes are refused
 //     write_refused    its disk refused the last write (full, a size limit, read-only)
 //     invalidated      DuckDB gave up on it after a fatal error: writes are refused until a restart
 import type { OpenProblem } from './open-store-file.ts'

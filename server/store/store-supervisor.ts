@@ -1,7 +1,8 @@
 // The store over the server's life: opened in the background and retried with backoff until it
-// opens (open-retry.ts), then watched. Its file's identity is checked on a timer and before every
-// write and commit: a file removed or replaced under the server (an operator's rm, a clean-up
-// job, a volume mounted again) stops every write with 503 STORE_FILE_LOST and one error line,
+// opens (open-retry.ts), then watched. Its file's identity and header are checked on a timer and
+// before every write and commit: a file removed or replaced under the server (an operator's rm, a
+// clean-up job, a volume mounted again), or truncated or overwritten in place (store-file-header.ts),
+// stops every write with 503 STORE_FILE_LOST and one error line,
 // rather than acknowledging writes into a file nobody will read again; the same file back at the
 // path (moved back, the volume back) lifts it. Accounts stay in memory throughout, so keys are
 // still checked and lookups answer. Its health is what /healthz reports.
@@ -12,6 +13,7 @@ import type { StoreFault } from './duckdb-error-type.ts'
 import type { WriteGuard } from './database.ts'
 import { changeOf, identityOf, type FileIdentity, type IdentityChange } from './file-identity.ts'
 import { retryUntilOpen } from './open-retry.ts'
+import { StoreFileHeader } from './store-file-header.ts'
 import { StoreOpenError } from './open-store-file.ts'
 import type { StoreHealth, StoreProblem } from './store-health.ts'
 import { STORE_UNAVAILABLE_MESSAGE, type OpenedStore, type StoreGate, type StoreParts } from './store.ts'
@@ -20,12 +22,15 @@ import { STORE_UNAVAILABLE_MESSAGE, type OpenedStore, type StoreGate, type Store
 export const FILE_LOST_RETRY_AFTER_SECONDS = 30
 
 export const FILE_LOST_MESSAGE =
-  "The store's file was removed or replaced while the server ran, so changes are refused rather than written where they would be lost. Rate lookups still answer; an operator must put the file back or restart the server."
+  "The store's file was removed, replaced or damaged while the server ran, so changes are refused rather than written where they would be lost. Rate lookups still answer; an operator must put the file back or restart the server."
 
 // An open failure that stays the same is logged again this often, so the log shows it persists.
 const STILL_FAILING_LOG_MS = 5 * 60_000
 
 type Problem = { problem: StoreProblem; reason: string; since: string }
+
+/** How the file at the store's path differs from the one opened: another file or none, or the same one damaged in place. */
+export type FileChange = IdentityChange | 'damaged'
 
 export type SupervisorOptions = {
   storePath: string
@@ -45,7 +50,8 @@ export class StoreSupervisor implements StoreGate {
   #firstFailed = false
   #nextAttemptAt = 0
   #openProblem: Problem | null = null
-  #lost: (Problem & { change: IdentityChange }) | null = null
+  #lost: (Problem & { change: FileChange }) | null = null
+  #header: StoreFileHeader | null = null
   #writeFault: Problem | null = null
   #lastLoggedAt = 0
   #identityTimer: NodeJS.Timeout | null = null
@@ -98,7 +104,11 @@ export class StoreSupervisor implements StoreGate {
       this.#resolveFirst(!this.#firstFailed)
       this.#resolveOpen(store)
       // A DuckDB file is watched for being removed or replaced; PostgreSQL has no file.
-      if (store.identity) this.#watchIdentity(store.identity)
+      if (store.identity) {
+        this.#header = new StoreFileHeader(this.options.storePath)
+        this.#header.damage()
+        this.#watchIdentity(store.identity)
+      }
     })
   }
 
@@ -163,12 +173,17 @@ export class StoreSupervisor implements StoreGate {
   }
 
   #checkIdentity(identity: FileIdentity): void {
-    const change = changeOf(identity, identityOf(this.options.storePath))
+    const moved = changeOf(identity, identityOf(this.options.storePath))
+    const damage = moved ? null : (this.#header?.damage() ?? null)
+    const change: FileChange | null = moved ?? (damage ? 'damaged' : null)
     if (change && this.#lost?.change !== change) {
       const now = new Date(this.options.clock()).toISOString()
-      const reason = change === 'missing' ? 'the store file was removed from its path while open' : 'the store file at its path was replaced by another file while open'
+      const reason = damage ?? (change === 'missing' ? 'the store file was removed from its path while open' : 'the store file at its path was replaced by another file while open')
       this.#lost = { problem: 'file_lost', change, reason, since: this.#lost?.since ?? now }
       this.options.logger.error('store_file_lost', { store: this.options.storePath, change, reason, opened_inode: identity.ino, writes: 'refused until the file is back or the server restarts' })
+    } else if (change && damage && this.#lost) {
+      // Damaged still, perhaps otherwise (a copy being written over it): the reason follows, the log line is not repeated.
+      this.#lost.reason = damage
     } else if (!change && this.#lost) {
       this.options.logger.info('store_file_restored', { store: this.options.storePath, lost_since: this.#lost.since })
       this.#lost = null

@@ -3,7 +3,7 @@
 // from outside (prlimit), and kill -9. Runs the bundle (`make soak`, after `make -s
 // build/server/main.mjs`) or the sources through tsx (tests).
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync } from 'node:fs'
 import { readEndpointFile, type AdminEndpoint } from '../../server/admin/endpoint-file.ts'
 import { PROJECT_ROOT } from './shared.ts'
 
@@ -45,8 +45,11 @@ export async function startServerProcess(options: {
   fullGcOnSignal?: boolean
   /** keep every byte of output and every access-log line (default true); the soak only needs the rest */
   keepAccessLog?: boolean
+  /** standard output appended to this file instead of a pipe (a disk that fills up); read back for output() and events() */
+  stdoutFile?: string
 }): Promise<ServerProcess> {
   const gcFlags = options.fullGcOnSignal ? ['--expose-gc', '--import', './test/soak/full-gc-on-signal.mjs'] : []
+  const stdoutFd = options.stdoutFile === undefined ? null : openSync(options.stdoutFile, 'a')
   const child = spawn(process.execPath, [...gcFlags, ...ENTRIES[options.entry ?? 'source']], {
     cwd: PROJECT_ROOT,
     env: {
@@ -57,8 +60,9 @@ export async function startServerProcess(options: {
       TAXATLAS_STORE: options.storePath,
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
   })
+  if (stdoutFd !== null) closeSync(stdoutFd)
   // A test or script that dies first must not leave the server behind.
   const killOnExit = () => child.kill('SIGKILL')
   process.once('exit', killOnExit)
@@ -71,8 +75,7 @@ export async function startServerProcess(options: {
   let fullGcs = 0
   let afterGc: NodeJS.MemoryUsage | null = null
   const events: Record<string, unknown>[] = []
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const text = chunk.toString()
+  const readStdout = (text: string) => {
     partial += text
     const lines = partial.split('\n')
     partial = lines.pop()!
@@ -86,7 +89,15 @@ export async function startServerProcess(options: {
         // not a log line
       }
     }
-  })
+  }
+  let fileRead = 0
+  const pull = () => {
+    if (options.stdoutFile === undefined) return
+    const bytes = readFileSync(options.stdoutFile)
+    readStdout(bytes.subarray(fileRead).toString())
+    fileRead = bytes.length
+  }
+  child.stdout?.on('data', (chunk: Buffer) => readStdout(chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => {
     const text = chunk.toString()
     output += text
@@ -99,7 +110,7 @@ export async function startServerProcess(options: {
   const deadline = Date.now() + 60_000
   const storeOpen = async () => options.waitForStore === false || (await readEndpointFile(options.storePath))?.pid === child.pid
   let listening: Record<string, unknown> | undefined
-  while (!(listening = events.find((e) => e.event === 'listening')) || !(await storeOpen())) {
+  while ((pull(), !(listening = events.find((e) => e.event === 'listening'))) || !(await storeOpen())) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL')
       throw new Error(`the server did not start:\n${output}`)
@@ -123,8 +134,8 @@ export async function startServerProcess(options: {
   return {
     url: String(listening.url),
     pid: child.pid!,
-    output: () => output,
-    events: () => events,
+    output: () => (pull(), output),
+    events: () => (pull(), events),
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024,
     adminEndpoint,
     admin,

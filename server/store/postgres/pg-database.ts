@@ -38,7 +38,8 @@ export class DatabaseUnavailableError extends HttpError {
   constructor(cause: Error) {
     super(
       'SERVICE_UNAVAILABLE',
-      'The database is unreachable right now: nothing was changed. Retry later; rate lookups still answer.',
+      // Said of every route: a backfill cut by the outage keeps the chunks it committed before it.
+      'The database is unreachable right now: changes not yet committed were not saved (a backfill keeps the chunks it committed before; sending it again is safe). Retry later; rate lookups still answer.',
       { retry_after: DATABASE_RETRY_AFTER_SECONDS },
       { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
     )
