@@ -6,6 +6,7 @@ import type { StateDescriptor } from '../sources/descriptor.ts'
 import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { cdtfaEditionDate } from './feeds/cdtfa-workbook.ts'
+import { quarterStart } from './feeds/tx-rate-file.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
 import type { SourceRequest } from './fetch-source.ts'
 import type { PipelineSettings } from './settings.ts'
@@ -23,6 +24,13 @@ export type EditionChoice = {
 type ChoiceContext = { settings: PipelineSettings; listings: Listings }
 
 const CDTFA_WORKBOOK = /^SalesTaxRates\d{1,2}-\d{1,2}-\d{2}\.xlsx$/i
+/** The Texas Comptroller's rate file: `taxrates.txt` (the current quarter) or `taxrates{YY}{Q}.txt` (`taxrates263.txt` = 2026 Q3). */
+const TX_RATE_FILE = /^taxrates(?:(\d{2})([1-4]))?\.txt$/i
+/** `2026Q3` of a dated Texas file name; null for the undated current file. */
+const txQuarterOf = (name: string): string | null => {
+  const match = TX_RATE_FILE.exec(name)
+  return match?.[1] ? `20${match[1]}Q${match[2]}` : null
+}
 
 /** The state's newest SST rate or boundary file on the index page, or its pinned one. */
 export async function chooseSstFile(state: string, kind: SstFileKind, indexUrl: string, context: ChoiceContext): Promise<EditionChoice> {
@@ -64,6 +72,35 @@ export async function chooseCdtfaWorkbook(pageUrl: string, context: ChoiceContex
   return { request: { feed: 'cdtfa', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
 }
 
+/**
+ * The Texas rate file: the current `taxrates.txt` when the EDI page links it (its control record
+ * says its quarter, checked after reading), else the newest `taxrates{YY}{Q}.txt` whose quarter has
+ * begun (a later one is held until its quarter), else the current file at its fixed address.
+ */
+export async function chooseTxRateFile(feed: { pageUrl: string; fileUrl: string }, context: ChoiceContext): Promise<EditionChoice> {
+  const pinned = pinsOf('TX', context.settings).find((name) => TX_RATE_FILE.test(name))
+  if (pinned) return pinnedChoice('tx-comptroller', pinned, feed.fileUrl, txQuarterOf(pinned) ?? 'current')
+  const listing = await context.listings.get('tx-comptroller', feed.pageUrl)
+  const listed = listing.files.filter((file) => TX_RATE_FILE.test(file.name))
+  const page = `${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
+  const current = listed.find((file) => txQuarterOf(file.name) === null)
+  if (current) {
+    return { request: { feed: 'tx-comptroller', fileName: current.name, officialUrl: current.officialUrl }, edition: 'current', pinned: false, how: `${current.name}: the current rate file linked from ${page}` }
+  }
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const dated = listed.map((file) => ({ file, edition: txQuarterOf(file.name)! })).sort((a, b) => b.edition.localeCompare(a.edition))
+  const inEffect = dated.filter((d) => quarterStart(d.edition) <= today)
+  const held = dated.filter((d) => quarterStart(d.edition) > today).map((d) => `${d.file.name} (from ${quarterStart(d.edition)})`)
+  const heldNote = held.length ? `; held until their quarter: ${held.join(', ')}` : ''
+  const [newest] = inEffect
+  if (newest) {
+    return { request: { feed: 'tx-comptroller', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how: `${newest.file.name}: the newest of ${dated.length} dated rate file(s) in effect linked from ${page}${heldNote}` }
+  }
+  if (held.length) throw new Error(`EDI page ${listing.where} links only rate files of quarters not yet begun: ${held.join(', ')}; held until then`)
+  const choice = currentFileChoice('tx-comptroller', feed.fileUrl)
+  return { ...choice, how: `${choice.how} (the EDI page ${listing.where} links no taxrates file among its ${listing.files.length} links)` }
+}
+
 /** A file published under one fixed name for its current edition (IDOR's ordmache-current.txt): fetched as it is. */
 export function currentFileChoice(feed: string, url: string): EditionChoice {
   const fileName = decodeURIComponent(path.posix.basename(new URL(url).pathname))
@@ -78,6 +115,7 @@ export function assertPinsUsable(descriptor: StateDescriptor, settings: Pipeline
         const file = parseSstFileName(name)
         return file !== null && file.state === descriptor.code && (file.kind === 'rate' || feed.boundaryUrl !== undefined)
       }
+      if (feed.kind === 'tx-comptroller') return TX_RATE_FILE.test(name)
       return feed.kind === 'cdtfa' && CDTFA_WORKBOOK.test(name)
     })
   const unusable = pinsOf(descriptor.code, settings).filter((name) => !usable(name))
@@ -94,6 +132,7 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
     return a !== null && b !== null && a < b
   }
   if (feed === 'cdtfa') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'tx-comptroller') return /^\d{4}Q[1-4]$/.test(candidate) && /^\d{4}Q[1-4]$/.test(inService) && candidate < inService
   return false
 }
 
@@ -101,6 +140,7 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
 export function sourceRole(name: string): string {
   const sst = parseSstFileName(name)
   if (sst) return `sst ${sst.state} ${sst.kind}`
+  if (TX_RATE_FILE.test(name)) return 'tx rate file'
   return CDTFA_WORKBOOK.test(name) ? 'cdtfa workbook' : name
 }
 

@@ -7,13 +7,15 @@ import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { compileOrdmache } from './feeds/ordmache.ts'
 import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
+import { compileTxComptroller } from './feeds/tx-comptroller.ts'
+import { parseTxRateFile } from './feeds/tx-rate-file.ts'
 import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
 import { aggregatorOverLowerBounds } from './feeds/lower-bound-defaults.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
@@ -48,6 +50,8 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
     choices.push(await chooseCdtfaWorkbook(feed.pageUrl, context))
   } else if (feed.kind === 'idor-ordmache') {
     choices.push(currentFileChoice('idor', feed.url))
+  } else if (feed.kind === 'tx-comptroller') {
+    choices.push(await chooseTxRateFile(feed, context))
   }
   const fetched = await Promise.all(choices.map((choice) => fetchSource(choice.request, context.settings)))
   if (feed.kind === 'statutory') return { fetched, choices }
@@ -99,6 +103,13 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       const result = compileOrdmache({ file, stateRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!, geography: context.geography })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
+    case 'tx-comptroller': {
+      const [fetched] = sources.fetched
+      const file = parseTxRateFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
+      assertInEffect(file.fileName, file.effectiveFrom, context.settings.now)
+      const result = compileTxComptroller({ file, stateRate: stateRateOn(factsOf(descriptor), file.effectiveFrom)!, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
     case 'avalara-zip5': {
       const drop = sources.drop!
       const parsed = parseDrop(drop)
@@ -118,6 +129,12 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
 /** Fetch, then compile: one state's load from one feed, with no comparison against the data in service. */
 export async function loadFeed(descriptor: StateDescriptor, feed: Feed, context: LoadContext): Promise<FeedResult> {
   return compileState(descriptor, feed, await fetchStateSources(descriptor, feed, context), context)
+}
+
+/** A file whose rates take effect after today is held until then: the data in service keeps serving. */
+function assertInEffect(fileName: string, effectiveFrom: string, now: Date): void {
+  const today = now.toISOString().slice(0, 10)
+  if (effectiveFrom > today) throw new Error(`${fileName}: its rates take effect on ${effectiveFrom}, after today (${today}); held until then`)
 }
 
 function factsOf(descriptor: StateDescriptor): StateFacts {

@@ -29,6 +29,22 @@ const IdorOrdmacheFeed = z.object({
   url: z.url(),
 })
 
+/**
+ * On trial: the feed replaces the state's aggregator drop only once it agrees with it on enough
+ * ZIPs, or the operator accepts it (pipeline/official-trial.ts).
+ */
+const trial = z.boolean().optional()
+
+/** The Texas Comptroller's EDI rate file: `taxrates.txt` (current) or `taxrates{YY}{Q}.txt`, linked from its page. */
+const TxComptrollerFeed = z.object({
+  kind: z.literal(FeedKind.enum['tx-comptroller']),
+  /** the EDI page linking the rate files */
+  pageUrl: z.url(),
+  /** the current file's fixed address, used when the page links none */
+  fileUrl: z.url(),
+  trial,
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -40,7 +56,7 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, AvalaraDropFeed, StatutoryFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -84,6 +100,8 @@ export type StateDescriptor = z.infer<typeof StateDescriptor>
 export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
 export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
 export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
+export const TX_EDI_PAGE = 'https://comptroller.texas.gov/taxes/file-pay/edi/sales-tax-rates.php'
+export const TX_RATES_FILE = 'https://comptroller.texas.gov/data/edi/sales-tax/taxrates.txt'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
 export function defineState(descriptor: StateDescriptor): StateDescriptor {
