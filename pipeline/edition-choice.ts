@@ -14,6 +14,8 @@ import type { Listings } from './source-listing.ts'
 
 export type EditionChoice = {
   request: SourceRequest
+  /** the file is the page's answer to this button's postback (request.officialUrl is the page), not a download of its own */
+  postback?: string
   /** the edition the file name carries: `2026Q2FEB19`, `2026-01-01` */
   edition: string
   pinned: boolean
@@ -80,7 +82,7 @@ export async function chooseCdtfaWorkbook(pageUrl: string, context: ChoiceContex
 export async function chooseTxRateFile(feed: { pageUrl: string; fileUrl: string }, context: ChoiceContext): Promise<EditionChoice> {
   const pinned = pinsOf('TX', context.settings).find((name) => TX_RATE_FILE.test(name))
   if (pinned) return pinnedChoice('tx-comptroller', pinned, feed.fileUrl, txQuarterOf(pinned) ?? 'current')
-  const listing = await context.listings.get('tx-comptroller', feed.pageUrl)
+  const listing = await listingOrNoFile('tx-comptroller', feed.pageUrl, context)
   const listed = listing.files.filter((file) => TX_RATE_FILE.test(file.name))
   const page = `${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
   const current = listed.find((file) => txQuarterOf(file.name) === null)
@@ -99,6 +101,39 @@ export async function chooseTxRateFile(feed: { pageUrl: string; fileUrl: string 
   if (held.length) throw new Error(`EDI page ${listing.where} links only rate files of quarters not yet begun: ${held.join(', ')}; held until then`)
   const choice = currentFileChoice('tx-comptroller', feed.fileUrl)
   return { ...choice, how: `${choice.how} (the EDI page ${listing.where} links no taxrates file among its ${listing.files.length} links)` }
+}
+
+/** The name Florida's surtax workbook is kept under: PointMatch answers it to a postback, under no name of its own. */
+export const FL_SURTAX_WORKBOOK = 'DiscretionarySalesSurtaxRates.xlsx'
+const FL_DOWNLOAD_ALL = 'Download All'
+
+/**
+ * Florida's surtax workbook: at the publisher, PointMatch's "Download All" postback; on a mirror,
+ * the workbook its fl-dor-surtax folder lists.
+ */
+export async function chooseFlSurtaxWorkbook(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  if (context.settings.mirror.kind === 'official') {
+    return { request: { feed: 'fl-dor-surtax', fileName: FL_SURTAX_WORKBOOK, officialUrl: pageUrl }, postback: FL_DOWNLOAD_ALL, edition: 'current', pinned: false, how: `${FL_SURTAX_WORKBOOK}: the "${FL_DOWNLOAD_ALL}" postback of ${pageUrl}` }
+  }
+  const listing = await listingOrNoFile('fl-dor-surtax', pageUrl, context)
+  const workbooks = listing.files.filter((file) => /\.xlsx$/i.test(file.name))
+  if (workbooks.length !== 1) throw new Error(`mirror listing ${listing.where} holds ${workbooks.length} workbooks (${workbooks.map((w) => w.name).join(', ') || 'none'}), not one`)
+  const [workbook] = workbooks
+  return { request: { feed: 'fl-dor-surtax', fileName: workbook!.name, officialUrl: workbook!.officialUrl }, edition: 'current', pinned: false, how: `${workbook!.name}: the workbook of ${listing.where}` }
+}
+
+/**
+ * A feed's listing; a mirror (TAXATLAS_MIRROR) with no folder for the feed carries none of its files,
+ * so the state's next feed serves (NoFileForState). At the publisher, a missing page is a failure.
+ */
+async function listingOrNoFile(feed: string, pageUrl: string, context: ChoiceContext) {
+  try {
+    return await context.listings.get(feed, pageUrl)
+  } catch (error) {
+    const missing = /\(ENOENT\)|Response code 404\b/.test((error as Error).message)
+    if (context.settings.mirror.kind !== 'official' && missing) throw new NoFileForState(`the mirror holds no ${feed} folder (${(error as Error).message})`)
+    throw error
+  }
 }
 
 /** A file published under one fixed name for its current edition (IDOR's ordmache-current.txt): fetched as it is. */

@@ -7,12 +7,15 @@ import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { compileOrdmache } from './feeds/ordmache.ts'
 import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
+import { fetchByPostback } from './feeds/aspnet-postback.ts'
+import { compileFlSurtax } from './feeds/fl-surtax.ts'
+import { parseFlSurtaxWorkbook } from './feeds/fl-surtax-workbook.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
 import { compileTxComptroller } from './feeds/tx-comptroller.ts'
 import { parseTxRateFile } from './feeds/tx-rate-file.ts'
@@ -52,8 +55,12 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
     choices.push(currentFileChoice('idor', feed.url))
   } else if (feed.kind === 'tx-comptroller') {
     choices.push(await chooseTxRateFile(feed, context))
+  } else if (feed.kind === 'fl-dor-surtax') {
+    choices.push(await chooseFlSurtaxWorkbook(feed.pageUrl, context))
   }
-  const fetched = await Promise.all(choices.map((choice) => fetchSource(choice.request, context.settings)))
+  const fetched = await Promise.all(
+    choices.map((choice) => (choice.postback ? fetchByPostback(choice.request, choice.postback, context.settings) : fetchSource(choice.request, context.settings))),
+  )
   if (feed.kind === 'statutory') return { fetched, choices }
   try {
     const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
@@ -108,6 +115,13 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       const file = parseTxRateFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
       assertInEffect(file.fileName, file.effectiveFrom, context.settings.now)
       const result = compileTxComptroller({ file, stateRate: stateRateOn(factsOf(descriptor), file.effectiveFrom)!, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
+    case 'fl-dor-surtax': {
+      const [fetched] = sources.fetched
+      const workbook = await parseFlSurtaxWorkbook(fetched!.bytes, fetched!.name)
+      assertInEffect(workbook.fileName, workbook.asOf, context.settings.now)
+      const result = compileFlSurtax({ workbook, stateRate: stateRateOn(factsOf(descriptor), workbook.asOf)!, geography: context.geography })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
     case 'avalara-zip5': {

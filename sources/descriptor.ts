@@ -45,6 +45,14 @@ const TxComptrollerFeed = z.object({
   trial,
 })
 
+/** Florida DOR's discretionary sales surtax rates: the workbook PointMatch's "Download All" button answers. */
+const FlSurtaxFeed = z.object({
+  kind: z.literal(FeedKind.enum['fl-dor-surtax']),
+  /** the PointMatch page whose "Download All" postback answers the workbook */
+  pageUrl: z.url(),
+  trial,
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -56,7 +64,7 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, AvalaraDropFeed, StatutoryFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -102,6 +110,7 @@ export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandbou
 export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
 export const TX_EDI_PAGE = 'https://comptroller.texas.gov/taxes/file-pay/edi/sales-tax-rates.php'
 export const TX_RATES_FILE = 'https://comptroller.texas.gov/data/edi/sales-tax/taxrates.txt'
+export const FL_SURTAX_PAGE = 'https://pointmatch.floridarevenue.com/General/DiscretionarySalesSurtaxRates.aspx/DiscretionarySalesSurtaxRates.aspx'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
 export function defineState(descriptor: StateDescriptor): StateDescriptor {
