@@ -103,6 +103,36 @@ export async function chooseTxRateFile(feed: { pageUrl: string; fileUrl: string 
   return { ...choice, how: `${choice.how} (the EDI page ${listing.where} links no taxrates file among its ${listing.files.length} links)` }
 }
 
+/** Arizona's TPT rate table: `TPT_RATETABLE_ALL_05012026.csv` (MMDDYYYY). */
+const AZ_RATE_TABLE = /^TPT_RATETABLE_ALL_(\d{2})(\d{2})(\d{4})\.csv$/i
+const azEditionDate = (name: string): string | null => {
+  const match = AZ_RATE_TABLE.exec(name)
+  return match ? `${match[3]}-${match[1]}-${match[2]}` : null
+}
+
+/**
+ * The newest TPT rate table in effect the page links: files appear before their date, so the
+ * latest date that is not after today; later ones are held until their date.
+ */
+export async function chooseAzRateTable(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const pinned = pinsOf('AZ', context.settings).find((name) => AZ_RATE_TABLE.test(name))
+  if (pinned) return pinnedChoice('az-dor-tpt', pinned, pageUrl, azEditionDate(pinned)!)
+  const listing = await listingOrNoFile('az-dor-tpt', pageUrl, context)
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const tables = listing.files.flatMap((file) => {
+    const edition = azEditionDate(file.name)
+    return edition ? [{ file, edition }] : []
+  }).sort((a, b) => b.edition.localeCompare(a.edition))
+  const held = tables.filter((t) => t.edition > today).map((t) => t.file.name)
+  const [newest] = tables.filter((t) => t.edition <= today)
+  if (!newest) {
+    if (held.length) throw new Error(`rate table page ${listing.where} links only tables dated after today (${held.join(', ')}); held until then`)
+    throw new Error(`rate table page ${listing.where} links no TPT_RATETABLE_ALL_MMDDYYYY.csv among its ${listing.files.length} links: its layout changed`)
+  }
+  const how = `${newest.file.name}: the newest of ${tables.length} rate table(s) in effect linked from ${listing.where}${held.length ? `; held until their date: ${held.join(', ')}` : ''}`
+  return { request: { feed: 'az-dor-tpt', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
+}
+
 /** The name Florida's surtax workbook is kept under: PointMatch answers it to a postback, under no name of its own. */
 export const FL_SURTAX_WORKBOOK = 'DiscretionarySalesSurtaxRates.xlsx'
 const FL_DOWNLOAD_ALL = 'Download All'
@@ -151,6 +181,7 @@ export function assertPinsUsable(descriptor: StateDescriptor, settings: Pipeline
         return file !== null && file.state === descriptor.code && (file.kind === 'rate' || feed.boundaryUrl !== undefined)
       }
       if (feed.kind === 'tx-comptroller') return TX_RATE_FILE.test(name)
+      if (feed.kind === 'az-dor-tpt') return AZ_RATE_TABLE.test(name)
       return feed.kind === 'cdtfa' && CDTFA_WORKBOOK.test(name)
     })
   const unusable = pinsOf(descriptor.code, settings).filter((name) => !usable(name))
@@ -166,7 +197,7 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
     const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
     return a !== null && b !== null && a < b
   }
-  if (feed === 'cdtfa') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'cdtfa' || feed === 'az-dor-tpt') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
   if (feed === 'tx-comptroller') return /^\d{4}Q[1-4]$/.test(candidate) && /^\d{4}Q[1-4]$/.test(inService) && candidate < inService
   return false
 }
@@ -176,6 +207,7 @@ export function sourceRole(name: string): string {
   const sst = parseSstFileName(name)
   if (sst) return `sst ${sst.state} ${sst.kind}`
   if (TX_RATE_FILE.test(name)) return 'tx rate file'
+  if (AZ_RATE_TABLE.test(name)) return 'az rate table'
   return CDTFA_WORKBOOK.test(name) ? 'cdtfa workbook' : name
 }
 

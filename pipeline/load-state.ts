@@ -7,13 +7,15 @@ import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { compileOrdmache } from './feeds/ordmache.ts'
 import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
 import { fetchByPostback } from './feeds/aspnet-postback.ts'
+import { compileAzTpt } from './feeds/az-tpt.ts'
+import { parseAzTptFile } from './feeds/az-tpt-file.ts'
 import { compileFlSurtax } from './feeds/fl-surtax.ts'
 import { parseFlSurtaxWorkbook } from './feeds/fl-surtax-workbook.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
@@ -57,6 +59,8 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
     choices.push(await chooseTxRateFile(feed, context))
   } else if (feed.kind === 'fl-dor-surtax') {
     choices.push(await chooseFlSurtaxWorkbook(feed.pageUrl, context))
+  } else if (feed.kind === 'az-dor-tpt') {
+    choices.push(await chooseAzRateTable(feed.pageUrl, context))
   }
   const fetched = await Promise.all(
     choices.map((choice) => (choice.postback ? fetchByPostback(choice.request, choice.postback, context.settings) : fetchSource(choice.request, context.settings))),
@@ -122,6 +126,13 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       const workbook = await parseFlSurtaxWorkbook(fetched!.bytes, fetched!.name)
       assertInEffect(workbook.fileName, workbook.asOf, context.settings.now)
       const result = compileFlSurtax({ workbook, stateRate: stateRateOn(factsOf(descriptor), workbook.asOf)!, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
+    case 'az-dor-tpt': {
+      const [fetched] = sources.fetched
+      const file = parseAzTptFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
+      const edition = sources.choices[0]!.edition
+      const result = compileAzTpt({ file, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
     case 'avalara-zip5': {

@@ -3,7 +3,7 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
 import { z } from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -74,6 +74,12 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Florida DOR discretionary sales surtax rates',
+  },
+  'az-dor-tpt': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'publisher_effective_date',
+    quarterlyEditions: false,
+    label: 'Arizona DOR TPT rate table',
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',

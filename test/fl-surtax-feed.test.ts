@@ -9,15 +9,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { fetchByPostback } from '../pipeline/feeds/aspnet-postback.ts'
 import { compileFlSurtax } from '../pipeline/feeds/fl-surtax.ts'
 import { parseFlSurtaxWorkbook } from '../pipeline/feeds/fl-surtax-workbook.ts'
-import { loadFeed, type LoadContext } from '../pipeline/load-state.ts'
-import { Listings } from '../pipeline/source-listing.ts'
+import { loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import FL from '../sources/fl.ts'
 import { flSurtaxWorkbook, FL_SURTAX } from './support/fl-surtax-fixture.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
-import { pipelineSettings, tempDir } from './support/refresh-run.ts'
+import { feedLoadContext } from './support/load-context.ts'
 import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
 
 const FILE = 'DiscretionarySalesSurtaxRates.xlsx'
@@ -82,12 +81,7 @@ describe('compiling Florida', () => {
 })
 
 describe('finding the workbook', () => {
-  async function context(): Promise<LoadContext> {
-    const [artifacts, build] = [await tempDir('fl-artifacts'), await tempDir('fl-build')]
-    dirs.push(artifacts, build)
-    const settings = pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'FL', now: '2026-11-21T03:00:00.000Z' })
-    return { settings, listings: new Listings(settings), geography }
-  }
+  const context = () => feedLoadContext({ mirror: mirror.url, state: 'FL', now: '2026-11-21T03:00:00.000Z', geography, dirs })
 
   it('loads the workbook a mirror lists, and holds one dated after today until then', async () => {
     await mirror.publish({ [`fl-dor-surtax/${FILE}`]: await flSurtaxWorkbook({ counties }) })

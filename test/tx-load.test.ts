@@ -3,15 +3,15 @@
 // aggregator drop judged (pipeline/official-trial.ts), on the real TX geography and drop.
 import { rm } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { compileState, fetchStateSources, loadFeed, type LoadContext } from '../pipeline/load-state.ts'
+import { compileState, fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { judgeTrial } from '../pipeline/official-trial.ts'
-import { Listings } from '../pipeline/source-listing.ts'
 import { withholdViolations } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import TX from '../sources/tx.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
-import { pipelineSettings, tempDir } from './support/refresh-run.ts'
+import { feedLoadContext } from './support/load-context.ts'
+import { tempDir } from './support/refresh-run.ts'
 import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
 import { txRateFile } from './support/tx-rate-fixture.ts'
 
@@ -32,13 +32,7 @@ afterAll(async () => {
   await mirror?.close()
 })
 
-async function context(extra: Record<string, string> = {}, drops?: string): Promise<LoadContext> {
-  const artifacts = await tempDir('tx-artifacts')
-  const build = await tempDir('tx-build')
-  dirs.push(artifacts, build)
-  const settings = pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'TX', now: NOW, extra, ...(drops ? { drops } : {}) })
-  return { settings, listings: new Listings(settings), geography }
-}
+const context = (extra: Record<string, string> = {}, drops?: string) => feedLoadContext({ mirror: mirror.url, state: 'TX', now: NOW, geography, dirs, extra, ...(drops ? { drops } : {}) })
 
 describe('finding the Texas rate file', () => {
   it('takes the current taxrates.txt the page links', async () => {
