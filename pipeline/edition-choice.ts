@@ -157,11 +157,16 @@ export async function chooseFlSurtaxWorkbook(pageUrl: string, context: ChoiceCon
  * so the state's next feed serves (NoFileForState). At the publisher, a missing page is a failure.
  */
 async function listingOrNoFile(feed: string, pageUrl: string, context: ChoiceContext) {
+  return orNoFileOnMirror(feed, context.settings, () => context.listings.get(feed, pageUrl))
+}
+
+/** `read()`, with a mirror's missing file or folder for `feed` turned into NoFileForState (at the publisher it stays a failure). */
+export async function orNoFileOnMirror<T>(feed: string, settings: PipelineSettings, read: () => Promise<T>): Promise<T> {
   try {
-    return await context.listings.get(feed, pageUrl)
+    return await read()
   } catch (error) {
-    const missing = /\(ENOENT\)|Response code 404\b/.test((error as Error).message)
-    if (context.settings.mirror.kind !== 'official' && missing) throw new NoFileForState(`the mirror holds no ${feed} folder (${(error as Error).message})`)
+    const missing = /\(ENOENT\)|(status|Response) code 404\b/.test((error as Error).message)
+    if (settings.mirror.kind !== 'official' && missing) throw new NoFileForState(`the mirror holds no ${feed} files (${(error as Error).message})`)
     throw error
   }
 }

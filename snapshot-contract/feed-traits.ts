@@ -3,7 +3,7 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
 import { z } from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -80,6 +80,12 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'Arizona DOR TPT rate table',
+  },
+  'va-tax': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'no_published_date',
+    quarterlyEditions: false,
+    label: 'Virginia Tax rate workbook',
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',

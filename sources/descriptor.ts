@@ -61,6 +61,13 @@ const AzTptFeed = z.object({
   trial,
 })
 
+/** Virginia Tax's rate workbook, published under one name (sales-tax-rates.xlsx) and carrying no date. */
+const VaTaxFeed = z.object({
+  kind: z.literal(FeedKind.enum['va-tax']),
+  url: z.url(),
+  trial,
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -72,7 +79,7 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, AvalaraDropFeed, StatutoryFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -120,6 +127,7 @@ export const TX_EDI_PAGE = 'https://comptroller.texas.gov/taxes/file-pay/edi/sal
 export const TX_RATES_FILE = 'https://comptroller.texas.gov/data/edi/sales-tax/taxrates.txt'
 export const FL_SURTAX_PAGE = 'https://pointmatch.floridarevenue.com/General/DiscretionarySalesSurtaxRates.aspx/DiscretionarySalesSurtaxRates.aspx'
 export const AZ_TPT_PAGE = 'https://azdor.gov/business/transaction-privilege-tax/tax-rate-table'
+export const VA_RATES_URL = 'https://www.tax.virginia.gov/sites/default/files/inline-files/sales-tax-rates.xlsx'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
 export function defineState(descriptor: StateDescriptor): StateDescriptor {

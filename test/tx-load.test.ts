@@ -4,6 +4,7 @@
 import { rm } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { compileState, fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
+import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { judgeTrial } from '../pipeline/official-trial.ts'
 import { withholdViolations } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
@@ -53,6 +54,13 @@ describe('finding the Texas rate file', () => {
     const pinned = await fetchStateSources(TX, OFFICIAL, await context({ TAXATLAS_PIN: 'TX=taxrates262.txt' }))
     expect(pinned.choices[0]).toMatchObject({ edition: '2026Q2', pinned: true, request: { fileName: 'taxrates262.txt' } })
     await expect(fetchStateSources(TX, OFFICIAL, await context({ TAXATLAS_PIN: 'TX=rates.csv' }))).rejects.toThrow(/TAXATLAS_PIN names rates\.csv for TX, which none of its feeds/)
+  })
+})
+
+describe('a mirror without the feed', () => {
+  it('has no file for Texas, rather than failing, when the mirror carries no tx-comptroller folder', async () => {
+    await mirror.publish({})
+    await expect(fetchStateSources(TX, OFFICIAL, await context())).rejects.toBeInstanceOf(NoFileForState)
   })
 })
 
