@@ -1,8 +1,7 @@
 // Arizona from DOR's TPT rate table: a CSV built from the documented layout (support/az-tpt-fixture.ts),
 // decoded as fetched (BOM included), parsed by header name and compiled against the real AZ
 // geography; discovered on a mirror served over loopback HTTP, newest table in effect.
-import { rm } from 'node:fs/promises'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { compileAzTpt } from '../pipeline/feeds/az-tpt.ts'
 import { parseAzTptFile } from '../pipeline/feeds/az-tpt-file.ts'
 import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
@@ -12,32 +11,22 @@ import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import AZ from '../sources/az.ts'
 import { AZ_CITIES, azRateTable, COUNTY_PART, type AzFixtureRow } from './support/az-tpt-fixture.ts'
-import { loadMiniGeography } from './support/mini-geography.ts'
-import { feedLoadContext } from './support/load-context.ts'
-import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
+import { feedTestBed } from './support/load-context.ts'
 
 const FILE = 'TPT_RATETABLE_ALL_05012026.csv'
 const STATE_RATE = 5600
 const pct = (text: string) => Math.round(Number(text) * 1000)
+const bed = feedTestBed('AZ', '2026-11-21T03:00:00.000Z')
 let geography: Geography
 let result: FeedResult
 let index: RateIndex
-let mirror: TempMirror
-const dirs: string[] = []
 const read = (text: string) => parseAzTptFile(decodeText(Buffer.from(text, 'utf8'), FILE), FILE)
 const compile = (text: string) => compileAzTpt({ file: read(text), stateRate: STATE_RATE, geography, edition: '2026-05-01' })
 
-beforeAll(async () => {
-  geography = await loadMiniGeography(['AZ'])
+beforeAll(() => {
+  geography = bed.geography
   result = compile(azRateTable())
   index = new RateIndex(writeRateIndex({ states: [{ code: 'AZ', result }], zipMeta: () => undefined }))
-  mirror = await serveTempMirror()
-})
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
-afterAll(async () => {
-  await mirror?.close()
 })
 
 /** Combined rate on a date of every candidate of a place in a county. */
@@ -106,16 +95,15 @@ describe('compiling Arizona', () => {
 })
 
 describe('finding the rate table', () => {
-  const context = () => feedLoadContext({ mirror: mirror.url, state: 'AZ', now: '2026-11-21T03:00:00.000Z', geography, dirs })
 
   it('takes the newest table whose date has come, holding one dated later; a sign-in page in its place is refused', async () => {
-    await mirror.publish({ 'az-dor-tpt/TPT_RATETABLE_ALL_11012026.csv': azRateTable(), 'az-dor-tpt/TPT_RATETABLE_ALL_12012026.csv': azRateTable(), 'az-dor-tpt/TPT_RATETABLE_ALL_10012026.csv': azRateTable() })
-    const loaded = await loadFeed(AZ, AZ.feeds[0]!, await context())
+    await bed.mirror.publish({ 'az-dor-tpt/TPT_RATETABLE_ALL_11012026.csv': azRateTable(), 'az-dor-tpt/TPT_RATETABLE_ALL_12012026.csv': azRateTable(), 'az-dor-tpt/TPT_RATETABLE_ALL_10012026.csv': azRateTable() })
+    const loaded = await loadFeed(AZ, AZ.feeds[0]!, await bed.context())
     expect(loaded.edition).toBe('2026-11-01')
     expect(loaded.files.map((f) => f.name)).toContain('TPT_RATETABLE_ALL_11012026.csv')
-    const sources = await fetchStateSources(AZ, AZ.feeds[0]!, await context())
+    const sources = await fetchStateSources(AZ, AZ.feeds[0]!, await bed.context())
     expect(sources.choices[0]!.how).toMatch(/held until their date: TPT_RATETABLE_ALL_12012026\.csv/)
-    await mirror.publish({ 'az-dor-tpt/TPT_RATETABLE_ALL_11012026.csv': '<!DOCTYPE html><html><head><title>Access Denied</title></head></html>' })
-    await expect(fetchStateSources(AZ, AZ.feeds[0]!, await context())).rejects.toThrow(/answered an HTML page \("Access Denied"\)/)
+    await bed.mirror.publish({ 'az-dor-tpt/TPT_RATETABLE_ALL_11012026.csv': '<!DOCTYPE html><html><head><title>Access Denied</title></head></html>' })
+    await expect(fetchStateSources(AZ, AZ.feeds[0]!, await bed.context())).rejects.toThrow(/answered an HTML page \("Access Denied"\)/)
   })
 })

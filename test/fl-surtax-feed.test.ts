@@ -4,8 +4,7 @@
 // loopback HTTP; the evidence's CY2026 figures as anchors.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { rm } from 'node:fs/promises'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { fetchByPostback } from '../pipeline/feeds/aspnet-postback.ts'
 import { compileFlSurtax } from '../pipeline/feeds/fl-surtax.ts'
 import { parseFlSurtaxWorkbook } from '../pipeline/feeds/fl-surtax-workbook.ts'
@@ -15,27 +14,17 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import FL from '../sources/fl.ts'
 import { flSurtaxWorkbook, FL_SURTAX } from './support/fl-surtax-fixture.ts'
-import { loadMiniGeography } from './support/mini-geography.ts'
-import { feedLoadContext } from './support/load-context.ts'
-import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
+import { feedTestBed } from './support/load-context.ts'
 
 const FILE = 'DiscretionarySalesSurtaxRates.xlsx'
 const STATE_RATE = 6000
+const bed = feedTestBed('FL', '2026-11-21T03:00:00.000Z')
 let geography: Geography
 let counties: string[]
-let mirror: TempMirror
-const dirs: string[] = []
 
-beforeAll(async () => {
-  geography = await loadMiniGeography(['FL'])
+beforeAll(() => {
+  geography = bed.geography
   counties = [...geography.counties.values()].filter((c) => c.state === 'FL').map((c) => c.name.toUpperCase())
-  mirror = await serveTempMirror()
-})
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
-afterAll(async () => {
-  await mirror?.close()
 })
 
 const parse = async (options: Partial<Parameters<typeof flSurtaxWorkbook>[0]> = {}) => parseFlSurtaxWorkbook(await flSurtaxWorkbook({ counties, ...options }), FILE)
@@ -81,15 +70,14 @@ describe('compiling Florida', () => {
 })
 
 describe('finding the workbook', () => {
-  const context = () => feedLoadContext({ mirror: mirror.url, state: 'FL', now: '2026-11-21T03:00:00.000Z', geography, dirs })
 
   it('loads the workbook a mirror lists, and holds one dated after today until then', async () => {
-    await mirror.publish({ [`fl-dor-surtax/${FILE}`]: await flSurtaxWorkbook({ counties }) })
-    const result = await loadFeed(FL, FL.feeds[0]!, await context())
+    await bed.mirror.publish({ [`fl-dor-surtax/${FILE}`]: await flSurtaxWorkbook({ counties }) })
+    const result = await loadFeed(FL, FL.feeds[0]!, await bed.context())
     expect(result.edition).toBe('2026-01-01')
     expect(result.files.map((f) => f.name)).toContain(FILE)
-    await mirror.publish({ [`fl-dor-surtax/${FILE}`]: await flSurtaxWorkbook({ counties, asOf: '1/1/2027' }) })
-    await expect(loadFeed(FL, FL.feeds[0]!, await context())).rejects.toThrow(/its rates take effect on 2027-01-01, after today \(2026-11-21\); held until then/)
+    await bed.mirror.publish({ [`fl-dor-surtax/${FILE}`]: await flSurtaxWorkbook({ counties, asOf: '1/1/2027' }) })
+    await expect(loadFeed(FL, FL.feeds[0]!, await bed.context())).rejects.toThrow(/its rates take effect on 2027-01-01, after today \(2026-11-21\); held until then/)
   })
 
   it('fetches it from PointMatch by posting the page back with "Download All", its hidden state fields included', async () => {
@@ -111,7 +99,7 @@ describe('finding the workbook', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/General/DiscretionarySalesSurtaxRates.aspx`
-      const { settings } = await context()
+      const { settings } = await bed.context()
       const fetched = await fetchByPostback({ feed: 'fl-dor-surtax', fileName: FILE, officialUrl: url }, 'Download All', settings)
       expect(fetched.bytes.equals(workbook)).toBe(true)
       expect(posted).toHaveLength(1)

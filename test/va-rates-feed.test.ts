@@ -1,8 +1,7 @@
 // Virginia from Virginia Tax's rate workbook: a workbook built from the documented layout
 // (support/va-rate-fixture.ts), parsed by header name and compiled against the real VA geography;
 // fetched from a mirror served over loopback HTTP.
-import { rm } from 'node:fs/promises'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { parseVaRateWorkbook } from '../pipeline/feeds/va-rate-workbook.ts'
 import { compileVaRates } from '../pipeline/feeds/va-rates.ts'
@@ -11,28 +10,18 @@ import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import VA from '../sources/va.ts'
-import { feedLoadContext } from './support/load-context.ts'
-import { loadMiniGeography } from './support/mini-geography.ts'
-import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
+import { feedTestBed } from './support/load-context.ts'
 import { VA_HEADER, vaRateWorkbook, type VaLocalityRow } from './support/va-rate-fixture.ts'
 
 const FILE = 'sales-tax-rates.xlsx'
 const STATE_RATE = 4300
+const bed = feedTestBed('VA', '2026-11-21T03:00:00.000Z')
 let geography: Geography
 let localities: VaLocalityRow[]
-let mirror: TempMirror
-const dirs: string[] = []
 
-beforeAll(async () => {
-  geography = await loadMiniGeography(['VA'])
+beforeAll(() => {
+  geography = bed.geography
   localities = [...geography.counties.values()].filter((c) => c.state === 'VA').map((c) => ({ fips: c.fips.slice(2), name: c.name }))
-  mirror = await serveTempMirror()
-})
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
-afterAll(async () => {
-  await mirror?.close()
 })
 
 const parse = async (rows = localities, options: Parameters<typeof vaRateWorkbook>[1] = {}) => parseVaRateWorkbook(await vaRateWorkbook(rows, options), FILE)
@@ -69,19 +58,18 @@ describe('compiling Virginia', () => {
 })
 
 describe('fetching the workbook', () => {
-  const context = () => feedLoadContext({ mirror: mirror.url, state: 'VA', now: '2026-11-21T03:00:00.000Z', geography, dirs })
 
   it('loads the file at its fixed name, dated the day it was fetched', async () => {
-    await mirror.publish({ [`va-tax/${FILE}`]: await vaRateWorkbook(localities) })
-    const result = await loadFeed(VA, VA.feeds[0]!, await context())
+    await bed.mirror.publish({ [`va-tax/${FILE}`]: await vaRateWorkbook(localities) })
+    const result = await loadFeed(VA, VA.feeds[0]!, await bed.context())
     expect(result.edition).toBe('2026-11-21')
     expect(result.effectiveDateBasis).toBe('no_published_date')
   })
 
   it('has no file, rather than failing, on a mirror that does not carry it; a PDF in its place fails', async () => {
-    await mirror.publish({})
-    await expect(fetchStateSources(VA, VA.feeds[0]!, await context())).rejects.toBeInstanceOf(NoFileForState)
-    await mirror.publish({ [`va-tax/${FILE}`]: '%PDF-1.4\n' })
-    await expect(fetchStateSources(VA, VA.feeds[0]!, await context())).rejects.toThrow(/sales-tax-rates\.xlsx: the server answered a PDF document in place of the file/)
+    await bed.mirror.publish({})
+    await expect(fetchStateSources(VA, VA.feeds[0]!, await bed.context())).rejects.toBeInstanceOf(NoFileForState)
+    await bed.mirror.publish({ [`va-tax/${FILE}`]: '%PDF-1.4\n' })
+    await expect(fetchStateSources(VA, VA.feeds[0]!, await bed.context())).rejects.toThrow(/sales-tax-rates\.xlsx: the server answered a PDF document in place of the file/)
   })
 })
