@@ -29,9 +29,10 @@ release-asset:
 diff: node_modules/.package-lock.json
 	$(TSX) pipeline/diff-main.ts $(FROM) $(TO) $(AS_OF)
 
-# Aggregator against official rates, per state holding both: make audit [SNAPSHOT=<id>] [AS_OF=YYYY-MM-DD]
+# Aggregator against official rates, per state holding both, and each default rule's effect, written to
+# docs/audit.md (AUDIT_DOCS): make audit [SNAPSHOT=<id>] [AS_OF=YYYY-MM-DD]
 audit: node_modules/.package-lock.json
-	$(TSX) pipeline/audit-main.ts $(if $(SNAPSHOT),--snapshot=$(SNAPSHOT)) $(if $(AS_OF),--as-of=$(AS_OF))
+	$(TSX) pipeline/audit-main.ts --docs=$(or $(AUDIT_DOCS),docs/audit.md) $(if $(SNAPSHOT),--snapshot=$(SNAPSHOT)) $(if $(AS_OF),--as-of=$(AS_OF))
 
 test: node_modules/.package-lock.json
 	TZ=UTC $(NODE_BIN)/vitest run

@@ -146,7 +146,7 @@ export type LookupMeta = {
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_answer_carried_over' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_answer_carried_over' | 'zip_figure_rejected' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
 }
@@ -704,8 +704,8 @@ export type ZipCandidate = {
   city_geoid: string | null
   /** share of the ZIP's addresses, 0..1; where no measured share is held, a ranking (2/3 for the preferred of two) */
   weight: number
-  /** why it is a candidate: published (the source's own answer), zip_point / usps_city (the place holding the ZIP's Census point / named by its USPS city), usual_rate (the rate the other ZIPs of the city, or of the county's unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), aggregator_figure (an official state's ZIP answered by the aggregator drop's combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept) */
-  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region' | 'aggregator_figure' | 'lower_bound'
+  /** why it is a candidate: published (the source's own answer), zip_point / usps_city (the place holding the ZIP's Census point / named by its USPS city), usual_rate (the rate the other ZIPs of the city, or of the county's unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), aggregator_figure (an official state's ZIP answered by the aggregator drop's combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept), zip_area (a place holding part of the ZIP's land, weighted by that part), known_layers (the state and county layers of a ZIP whose source figure failed the legal bounds) */
+  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region' | 'aggregator_figure' | 'lower_bound' | 'zip_area' | 'known_layers'
   /** the files (or statute labels) its rates come from */
   source: string
   selected: boolean

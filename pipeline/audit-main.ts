@@ -14,9 +14,11 @@ import { loadGeography } from './geography/load-geography.ts'
 import { parseDrop, readNewestDrop } from './manual-drops.ts'
 import { readPipelineSettings } from './settings.ts'
 import { formatTable } from './snapshot-diff.ts'
+import { auditRules, HELD_OUT_HEADER, heldOutRows, RULE_EFFECT_HEADER, ruleEffectRows, type RuleAuditInput } from './rule-audit.ts'
+import { ruleAuditMarkdown } from './rule-audit-doc.ts'
 
 
-const { values } = parseArgs({ options: { snapshot: { type: 'string' }, 'as-of': { type: 'string' } } })
+const { values } = parseArgs({ options: { snapshot: { type: 'string' }, 'as-of': { type: 'string' }, docs: { type: 'string' } } })
 const settings = readPipelineSettings()
 const id = values.snapshot || (await readCurrentId(settings.artifactsDir))
 if (!id) {
@@ -29,6 +31,7 @@ const asOf = values['as-of'] || snapshot.manifest.generated_at.slice(0, 10)
 const geography = await loadGeography(settings)
 
 const audits: StateAudit[] = []
+const ruleInputs: RuleAuditInput[] = []
 for (const record of snapshot.manifest.states) {
   // Only a revenue department's file has per-place rates to hold the aggregator to.
   if (feedTraits(record.feed).sourceKind !== 'official' || !index.states.includes(record.code)) continue
@@ -36,6 +39,7 @@ for (const record of snapshot.manifest.states) {
   if (!drop) continue
   const parsed = parseDrop(drop)
   const compiled = compileAvalara({ ...parsed, state: record.code, geography })
+  ruleInputs.push({ state: record.code, index, asOf, editionDate: parsed.edition.editionDate, rows: parsed.rows, compile: (ruleSettings) => compileAvalara({ ...parsed, state: record.code, geography, ruleSettings }) })
   audits.push(
     auditState({
       state: record.code,
@@ -63,3 +67,14 @@ const csvPath = path.join(settings.buildDir, `audit-${id}.csv`)
 await writeAtomically(summaryPath, `${[SUMMARY_HEADER, ...rows].map((row) => row.join(',')).join('\n')}\n`)
 await writeAtomically(csvPath, disagreementsCsv(audits, formatRate))
 process.stdout.write(`summary CSV: ${summaryPath}\ndisagreements CSV: ${csvPath}\n`)
+
+const ruleAudit = auditRules(ruleInputs)
+const effectRows = ruleEffectRows(ruleAudit.effects)
+const heldOut = heldOutRows(ruleAudit.heldOut)
+process.stdout.write(`\nEach default-choice rule, state by state (agreement of the default with the official rate; ${'`'}usps_city_preferred${'`'}: of the official default with the aggregator)\n\n`)
+process.stdout.write(`${formatTable(RULE_EFFECT_HEADER, effectRows)}\n\n`)
+process.stdout.write(`The rules' figures chosen on the other official states (leave-one-state-out)\n\n${formatTable(HELD_OUT_HEADER, heldOut)}\n`)
+if (values.docs) {
+  await writeAtomically(values.docs, ruleAuditMarkdown({ snapshot: id, asOf, summary: [SUMMARY_HEADER, ...rows], effects: [RULE_EFFECT_HEADER, ...effectRows], heldOut: [HELD_OUT_HEADER, ...heldOut] }))
+  process.stdout.write(`rule table written to ${values.docs}\n`)
+}

@@ -63,6 +63,20 @@ export type AuditInput = {
 
 const byWeight = <T extends { weight: number }>(list: T[]): T | undefined => [...list].sort((a, b) => b.weight - a.weight)[0]
 
+/** ZIP → combined rate of its highest-weight candidate in a compiled aggregator edition. */
+export function defaultRates(compiled: FeedResult): Map<string, number> {
+  const rates = new Map(compiled.jurisdictions.map((j) => [`${j.level}|${j.code}`, j.rate]))
+  const candidatesByZip = new Map<string, FeedResult['candidates']>()
+  for (const c of compiled.candidates) {
+    const list = candidatesByZip.get(c.zip)
+    if (list) list.push(c)
+    else candidatesByZip.set(c.zip, [c])
+  }
+  const defaults = new Map<string, number>()
+  for (const [zip, list] of candidatesByZip) defaults.set(zip, byWeight(list)!.stack.reduce((sum, ref) => sum + (rates.get(`${ref.level}|${ref.code}`) ?? 0), 0))
+  return defaults
+}
+
 /** Per ZIP of `input.rows` the official index also serves: the figures compared and, where they differ, the class. */
 export function auditState(input: AuditInput): StateAudit {
   const { index, state, asOf } = input
@@ -80,15 +94,7 @@ export function auditState(input: AuditInput): StateAudit {
   for (const entry of entries.values()) for (const c of entry.candidates) notePlace(c.county?.fips, c.place?.name, c.stack)
   for (const c of index.placeCandidatesOfState(state)) notePlace(c.county?.fips, c.place?.name, c.stack)
 
-  const rates = new Map(input.compiled.jurisdictions.map((j) => [`${j.level}|${j.code}`, j.rate]))
-  const defaults = new Map<string, number>()
-  const candidatesByZip = new Map<string, FeedResult['candidates']>()
-  for (const c of input.compiled.candidates) {
-    const list = candidatesByZip.get(c.zip)
-    if (list) list.push(c)
-    else candidatesByZip.set(c.zip, [c])
-  }
-  for (const [zip, list] of candidatesByZip) defaults.set(zip, byWeight(list)!.stack.reduce((sum, ref) => sum + (rates.get(`${ref.level}|${ref.code}`) ?? 0), 0))
+  const defaults = defaultRates(input.compiled)
 
   const countyOf = new Map(input.compiled.candidates.map((c) => [c.zip, c.countyFips]))
   const countySpecial = usualSpecialByCounty(input.rows.map((row) => ({ row, countyFips: countyOf.get(row.zip) ?? null })))

@@ -18,12 +18,13 @@ const PipelineEnv = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('geography inputs: a directory (offline) or a base URL laid out as hud/, geocorr/, census-places-<vintage>/; unset = the publishers'),
-  TAXATLAS_GEO_HUD_VINTAGE: z
+    .describe('geography inputs: a directory (offline, files found by name) or a base URL laid out as census-rel2020/, census-codes2020/, census-places-<vintage>/; unset = the publishers'),
+  TAXATLAS_HUD_TOKEN: z
     .string()
-    .regex(/^(03|06|09|12)\d{4}$/, 'a HUD crosswalk quarter as MMYYYY, MM one of 03, 06, 09, 12')
-    .default('032023')
-    .describe('HUD/USPS ZIP-county crosswalk vintage to download'),
+    .trim()
+    .min(1)
+    .optional()
+    .describe('HUD User API token: when set, ZIP→county shares come from the HUD/USPS crosswalk (address ratios) instead of Census land areas'),
   TAXATLAS_GEO_CENSUS_VINTAGE: z
     .string()
     .regex(/^20\d{2}$/, 'a year such as 2015')
@@ -65,7 +66,9 @@ export type PipelineSettings = {
   dropsDir: string
   /** where geography inputs come from: the publishers, a mirror URL, or a local directory */
   geo: SourceLocation
-  geoVintage: { hud: string; census: string }
+  geoVintage: { census: string }
+  /** HUD User API token (TAXATLAS_HUD_TOKEN); null: no HUD crosswalk unless a TAXATLAS_GEO directory holds one */
+  hudToken: string | null
   /** state code → file names pinned by the operator (TAXATLAS_PIN) */
   pins: ReadonlyMap<string, readonly string[]>
   sizeJumpLimit: number
@@ -96,7 +99,8 @@ export function readPipelineSettings(env: NodeJS.ProcessEnv = process.env): Pipe
     mirror: locationSetting(e.TAXATLAS_MIRROR),
     dropsDir: path.resolve(e.TAXATLAS_DROPS),
     geo: locationSetting(e.TAXATLAS_GEO),
-    geoVintage: { hud: e.TAXATLAS_GEO_HUD_VINTAGE, census: e.TAXATLAS_GEO_CENSUS_VINTAGE },
+    geoVintage: { census: e.TAXATLAS_GEO_CENSUS_VINTAGE },
+    hudToken: e.TAXATLAS_HUD_TOKEN ?? null,
     pins: pinsSetting(e.TAXATLAS_PIN),
     sizeJumpLimit: e.TAXATLAS_SIZE_JUMP_LIMIT,
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),

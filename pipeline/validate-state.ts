@@ -4,7 +4,7 @@ import type { StateDescriptor } from '../sources/descriptor.ts'
 import { stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
 import type { AnchorResult, StateRecord } from '../snapshot-contract/manifest.ts'
-import type { FeedResult } from '../snapshot-contract/model.ts'
+import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/rate-index.ts'
 import { carriedZip, type CarriedZip } from './carry-over.ts'
@@ -122,19 +122,56 @@ export function withholdViolations(
     const previous = carryFrom && carriedZip(carryFrom.index, descriptor.code, zip)
     if (previous) carried.set(zip, previous)
   }
-  const withheld = violations.map((v) => ({ zip: v.zip, reason: v.message, ...(carried.has(v.zip) ? { carried_from: carryFrom!.snapshot } : {}) }))
+  // A real ZIP with no earlier answer keeps what is known of it: the state and county layers of its
+  // rejected figure, where they lie within the bounds on their own (a tribal or double-counted local
+  // part is what broke them), never a 404 for a ZIP that exists.
+  const layered = new Map<string, ZipCandidate[]>()
+  for (const zip of zips) if (!carried.has(zip)) {
+    const known = knownLayers(loaded, zip, descriptor, isoDate)
+    if (known.length) layered.set(zip, known)
+  }
+  const withheld: StateRecord['withheld'] = violations.map((v) => ({
+    zip: v.zip,
+    reason: v.message,
+    ...(carried.has(v.zip) ? { carried_from: carryFrom!.snapshot } : layered.has(v.zip) ? { known_layers: true } : {}),
+  }))
   const listed = (list: typeof withheld) => list.map((w) => `${w.zip} ${w.reason}`).join('; ')
   const kept = withheld.filter((w) => w.carried_from)
-  const unresolved = withheld.filter((w) => !w.carried_from)
+  const byLayers = withheld.filter((w) => w.known_layers)
+  const unresolved = withheld.filter((w) => !w.carried_from && !w.known_layers)
+  const count = (list: typeof withheld) => new Set(list.map((w) => w.zip)).size
   const notes = [...loaded.notes]
-  if (kept.length) notes.push(`${new Set(kept.map((w) => w.zip)).size} ZIP(s) withheld, their previous answer kept (snapshot ${carryFrom!.snapshot}): ${listed(kept)}`)
-  if (unresolved.length) notes.push(`${new Set(unresolved.map((w) => w.zip)).size} ZIP(s) withheld (answered as unresolved, no previous answer): ${listed(unresolved)}`)
+  if (kept.length) notes.push(`${count(kept)} ZIP(s) withheld, their previous answer kept (snapshot ${carryFrom!.snapshot}): ${listed(kept)}`)
+  if (byLayers.length) notes.push(`${count(byLayers)} ZIP(s) withheld, no previous answer: their state and county layers answered at low confidence: ${listed(byLayers)}`)
+  if (unresolved.length) notes.push(`${count(unresolved)} ZIP(s) withheld (answered as unresolved, no previous answer): ${listed(unresolved)}`)
   const result: FeedResult = {
     ...loaded,
     // Two carried ZIPs may share an authority (their county): each version once.
     jurisdictions: [...loaded.jurisdictions, ...new Map([...carried.values()].flatMap((c) => c.jurisdictions).map((j) => [`${j.level}|${j.code}|${j.from}|${j.to}|${j.rate}`, j])).values()],
-    candidates: [...loaded.candidates.filter((c) => !zips.has(c.zip)), ...[...carried.values()].flatMap((c) => c.candidates)],
+    candidates: [...loaded.candidates.filter((c) => !zips.has(c.zip)), ...[...carried.values()].flatMap((c) => c.candidates), ...[...layered.values()].flat()],
     notes,
   }
   return { result, index: build(result), withheld }
+}
+
+const KNOWN_LEVELS = new Set(['state', 'county'])
+
+/**
+ * The ZIP's candidates cut to their state and county layers, when each such stack's rate on the
+ * date is above zero and within the state's bounds; none otherwise. Shares are kept.
+ */
+function knownLayers(loaded: FeedResult, zip: string, descriptor: StateDescriptor, isoDate: string): ZipCandidate[] {
+  const [low, high] = descriptor.combinedBounds
+  const rateOn = (level: string, code: string) =>
+    loaded.jurisdictions.find((j) => j.level === level && j.code === code && (j.from === null || j.from <= isoDate) && (j.to === null || j.to >= isoDate))?.rate
+  const candidates = loaded.candidates
+    .filter((c) => c.zip === zip)
+    .map((c): ZipCandidate => ({ ...c, placeFips: null, placeName: '', stack: c.stack.filter((ref) => KNOWN_LEVELS.has(ref.level)), basis: 'known_layers' }))
+  const sound = candidates.every((c) => {
+    const rates = c.stack.map((ref) => rateOn(ref.level, ref.code))
+    if (rates.some((rate) => rate === undefined) || !c.stack.some((ref) => ref.level === 'state')) return false
+    const combined = rates.reduce((sum: number, rate) => sum + rate!, 0)
+    return combined > 0 && combined >= low && combined <= high
+  })
+  return sound ? candidates : []
 }

@@ -126,7 +126,17 @@ export const StateRecord = z.object({
    * ZIPs whose source figure broke an invariant and was not published: `carried_from` names the
    * snapshot whose answer the ZIP keeps; without it the ZIP is answered as unresolved
    */
-  withheld: z.array(z.object({ zip: z.string(), reason: z.string(), carried_from: z.string().optional() })).default([]),
+  withheld: z
+    .array(
+      z.object({
+        zip: z.string(),
+        reason: z.string(),
+        carried_from: z.string().optional(),
+        /** no earlier answer: the state and county layers of the rejected figure are answered instead */
+        known_layers: z.boolean().optional(),
+      }),
+    )
+    .default([]),
   /** when the data in service was produced (differs from last_refreshed_at after a failure) */
   data_from_snapshot: z.string().nullable(),
   /** the edition in service was pinned by the operator (TAXATLAS_PIN) instead of discovered */

@@ -43,8 +43,12 @@ export type JurisdictionRef = z.infer<typeof JurisdictionRef>
  *   aggregator_figure an official state's ZIP whose official answer is only a lower bound: the
  *                     aggregator drop's combined rate for the ZIP, answered instead
  *   lower_bound       the official answer that is only a lower bound (RateVaries.lower_bound)
+ *   zip_area          official stack of a place holding part of the ZIP's land (Census ZCTA→place
+ *                     file), weighted by that part (a shared ZIP)
+ *   known_layers      the state and county layers of a ZIP whose source figure failed the legal
+ *                     bounds and which had no earlier answer (validate-state.ts withholdViolations)
  */
-export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region', 'aggregator_figure', 'lower_bound'] as const
+export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region', 'aggregator_figure', 'lower_bound', 'zip_area', 'known_layers'] as const
 export type CandidateBasis = (typeof CANDIDATE_BASES)[number]
 
 /**

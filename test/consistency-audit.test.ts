@@ -24,6 +24,7 @@ let audited: string[]
 let stdout: string
 let disagreements: Record<string, string>[]
 let summary: Record<string, string>[]
+let auditDoc: string
 
 beforeAll(async () => {
   artifacts = await lookupArtifacts(inject('mirrorUrl'))
@@ -31,7 +32,8 @@ beforeAll(async () => {
   index = new RateIndex(snapshot.files['rates.bin'])
   audited = snapshot.manifest.states.filter((s) => feedTraits(s.feed).sourceKind === 'official' && index.states.includes(s.code)).map((s) => s.code)
   const build = await tempDir('audit-build')
-  const run = await execa('make', ['-s', 'audit', `SNAPSHOT=${artifacts.currentId}`, `AS_OF=${AS_OF}`], {
+  const docPath = path.join(build, 'audit.md')
+  const run = await execa('make', ['-s', 'audit', `SNAPSHOT=${artifacts.currentId}`, `AS_OF=${AS_OF}`, `AUDIT_DOCS=${docPath}`], {
     cwd: PROJECT_ROOT,
     env: { TAXATLAS_ARTIFACTS: artifacts.dir, TAXATLAS_BUILD: build, TAXATLAS_DROPS: sharedPath('drops'), TAXATLAS_GEO: sharedPath('geo') },
   })
@@ -39,7 +41,18 @@ beforeAll(async () => {
   const csv = (name: string) => readFile(path.join(build, name), 'utf8').then((text) => Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data)
   disagreements = await csv(`audit-${artifacts.currentId}.csv`)
   summary = await csv(`audit-${artifacts.currentId}-summary.csv`)
+  auditDoc = await readFile(docPath, 'utf8')
 }, 600_000)
+
+/** The rows of the markdown table under `heading` in the audit document, by column name. */
+function docTable(heading: string): Record<string, string>[] {
+  const section = auditDoc.slice(auditDoc.indexOf(heading))
+  const lines = section.split('\n').filter((line) => line.startsWith('|'))
+  const end = lines.findIndex((line, i) => i > 1 && !line.startsWith('|'))
+  const [header, , ...rows] = lines.slice(0, end === -1 ? undefined : end)
+  const cells = (line: string) => line.split('|').slice(1, -1).map((cell) => cell.trim())
+  return rows.map((row) => Object.fromEntries(cells(header!).map((name, i) => [name, cells(row)[i]!])))
+}
 
 /** The default answer's combined rate of each ZIP of a state in the snapshot. */
 function officialRates(state: string): Map<string, number> {
@@ -91,5 +104,31 @@ describe('make audit', () => {
     // The service's rules bring the aggregator's defaults nearer the official rates than its rows are.
     const all = summary.find((r) => r.state === 'all')!
     expect(parseFloat(all['default = official']!)).toBeGreaterThan(parseFloat(all['aggregator = official']!))
+  })
+
+  it('writes each default rule\'s effect per official state, and the rules\' figures chosen without the state they are scored on', () => {
+    expect(auditDoc).toContain(`Snapshot \`${artifacts.currentId}\``)
+    const effects = docTable('## Each rule, state by state')
+    for (const state of audited) {
+      const rows = effects.filter((row) => row.state === state)
+      expect(rows.map((row) => row.rule).sort(), state).toEqual(['neighbour_region_city', 'neighbour_region_no_city', 'sub_zip_district', 'usps_city_preferred'])
+      // The aggregator rules are judged on one compile with every rule in force.
+      const aggregatorRules = rows.filter((row) => row.rule !== 'usps_city_preferred')
+      expect(new Set(aggregatorRules.map((row) => row['with rule'])).size, state).toBe(1)
+      for (const row of rows) {
+        const net = Number(row.net)
+        // A rule that changes no default cannot change agreement; a net change needs that many touched ZIPs.
+        expect(Math.abs(net), `${state} ${row.rule}`).toBeLessThanOrEqual(Number(row.touched))
+        const zips = Number(row.zips)
+        const agreeing = (cell: string) => Math.round((parseFloat(cell) / 100) * zips)
+        // The percentages carry one decimal: the net they imply is exact to a thousandth of the ZIPs.
+        expect(Math.abs(agreeing(row['with rule']!) - agreeing(row['without rule']!) - net), `${state} ${row.rule}`).toBeLessThanOrEqual(Math.ceil(zips * 0.001))
+        expect(row.verdict, `${state} ${row.rule}`).toBe(net <= -Math.max(3, Math.ceil(zips * 0.003)) ? 'lowers agreement' : net >= Math.max(3, Math.ceil(zips * 0.003)) ? 'raises agreement' : 'within noise')
+      }
+    }
+    // No shipped rule lowers agreement in an official state beyond noise.
+    expect(effects.filter((row) => row.verdict === 'lowers agreement')).toEqual([])
+    const heldOut = docTable('## The rules\' figures')
+    expect(heldOut.map((row) => row['held-out state'])).toEqual(audited)
   })
 })

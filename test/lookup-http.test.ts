@@ -232,6 +232,23 @@ describe('ZIP mode', () => {
     const listed = warningOf(body.warnings, 'unplaced_jurisdictions').jurisdictions as { code: string }[]
     for (const d of districts) expect(listed.map((j) => j.code)).toContain(d.code)
   })
+
+  it("the unplaced warning's example is not a tax the answer already includes, or says that it has the same rate", async () => {
+    // Every GA ZIP of the snapshot whose answer carries the warning: the example it names either has
+    // a rate no answered tax of its level has, or the message says which answered tax it matches.
+    const zips = [...snapshot.rates.entriesOfState('GA')].map((i) => snapshot.rates.entryAt(i).zip).filter((_, i) => i % 25 === 0)
+    let checked = 0
+    for (const zip of zips) {
+      const body = await full(`/v1/tax/ga?zip=${zip}&mode=full`)
+      const warning = body.warnings.flatMap((w) => (typeof w === 'object' && w.code === 'unplaced_jurisdictions' ? [w] : []))[0]
+      if (!warning) continue
+      checked++
+      const [, level, code, rate] = /e\.g\. (?:.*?\()?(\w+) (\w+)\)? at (\d\.\d{5})/.exec(warning.message)!
+      const twins = body.rows.filter((row: { level: string; code: string; rate: string }) => row.level === level && row.rate === rate && row.code !== code)
+      if (twins.length) expect(warning.message).toMatch(new RegExp(`the rate of the ${level} tax .*${twins[0].code}.* this answer includes`))
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
 })
 
 describe('ambiguous ZIPs', () => {

@@ -69,9 +69,19 @@ describe('every ZIP of every served state', () => {
     }
     expect(answered).toBe(current.rates.zipEntryCount)
 
-    const withheld = current.manifest.states.flatMap((s) => s.withheld.map(({ zip }) => ({ state: s.code, zip })))
+    const withheld = current.manifest.states.flatMap((s) => s.withheld.map((w) => ({ state: s.code, ...w })))
     expect(withheld.length).toBeGreaterThan(0)
-    for (const { state, zip } of withheld) {
+    // A withheld ZIP with its state and county layers answers them at low confidence, naming the
+    // rejected figure; one without is a 404 saying why.
+    expect(withheld.some((w) => w.known_layers)).toBe(true)
+    for (const { state, zip, reason, known_layers } of withheld) {
+      if (known_layers) {
+        const { meta } = await simple(state, { zip })
+        expect(meta.confidence, zip).toBe('low')
+        const rejected = meta.warnings.find((w) => typeof w === 'object' && w.code === 'zip_figure_rejected')
+        expect(rejected && typeof rejected === 'object' ? rejected.message : '', zip).toContain(reason)
+        continue
+      }
       expect(facts.withheld(zip)?.state).toBe(state)
       const error = await refusal(simple(state, { zip }))
       expect(error.status).toBe(404)

@@ -90,18 +90,33 @@ describe('a full refresh from the HTTP mirror', () => {
     expect(index.combinedRate(entry.candidates[0].stack, '2026-11-21')).toBe(6250)
   })
 
-  it('withholds the few ZIPs whose aggregator figure breaks the legal bounds, and lists them', async () => {
+  it('withholds the few ZIPs whose aggregator figure breaks the legal bounds, lists them, and answers their state and county layers where those hold', async () => {
     const index = new RateIndex((await loadSnapshot(artifacts, first.snapshot)).files['rates.bin'])
     const withheld = first.states.flatMap((s) => s.withheld.map((w) => ({ state: s.code, ...w })))
     expect(withheld.length).toBeGreaterThan(0)
-    for (const { state, zip, reason } of withheld) {
+    const bounds = new Map(STATES.map((d) => [d.code, d.combinedBounds]))
+    for (const { state, zip, reason, known_layers } of withheld) {
       expect(reason).toMatch(/outside the legal bounds|zero/)
-      expect(index.lookupZip(zip).some((entry) => entry.state === state), `${state} ${zip}`).toBe(false)
+      const entry = index.lookupZip(zip).find((e) => e.state === state)
+      expect(entry !== undefined, `${state} ${zip}`).toBe(known_layers === true)
+      if (!entry) continue
+      // Only the state and county layers, within the bounds on their own.
+      for (const candidate of entry.candidates) {
+        expect(candidate.basis).toBe('known_layers')
+        const levels = index.authoritiesOn(candidate.stack, '2026-11-21').map((a) => a.level)
+        expect(levels.every((level) => level === 'state' || level === 'county'), `${state} ${zip} ${levels}`).toBe(true)
+        const combined = index.combinedRate(candidate.stack, '2026-11-21')
+        const [low, high] = bounds.get(state)!
+        expect(combined >= low && combined <= high && combined > 0, `${state} ${zip} ${combined}`).toBe(true)
+      }
     }
-    // the figure really is in the drop file: 89431 (Reno-Sparks Indian Colony) at 16.89%
+    // the figure really is in the drop file: 89431 (Reno-Sparks Indian Colony) at 16.89%, with
+    // Nevada's 4.6% and Washoe County's 3.665% in its state and county columns
     const nv = await readFile(sharedPath('drops/avalara-zip5/202512/TAXRATES_ZIP5_NV202512.csv'), 'utf8')
-    expect(nv).toMatch(/^NV,89431,.*0\.168900/m)
-    expect(withheld).toContainEqual({ state: 'NV', zip: '89431', reason: expect.stringContaining('0.16890') })
+    expect(nv).toMatch(/^NV,89431,.*0\.168900,0\.046000,0\.036650/m)
+    expect(withheld).toContainEqual({ state: 'NV', zip: '89431', reason: expect.stringContaining('0.16890'), known_layers: true })
+    const [sparks] = index.lookupZip('89431')
+    expect(index.combinedRate(sparks!.candidates[0]!.stack, '2026-11-21')).toBe(8265)
   })
 
   it('writes byte-identical indexes for the same inputs, and a no-change run is ok rather than changed', async () => {

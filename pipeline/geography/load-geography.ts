@@ -1,37 +1,43 @@
 // The geography a run compiles against. TAXATLAS_GEO set to a directory reads the inputs there
-// (the offline override); otherwise each input is downloaded from its publisher (or from a mirror
-// base URL laid out like ../shared/geo) and kept under build/raw/<folder>/ like a rate file:
+// (the offline override, found by file name: build-geography.ts findInputFiles); otherwise each
+// input is downloaded from its publisher with a plain GET (or from a mirror base URL laid out in
+// folders) and kept under build/raw/<folder>/ like a rate file:
 //
 // | input | publisher URL | mirror folder |
-// | HUD/USPS ZIP→county crosswalk | huduser.gov …/usps/ZIP_COUNTY_<MMYYYY>.xlsx | hud/ |
+// | Census 2020 ZCTA→county relationship | www2.census.gov/geo/docs/maps-data/data/rel2020/zcta520/tab20_zcta520_county20_natl.txt | census-rel2020/ |
+// | Census 2020 ZCTA→place relationship | …/rel2020/zcta520/tab20_zcta520_place20_natl.txt | census-rel2020/ |
+// | Census 2020 place-by-county list | www2.census.gov/geo/docs/reference/codes2020/national_place_by_county2020.txt | census-codes2020/ |
 // | Census state polygons | www2.census.gov …/GENZ<YYYY>/shp/cb_<YYYY>_us_state_500k.zip | census-places-<YYYY>/ |
 // | Census place polygons, per state | …/GENZ<YYYY>/shp/cb_<YYYY>_<SS>_place_500k.zip | census-places-<YYYY>/ |
-// | MCDC Geocorr 2022 county×place | the Geocorr form's request; its answer page links the CSV | geocorr/ (an index page) |
 //
-// Vintages are settings (TAXATLAS_GEO_HUD_VINTAGE, TAXATLAS_GEO_CENSUS_VINTAGE).
+// The HUD/USPS crosswalk (address shares) is used only when TAXATLAS_HUD_TOKEN is set (HUD's API;
+// its file download needs a sign-in) or a crosswalk file lies in a TAXATLAS_GEO directory.
+// The cartographic vintage is a setting (TAXATLAS_GEO_CENSUS_VINTAGE).
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import pLimit from 'p-limit'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
-import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
-import { fetchSource, FetchError, type FetchedSource, type SourceRequest } from '../fetch-source.ts'
+import { sha256Hex, writeAtomically } from '../../snapshot-contract/file-bytes.ts'
+import { fetchSource, type FetchedSource, type SourceRequest } from '../fetch-source.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
-import { Listings } from '../source-listing.ts'
 import { buildGeographyFrom, findInputFiles, geographyInputFiles, type GeographyInput, type GeographyInputs } from './build-geography.ts'
-import { decodeGeocorr, isGeocorrPlaceTable } from './mcdc-place-table.ts'
+import { PLACE_BY_COUNTY_FILE, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE } from './census-relationship.ts'
+import { fetchHudCrosswalk } from './hud-api.ts'
 import { readStateCodes } from './place-shapes.ts'
+import { readUspsZips } from './usps-zips.ts'
 
-export const HUD_CROSSWALK_URL = 'https://www.huduser.gov/portal/datasets/usps/'
 export const CENSUS_CARTOGRAPHIC_URL = 'https://www2.census.gov/geo/tiger/'
-export const GEOCORR_FORM_URL = 'https://mcdc.missouri.edu/cgi-bin/broker'
+export const CENSUS_RELATIONSHIP_URL = 'https://www2.census.gov/geo/docs/maps-data/data/rel2020/zcta520/'
+export const CENSUS_CODES_URL = 'https://www2.census.gov/geo/docs/reference/codes2020/'
+export const CENSUS_RELATIONSHIP_FOLDER = 'census-rel2020'
+export const CENSUS_CODES_FOLDER = 'census-codes2020'
 
 // Census serves many small files; a few at a time is polite and enough.
 const DOWNLOAD_CONCURRENCY = 4
-const GEOCORR_FILE = /^geocorr2022_\d+\.csv$/i
-/** State FIPS codes Geocorr 2022 covers: the states, DC and Puerto Rico (no island areas). */
-const GEOCORR_STATE = (fips: string) => fips <= '56' || fips === '72'
+/** State FIPS codes the HUD crosswalk is asked for: the states, DC and Puerto Rico. */
+const HUD_STATE = (fips: string) => fips <= '56' || fips === '72'
 
 type Reporter = { info(message: string): void }
 
@@ -44,37 +50,46 @@ export async function resolveGeographyInputs(settings: PipelineSettings, reporte
   if (settings.geo.kind === 'dir') return findInputFiles(settings.geo.root)
   const started = performance.now()
   const inputs = await fetchGeographyInputs(settings, settings.geo)
-  reporter?.info(`geography inputs ready in ${((performance.now() - started) / 1000).toFixed(1)}s from ${settings.geo.kind === 'url' ? settings.geo.base : 'the publishers'}`)
+  reporter?.info(`geography inputs ready in ${((performance.now() - started) / 1000).toFixed(1)}s from ${settings.geo.kind === 'url' ? settings.geo.base : 'the publishers'}${inputs.hud ? ' (ZIP→county from the HUD API)' : ''}`)
   return inputs
 }
 
 export async function fetchGeographyInputs(settings: PipelineSettings, location: SourceLocation): Promise<GeographyInputs> {
-  const { hud: hudVintage, census } = settings.geoVintage
+  const { census } = settings.geoVintage
   const censusFolder = `census-places-${census}`
   const censusUrl = (name: string) => `${CENSUS_CARTOGRAPHIC_URL}GENZ${census}/shp/${name}`
   const fetch = async (request: SourceRequest): Promise<GeographyInput> => asInput(await fetchSource(request, settings, location), settings, request)
+  const relationship = (fileName: string) => fetch({ feed: CENSUS_RELATIONSHIP_FOLDER, fileName, officialUrl: `${CENSUS_RELATIONSHIP_URL}${fileName}` })
 
-  const hudName = `ZIP_COUNTY_${hudVintage}.xlsx`
   const statesName = `cb_${census}_us_state_500k.zip`
-  const censusAndGeocorr = async () => {
-    const states = await fetch({ feed: censusFolder, fileName: statesName, officialUrl: censusUrl(statesName) })
-    const stateCodes = await readStateCodes(await readFile(states.file))
-    const limit = pLimit(DOWNLOAD_CONCURRENCY)
-    const [places, geocorr] = await Promise.all([
-      Promise.all(
-        [...stateCodes.keys()].sort().map((stateFips) =>
-          limit(async () => {
-            const name = `cb_${census}_${stateFips}_place_500k.zip`
-            return { ...(await fetch({ feed: censusFolder, fileName: name, officialUrl: censusUrl(name) })), stateFips }
-          }),
-        ),
-      ),
-      fetchGeocorr(settings, location, [...stateCodes].filter(([fips]) => GEOCORR_STATE(fips))),
-    ])
-    return { states, places, geocorr }
-  }
-  const [hud, rest] = await Promise.all([fetch({ feed: 'hud', fileName: hudName, officialUrl: `${HUD_CROSSWALK_URL}${hudName}` }), censusAndGeocorr()])
-  return { hud, ...rest }
+  const states = await fetch({ feed: censusFolder, fileName: statesName, officialUrl: censusUrl(statesName) })
+  const stateCodes = await readStateCodes(await readFile(states.file))
+  const limit = pLimit(DOWNLOAD_CONCURRENCY)
+  const places = Promise.all(
+    [...stateCodes.keys()].sort().map((stateFips) =>
+      limit(async () => {
+        const name = `cb_${census}_${stateFips}_place_500k.zip`
+        return { ...(await fetch({ feed: censusFolder, fileName: name, officialUrl: censusUrl(name) })), stateFips }
+      }),
+    ),
+  )
+  const hudStates = [...stateCodes].filter(([fips]) => HUD_STATE(fips)).map(([, code]) => code).sort()
+  const [zctaCounty, zctaPlace, placeByCounty, hud] = await Promise.all([
+    limit(() => relationship(ZCTA_COUNTY_FILE)),
+    limit(() => relationship(ZCTA_PLACE_FILE)),
+    limit(() => fetch({ feed: CENSUS_CODES_FOLDER, fileName: PLACE_BY_COUNTY_FILE, officialUrl: `${CENSUS_CODES_URL}${PLACE_BY_COUNTY_FILE}` })),
+    settings.hudToken ? fetchHudApi(settings, settings.hudToken, hudStates) : undefined,
+  ])
+  return { states, places: await places, zctaCounty, zctaPlace, placeByCounty, ...(hud ? { hud } : {}) }
+}
+
+/** The HUD API crosswalk of `states`, kept under build/raw/hud-api/ as a crosswalk CSV. */
+async function fetchHudApi(settings: PipelineSettings, token: string, states: string[]): Promise<GeographyInput> {
+  const csv = Buffer.from(await fetchHudCrosswalk(states, readUspsZips(), { token, timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries }))
+  const fileName = 'ZIP_COUNTY_api.csv'
+  const file = path.join(settings.buildDir, 'raw', 'hud-api', sha256Hex(csv).slice(0, 12), fileName)
+  await writeAtomically(file, csv)
+  return { file, label: `hud-api/${fileName}` }
 }
 
 /** label → sha256 of every input, as the built geography records them in `inputs`. */
@@ -87,54 +102,4 @@ export function hashGeographyInputs(inputs: GeographyInputs): Record<string, str
 /** The path of the kept raw file, recorded under `<folder>/<file name>`. */
 function asInput(fetched: FetchedSource, settings: PipelineSettings, request: SourceRequest): GeographyInput {
   return { file: path.join(settings.buildDir, 'raw', request.feed, fetched.sha256.slice(0, 12), request.fileName), label: `${request.feed}/${request.fileName}` }
-}
-
-/**
- * Geocorr files are generated on request and never change for a vintage, so the first one kept
- * is reused without asking MCDC again. From a mirror, the newest geocorr2022_*.csv its geocorr/
- * index page lists that is a county×place table.
- */
-async function fetchGeocorr(settings: PipelineSettings, location: SourceLocation, states: [string, string][]): Promise<GeographyInput> {
-  const keptRecord = path.join(settings.buildDir, 'raw', 'geocorr', 'geocorr2022-kept.json')
-  const kept = await readFile(keptRecord, 'utf8').then((text) => JSON.parse(text) as GeographyInput & { from: string }).catch(() => null)
-  const from = location.kind === 'url' ? location.base : 'mcdc'
-  if (kept?.from === from && (await readFile(kept.file).then(() => true, () => false))) return { file: kept.file, label: kept.label }
-
-  const formUrl = geocorrRequestUrl(states)
-  const listing = await new Listings(settings, location).get('geocorr', formUrl)
-  const candidates = listing.files.filter((file) => GEOCORR_FILE.test(file.name)).sort((a, b) => b.name.localeCompare(a.name))
-  if (candidates.length === 0) {
-    throw new FetchError(`${listing.where} links no geocorr2022_*.csv among its ${listing.files.length} links (set TAXATLAS_GEO to a directory holding a Geocorr 2022 county×place CSV)`)
-  }
-  for (const file of candidates) {
-    const request = { feed: 'geocorr', fileName: file.name, officialUrl: file.officialUrl }
-    const fetched = await fetchSource(request, settings, location.kind === 'url' ? location : { kind: 'official' })
-    if (!isGeocorrPlaceTable(decodeGeocorr(fetched.bytes.subarray(0, 4096)))) continue
-    const input = asInput(fetched, settings, request)
-    await writeAtomically(keptRecord, JSON.stringify({ ...input, from }))
-    return input
-  }
-  throw new FetchError(`none of ${candidates.map((c) => c.name).join(', ')} on ${listing.where} is a Geocorr county×place table`)
-}
-
-/**
- * The request the Geocorr 2022 form sends for a county → place table of every state, weighted by
- * 2020 population, as CSV. MCDC answers an HTML page linking the generated file.
- */
-export function geocorrRequestUrl(states: [string, string][]): string {
-  const query = new URLSearchParams([
-    ['_PROGRAM', 'apps.geocorr2022.sas'],
-    ['_SERVICE', 'MCDC_long'],
-    ['_debug', '0'],
-    ...states.map(([fips, code]): [string, string] => ['state', `${code[0]}${code[1]!.toLowerCase()}${fips}`]),
-    ['g1_', 'county'],
-    ['g2_', 'place'],
-    ['wtvar', 'pop20'],
-    ['nozerob', '1'],
-    ['fileout', '1'],
-    ['filefmt', 'csv'],
-    ['lstfmt', 'html'],
-    ['title', ''],
-  ])
-  return `${GEOCORR_FORM_URL}?${query}`
 }

@@ -23,6 +23,8 @@ export type PlaceShape = {
   name: string
   lsad: string
   incorporated: boolean
+  /** ALAND: land area in m² */
+  land: number
 }
 
 type ZippedShapefile = { shp?: Uint8Array; dbf: Uint8Array; encoding: string }
@@ -72,6 +74,7 @@ export async function readPlaceShapes(zipBytes: Uint8Array, state: string): Prom
       name: String(value.properties.NAME),
       lsad,
       incorporated: !CDP_LSADS.has(lsad),
+      land: Number(value.properties.ALAND),
     })
   }
   return places

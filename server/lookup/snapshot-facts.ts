@@ -8,7 +8,8 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import type { LookupWarning } from './lookup-warnings.ts'
-import { standingWarnings, taxingUnplaced, unplacedAt, type UnplacedTax } from './lookup-warnings.ts'
+import { standingWarnings, taxingUnplaced, unplacedAt, unplacedExample, type UnplacedTax } from './lookup-warnings.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
 /** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
@@ -41,6 +42,7 @@ export class SnapshotFacts {
   readonly #records = new Map<string, StateRecord>()
   readonly #withheld = new Map<string, { state: string; note: string }>()
   readonly #carried = new Map<string, { state: string; reason: string; snapshot: string }>()
+  readonly #layered = new Map<string, { state: string; reason: string }>()
   readonly #served: ReadonlySet<string>
   readonly #warnings = new Map<string, readonly LookupWarning[]>()
   readonly #detailedWarnings = new Map<string, readonly LookupWarning[]>()
@@ -56,8 +58,9 @@ export class SnapshotFacts {
     this.#served = new Set(view.rates.states)
     for (const record of view.manifest.states) {
       this.#records.set(record.code, record)
-      for (const { zip, reason, carried_from } of record.withheld) {
+      for (const { zip, reason, carried_from, known_layers } of record.withheld) {
         if (carried_from) this.#carried.set(zip, { state: record.code, reason, snapshot: carried_from })
+        else if (known_layers) this.#layered.set(zip, { state: record.code, reason })
         else this.#withheld.set(zip, { state: record.code, note: `ZIP ${zip} withheld (answered as unresolved): ${reason}` })
       }
     }
@@ -88,6 +91,12 @@ export class SnapshotFacts {
     return this.#withheld.get(zip5)
   }
 
+  /** A ZIP whose source figure failed the bounds, with no earlier answer: answered by its state and county layers. */
+  answeredByKnownLayers(zip5: string, state: string): { reason: string } | undefined {
+    const layered = this.#layered.get(zip5)
+    return layered?.state === state ? layered : undefined
+  }
+
   /** A ZIP whose new source figure was withheld and which keeps its answer of an earlier snapshot. */
   carried(zip5: string, state: string): { reason: string; snapshot: string } | undefined {
     const carried = this.#carried.get(zip5)
@@ -108,9 +117,12 @@ export class SnapshotFacts {
     const unplaced = unplacedAt(taxes, countyFips, isoDate).filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
     const inCounty = countyFips !== null
     const cache = detailed ? this.#detailedWarnings : this.#warnings
-    const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}`
+    // The example an unplaced warning gives depends on the answered taxes it is told apart from.
+    const answeredTaxes = unplaced.length > 0 ? answered.map(({ level, code, name, rate }) => ({ level, code, name, rate: formatRate(rate) })) : []
+    const example = unplaced.length > 0 ? unplacedExample(unplaced, answeredTaxes) : null
+    const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}|${example ? `${example.tax.code}=${example.sameAs?.code ?? ''}` : ''}`
     let warnings = cache.get(key)
-    if (!warnings) cache.set(key, (warnings = Object.freeze(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed))))
+    if (!warnings) cache.set(key, (warnings = Object.freeze(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed, answeredTaxes))))
     return warnings
   }
 

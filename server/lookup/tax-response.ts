@@ -98,7 +98,8 @@ export const CandidateSummary = z
       .describe(
         'why it is a candidate: published (the source\'s own answer), zip_point / usps_city (the place holding the ZIP\'s Census point / named by its USPS city), ' +
           'usual_rate (the rate the other ZIPs of the city, or of the county\'s unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), ' +
-          'aggregator_figure (an official state\'s ZIP answered by the aggregator drop\'s combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept)',
+          'aggregator_figure (an official state\'s ZIP answered by the aggregator drop\'s combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept), ' +
+          'zip_area (a place holding part of the ZIP\'s land, weighted by that part), known_layers (the state and county layers of a ZIP whose source figure failed the legal bounds)',
       ),
     source: z.string().describe('the files (or statute labels) its rates come from'),
     selected: z.boolean(),

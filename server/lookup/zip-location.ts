@@ -78,6 +78,16 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
   if (carried) {
     warnings.push(warning('zip_answer_carried_over', `The latest ${query.state} source figure for ZIP ${query.zip5} failed validation (${carried.reason}) and was not published: the ZIP's answer of snapshot ${carried.snapshot} is kept.`, { carried_from: carried.snapshot }))
   }
+  const layered = facts.answeredByKnownLayers(query.zip5, query.state)
+  if (layered) {
+    warnings.push(
+      warning(
+        'zip_figure_rejected',
+        `The ${query.state} source figure for ZIP ${query.zip5} was rejected (${layered.reason}) and no earlier answer is held: the state and county rates it carries are answered; city or district taxes may apply.`,
+        { rejected: layered.reason },
+      ),
+    )
+  }
   if (isStatewideZip(view, entry)) warnings.push(statewideZipWarning(entry))
   if (query.zip4) {
     warnings.push(warning('zip4_not_used', `No ZIP+4 data is held: ZIP+4 ${query.zip5}-${query.zip4} was answered as ZIP ${query.zip5}.`, { zip4: query.zip4 }))
@@ -89,7 +99,7 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
     chosenBy: choice.by,
     resolvedVia: query.via,
     // The ZIP's candidates do not list the place: its lying beside the ZIP is read from the distance only.
-    confidenceCap: byRegionName ? 'low' : own ? 'medium' : null,
+    confidenceCap: byRegionName || layered ? 'low' : own ? 'medium' : null,
     warnings,
     zip4: query.zip4,
     point: null,

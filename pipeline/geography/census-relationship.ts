@@ -1,0 +1,177 @@
+// Census 2020 reference tables (publisher-evidence.md C.1, C.2): the ZCTA→county and ZCTA→place
+// relationship files and the place-by-county code list. All three are pipe-delimited text with a
+// header row (the relationship files behind a UTF-8 BOM); columns are found by name, so a reordered
+// file still reads and a renamed or dropped column is named in the error.
+import type { GeoPlace } from '../../snapshot-contract/geography-model.ts'
+import { isCdpSuffix, parsePlaceName } from '../../snapshot-contract/place-names.ts'
+
+export const ZCTA_COUNTY_FILE = 'tab20_zcta520_county20_natl.txt'
+export const ZCTA_PLACE_FILE = 'tab20_zcta520_place20_natl.txt'
+export const PLACE_BY_COUNTY_FILE = 'national_place_by_county2020.txt'
+
+/** One ZCTA's part in a county or place: AREALAND_PART over the ZCTA's land (m²). */
+export type ZctaPart = { geoid: string; share: number }
+
+export type ZctaPlaceTable = {
+  /** ZCTA → the places its land lies in, largest share first */
+  parts: Map<string, ZctaPart[]>
+  /** place GEOID → AREALAND_PLACE_20 (m²) */
+  placeLand: Map<string, number>
+}
+
+export type CensusPlace = Omit<GeoPlace, 'lat' | 'lng' | 'population'>
+
+export type PlaceByCountyTable = {
+  places: Map<string, CensusPlace>
+  /** 5-digit county FIPS → county name without " County" ("Autauga", "Acadia Parish") */
+  countyNames: Map<string, string>
+}
+
+type Table = { rows: string[][]; column: (name: string) => number }
+
+/** UTF-8 as the relationship files are published; a file that is not valid UTF-8 is read as Windows-1252 ("Cañon City"). */
+function decodeText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes)
+  }
+}
+
+/** The rows of a pipe table whose header holds every `required` column; `label` names the file in errors. */
+function readPipeTable(bytes: Uint8Array, label: string, required: string[]): Table {
+  const text = decodeText(bytes).replace(/^\uFEFF/, '')
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '')
+  if (lines.length === 0) throw new Error(`${label} is empty`)
+  if (/^\s*</.test(lines[0]!)) throw new Error(`${label} is an HTML page, not the Census pipe-delimited file (${lines[0]!.trim().slice(0, 60)})`)
+  const header = lines[0]!.split('|').map((name) => name.trim())
+  const missing = required.filter((name) => !header.includes(name))
+  if (missing.length) throw new Error(`${label} lacks the column(s) ${missing.join(', ')} (header: ${header.join('|').slice(0, 200)})`)
+  if (lines.length === 1) throw new Error(`${label} has a header and no rows`)
+  return { rows: lines.slice(1).map((line) => line.split('|')), column: (name) => header.indexOf(name) }
+}
+
+function landArea(text: string | undefined, label: string, line: number): number {
+  const value = Number(text)
+  if (text === undefined || text.trim() === '' || !Number.isFinite(value) || value < 0) throw new Error(`${label} row ${line}: bad land area ${JSON.stringify(text)}`)
+  return value
+}
+
+type ZctaLand = { land: number; parts: Map<string, number> }
+
+/**
+ * Per ZCTA: its land (AREALAND_ZCTA5_20) and its land in each part of another geography
+ * (`GEOID_<target>_20`). Rows with an empty ZCTA side (land outside every ZCTA) or an empty target
+ * side are dropped.
+ */
+function readZctaParts(table: Table, label: string, target: 'COUNTY' | 'PLACE', digits: number): Map<string, ZctaLand> {
+  const targetId = `GEOID_${target}_20`
+  const [zctaAt, zctaLandAt, targetAt, partAt] = ['GEOID_ZCTA5_20', 'AREALAND_ZCTA5_20', targetId, 'AREALAND_PART'].map(table.column) as [number, number, number, number]
+  const geoidPattern = new RegExp(`^\\d{${digits}}$`)
+  const zctas = new Map<string, ZctaLand>()
+  table.rows.forEach((cells, i) => {
+    const zcta = cells[zctaAt]?.trim() ?? ''
+    const geoid = cells[targetAt]?.trim() ?? ''
+    if (zcta === '' || geoid === '') return
+    if (!/^\d{5}$/.test(zcta) || !geoidPattern.test(geoid)) throw new Error(`${label} row ${i + 2}: bad ZCTA ${JSON.stringify(zcta)} or ${targetId} ${JSON.stringify(geoid)}`)
+    const entry = zctas.get(zcta) ?? { land: landArea(cells[zctaLandAt], label, i + 2), parts: new Map<string, number>() }
+    entry.parts.set(geoid, (entry.parts.get(geoid) ?? 0) + landArea(cells[partAt], label, i + 2))
+    zctas.set(zcta, entry)
+  })
+  if (zctas.size === 0) throw new Error(`${label} has no row with both a ZCTA and a ${target.toLowerCase()}`)
+  return zctas
+}
+
+const ZCTA_COLUMNS = ['GEOID_ZCTA5_20', 'AREALAND_ZCTA5_20', 'AREALAND_PART']
+
+// Shares of `whole`, largest first; a ZCTA of water alone (no land) splits equally rather than dividing by zero.
+function sharesOf(parts: Map<string, number>, whole: number): ZctaPart[] {
+  return [...parts]
+    .map(([geoid, area]) => ({ geoid, share: whole > 0 ? Math.min(1, area / whole) : 1 / parts.size }))
+    .sort((a, b) => b.share - a.share || a.geoid.localeCompare(b.geoid))
+}
+
+/**
+ * `tab20_zcta520_county20_natl.txt`: ZCTA → counties with their shares of the ZCTA's land (summing
+ * to 1: every bit of a ZCTA lies in some county), and the county names.
+ */
+export function parseZctaCounty(bytes: Uint8Array, label = ZCTA_COUNTY_FILE): { parts: Map<string, ZctaPart[]>; countyNames: Map<string, string> } {
+  const table = readPipeTable(bytes, label, [...ZCTA_COLUMNS, 'GEOID_COUNTY_20', 'NAMELSAD_COUNTY_20'])
+  const zctas = readZctaParts(table, label, 'COUNTY', 5)
+  const parts = new Map([...zctas].map(([zcta, { parts }]) => [zcta, sharesOf(parts, [...parts.values()].reduce((sum, area) => sum + area, 0))]))
+  const [countyAt, nameAt] = ['GEOID_COUNTY_20', 'NAMELSAD_COUNTY_20'].map(table.column) as [number, number]
+  const countyNames = new Map<string, string>()
+  for (const cells of table.rows) {
+    const fips = cells[countyAt]?.trim() ?? ''
+    const name = cells[nameAt]?.trim() ?? ''
+    if (fips && name) countyNames.set(fips, countyName(name))
+  }
+  return { parts, countyNames }
+}
+
+/**
+ * `tab20_zcta520_place20_natl.txt`: ZCTA → places with their shares of the ZCTA's whole land
+ * (AREALAND_ZCTA5_20). Places do not overlap, so a ZCTA's shares sum to at most 1; the rest is land
+ * in no place. Also each place's land (AREALAND_PLACE_20).
+ */
+export function parseZctaPlace(bytes: Uint8Array, label = ZCTA_PLACE_FILE): ZctaPlaceTable {
+  const table = readPipeTable(bytes, label, [...ZCTA_COLUMNS, 'GEOID_PLACE_20', 'AREALAND_PLACE_20'])
+  const zctas = readZctaParts(table, label, 'PLACE', 7)
+  const [placeAt, placeLandAt] = ['GEOID_PLACE_20', 'AREALAND_PLACE_20'].map(table.column) as [number, number]
+  const placeLand = new Map<string, number>()
+  table.rows.forEach((cells, i) => {
+    const geoid = cells[placeAt]?.trim() ?? ''
+    if (geoid && !placeLand.has(geoid)) placeLand.set(geoid, landArea(cells[placeLandAt], label, i + 2))
+  })
+  return { parts: new Map([...zctas].map(([zcta, { land, parts }]) => [zcta, sharesOf(parts, land)])), placeLand }
+}
+
+const INCORPORATED_TYPE = /^INCORPORATED PLACE$/i
+const CDP_TYPE = /^CENSUS DESIGNATED PLACE$/i
+
+/**
+ * `national_place_by_county2020.txt`: every place with the counties it lies in (one row per place ×
+ * county). TYPE says whether it is incorporated (it levies tax) or a CDP (it does not); a row whose
+ * TYPE is neither falls back on CLASSFP (C* incorporated, U* census designated).
+ */
+export function parsePlaceByCounty(bytes: Uint8Array, label = PLACE_BY_COUNTY_FILE): PlaceByCountyTable {
+  const columns = ['STATE', 'STATEFP', 'COUNTYFP', 'COUNTYNAME', 'PLACEFP', 'PLACENAME', 'TYPE', 'CLASSFP'] as const
+  const table = readPipeTable(bytes, label, [...columns])
+  const at = Object.fromEntries(columns.map((name) => [name, table.column(name)])) as Record<(typeof columns)[number], number>
+  const places = new Map<string, CensusPlace>()
+  const countyNames = new Map<string, string>()
+  table.rows.forEach((cells, i) => {
+    const cell = (name: (typeof columns)[number]) => cells[at[name]]?.trim() ?? ''
+    const [stateFips, countyFp, placeFp, state] = [cell('STATEFP'), cell('COUNTYFP'), cell('PLACEFP'), cell('STATE')]
+    if (!/^\d{2}$/.test(stateFips) || !/^\d{3}$/.test(countyFp) || !/^\d{5}$/.test(placeFp) || !/^[A-Z]{2}$/.test(state)) {
+      throw new Error(`${label} row ${i + 2}: bad STATE/STATEFP/COUNTYFP/PLACEFP ${JSON.stringify([state, stateFips, countyFp, placeFp])}`)
+    }
+    const county = stateFips + countyFp
+    if (cell('COUNTYNAME')) countyNames.set(county, countyName(cell('COUNTYNAME')))
+    const geoid = stateFips + placeFp
+    let place = places.get(geoid)
+    if (!place) {
+      const fullName = cell('PLACENAME')
+      const { name, suffix } = parsePlaceName(fullName)
+      place = { geoid, state, name, fullName, kind: placeKind(cell('TYPE'), cell('CLASSFP'), suffix), counties: [] }
+      places.set(geoid, place)
+    }
+    if (!place.counties.some((c) => c.fips === county)) place.counties.push({ fips: county, share: 0 })
+  })
+  // The file gives no split of a place over its counties: equal shares, in file order.
+  for (const place of places.values()) for (const c of place.counties) c.share = 1 / place.counties.length
+  return { places, countyNames }
+}
+
+function placeKind(type: string, classFp: string, suffix: string | null): GeoPlace['kind'] {
+  if (INCORPORATED_TYPE.test(type)) return 'incorporated'
+  if (CDP_TYPE.test(type)) return 'cdp'
+  if (/^C/i.test(classFp)) return 'incorporated'
+  if (/^U/i.test(classFp)) return 'cdp'
+  return isCdpSuffix(suffix) ? 'cdp' : 'incorporated'
+}
+
+/** "Autauga County" → "Autauga", as Geocorr writes county names; "Acadia Parish" stays. */
+function countyName(nameLsad: string): string {
+  return nameLsad.replace(/ County$/, '')
+}
