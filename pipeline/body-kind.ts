@@ -4,11 +4,14 @@
 const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1')
 const CONTAINERS = /\.(zip|xlsx)$/i
 
-/** Throws when the bytes are an HTML page, or a .zip/.xlsx that is no ZIP container. */
+/** Throws when the bytes are an HTML page, a PDF in place of another kind of file, or a .zip/.xlsx that is no ZIP container. */
 export function assertBodyKind(fileName: string, bytes: Buffer): void {
   const html = htmlTitle(bytes)
   if (html !== null) {
     throw new Error(`${fileName}: the server answered an HTML page${html ? ` ("${html}")` : ''} in place of the file`)
+  }
+  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-' && !/\.pdf$/i.test(fileName)) {
+    throw new Error(`${fileName}: the server answered a PDF document in place of the file`)
   }
   if (CONTAINERS.test(fileName) && !bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
     throw new Error(`${fileName}: not a ZIP container (starts with ${JSON.stringify(bytes.subarray(0, 16).toString('latin1'))})`)

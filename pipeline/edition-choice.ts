@@ -6,6 +6,7 @@ import type { StateDescriptor } from '../sources/descriptor.ts'
 import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { cdtfaEditionDate } from './feeds/cdtfa-workbook.ts'
+import { quarterStart } from './feeds/tx-rate-file.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
 import type { SourceRequest } from './fetch-source.ts'
 import type { PipelineSettings } from './settings.ts'
@@ -13,6 +14,8 @@ import type { Listings } from './source-listing.ts'
 
 export type EditionChoice = {
   request: SourceRequest
+  /** the file is the page's answer to this button's postback (request.officialUrl is the page), not a download of its own */
+  postback?: string
   /** the edition the file name carries: `2026Q2FEB19`, `2026-01-01` */
   edition: string
   pinned: boolean
@@ -23,6 +26,13 @@ export type EditionChoice = {
 type ChoiceContext = { settings: PipelineSettings; listings: Listings }
 
 const CDTFA_WORKBOOK = /^SalesTaxRates\d{1,2}-\d{1,2}-\d{2}\.xlsx$/i
+/** The Texas Comptroller's rate file: `taxrates.txt` (the current quarter) or `taxrates{YY}{Q}.txt` (`taxrates263.txt` = 2026 Q3). */
+const TX_RATE_FILE = /^taxrates(?:(\d{2})([1-4]))?\.txt$/i
+/** `2026Q3` of a dated Texas file name; null for the undated current file. */
+const txQuarterOf = (name: string): string | null => {
+  const match = TX_RATE_FILE.exec(name)
+  return match?.[1] ? `20${match[1]}Q${match[2]}` : null
+}
 
 /** The state's newest SST rate or boundary file on the index page, or its pinned one. */
 export async function chooseSstFile(state: string, kind: SstFileKind, indexUrl: string, context: ChoiceContext): Promise<EditionChoice> {
@@ -64,6 +74,103 @@ export async function chooseCdtfaWorkbook(pageUrl: string, context: ChoiceContex
   return { request: { feed: 'cdtfa', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
 }
 
+/**
+ * The Texas rate file: the current `taxrates.txt` when the EDI page links it (its control record
+ * says its quarter, checked after reading), else the newest `taxrates{YY}{Q}.txt` whose quarter has
+ * begun (a later one is held until its quarter), else the current file at its fixed address.
+ */
+export async function chooseTxRateFile(feed: { pageUrl: string; fileUrl: string }, context: ChoiceContext): Promise<EditionChoice> {
+  const pinned = pinsOf('TX', context.settings).find((name) => TX_RATE_FILE.test(name))
+  if (pinned) return pinnedChoice('tx-comptroller', pinned, feed.fileUrl, txQuarterOf(pinned) ?? 'current')
+  const listing = await listingOrNoFile('tx-comptroller', feed.pageUrl, context)
+  const listed = listing.files.filter((file) => TX_RATE_FILE.test(file.name))
+  const page = `${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
+  const current = listed.find((file) => txQuarterOf(file.name) === null)
+  if (current) {
+    return { request: { feed: 'tx-comptroller', fileName: current.name, officialUrl: current.officialUrl }, edition: 'current', pinned: false, how: `${current.name}: the current rate file linked from ${page}` }
+  }
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const dated = listed.map((file) => ({ file, edition: txQuarterOf(file.name)! })).sort((a, b) => b.edition.localeCompare(a.edition))
+  const inEffect = dated.filter((d) => quarterStart(d.edition) <= today)
+  const held = dated.filter((d) => quarterStart(d.edition) > today).map((d) => `${d.file.name} (from ${quarterStart(d.edition)})`)
+  const heldNote = held.length ? `; held until their quarter: ${held.join(', ')}` : ''
+  const [newest] = inEffect
+  if (newest) {
+    return { request: { feed: 'tx-comptroller', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how: `${newest.file.name}: the newest of ${dated.length} dated rate file(s) in effect linked from ${page}${heldNote}` }
+  }
+  if (held.length) throw new Error(`EDI page ${listing.where} links only rate files of quarters not yet begun: ${held.join(', ')}; held until then`)
+  const choice = currentFileChoice('tx-comptroller', feed.fileUrl)
+  return { ...choice, how: `${choice.how} (the EDI page ${listing.where} links no taxrates file among its ${listing.files.length} links)` }
+}
+
+/** Arizona's TPT rate table: `TPT_RATETABLE_ALL_05012026.csv` (MMDDYYYY). */
+const AZ_RATE_TABLE = /^TPT_RATETABLE_ALL_(\d{2})(\d{2})(\d{4})\.csv$/i
+const azEditionDate = (name: string): string | null => {
+  const match = AZ_RATE_TABLE.exec(name)
+  return match ? `${match[3]}-${match[1]}-${match[2]}` : null
+}
+
+/**
+ * The newest TPT rate table in effect the page links: files appear before their date, so the
+ * latest date that is not after today; later ones are held until their date.
+ */
+export async function chooseAzRateTable(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const pinned = pinsOf('AZ', context.settings).find((name) => AZ_RATE_TABLE.test(name))
+  if (pinned) return pinnedChoice('az-dor-tpt', pinned, pageUrl, azEditionDate(pinned)!)
+  const listing = await listingOrNoFile('az-dor-tpt', pageUrl, context)
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const tables = listing.files.flatMap((file) => {
+    const edition = azEditionDate(file.name)
+    return edition ? [{ file, edition }] : []
+  }).sort((a, b) => b.edition.localeCompare(a.edition))
+  const held = tables.filter((t) => t.edition > today).map((t) => t.file.name)
+  const [newest] = tables.filter((t) => t.edition <= today)
+  if (!newest) {
+    if (held.length) throw new Error(`rate table page ${listing.where} links only tables dated after today (${held.join(', ')}); held until then`)
+    throw new Error(`rate table page ${listing.where} links no TPT_RATETABLE_ALL_MMDDYYYY.csv among its ${listing.files.length} links: its layout changed`)
+  }
+  const how = `${newest.file.name}: the newest of ${tables.length} rate table(s) in effect linked from ${listing.where}${held.length ? `; held until their date: ${held.join(', ')}` : ''}`
+  return { request: { feed: 'az-dor-tpt', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
+}
+
+/** The name Florida's surtax workbook is kept under: PointMatch answers it to a postback, under no name of its own. */
+export const FL_SURTAX_WORKBOOK = 'DiscretionarySalesSurtaxRates.xlsx'
+const FL_DOWNLOAD_ALL = 'Download All'
+
+/**
+ * Florida's surtax workbook: at the publisher, PointMatch's "Download All" postback; on a mirror,
+ * the workbook its fl-dor-surtax folder lists.
+ */
+export async function chooseFlSurtaxWorkbook(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  if (context.settings.mirror.kind === 'official') {
+    return { request: { feed: 'fl-dor-surtax', fileName: FL_SURTAX_WORKBOOK, officialUrl: pageUrl }, postback: FL_DOWNLOAD_ALL, edition: 'current', pinned: false, how: `${FL_SURTAX_WORKBOOK}: the "${FL_DOWNLOAD_ALL}" postback of ${pageUrl}` }
+  }
+  const listing = await listingOrNoFile('fl-dor-surtax', pageUrl, context)
+  const workbooks = listing.files.filter((file) => /\.xlsx$/i.test(file.name))
+  if (workbooks.length !== 1) throw new Error(`mirror listing ${listing.where} holds ${workbooks.length} workbooks (${workbooks.map((w) => w.name).join(', ') || 'none'}), not one`)
+  const [workbook] = workbooks
+  return { request: { feed: 'fl-dor-surtax', fileName: workbook!.name, officialUrl: workbook!.officialUrl }, edition: 'current', pinned: false, how: `${workbook!.name}: the workbook of ${listing.where}` }
+}
+
+/**
+ * A feed's listing; a mirror (TAXATLAS_MIRROR) with no folder for the feed carries none of its files,
+ * so the state's next feed serves (NoFileForState). At the publisher, a missing page is a failure.
+ */
+async function listingOrNoFile(feed: string, pageUrl: string, context: ChoiceContext) {
+  return orNoFileOnMirror(feed, context.settings, () => context.listings.get(feed, pageUrl))
+}
+
+/** `read()`, with a mirror's missing file or folder for `feed` turned into NoFileForState (at the publisher it stays a failure). */
+export async function orNoFileOnMirror<T>(feed: string, settings: PipelineSettings, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read()
+  } catch (error) {
+    const missing = /\(ENOENT\)|(status|Response) code 404\b/.test((error as Error).message)
+    if (settings.mirror.kind !== 'official' && missing) throw new NoFileForState(`the mirror holds no ${feed} files (${(error as Error).message})`)
+    throw error
+  }
+}
+
 /** A file published under one fixed name for its current edition (IDOR's ordmache-current.txt): fetched as it is. */
 export function currentFileChoice(feed: string, url: string): EditionChoice {
   const fileName = decodeURIComponent(path.posix.basename(new URL(url).pathname))
@@ -78,6 +185,8 @@ export function assertPinsUsable(descriptor: StateDescriptor, settings: Pipeline
         const file = parseSstFileName(name)
         return file !== null && file.state === descriptor.code && (file.kind === 'rate' || feed.boundaryUrl !== undefined)
       }
+      if (feed.kind === 'tx-comptroller') return TX_RATE_FILE.test(name)
+      if (feed.kind === 'az-dor-tpt') return AZ_RATE_TABLE.test(name)
       return feed.kind === 'cdtfa' && CDTFA_WORKBOOK.test(name)
     })
   const unusable = pinsOf(descriptor.code, settings).filter((name) => !usable(name))
@@ -93,7 +202,8 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
     const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
     return a !== null && b !== null && a < b
   }
-  if (feed === 'cdtfa') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'cdtfa' || feed === 'az-dor-tpt') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'tx-comptroller') return /^\d{4}Q[1-4]$/.test(candidate) && /^\d{4}Q[1-4]$/.test(inService) && candidate < inService
   return false
 }
 
@@ -101,6 +211,8 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
 export function sourceRole(name: string): string {
   const sst = parseSstFileName(name)
   if (sst) return `sst ${sst.state} ${sst.kind}`
+  if (TX_RATE_FILE.test(name)) return 'tx rate file'
+  if (AZ_RATE_TABLE.test(name)) return 'az rate table'
   return CDTFA_WORKBOOK.test(name) ? 'cdtfa workbook' : name
 }
 

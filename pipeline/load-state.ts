@@ -7,13 +7,22 @@ import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseSstFile, currentFileChoice, type EditionChoice } from './edition-choice.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, orNoFileOnMirror, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { compileOrdmache } from './feeds/ordmache.ts'
 import { parseOrdmacheFile } from './feeds/ordmache-file.ts'
+import { fetchByPostback } from './feeds/aspnet-postback.ts'
+import { compileAzTpt } from './feeds/az-tpt.ts'
+import { parseAzTptFile } from './feeds/az-tpt-file.ts'
+import { compileFlSurtax } from './feeds/fl-surtax.ts'
+import { parseFlSurtaxWorkbook } from './feeds/fl-surtax-workbook.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
+import { parseVaRateWorkbook } from './feeds/va-rate-workbook.ts'
+import { compileVaRates } from './feeds/va-rates.ts'
+import { compileTxComptroller } from './feeds/tx-comptroller.ts'
+import { parseTxRateFile } from './feeds/tx-rate-file.ts'
 import { compileStatutory, statutoryRates } from './feeds/statutory.ts'
 import { aggregatorOverLowerBounds } from './feeds/lower-bound-defaults.ts'
 import { placeUnlistedZips } from './feeds/unlisted-zips.ts'
@@ -49,13 +58,24 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
     choices.push(await chooseCdtfaWorkbook(feed.pageUrl, context))
   } else if (feed.kind === 'idor-ordmache') {
     choices.push(currentFileChoice('idor', feed.url))
+  } else if (feed.kind === 'tx-comptroller') {
+    choices.push(await chooseTxRateFile(feed, context))
+  } else if (feed.kind === 'fl-dor-surtax') {
+    choices.push(await chooseFlSurtaxWorkbook(feed.pageUrl, context))
+  } else if (feed.kind === 'az-dor-tpt') {
+    choices.push(await chooseAzRateTable(feed.pageUrl, context))
+  } else if (feed.kind === 'va-tax') {
+    choices.push(currentFileChoice('va-tax', feed.url))
   }
   const fetched = await Promise.all(
     choices.map(async (choice, i) => {
-      if (feed.kind !== 'sst') return fetchSource(choice.request, context.settings)
-      const got = await fetchSstChoice(choice, context.settings)
-      choices[i] = got.choice
-      return got.fetched
+      if (choice.postback) return fetchByPostback(choice.request, choice.postback, context.settings)
+      if (feed.kind === 'sst') {
+        const got = await fetchSstChoice(choice, context.settings)
+        choices[i] = got.choice
+        return got.fetched
+      }
+      return orNoFileOnMirror(choice.request.feed, context.settings, () => fetchSource(choice.request, context.settings))
     }),
   )
   if (feed.kind === 'statutory') return { fetched, choices }
@@ -108,6 +128,35 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       const result = compileOrdmache({ file, stateRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!, geography: context.geography })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
+    case 'tx-comptroller': {
+      const [fetched] = sources.fetched
+      const file = parseTxRateFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
+      assertInEffect(file.fileName, file.effectiveFrom, context.settings.now)
+      const result = compileTxComptroller({ file, stateRate: stateRateOn(factsOf(descriptor), file.effectiveFrom)!, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
+    case 'fl-dor-surtax': {
+      const [fetched] = sources.fetched
+      const workbook = await parseFlSurtaxWorkbook(fetched!.bytes, fetched!.name)
+      assertInEffect(workbook.fileName, workbook.asOf, context.settings.now)
+      const result = compileFlSurtax({ workbook, stateRate: stateRateOn(factsOf(descriptor), workbook.asOf)!, geography: context.geography })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
+    case 'az-dor-tpt': {
+      const [fetched] = sources.fetched
+      const file = parseAzTptFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
+      const edition = sources.choices[0]!.edition
+      const result = compileAzTpt({ file, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
+    case 'va-tax': {
+      const [fetched] = sources.fetched
+      const workbook = await parseVaRateWorkbook(fetched!.bytes, fetched!.name)
+      // The workbook carries no date: its rates answer from the day they were fetched.
+      const edition = context.settings.now.toISOString().slice(0, 10)
+      const result = compileVaRates({ workbook, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
     case 'avalara-zip5': {
       const drop = sources.drop!
       const parsed = parseDrop(drop)
@@ -127,6 +176,12 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
 /** Fetch, then compile: one state's load from one feed, with no comparison against the data in service. */
 export async function loadFeed(descriptor: StateDescriptor, feed: Feed, context: LoadContext): Promise<FeedResult> {
   return compileState(descriptor, feed, await fetchStateSources(descriptor, feed, context), context)
+}
+
+/** A file whose rates take effect after today is held until then: the data in service keeps serving. */
+function assertInEffect(fileName: string, effectiveFrom: string, now: Date): void {
+  const today = now.toISOString().slice(0, 10)
+  if (effectiveFrom > today) throw new Error(`${fileName}: its rates take effect on ${effectiveFrom}, after today (${today}); held until then`)
 }
 
 function factsOf(descriptor: StateDescriptor): StateFacts {

@@ -27,6 +27,7 @@ import { takeRefreshLock } from './refresh-lock.ts'
 import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type HistoryFile, type LoadedSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
 import { checkAnchors, coverageStart, withholdViolations } from './validate-state.ts'
+import { judgeTrial, type TrialVerdict } from './official-trial.ts'
 import { emptyRecord, emptyResult } from './empty-records.ts'
 
 // Publishers are government web servers; a handful of parallel downloads is polite and enough.
@@ -183,7 +184,7 @@ type StateContext = Pick<LoadContext, 'settings' | 'listings'> & {
 
 /** One feed's data, loaded and validated, or carried forward unchanged. */
 type Served =
-  | { kind: 'loaded'; result: FeedResult; index: RateIndex; withheld: StateRecord['withheld']; anchors: AnchorResult[]; choiceNotes: string[]; pinned: boolean; key: string }
+  | { kind: 'loaded'; result: FeedResult; index: RateIndex; withheld: StateRecord['withheld']; anchors: AnchorResult[]; choiceNotes: string[]; pinned: boolean; key: string; trial: TrialVerdict['trial'] }
   | { kind: 'unchanged'; prior: StateRecord; data: StateData; choiceNotes: string[]; pinned: boolean }
 
 async function refreshState(descriptor: StateDescriptor, context: StateContext): Promise<Outcome> {
@@ -258,6 +259,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     fallback_reason: fallback,
     coverage_from: result.coverageFrom ?? null,
     rate_varies: result.rateVaries ?? [],
+    official_trial: value.trial,
   }
   return { descriptor, record, data: result }
 }
@@ -301,7 +303,8 @@ async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateReco
 
   // The data in service is compared with the new data only when the same feed produced it.
   const sameFeed = prior && priorHasData && prior.feed === feed.kind ? prior : null
-  let loaded: Omit<Extract<Served, { kind: 'loaded' }>, 'anchors' | 'kind' | 'choiceNotes' | 'pinned' | 'key'>
+  let loaded: Omit<Extract<Served, { kind: 'loaded' }>, 'anchors' | 'kind' | 'choiceNotes' | 'pinned' | 'key' | 'trial'>
+  let verdict: TrialVerdict
   try {
     const { geography, zipMeta } = await context.geography()
     const compiled = await compileState(descriptor, feed, sources, { settings: context.settings, listings: context.listings, geography })
@@ -309,16 +312,20 @@ async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateReco
     if (growth) return { outcome: 'failed', message: growth }
     const carryFrom = sameFeed && context.previous ? { index: context.previousIndex!, snapshot: context.previous.manifest.snapshot } : null
     loaded = withholdViolations(compiled, descriptor, context.today, zipMeta, carryFrom)
+    const inService = prior && priorHasData ? prior : null
+    verdict = judgeTrial({ descriptor, feed, inService, result: loaded.result, index: loaded.index, sources, geography, asOf: context.today, settings: context.settings })
   } catch (error) {
     return failure(error)
   }
+  if (verdict.held) return { outcome: 'failed', message: verdict.held }
+  loaded.result.notes.push(...verdict.notes)
   const anchors = checkAnchors(loaded.index, descriptor, feed.kind, { from: coverageStart(loaded.result), through: loaded.result.effectiveThrough })
   const diverged = anchors.filter((a) => a.outcome === 'diverged')
   if (diverged.length) {
     const lines = diverged.map((a) => `anchor ${a.zip} on ${a.asOf}: expected ${a.expected}, got ${a.actual ?? 'no answer'}`)
     return { outcome: 'anchor_regression', message: `new data not published: ${lines.join('; ')}`, anchors }
   }
-  return { outcome: 'served', value: { kind: 'loaded', ...loaded, anchors, choiceNotes, pinned, key } }
+  return { outcome: 'served', value: { kind: 'loaded', ...loaded, anchors, choiceNotes, pinned, key, trial: verdict.trial } }
 }
 
 /** Records that describe a successful load of the data in service (a failed one keeps older notes). */

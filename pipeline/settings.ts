@@ -17,6 +17,11 @@ const ProxyEnv = z.object({
   all_proxy: proxyUrl,
 })
 
+const StateList = z
+  .string()
+  .regex(/^[a-zA-Z]{2}(,[a-zA-Z]{2})*$/, 'a comma-separated list of 2-letter state codes')
+  .optional()
+
 const PipelineEnv = ProxyEnv.extend({
   TAXATLAS_MIRROR: z
     .string()
@@ -52,17 +57,19 @@ const PipelineEnv = ProxyEnv.extend({
     .describe('a file this many times larger or smaller than the one in service is refused'),
   TAXATLAS_ARTIFACTS: z.string().min(1).default('artifacts').describe('published snapshots'),
   TAXATLAS_BUILD: z.string().min(1).default('build').describe('raw downloads and staging'),
-  TAXATLAS_STATES: z
-    .string()
-    .regex(/^[a-zA-Z]{2}(,[a-zA-Z]{2})*$/, 'a comma-separated list of 2-letter state codes')
-    .optional()
+  TAXATLAS_STATES: StateList
     .describe('refresh only these states; the others keep their previous data'),
   TAXATLAS_NOW: z.iso.datetime().optional().describe('clock override for reproducible runs'),
-  TAXATLAS_ACCEPT_ROW_GROWTH: z
-    .string()
-    .regex(/^[a-zA-Z]{2}(,[a-zA-Z]{2})*$/, 'a comma-separated list of 2-letter state codes')
-    .optional()
+  TAXATLAS_ACCEPT_ROW_GROWTH: StateList
     .describe('states whose source may have more than 3x the rows of the previous edition in this run (otherwise such a state fails and keeps its previous data)'),
+  TAXATLAS_TRIAL_DISAGREEMENT_LIMIT: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.4)
+    .describe('a new official feed on trial that disagrees with the aggregator drop on more than this share of ZIPs is held back (the aggregator keeps serving)'),
+  TAXATLAS_ACCEPT_OFFICIAL: StateList
+    .describe('states whose new official feed the operator accepts whatever its disagreement with the aggregator'),
   TAXATLAS_FETCH_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000).describe('per-request timeout'),
   TAXATLAS_FETCH_RETRIES: z.coerce.number().int().nonnegative().default(3).describe('retries after a failed request'),
 })
@@ -85,6 +92,10 @@ export type PipelineSettings = {
   states: string[] | null
   /** states whose row count may grow past ROW_GROWTH_LIMIT × the previous edition's (refresh.ts) */
   acceptRowGrowth: string[]
+  /** share of ZIPs a feed on trial may disagree with the aggregator on (official-trial.ts) */
+  trialDisagreementLimit: number
+  /** states whose feed on trial the operator accepts (TAXATLAS_ACCEPT_OFFICIAL) */
+  acceptOfficial: string[]
   now: Date
   fetchTimeoutMs: number
   fetchRetries: number
@@ -109,13 +120,17 @@ export function readPipelineSettings(env: NodeJS.ProcessEnv = process.env): Pipe
     sizeJumpLimit: e.TAXATLAS_SIZE_JUMP_LIMIT,
     artifactsDir: path.resolve(e.TAXATLAS_ARTIFACTS),
     buildDir: path.resolve(e.TAXATLAS_BUILD),
-    states: e.TAXATLAS_STATES ? e.TAXATLAS_STATES.toUpperCase().split(',') : null,
-    acceptRowGrowth: e.TAXATLAS_ACCEPT_ROW_GROWTH ? e.TAXATLAS_ACCEPT_ROW_GROWTH.toUpperCase().split(',') : [],
+    states: e.TAXATLAS_STATES ? stateList(e.TAXATLAS_STATES) : null,
+    acceptRowGrowth: stateList(e.TAXATLAS_ACCEPT_ROW_GROWTH),
+    trialDisagreementLimit: e.TAXATLAS_TRIAL_DISAGREEMENT_LIMIT,
+    acceptOfficial: stateList(e.TAXATLAS_ACCEPT_OFFICIAL),
     now: e.TAXATLAS_NOW ? new Date(e.TAXATLAS_NOW) : new Date(),
     fetchTimeoutMs: e.TAXATLAS_FETCH_TIMEOUT_MS,
     fetchRetries: e.TAXATLAS_FETCH_RETRIES,
   }
 }
+
+const stateList = (value: string | undefined): string[] => (value ? value.toUpperCase().split(',') : [])
 
 function pinsSetting(value: string | undefined): Map<string, string[]> {
   const pins = new Map<string, string[]>()

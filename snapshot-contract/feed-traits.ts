@@ -3,7 +3,7 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
 import { z } from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -35,36 +35,57 @@ export type FeedTraits = {
   label: string
 }
 
+/** A revenue department's per-place rates, bound to ZIPs through the crosswalk by Census GEOIDs. */
+const OFFICIAL_PER_PLACE = {
+  sourceKind: 'official',
+  placeModel: 'geoid',
+  confidenceCeiling: 'high',
+  statewide: false,
+  zipUniverse: 'crosswalk',
+} as const
+
 export const FEED_TRAITS = {
   sst: {
-    sourceKind: 'official',
-    placeModel: 'geoid',
+    ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
-    confidenceCeiling: 'high',
-    statewide: false,
-    zipUniverse: 'crosswalk',
     quarterlyEditions: true,
     label: 'Streamlined Sales Tax rate file',
   },
   cdtfa: {
-    sourceKind: 'official',
-    placeModel: 'geoid',
+    ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
-    confidenceCeiling: 'high',
-    statewide: false,
-    zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'CDTFA rate workbook',
   },
   'idor-ordmache': {
-    sourceKind: 'official',
-    placeModel: 'geoid',
+    ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
-    confidenceCeiling: 'high',
-    statewide: false,
-    zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'IDOR ordmache rate file',
+  },
+  'tx-comptroller': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'edition_only',
+    quarterlyEditions: true,
+    label: 'Texas Comptroller EDI rate file',
+  },
+  'fl-dor-surtax': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'edition_only',
+    quarterlyEditions: false,
+    label: 'Florida DOR discretionary sales surtax rates',
+  },
+  'az-dor-tpt': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'publisher_effective_date',
+    quarterlyEditions: false,
+    label: 'Arizona DOR TPT rate table',
+  },
+  'va-tax': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'no_published_date',
+    quarterlyEditions: false,
+    label: 'Virginia Tax rate workbook',
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',

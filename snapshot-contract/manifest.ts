@@ -36,7 +36,7 @@ export const FreshnessRecord = z.object({
     .int()
     .nonnegative()
     .describe('ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one)'),
-  feed: FeedKind.describe('the kind of source file read: sst, cdtfa, idor-ordmache (official files), avalara-zip5 (an aggregator drop), statutory'),
+  feed: FeedKind.describe('the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax (official files), avalara-zip5 (an aggregator drop), statutory'),
   source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
   fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),
@@ -79,6 +79,23 @@ export const FeedAttempt = z.object({
   message: z.string(),
 })
 export type FeedAttempt = z.infer<typeof FeedAttempt>
+
+/**
+ * How a new official feed compared with the aggregator drop when it replaced it (pipeline/official-trial.ts):
+ * the ZIPs both answer, how many agree on the default rate, the share that disagree and the limit it
+ * was held to, the disagreements by class (consistency-audit.ts), and whether the operator accepted it.
+ */
+export const OfficialTrial = z.object({
+  aggregator_edition: z.string(),
+  as_of: z.string(),
+  zips: z.number().int().nonnegative(),
+  agreeing: z.number().int().nonnegative(),
+  disagreement_share: z.number().min(0).max(1),
+  limit: z.number().min(0).max(1),
+  by_class: z.record(z.string(), z.number().int().nonnegative()),
+  accepted: z.boolean(),
+})
+export type OfficialTrial = z.infer<typeof OfficialTrial>
 
 export const StateRecord = z.object({
   code: z.string(),
@@ -133,6 +150,8 @@ export const StateRecord = z.object({
   /** the first day every jurisdiction of the data has a known rate; null: the state-level rate's first day says it */
   coverage_from: z.string().nullable().default(null),
   rate_varies: z.array(RateVaries).default([]),
+  /** the comparison with the aggregator that let a new official feed serve (null: no trial on its last load) */
+  official_trial: OfficialTrial.nullable().default(null),
 })
 export type StateRecord = z.infer<typeof StateRecord>
 

@@ -1,11 +1,12 @@
-import { defineState } from './descriptor.ts'
+import { AZ_TPT_PAGE, defineState } from './descriptor.ts'
 
 export default defineState({
   code: 'AZ',
   name: 'Arizona',
   fips: '04',
-  klass: 'reload',
+  klass: 'auto',
   feeds: [
+    { kind: 'az-dor-tpt', pageUrl: AZ_TPT_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AZ*.csv' },
   ],
   combinedBounds: [0, 14600],

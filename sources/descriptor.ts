@@ -32,6 +32,45 @@ const IdorOrdmacheFeed = z.object({
   url: z.url(),
 })
 
+/**
+ * On trial: the feed replaces the state's aggregator drop only once it agrees with it on enough
+ * ZIPs, or the operator accepts it (pipeline/official-trial.ts).
+ */
+const trial = z.boolean().optional()
+
+/** The Texas Comptroller's EDI rate file: `taxrates.txt` (current) or `taxrates{YY}{Q}.txt`, linked from its page. */
+const TxComptrollerFeed = z.object({
+  kind: z.literal(FeedKind.enum['tx-comptroller']),
+  /** the EDI page linking the rate files */
+  pageUrl: z.url(),
+  /** the current file's fixed address, used when the page links none */
+  fileUrl: z.url(),
+  trial,
+})
+
+/** Florida DOR's discretionary sales surtax rates: the workbook PointMatch's "Download All" button answers. */
+const FlSurtaxFeed = z.object({
+  kind: z.literal(FeedKind.enum['fl-dor-surtax']),
+  /** the PointMatch page whose "Download All" postback answers the workbook */
+  pageUrl: z.url(),
+  trial,
+})
+
+/** Arizona DOR's TPT rate table `TPT_RATETABLE_ALL_MMDDYYYY.csv`, linked from its tax rate table page. */
+const AzTptFeed = z.object({
+  kind: z.literal(FeedKind.enum['az-dor-tpt']),
+  /** the TPT tax rate table page linking the dated CSV files */
+  pageUrl: z.url(),
+  trial,
+})
+
+/** Virginia Tax's rate workbook, published under one name (sales-tax-rates.xlsx) and carrying no date. */
+const VaTaxFeed = z.object({
+  kind: z.literal(FeedKind.enum['va-tax']),
+  url: z.url(),
+  trial,
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -43,7 +82,7 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, AvalaraDropFeed, StatutoryFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -87,6 +126,11 @@ export type StateDescriptor = z.infer<typeof StateDescriptor>
 export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
 export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
 export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
+export const TX_EDI_PAGE = 'https://comptroller.texas.gov/taxes/file-pay/edi/sales-tax-rates.php'
+export const TX_RATES_FILE = 'https://comptroller.texas.gov/data/edi/sales-tax/taxrates.txt'
+export const FL_SURTAX_PAGE = 'https://pointmatch.floridarevenue.com/General/DiscretionarySalesSurtaxRates.aspx/DiscretionarySalesSurtaxRates.aspx'
+export const AZ_TPT_PAGE = 'https://azdor.gov/business/transaction-privilege-tax/tax-rate-table'
+export const VA_RATES_URL = 'https://www.tax.virginia.gov/sites/default/files/inline-files/sales-tax-rates.xlsx'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
 export function defineState(descriptor: StateDescriptor): StateDescriptor {

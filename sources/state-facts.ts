@@ -76,6 +76,17 @@ export function stateRateOn(facts: StateFacts, isoDate: string): number | null {
 }
 
 /** TaxJar's freight_taxable: delivery follows the goods, or is always taxed. */
+/**
+ * States whose local taxes apply only to the first part of a single item's price: the local levels
+ * (county, city, district) tax at most `dollars` per item; the state level taxes the whole price.
+ */
+export const LOCAL_TAX_ITEM_CAPS: Readonly<Record<string, { dollars: number; source: string }>> = {
+  FL: { dollars: 5000, source: 'Fla. Stat. 212.054(2)(b): the discretionary sales surtax applies only to the first $5,000 of the sales amount of a single item (OST st:florida)' },
+}
+
+/** The per-item cap on local taxes of a state, in dollars; null where local taxes apply to the whole price. */
+export const localTaxItemCap = (code: string): { dollars: number; source: string } | null => LOCAL_TAX_ITEM_CAPS[code.toUpperCase()] ?? null
+
 export const freightTaxable = (facts: StateFacts): boolean => facts.freight === 'taxable_if_item_taxable' || facts.freight === 'always_taxable'
 
 function checkWindows(windows: RateWindow[], context: z.RefinementCtx): void {

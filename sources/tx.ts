@@ -1,11 +1,12 @@
-import { defineState } from './descriptor.ts'
+import { defineState, TX_EDI_PAGE, TX_RATES_FILE } from './descriptor.ts'
 
 export default defineState({
   code: 'TX',
   name: 'Texas',
   fips: '48',
-  klass: 'reload',
+  klass: 'auto',
   feeds: [
+    { kind: 'tx-comptroller', pageUrl: TX_EDI_PAGE, fileUrl: TX_RATES_FILE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TX*.csv' },
   ],
   combinedBounds: [0, 15250],

@@ -19,6 +19,8 @@ export type PlaceBoundInput = {
   countyTail: (countyFips: string) => JurisdictionRef[]
   /** the place's refs in the county (its city and its taxes); null when the source has no rates for it there */
   placeTail: (geoid: string, countyFips: string) => PlaceTail | null
+  /** the county's ref in a county part (in a place, or outside any: null); default the county's own */
+  countyRef?: (countyFips: string, placeGeoid: string | null) => JurisdictionRef
 }
 
 export type PlaceBound = {
@@ -33,7 +35,9 @@ export type PlaceBound = {
   unlistedPlace: number
 }
 
-export function placeBoundCandidates({ geography, state, stateRef, countyTail, placeTail }: PlaceBoundInput): PlaceBound {
+const ownCountyRef = (fips: string): JurisdictionRef => ({ level: 'county', code: countyCode(fips) })
+
+export function placeBoundCandidates({ geography, state, stateRef, countyTail, placeTail, countyRef = ownCountyRef }: PlaceBoundInput): PlaceBound {
   const usedPlaces = new Set<string>()
   const usedCounties = new Set<string>()
   let noCounty = 0
@@ -45,19 +49,18 @@ export function placeBoundCandidates({ geography, state, stateRef, countyTail, p
         noCounty++
         return [{ placeFips: null, placeName: '', stack: [stateRef] }]
       }
-      const countyRef: JurisdictionRef = { level: 'county', code: countyCode(fips) }
       const bound = zip.places.filter((place) => place.countyFips === fips)
       const rated = bound.filter((place) => placeTail(place.geoid, fips) !== null)
       if (rated.length) {
         return placeShares(rated, spread).map(({ place, share, basis }) => {
           const tail = placeTail(place.geoid, fips)!
           usedPlaces.add(`${place.geoid}|${fips}`)
-          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, countyRef, ...tail.refs], share, ...(basis ? { basis } : {}) }
+          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, countyRef(fips, place.geoid), ...tail.refs], share, ...(basis ? { basis } : {}) }
         })
       }
       if (bound.length) unlistedPlace++
       usedCounties.add(fips)
-      return [{ placeFips: null, placeName: '', stack: [stateRef, countyRef, ...countyTail(fips)] }]
+      return [{ placeFips: null, placeName: '', stack: [stateRef, countyRef(fips, null), ...countyTail(fips)] }]
     }),
   )
   return { candidates, usedPlaces, usedCounties, noCounty, unlistedPlace }

@@ -60,8 +60,23 @@ function add(pieces: Pieces, level: Level, base: number, rate: number): void {
   if (base > 0 && rate > 0) pieces[level].push({ base, rate })
 }
 
-/** The slices of a line whose price after discount is `net` for `quantity` items. */
-export function linePieces(net: number, quantity: number, rule: TaxedRule, parts: RateParts, countyFips: string | null): Pieces {
+/** The local levels: those a per-item cap on local taxes limits (Florida's surtax on the first $5,000). */
+const LOCAL_LEVELS = ['county', 'city', 'district'] as const
+
+/**
+ * The slices of a line whose price after discount is `net` for `quantity` items; `localItemCap`
+ * (money units per item) limits what the local levels tax of each item, the items of a line
+ * sharing its net price equally.
+ */
+export function linePieces(net: number, quantity: number, rule: TaxedRule, parts: RateParts, countyFips: string | null, localItemCap: number | null = null): Pieces {
+  const pieces = uncappedPieces(net, quantity, rule, parts, countyFips)
+  if (localItemCap === null) return pieces
+  const most = localItemCap * quantity
+  for (const level of LOCAL_LEVELS) for (const piece of pieces[level]) piece.base = Math.min(piece.base, most)
+  return pieces
+}
+
+function uncappedPieces(net: number, quantity: number, rule: TaxedRule, parts: RateParts, countyFips: string | null): Pieces {
   const pieces = noPieces()
   switch (rule.kind) {
     case 'levels':

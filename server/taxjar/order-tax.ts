@@ -162,7 +162,13 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const parts = location.parts
   const county = location.countyFips
 
-  const pieces = lines.map((line, i) => (exemption ? noPieces() : linePieces(line.net, line.quantity, ruled[i]!.rule, parts, county)))
+  const cap = rules.localItemCap
+  const pieces = lines.map((line, i) => (exemption ? noPieces() : linePieces(line.net, line.quantity, ruled[i]!.rule, parts, county, cap?.perItem ?? null)))
+  if (cap && !exemption && (parts.county > 0 || parts.city > 0 || parts.district > 0)) {
+    for (const line of lines) {
+      if (line.net > cap.perItem * line.quantity) notes.push({ code: 'local_tax_item_cap', message: `line_items.${line.index}: local taxes apply only to the first part of each item's price: ${cap.source}` })
+    }
+  }
   ruled.forEach(({ rule }, i) => {
     if (!exemption && rule.kind === 'exempt_below' && lines[i]!.net < rule.perItem * lines[i]!.quantity && !(county && rule.localExemptCounties.includes(county))) {
       notes.push({ code: 'local_exemption_not_modelled', message: `line_items.${lines[i]!.index}: ${rule.localNote}` })

@@ -1,7 +1,8 @@
 // The state legal facts order tax reads: intrastate sourcing and how a separately stated shipping
 // charge is taxed, from the state facts table (sources/state-facts.ts, compiled from the rules
 // table), interpreted here once.
-import { freightTaxable, stateFacts, type StateFacts } from '../../sources/state-facts.ts'
+import { freightTaxable, localTaxItemCap, stateFacts, type StateFacts } from '../../sources/state-facts.ts'
+import { dollarsToUnits } from '../portability/money.ts'
 
 export type SourcingRule = StateFacts['sourcing']
 type FreightRule = StateFacts['freight']
@@ -24,6 +25,8 @@ export type StateRules = {
   freight: FreightRule
   /** the rates' freight_taxable flag (GET /v2/rates): whether delivery charges follow the goods */
   freightTaxable: boolean
+  /** the most of a single item's price the local levels tax (money units), and why; null: the whole price */
+  localItemCap: { perItem: number; source: string } | null
 }
 
 const SHIPPING_OF_FREIGHT: Record<FreightRule, ShippingRule> = {
@@ -43,7 +46,9 @@ export function stateRules(code: string): StateRules | null {
   if (!rules) {
     const facts = stateFacts(code)
     if (!facts) return null
-    rules = { sourcing: facts.sourcing, shipping: SHIPPING_OF_FREIGHT[facts.freight], freight: facts.freight, freightTaxable: freightTaxable(facts) }
+    const cap = localTaxItemCap(code)
+    const localItemCap = cap ? { perItem: Number(dollarsToUnits(cap.dollars)), source: cap.source } : null
+    rules = { sourcing: facts.sourcing, shipping: SHIPPING_OF_FREIGHT[facts.freight], freight: facts.freight, freightTaxable: freightTaxable(facts), localItemCap }
     RULES.set(code, rules)
   }
   return rules

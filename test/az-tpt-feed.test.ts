@@ -1,0 +1,109 @@
+// Arizona from DOR's TPT rate table: a CSV built from the documented layout (support/az-tpt-fixture.ts),
+// decoded as fetched (BOM included), parsed by header name and compiled against the real AZ
+// geography; discovered on a mirror served over loopback HTTP, newest table in effect.
+import { beforeAll, describe, expect, it } from 'vitest'
+import { compileAzTpt } from '../pipeline/feeds/az-tpt.ts'
+import { parseAzTptFile } from '../pipeline/feeds/az-tpt-file.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
+import { decodeText } from '../pipeline/text-decoding.ts'
+import type { Geography } from '../snapshot-contract/geography-model.ts'
+import type { FeedResult } from '../snapshot-contract/model.ts'
+import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import AZ from '../sources/az.ts'
+import { AZ_CITIES, azRateTable, COUNTY_PART, type AzFixtureRow } from './support/az-tpt-fixture.ts'
+import { feedTestBed } from './support/load-context.ts'
+
+const FILE = 'TPT_RATETABLE_ALL_05012026.csv'
+const STATE_RATE = 5600
+const pct = (text: string) => Math.round(Number(text) * 1000)
+const bed = feedTestBed('AZ', '2026-11-21T03:00:00.000Z')
+let geography: Geography
+let result: FeedResult
+let index: RateIndex
+const read = (text: string) => parseAzTptFile(decodeText(Buffer.from(text, 'utf8'), FILE), FILE)
+const compile = (text: string) => compileAzTpt({ file: read(text), stateRate: STATE_RATE, geography, edition: '2026-05-01' })
+
+beforeAll(() => {
+  geography = bed.geography
+  result = compile(azRateTable())
+  index = new RateIndex(writeRateIndex({ states: [{ code: 'AZ', result }], zipMeta: () => undefined }))
+})
+
+/** Combined rate on a date of every candidate of a place in a county. */
+const ratesOf = (placeFips: string | null, countyFips: string, date: string) =>
+  result.candidates.filter((c) => c.placeFips === placeFips && c.countyFips === countyFips && c.basis !== 'within_zip').map((c) => {
+    const entry = index.lookupZip(c.zip).find((e) => e.state === 'AZ')!
+    const found = entry.candidates.find((x) => x.county?.fips === c.countyFips && (x.place?.geoid ?? null) === c.placeFips)!
+    return index.combinedRate(found.stack, date)
+  })
+const placeNamed = (name: string) => [...geography.places.values()].find((p) => p.state === 'AZ' && p.name === name && p.kind === 'incorporated')!
+
+describe('reading the TPT rate table', () => {
+  it('reads retail rows by header name, with or without the BOM, leaving other business codes (per-unit ones included) out', () => {
+    const file = read(azRateTable())
+    expect(read(azRateTable({ bom: false })).rows).toEqual(file.rows)
+    expect(file.rows.every((r) => r.rate > 0)).toBe(true)
+    expect(file.rows).toHaveLength(15 + AZ_CITIES.filter((r) => r[2] === '017').length)
+    expect(file.rows.find((r) => r.region === 'MS' && r.to === null)).toMatchObject({ from: '2026-04-01', rate: 2000 })
+  })
+
+  it('refuses a per-unit retail rate where a percent is expected, naming its type', () => {
+    const perUnit: AzFixtureRow = ['TU', 'TUCSON', '017', '0.5', 'Per Unit', '1/1/2026', '12/31/9999']
+    expect(() => read(azRateTable({ rows: [perUnit] }))).toThrow(/retail rate of TU is of type "Per Unit", not Percent: a per-unit rate where a percent is expected/)
+  })
+
+  it('refuses a table whose header row moved (a title line above it)', () => {
+    expect(() => read(`Transaction Privilege Tax Rate Table\r\n${azRateTable({ bom: false })}`)).toThrow(/header lacks RegionCode, RegionName, BusinessCode/)
+  })
+
+  it('refuses a fraction where a percent is expected, in a county row and in a city row', () => {
+    const table = azRateTable().replace(/^(MAR,MARICOPA,017,Retail,)6\.3,/m, '$10.063,')
+    expect(() => compile(table)).toThrow(/county region MAR at 0\.00063 is below the 0\.05600 state rate it includes: a fraction where a percent is expected/)
+    const city: AzFixtureRow = ['TU', 'TUCSON', '017', '0.026', 'Percent', '7/1/2023', '12/31/9999']
+    expect(() => compile(azRateTable({ rows: [city] }))).toThrow(/city region TU at 0\.00026 is below 0\.1%: a fraction where a percent is expected/)
+  })
+})
+
+describe('compiling Arizona', () => {
+  it('answers a city part with state, county (its row less the state rate) and city; outside cities, state and county', () => {
+    const phoenix = ratesOf(placeNamed('Phoenix').geoid, '04013', '2026-05-01')
+    expect(phoenix.length).toBeGreaterThan(0)
+    for (const rate of phoenix) expect(rate).toBe(STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.3'))
+    const outside = ratesOf(null, '04013', '2026-05-01')
+    expect(outside.length).toBeGreaterThan(0)
+    for (const rate of outside) expect(rate).toBe(STATE_RATE + pct(COUNTY_PART.MAR!))
+  })
+
+  it('binds city MP Maricopa to the city in Pinal County, not to Maricopa County', () => {
+    const maricopa = placeNamed('Maricopa')
+    expect(maricopa.counties.map((c) => c.fips)).toContain('04021')
+    const rates = ratesOf(maricopa.geoid, '04021', '2026-05-01')
+    expect(rates.length).toBeGreaterThan(0)
+    for (const rate of rates) expect(rate).toBe(STATE_RATE + pct(COUNTY_PART.PNL!) + pct('2.0'))
+  })
+
+  it('answers each date from the row in force then', () => {
+    const mesa = placeNamed('Mesa').geoid
+    expect(new Set(ratesOf(mesa, '04013', '2026-03-31'))).toEqual(new Set([STATE_RATE + pct(COUNTY_PART.MAR!) + pct('1.75')]))
+    expect(new Set(ratesOf(mesa, '04013', '2026-04-01'))).toEqual(new Set([STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.0')]))
+  })
+
+  it('lists a tribal region as unplaced, never summed in', () => {
+    expect(result.unplaced).toEqual([expect.objectContaining({ level: 'district', code: 'SRPMIC', rate: 1000, reason: expect.stringMatching(/tribal or special region/) })])
+    expect(result.candidates.some((c) => c.stack.some((ref) => ref.code === 'SRPMIC'))).toBe(false)
+  })
+})
+
+describe('finding the rate table', () => {
+
+  it('takes the newest table whose date has come, holding one dated later; a sign-in page in its place is refused', async () => {
+    await bed.mirror.publish({ 'az-dor-tpt/TPT_RATETABLE_ALL_11012026.csv': azRateTable(), 'az-dor-tpt/TPT_RATETABLE_ALL_12012026.csv': azRateTable(), 'az-dor-tpt/TPT_RATETABLE_ALL_10012026.csv': azRateTable() })
+    const loaded = await loadFeed(AZ, AZ.feeds[0]!, await bed.context())
+    expect(loaded.edition).toBe('2026-11-01')
+    expect(loaded.files.map((f) => f.name)).toContain('TPT_RATETABLE_ALL_11012026.csv')
+    const sources = await fetchStateSources(AZ, AZ.feeds[0]!, await bed.context())
+    expect(sources.choices[0]!.how).toMatch(/held until their date: TPT_RATETABLE_ALL_12012026\.csv/)
+    await bed.mirror.publish({ 'az-dor-tpt/TPT_RATETABLE_ALL_11012026.csv': '<!DOCTYPE html><html><head><title>Access Denied</title></head></html>' })
+    await expect(fetchStateSources(AZ, AZ.feeds[0]!, await bed.context())).rejects.toThrow(/answered an HTML page \("Access Denied"\)/)
+  })
+})

@@ -1,0 +1,112 @@
+// Florida from DOR's surtax workbook: a workbook built from the documented layout
+// (support/fl-surtax-fixture.ts) in both documented cell forms, parsed and compiled against the
+// real FL geography; discovered on a mirror and by PointMatch's "Download All" postback over
+// loopback HTTP; the evidence's CY2026 figures as anchors.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { fetchByPostback } from '../pipeline/feeds/aspnet-postback.ts'
+import { compileFlSurtax } from '../pipeline/feeds/fl-surtax.ts'
+import { parseFlSurtaxWorkbook } from '../pipeline/feeds/fl-surtax-workbook.ts'
+import { loadFeed } from '../pipeline/load-state.ts'
+import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import type { Geography } from '../snapshot-contract/geography-model.ts'
+import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import FL from '../sources/fl.ts'
+import { flSurtaxWorkbook, FL_SURTAX } from './support/fl-surtax-fixture.ts'
+import { feedTestBed } from './support/load-context.ts'
+
+const FILE = 'DiscretionarySalesSurtaxRates.xlsx'
+const STATE_RATE = 6000
+const bed = feedTestBed('FL', '2026-11-21T03:00:00.000Z')
+let geography: Geography
+let counties: string[]
+
+beforeAll(() => {
+  geography = bed.geography
+  counties = [...geography.counties.values()].filter((c) => c.state === 'FL').map((c) => c.name.toUpperCase())
+})
+
+const parse = async (options: Partial<Parameters<typeof flSurtaxWorkbook>[0]> = {}) => parseFlSurtaxWorkbook(await flSurtaxWorkbook({ counties, ...options }), FILE)
+const compile = async (options: Partial<Parameters<typeof flSurtaxWorkbook>[0]> = {}) => compileFlSurtax({ workbook: await parse(options), stateRate: STATE_RATE, geography })
+
+describe('reading the surtax workbook', () => {
+  it('reads every county and the date of the footer, the surtax as N% text or as a percent-formatted fraction alike', async () => {
+    const text = await parse({ form: 'text' })
+    const fraction = await parse({ form: 'fraction' })
+    expect(text.asOf).toBe('2026-01-01')
+    expect(text.rows).toHaveLength(counties.length)
+    expect(fraction.rows).toEqual(text.rows)
+    expect(text.rows.find((r) => r.county === 'PALM BEACH')!.rate).toBe(500)
+    // Hamilton at 2% (TaxAP) beyond OST's 1.5% top: the conflict is accepted, not refused.
+    expect(text.rows.find((r) => r.county === 'HAMILTON')!.rate).toBe(FL_SURTAX.HAMILTON! * 1000)
+  })
+
+  it('refuses a percent where a fraction is expected, and a fraction printed as a percent', async () => {
+    await expect(parse({ surtax: { BAY: 1.5 } })).rejects.toThrow(/row \d+ \(BAY\): 1\.5 is no fraction a surtax can be \(at most 0\.02000\): a percent where a fraction is expected/)
+    await expect(parse({ surtax: { BAY: '0.01%' } })).rejects.toThrow(/\(BAY\): surtax 0\.01% is below any surtax \(0\.1%\): a fraction printed as a percent/)
+  })
+
+  it('refuses a heading row moved below the counties, and a workbook without its date', async () => {
+    await expect(parse({ trailing: [['County', 'Surtax Rate']] })).rejects.toThrow(/\(County\): surtax "Surtax Rate" is neither N% nor a number/)
+    await expect(parse({ asOf: null })).rejects.toThrow(/no "Rates shown above are current as of M\/D\/YYYY" line/)
+  })
+})
+
+describe('compiling Florida', () => {
+  it('answers each ZIP with the state rate and its county surtax: the CY2026 anchors of the evidence', async () => {
+    const result = await compile()
+    const index = new RateIndex(writeRateIndex({ states: [{ code: 'FL', result }], zipMeta: () => undefined }))
+    for (const anchor of FL.anchors.filter((a) => a.feed === 'fl-dor-surtax')) {
+      expect(defaultCombinedRate(index, anchor.zip, 'FL', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
+    }
+    expect(result.jurisdictions.filter((j) => j.level === 'city')).toEqual([])
+  })
+
+  it('refuses a county name that binds to no county, and a workbook missing counties', async () => {
+    await expect(compile({ counties: [...counties, 'ATLANTIS'] })).rejects.toThrow(/ATLANTIS binds to no Florida county of the geography/)
+    await expect(compile({ counties: counties.filter((c) => c !== 'BAY') })).rejects.toThrow(/1 of 67 Florida counties not listed \(Bay\): the workbook is incomplete/)
+  })
+})
+
+describe('finding the workbook', () => {
+
+  it('loads the workbook a mirror lists, and holds one dated after today until then', async () => {
+    await bed.mirror.publish({ [`fl-dor-surtax/${FILE}`]: await flSurtaxWorkbook({ counties }) })
+    const result = await loadFeed(FL, FL.feeds[0]!, await bed.context())
+    expect(result.edition).toBe('2026-01-01')
+    expect(result.files.map((f) => f.name)).toContain(FILE)
+    await bed.mirror.publish({ [`fl-dor-surtax/${FILE}`]: await flSurtaxWorkbook({ counties, asOf: '1/1/2027' }) })
+    await expect(loadFeed(FL, FL.feeds[0]!, await bed.context())).rejects.toThrow(/its rates take effect on 2027-01-01, after today \(2026-11-21\); held until then/)
+  })
+
+  it('fetches it from PointMatch by posting the page back with "Download All", its hidden state fields included', async () => {
+    const workbook = await flSurtaxWorkbook({ counties })
+    const posted: string[] = []
+    const page = '<html><body><form method="post"><input type="hidden" name="__VIEWSTATE" value="dDwtMTA4&amp;x" /><input type="hidden" name="__EVENTVALIDATION" value="/wEdAAK" /><input type="submit" name="ctl00$MainContent$btnDownloadAll" value="Download All" /></form></body></html>'
+    const server = http.createServer((req, res) => {
+      if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page)
+      let body = ''
+      req.on('data', (chunk) => (body += chunk))
+      req.on('end', () => {
+        posted.push(body)
+        const form = new URLSearchParams(body)
+        const ok = form.get('__VIEWSTATE') === 'dDwtMTA4&x' && form.get('__EVENTVALIDATION') === '/wEdAAK' && form.get('ctl00$MainContent$btnDownloadAll') === 'Download All'
+        if (ok) res.writeHead(200, { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }).end(workbook)
+        else res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><head><title>Session expired</title></head></html>')
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/General/DiscretionarySalesSurtaxRates.aspx`
+      const { settings } = await bed.context()
+      const fetched = await fetchByPostback({ feed: 'fl-dor-surtax', fileName: FILE, officialUrl: url }, 'Download All', settings)
+      expect(fetched.bytes.equals(workbook)).toBe(true)
+      expect(posted).toHaveLength(1)
+      await expect(fetchByPostback({ feed: 'fl-dor-surtax', fileName: FILE, officialUrl: url }, 'Export', settings)).rejects.toThrow(/the page has no "Export" button/)
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+})
