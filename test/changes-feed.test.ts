@@ -2,10 +2,13 @@
 // changes of GA and WI equal those read straight from their SST rate files' dated rows, the ZIPs
 // and sources are the snapshot's, filters, paging and the nexus default hold, and bad input is a
 // 422 naming the parameter.
-import { readFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { formatRate, parseRateFraction } from '../snapshot-contract/rate-units.ts'
-import { servedLookups } from './support/lookup-server.ts'
+import { snapshotDir, pointerPath } from '../snapshot-contract/snapshot-store.ts'
+import { servedLookups, startLookupServer } from './support/lookup-server.ts'
 import { sharedPath } from './support/shared.ts'
 
 const served = servedLookups()
@@ -204,5 +207,44 @@ describe('GET /v1/changes', () => {
     const operation = document.paths['/v1/changes'].get
     expect(operation.operationId).toBe('listRateChanges')
     expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'from', 'include', 'limit', 'since', 'states', 'to'])
+  })
+})
+
+describe('first seen, among the snapshots held', () => {
+  /** A copy of the served snapshot published as `id`, its data produced by itself. */
+  async function publishCopy(dir: string, id: string): Promise<void> {
+    const target = snapshotDir(dir, id)
+    await cp(snapshotDir(served.snapshot.artifactsDir, served.snapshot.id), target, { recursive: true })
+    const manifest = JSON.parse(await readFile(path.join(target, 'manifest.json'), 'utf8'))
+    manifest.snapshot = id
+    manifest.generated_at = id.replace(/T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/, 'T$1:$2:$3.$4Z')
+    for (const state of manifest.states) state.data_from_snapshot = id
+    await writeFile(path.join(target, 'manifest.json'), JSON.stringify(manifest))
+  }
+
+  it('is the oldest snapshot before the served one that held the change; one published after it (a rollback) is not read', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-changes-'))
+    try {
+      const [older, before, after] = ['2026-11-19T03-00-00-000Z', '2026-11-20T12-00-00-000Z', '2099-01-01T03-00-00-000Z']
+      expect(before < served.snapshot.id && served.snapshot.id < after).toBe(true)
+      await cp(snapshotDir(served.snapshot.artifactsDir, served.snapshot.id), snapshotDir(dir, served.snapshot.id), { recursive: true })
+      for (const id of [before, after]) await publishCopy(dir, id)
+      await writeFile(pointerPath(dir), served.snapshot.id)
+      const lookup = await startLookupServer({ dir })
+      try {
+        const { body } = await lookup.get('/v1/changes?states=GA&limit=1000')
+        expect(body.snapshot).toBe(served.snapshot.id)
+        expect(body.changes.length).toBeGreaterThan(0)
+        for (const change of body.changes) expect(change.first_seen).toEqual({ snapshot: before, published_at: '2026-11-20T12:00:00.000Z', exact: false })
+        expect((await lookup.get(`/v1/changes?states=GA&since=${before}`)).body.changes).toEqual([])
+        expect((await lookup.get(`/v1/changes?states=GA&limit=1000&since=${older}`)).body.changes).toEqual(body.changes)
+        expect((await lookup.get('/v1/changes?states=GA&since=2026-11-21')).body.changes).toEqual([])
+        expect((await lookup.get('/v1/changes?states=GA&limit=1000&since=2026-11-20')).body.changes).toEqual(body.changes)
+      } finally {
+        await lookup.close()
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
