@@ -49,7 +49,9 @@ class HeldSnapshots {
     const key = `${id}|${state}`
     let found = this.#identities.get(key)
     if (!found) {
-      found = this.#index(id).then((rates) => (rates?.states.includes(state) ? new Set(rateChangesOfState(rates, state).map(changeIdentity)) : null))
+      found = this.#index(id)
+        .then((rates) => (rates?.states.includes(state) ? new Set(rateChangesOfState(rates, state).map(changeIdentity)) : null))
+        .catch(() => null)
       this.#identities.set(key, found)
     }
     return found
