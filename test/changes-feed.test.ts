@@ -6,6 +6,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { TaxatlasClient } from '../client/index.ts'
 import { formatRate, parseRateFraction } from '../snapshot-contract/rate-units.ts'
 import { snapshotDir, pointerPath } from '../snapshot-contract/snapshot-store.ts'
 import { servedLookups, startLookupServer } from './support/lookup-server.ts'
@@ -146,6 +147,17 @@ describe('GET /v1/changes', () => {
     expect(whole.length).toBeGreaterThan(100)
     const paged = await allPages('states=GA,MN,WI', 37)
     expect(paged).toEqual(whole)
+
+    // The typed client walks the same pages.
+    const client = new TaxatlasClient({ baseUrl: served.lookup.server.url, apiKey: served.lookup.key })
+    const viaClient: unknown[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.changes({ states: ['GA', 'MN', 'WI'], limit: 250, cursor })
+      viaClient.push(...page.changes)
+      cursor = page.next_cursor ?? undefined
+    } while (cursor)
+    expect(viaClient).toEqual(whole)
   })
 
   it('dates each change by the snapshot that first held it; since filters on that', async () => {
