@@ -495,6 +495,62 @@ export type Rate = {
   country_rate: string
 }
 
+export type RateChange = {
+  /** 2-letter code */
+  state: string
+  jurisdiction: {
+    level: 'state' | 'county' | 'city' | 'district'
+    /** the source's code for the jurisdiction */
+    code: string
+    /** as the source names it; null when the source gives no name */
+    name: string | null
+  }
+  /** starts: no rate before (old_rate null); ends: no rate from the effective date on (new_rate null) */
+  kind: 'rate_change' | 'starts' | 'ends'
+  /** 5-decimal fraction in force the day before; null when the jurisdiction starts */
+  old_rate: string | null
+  /** 5-decimal fraction in force from the effective date; null when the jurisdiction ends */
+  new_rate: string | null
+  /** YYYY-MM-DD, the first day of the new rate */
+  effective: string
+  /** the effective date is after today (UTC) */
+  upcoming: boolean
+  /** ZIPs with a candidate jurisdiction stack that includes it */
+  zip_count: number
+  /** those ZIPs, in order; with include=zips */
+  zips?: string[]
+  source: {
+    /** the source file whose rows announced the new rate */
+    file: string
+    /** where it was fetched, when that is a web address */
+    url: string | null
+    /** its edition as the publisher names it, when known */
+    edition: string | null
+  }
+  first_seen: {
+    /** the earliest snapshot whose data for the state held the change */
+    snapshot: string
+    /** when that snapshot was generated, if known */
+    published_at: string | null
+    /** false when that snapshot is the oldest held with data of the state: an earlier one no longer held may have seen it first */
+    exact: boolean
+  }
+}
+
+export type RateChanges = {
+  /** the snapshot in service that answered */
+  snapshot: string
+  /** the states listed */
+  states: string[]
+  /** query: the states parameter; nexus: the account's registration list; all: every state the snapshot holds */
+  states_from: 'query' | 'nexus' | 'all'
+  /** YYYY-MM-DD (UTC), the day `upcoming` is counted from */
+  today: string
+  changes: RateChange[]
+  /** pass as cursor for the next page; null on the last page */
+  next_cursor: string | null
+}
+
 export type RateRow = {
   level: 'state' | 'county' | 'city' | 'district'
   name: string

@@ -19,6 +19,8 @@ import type {
   OrderTaxResponse,
   PortabilityRatesParams,
   PortabilityRatesResponse,
+  RateChangesParams,
+  RateChangesResponse,
   SavedOrder,
   TaxFullResponse,
   TaxParams,
@@ -110,6 +112,12 @@ export class TaxatlasClient {
   /** GET /v1/portability/nexus/health: rolling 12-month totals per state against each threshold. */
   nexusHealth(params: NexusHealthParams = {}, options?: CallOptions): Promise<NexusHealthResponse> {
     return this.#send({ method: 'GET', path: '/v1/portability/nexus/health', query: { ...params } }, options)
+  }
+
+  /** GET /v1/changes: one page of rate changes, past and upcoming; pass `next_cursor` as `cursor` for the next. */
+  changes(params: RateChangesParams = {}, options?: CallOptions): Promise<RateChangesResponse> {
+    const { states, ...rest } = params
+    return this.#send({ method: 'GET', path: '/v1/changes', query: { ...rest, ...(states ? { states: states.join(',') } : {}) } }, options)
   }
 
   /** GET /v1/freshness (public): per-state data freshness. Suggested polling: hourly. */

@@ -21,6 +21,8 @@ export type HealthResponse = Open<Api.Health>
 export type AccountResponse = Open<Api.Account>
 export type BackfillReport = Open<Api.BackfillReport>
 export type NexusHealthResponse = Open<Api.NexusHealth>
+/** What GET /v1/changes answers: one page of rate changes. */
+export type RateChangesResponse = Open<Api.RateChanges>
 export type Order = Open<Api.Order>
 /** What GET /v1/portability/orders/{transaction_id} answers. */
 export type OrderResponse = Open<{ order: Api.Order }>
@@ -87,6 +89,24 @@ export type PortabilityRatesResponse = { [field: string]: unknown }
 export type NexusHealthParams = {
   /** warning band for this request, e.g. 0.10 (default: the server setting, 0.25) */
   band?: number | string
+}
+
+/** GET /v1/changes: every filter optional; `states` defaults to the account's nexus list, else every state. */
+export type RateChangesParams = {
+  /** 2-letter codes */
+  states?: readonly string[]
+  /** effective on or after, YYYY-MM-DD */
+  from?: string
+  /** effective on or before, YYYY-MM-DD */
+  to?: string
+  /** first seen after this snapshot id, or on or after this date (YYYY-MM-DD) */
+  since?: string
+  /** `zips`: list the ZIPs each change touches */
+  include?: 'zips'
+  /** 1 to 1000 (default 100) */
+  limit?: number
+  /** next_cursor of the previous page */
+  cursor?: string
 }
 
 export type GetOrderParams = { provider?: string; kind?: 'order' | 'refund' }

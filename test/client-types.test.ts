@@ -11,6 +11,7 @@ import { z } from 'zod'
 import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
+import type { ChangesBody } from '../server/changes/changes-feed.ts'
 import type { NativeOrderTaxBody } from '../server/portability/order-tax-native.ts'
 import type { OrderTaxInput as OrderTaxInputSchema } from '../server/taxjar/order-tax-input.ts'
 import { OrderView } from '../server/portability/order-view.ts'
@@ -35,6 +36,7 @@ import type {
   OrderInput,
   OrderTaxInput,
   OrderTaxResponse,
+  RateChangesResponse,
   SavedOrderBody,
   TaxFullResponse,
   TaxParams,
@@ -57,6 +59,8 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<HealthResponse>().toExtend<Out<typeof HealthBody>>()
     expectTypeOf<Out<typeof AccountBody>>().toExtend<AccountResponse>()
     expectTypeOf<AccountResponse>().toExtend<Out<typeof AccountBody>>()
+    expectTypeOf<Out<typeof ChangesBody>>().toExtend<RateChangesResponse>()
+    expectTypeOf<RateChangesResponse>().toExtend<Out<typeof ChangesBody>>()
     expectTypeOf<Out<typeof BackfillReportBody>>().toExtend<BackfillReport>()
     expectTypeOf<BackfillReport>().toExtend<Out<typeof BackfillReportBody>>()
     expectTypeOf<Out<typeof NexusHealthBody>>().toExtend<NexusHealthResponse>()

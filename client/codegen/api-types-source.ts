@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
 import { ValidationIssue } from '../../server/base/errors.ts'
+import { ChangesBody } from '../../server/changes/changes-feed.ts'
 import { FullLookupBody, SimpleLookupBody } from '../../server/lookup/tax-response.ts'
 import { NexusHealthBody } from '../../server/portability/nexus/nexus-health-body.ts'
 import { NativeOrderTaxBody } from '../../server/portability/order-tax-native.ts'
@@ -34,6 +35,7 @@ const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['TransactionInput', TransactionInput, 'input'],
   ['OrderTax', NativeOrderTaxBody, 'output'],
   ['OrderTaxInput', OrderTaxInput, 'input'],
+  ['RateChanges', ChangesBody, 'output'],
   ['ValidationIssue', ValidationIssue, 'output'],
 ]
 

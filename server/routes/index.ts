@@ -2,6 +2,7 @@
 // module exporting `defineRoute({...})` and append it here; it is then routed, validated,
 // authenticated, rate limited, counted and described in /openapi.json.
 import { accountRoute } from './account.ts'
+import { changesRoute } from './changes.ts'
 import { freshnessRoute } from './freshness.ts'
 import { healthRoute } from './health.ts'
 import { PORTABILITY_ROUTES } from './portability-routes.ts'
@@ -9,4 +10,4 @@ import type { Route } from '../dispatch/route.ts'
 import { taxRoute } from './tax.ts'
 import { TAXJAR_ROUTES } from './taxjar-routes.ts'
 
-export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute, taxRoute, ...PORTABILITY_ROUTES, ...TAXJAR_ROUTES]
+export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute, taxRoute, changesRoute, ...PORTABILITY_ROUTES, ...TAXJAR_ROUTES]

@@ -8,6 +8,7 @@ import { formatTable } from '../../pipeline/snapshot-diff.ts'
 import { PROJECT_ROOT } from '../support/shared.ts'
 import { benchSection, thisMachine, withBenchSection } from './bench-doc.ts'
 import { artifactSizes, benchRows, type BenchRow } from './bench-table.ts'
+import { changesMeasures } from './changes-bench.ts'
 import { CONNECTIONS, lookupMeasures, ROUNDS, SECONDS } from './lookup-bench.ts'
 import type { Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
@@ -22,7 +23,7 @@ const ORDERS_PORT = 18_600
 
 const pipeline = await pipelineMeasures()
 const sizes = await artifactSizes(pipeline.artifacts)
-const server = await serverMeasures(pipeline.artifacts)
+const server = [...(await serverMeasures(pipeline.artifacts)), ...(await changesMeasures(pipeline.artifacts))]
 // The store's lines run on both engines: PostgreSQL on a throwaway server with its default
 // durability (fsync and synchronous commits on), a database per line.
 const postgres = await startPostgres({ durable: true })

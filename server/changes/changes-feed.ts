@@ -1,0 +1,104 @@
+// One page of the changes feed: the served snapshot's rate changes of the chosen states, filtered by
+// effective date and by when they were first seen, in the feed's order from the cursor on.
+import { z } from 'zod'
+import { LEVELS } from '../../snapshot-contract/model.ts'
+import { compareChanges } from '../../snapshot-contract/rate-changes.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
+import type { Snapshot } from '../snapshot/open-snapshot.ts'
+import { isAfter, writeCursor } from './change-cursor.ts'
+import type { ChangesRequest, Since } from './changes-request.ts'
+import { firstSeenOf, type FirstSeen } from './first-seen.ts'
+import { stateChanges, type StateChange } from './state-changes.ts'
+
+export const STATES_BASES = ['query', 'nexus', 'all'] as const
+
+const rate = z.string().nullable()
+
+export const RateChangeItem = z
+  .object({
+    state: z.string().describe('2-letter code'),
+    jurisdiction: z.object({
+      level: z.enum(LEVELS),
+      code: z.string().describe("the source's code for the jurisdiction"),
+      name: z.string().nullable().describe('as the source names it; null when the source gives no name'),
+    }),
+    kind: z.enum(['rate_change', 'starts', 'ends']).describe('starts: no rate before (old_rate null); ends: no rate from the effective date on (new_rate null)'),
+    old_rate: rate.describe('5-decimal fraction in force the day before; null when the jurisdiction starts'),
+    new_rate: rate.describe('5-decimal fraction in force from the effective date; null when the jurisdiction ends'),
+    effective: z.string().describe('YYYY-MM-DD, the first day of the new rate'),
+    upcoming: z.boolean().describe('the effective date is after today (UTC)'),
+    zip_count: z.number().int().nonnegative().describe('ZIPs with a candidate jurisdiction stack that includes it'),
+    zips: z.array(z.string()).optional().describe('those ZIPs, in order; with include=zips'),
+    source: z.object({
+      file: z.string().describe('the source file whose rows announced the new rate'),
+      url: z.string().nullable().describe('where it was fetched, when that is a web address'),
+      edition: z.string().nullable().describe('its edition as the publisher names it, when known'),
+    }),
+    first_seen: z.object({
+      snapshot: z.string().describe('the earliest snapshot whose data for the state held the change'),
+      published_at: z.string().nullable().describe('when that snapshot was generated, if known'),
+      exact: z.boolean().describe('false when that snapshot is the oldest held with data of the state: an earlier one no longer held may have seen it first'),
+    }),
+  })
+  .meta({ id: 'RateChange' })
+
+export const ChangesBody = z
+  .object({
+    snapshot: z.string().describe('the snapshot in service that answered'),
+    states: z.array(z.string()).describe('the states listed'),
+    states_from: z.enum(STATES_BASES).describe("query: the states parameter; nexus: the account's registration list; all: every state the snapshot holds"),
+    today: z.string().describe('YYYY-MM-DD (UTC), the day `upcoming` is counted from'),
+    changes: z.array(RateChangeItem),
+    next_cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
+  })
+  .meta({ id: 'RateChanges' })
+export type ChangesBody = z.infer<typeof ChangesBody>
+
+export type ChangesScope = { states: string[]; from: (typeof STATES_BASES)[number] }
+
+export async function changesPage(snapshot: Snapshot, request: ChangesRequest, scope: ChangesScope, today: string): Promise<ChangesBody> {
+  const listed: { change: StateChange; seen: FirstSeen }[] = []
+  for (const state of scope.states) {
+    const seenOf = await firstSeenOf(snapshot, state)
+    for (const change of stateChanges(snapshot, state)) {
+      if ((request.from && change.effective < request.from) || (request.to && change.effective > request.to)) continue
+      if (request.after && !isAfter(change, request.after)) continue
+      const seen = seenOf(change)
+      if (request.since && !seenSince(seen, request.since)) continue
+      listed.push({ change, seen })
+    }
+  }
+  if (scope.states.length > 1) listed.sort((a, b) => compareChanges(a.change, b.change))
+  const page = listed.slice(0, request.limit)
+  const last = page.at(-1)
+  return {
+    snapshot: snapshot.id,
+    states: scope.states,
+    states_from: scope.from,
+    today,
+    changes: page.map(({ change, seen }) => item(change, seen, today, request.zips)),
+    next_cursor: last && listed.length > page.length ? writeCursor(last.change) : null,
+  }
+}
+
+/** A snapshot id names a time, so the ids of two snapshots compare as their times do. */
+function seenSince(seen: FirstSeen, since: Since): boolean {
+  if ('snapshot' in since) return seen.snapshot > since.snapshot
+  return seen.published_at !== null && seen.published_at.slice(0, 10) >= since.date
+}
+
+function item(change: StateChange, seen: FirstSeen, today: string, withZips: boolean): z.infer<typeof RateChangeItem> {
+  return {
+    state: change.state,
+    jurisdiction: { level: change.level, code: change.code, name: change.name || null },
+    kind: change.oldRate === null ? 'starts' : change.newRate === null ? 'ends' : 'rate_change',
+    old_rate: change.oldRate === null ? null : formatRate(change.oldRate),
+    new_rate: change.newRate === null ? null : formatRate(change.newRate),
+    effective: change.effective,
+    upcoming: change.effective > today,
+    zip_count: change.zips.length,
+    ...(withZips ? { zips: [...change.zips] } : {}),
+    source: change.source,
+    first_seen: seen,
+  }
+}

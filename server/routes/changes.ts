@@ -1,0 +1,52 @@
+// GET /v1/changes: every rate change the served snapshot knows, past and upcoming, with the ZIPs it
+// touches, the source file that announced it and when taxatlas first saw it. Without `states`, an
+// account with a nexus registration list sees its own states.
+import { z } from 'zod'
+import { ValidationErrorBody } from '../base/errors.ts'
+import { ChangesBody, changesPage, type ChangesScope } from '../changes/changes-feed.ts'
+import { DEFAULT_LIMIT, INCLUDE_VALUES, MAX_LIMIT, readChangesRequest } from '../changes/changes-request.ts'
+import { validationError } from '../http/validation.ts'
+import { utcDate } from '../portability/date-window.ts'
+import type { StoreParts } from '../store/store.ts'
+import { defineRoute, type Caller } from '../dispatch/route.ts'
+
+const ChangesQuery = z.object({
+  states: z.string().optional().describe("comma-separated 2-letter codes, e.g. GA,MN; default: the account's nexus registration list when it has one, else every state"),
+  from: z.string().optional().describe('only changes effective on or after this date, YYYY-MM-DD'),
+  to: z.string().optional().describe('only changes effective on or before this date, YYYY-MM-DD'),
+  since: z.string().optional().describe('only changes first seen after this snapshot id (e.g. 2026-11-21T03-00-00-000Z), or first seen on or after this date (YYYY-MM-DD, UTC)'),
+  include: z.string().optional().describe(`${INCLUDE_VALUES.join(', ')}: list the ZIPs each change touches`),
+  limit: z.string().optional().describe(`changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+  cursor: z.string().optional().describe('next_cursor of the previous page'),
+})
+
+async function scopeOf(states: string[] | null, store: StoreParts, caller: Caller, served: readonly string[]): Promise<ChangesScope> {
+  if (states) return { states, from: 'query' }
+  const registered = await store.registrations.list(caller.account.id)
+  if (registered.length) return { states: registered.map((r) => r.state).sort(), from: 'nexus' }
+  return { states: [...served].sort(), from: 'all' }
+}
+
+export const changesRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/changes',
+  operationId: 'listRateChanges',
+  summary: 'Rate changes known to the served snapshot, past and upcoming',
+  description: [
+    'A change is a day on which a jurisdiction\'s rate differs from the day before\'s: a new rate, a jurisdiction that starts (old_rate null) or ends (new_rate null).',
+    'Listed by effective date, then state, level and code; paged by cursor (next_cursor).',
+    'first_seen names the earliest snapshot held whose data for the state had the change.',
+  ].join(' '),
+  tags: ['lookup'],
+  auth: 'key',
+  query: ChangesQuery,
+  responses: {
+    200: { description: 'One page of changes.', schema: ChangesBody },
+    422: { description: 'A parameter that cannot be read: an unknown state code, a date that is not YYYY-MM-DD, from after to, a malformed since or cursor, a limit out of range, an unknown include value (each named in detail).', schema: ValidationErrorBody },
+  },
+}).handle(async ({ query, snapshot, store, caller, now }) => {
+  const reading = readChangesRequest(query)
+  if (!reading.ok) throw validationError(reading.detail)
+  const scope = await scopeOf(reading.request.states, store, caller, snapshot.rates.states)
+  return { status: 200, body: await changesPage(snapshot, reading.request, scope, utcDate(now)) }
+})
