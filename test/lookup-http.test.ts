@@ -195,14 +195,26 @@ describe('ZIP mode', () => {
     expect((await refused('/v1/tax/ca?zip=00009', 404, 'NOT_FOUND')).message).toMatch(/^ZIP 00009 is not known for CA: no served state holds it\./)
   })
 
-  it('a withheld ZIP is a 404 saying the source figure failed validation', async () => {
-    const nv = factsOf(snapshot).record('NV')!
-    const zip = nv.withheld[0]!.zip
-    const error = await refused(`/v1/tax/nv?zip=${zip}`, 404, 'NOT_FOUND')
+  it('a withheld ZIP with nothing known to answer is a 404 saying the source figure failed validation', async () => {
+    const withheld = snapshot.manifest.states.flatMap((s) => s.withheld.map((w) => ({ state: s.code, ...w })))
+    const unresolved = withheld.find((w) => !w.known_layers && !w.carried_from)!
+    const { state, zip } = unresolved
+    const error = await refused(`/v1/tax/${state.toLowerCase()}?zip=${zip}`, 404, 'NOT_FOUND')
     expect(error.message).toMatch(/withheld: the source figure failed validation/)
-    expect(error).toMatchObject({ zip, state: 'NV', withheld: true })
-    // the path state is repaired before the refusal: the ZIP is still NV's
-    expect((await refused(`/v1/tax/ca?zip=${zip}`, 404, 'NOT_FOUND')).state).toBe('NV')
+    expect(error).toMatchObject({ zip, state, withheld: true })
+    // the path state is repaired before the refusal: the ZIP is still its state's
+    const other = state === 'CA' ? 'ga' : 'ca'
+    expect((await refused(`/v1/tax/${other}?zip=${zip}`, 404, 'NOT_FOUND')).state).toBe(state)
+  })
+
+  it('a withheld ZIP whose state and county layers hold the bounds answers them at low confidence, naming the rejected figure', async () => {
+    const nv = factsOf(snapshot).record('NV')!
+    const layered = nv.withheld.find((w) => w.known_layers)!
+    const { rate, meta } = await simple(`/v1/tax/nv?zip=${layered.zip}`)
+    expect(meta.confidence).toBe('low')
+    expect(rate.city_rate).toBe('0.00000')
+    expect(rate.combined_district_rate).toBe('0.00000')
+    expect(warningOf(meta.warnings, 'zip_figure_rejected').message).toContain(layered.reason)
   })
 
   it('ZIP+4: no +4 data is held, the ZIP5 is answered with a warning', async () => {
