@@ -1,6 +1,7 @@
 // Server settings, read from the environment once and validated before anything opens or listens.
 import path from 'node:path'
 import { z } from 'zod'
+import { spillPathOf } from './store/usage-spill.ts'
 import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import { settingsError } from './base/settings-error.ts'
@@ -65,6 +66,7 @@ const ServerEnv = z.object({
     .optional()
     .describe('JSON overrides of the tier table, e.g. {"starter":{"lookup_quota":20000,"rate_per_second":20}}'),
   TAXATLAS_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1_000).describe('how often usage counts are written'),
+  TAXATLAS_USAGE_SPILL_FILE: z.string().min(1).optional().describe('where a shutdown keeps usage counts the store did not take in its grace period; default: beside a DuckDB store, none for PostgreSQL'),
   TAXATLAS_SNAPSHOT_POLL_MS: z.coerce.number().int().positive().default(5_000).describe('CURRENT pointer poll interval'),
   TAXATLAS_SNAPSHOT_REREPORT_MS: z.coerce.number().int().positive().default(600_000).describe('how often a CURRENT pointer that stays bad is logged again (it is logged at once when it turns bad)'),
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
@@ -111,6 +113,8 @@ export type ServerSettings = {
   storeCheckMs: number
   tiers: Tiers
   usageFlushMs: number
+  /** usage-spill.ts; null: counts a shutdown cannot write are logged as lost */
+  usageSpillFile: string | null
   snapshotPollMs: number
   snapshotRereportMs: number
   jsonBodyLimit: number
@@ -157,6 +161,7 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     storeCheckMs: e.TAXATLAS_STORE_CHECK_MS,
     tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),
     usageFlushMs: e.TAXATLAS_USAGE_FLUSH_MS,
+    usageSpillFile: e.TAXATLAS_USAGE_SPILL_FILE ? path.resolve(e.TAXATLAS_USAGE_SPILL_FILE) : store.kind === 'duckdb' ? spillPathOf(store.file) : null,
     snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,
     snapshotRereportMs: e.TAXATLAS_SNAPSHOT_REREPORT_MS,
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
