@@ -19,6 +19,7 @@ import { withMetricsEndpoint } from './http/metrics-endpoint.ts'
 import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { closeAfterClient } from './http/lingering-close.ts'
+import { capConnectionsPerClient } from './http/connection-cap.ts'
 import { HttpError } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
 import type { AppDeps } from './dispatch/route-handler.ts'
@@ -118,6 +119,7 @@ export async function startServer(
     answerRefusals(listener, logger)
     closeAfterClient(listener, LINGER_MS)
   }
+  capConnectionsPerClient(server, settings.maxConnectionsPerClient, logger)
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
   const limiter = new RateLimiter(clock, () => liveNodes())
   const deps: AppDeps = {

@@ -72,6 +72,7 @@ const ServerEnv = z.object({
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
   TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
   TAXATLAS_REPLY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64).describe('memory for repeated simple lookup answers (0: none kept)'),
+  TAXATLAS_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).default(256).describe('connections one client address may hold open at once; more are closed on arrival (0: no cap, e.g. behind a reverse proxy)'),
   TAXATLAS_AUTH_FAILURE_BURST: z.coerce.number().int().positive().default(20).describe('invalid API keys one client address may send at once before it is answered 429'),
   TAXATLAS_AUTH_FAILURE_RATE: z.coerce.number().positive().default(1).describe('invalid API keys per second one client address may send after its burst'),
   TAXATLAS_AUTH_FAILURE_ADDRESSES: z.coerce.number().int().positive().default(10_000).describe('client addresses whose failures are remembered at most'),
@@ -119,6 +120,8 @@ export type ServerSettings = {
   snapshotRereportMs: number
   jsonBodyLimit: number
   shutdownTimeoutMs: number
+  /** connection-cap.ts; 0: none */
+  maxConnectionsPerClient: number
   /** bytes of simple lookup answers kept for repeats (http/reply-cache.ts) */
   replyCacheBytes: number
   /** a request body must have arrived this long after its headers (http/body-time.ts) */
@@ -166,6 +169,7 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     snapshotRereportMs: e.TAXATLAS_SNAPSHOT_REREPORT_MS,
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
     shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
+    maxConnectionsPerClient: e.TAXATLAS_MAX_CONNECTIONS_PER_CLIENT,
     replyCacheBytes: Math.round(e.TAXATLAS_REPLY_CACHE_MB * 1024 * 1024),
     requestTimeoutMs: e.TAXATLAS_REQUEST_TIMEOUT_MS,
     authFailures: {
