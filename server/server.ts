@@ -19,6 +19,7 @@ import { withMetricsEndpoint } from './http/metrics-endpoint.ts'
 import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { closeAfterClient } from './http/lingering-close.ts'
+import { capConnectionsPerClient } from './http/connection-cap.ts'
 import { HttpError } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
 import type { AppDeps } from './dispatch/route-handler.ts'
@@ -32,6 +33,8 @@ import { scheduleRefresh, type RefreshScheduler } from './snapshot/refresh-sched
 import { watchPointer } from './snapshot/watch-pointer.ts'
 import { openStore, type OpenedStore } from './store/store.ts'
 import { StoreSupervisor } from './store/store-supervisor.ts'
+import { finalUsageFlush } from './store/usage-final-flush.ts'
+import { readUsageSpill, removeUsageSpill } from './store/usage-spill.ts'
 
 // requireHostHeader: a request without Host is answered by requireHost in the envelope, not by
 // Node's bare 400. requestTimeout: Node's would cut a streamed backfill still making progress
@@ -116,6 +119,7 @@ export async function startServer(
     answerRefusals(listener, logger)
     closeAfterClient(listener, LINGER_MS)
   }
+  capConnectionsPerClient(server, settings.maxConnectionsPerClient, logger)
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
   const limiter = new RateLimiter(clock, () => liveNodes())
   const deps: AppDeps = {
@@ -163,8 +167,15 @@ export async function startServer(
   let endpointWritten = false
   const ready = async (store: OpenedStore): Promise<OpenedStore> => {
     // Key requests waiting on the gate proceed from here; a server already closing only flushes and closes it.
+    const spilled = await restoreSpilledUsage(store)
     if (!closing) {
-      stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger)
+      let restored = spilled ? spillFile : null
+      const removeRestored = async () => {
+        const file = restored
+        restored = null
+        if (file) await removeUsageSpill(file)
+      }
+      stopFlushing = store.usage.flushEvery(settings.usageFlushMs, logger, removeRestored)
       liveNodes = () => store.engine.liveNodes()
       stopWatchingAccounts = store.engine.watch({
         accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
@@ -192,11 +203,29 @@ export async function startServer(
     })
     return store
   }
+  // The spill file once its counts are back in memory: only then may a flush remove it or a shutdown replace it.
+  let spillFile: string | null = null
+  /** Adds back the counts a shutdown spilled; true when there were some (the file goes after the next flush). */
+  const restoreSpilledUsage = async (store: OpenedStore): Promise<boolean> => {
+    if (!settings.usageSpillFile) return false
+    try {
+      const rows = await readUsageSpill(settings.usageSpillFile)
+      for (const row of rows) store.usage.add(row.accountId, row.month, row.lookups)
+      if (rows.length > 0) logger.info('usage_spill_restored', { file: settings.usageSpillFile, rows: rows.length, lookups: rows.reduce((sum, row) => sum + row.lookups, 0) })
+      spillFile = settings.usageSpillFile
+      return rows.length > 0
+    } catch (error) {
+      // Left as it is for the operator: nothing removes or replaces a file that was not read.
+      logger.error('usage_spill_unreadable', { file: settings.usageSpillFile, reason: (error as Error).message })
+      return false
+    }
+  }
   const settled: Promise<OpenedStore | null> = gate.whenOpen.then((store) => (store ? ready(store) : null))
   // Let connections that arrived with the listen be answered before loading DuckDB blocks the event loop.
   setImmediate(() => gate.start())
 
   const close = async () => {
+    const deadline = performance.now() + settings.shutdownTimeoutMs
     closing = true
     stopWatching()
     await refresh?.stop()
@@ -210,7 +239,7 @@ export async function startServer(
     if (opened) {
       stopFlushing()
       stopWatchingAccounts()
-      await opened.usage.flush().catch((error: Error) => logger.error('usage_flush_failed', { reason: error.message }))
+      await finalUsageFlush(opened.usage, { deadline, spillFile, logger })
       await opened.engine.close()
     }
   }

@@ -1,6 +1,7 @@
 // Server settings, read from the environment once and validated before anything opens or listens.
 import path from 'node:path'
 import { z } from 'zod'
+import { spillPathOf } from './store/usage-spill.ts'
 import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
 import { settingsError } from './base/settings-error.ts'
@@ -65,11 +66,13 @@ const ServerEnv = z.object({
     .optional()
     .describe('JSON overrides of the tier table, e.g. {"starter":{"lookup_quota":20000,"rate_per_second":20}}'),
   TAXATLAS_USAGE_FLUSH_MS: z.coerce.number().int().positive().default(1_000).describe('how often usage counts are written'),
+  TAXATLAS_USAGE_SPILL_FILE: z.string().min(1).optional().describe('where a shutdown keeps usage counts the store did not take in its grace period; default: beside a DuckDB store, none for PostgreSQL'),
   TAXATLAS_SNAPSHOT_POLL_MS: z.coerce.number().int().positive().default(5_000).describe('CURRENT pointer poll interval'),
   TAXATLAS_SNAPSHOT_REREPORT_MS: z.coerce.number().int().positive().default(600_000).describe('how often a CURRENT pointer that stays bad is logged again (it is logged at once when it turns bad)'),
   TAXATLAS_JSON_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576).describe('largest JSON request body, bytes'),
   TAXATLAS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000).describe('grace period on SIGTERM'),
   TAXATLAS_REPLY_CACHE_MB: z.coerce.number().min(0).max(4096).default(64).describe('memory for repeated simple lookup answers (0: none kept)'),
+  TAXATLAS_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).default(256).describe('connections one client address may hold open at once; more are closed on arrival (0: no cap, e.g. behind a reverse proxy)'),
   TAXATLAS_AUTH_FAILURE_BURST: z.coerce.number().int().positive().default(20).describe('invalid API keys one client address may send at once before it is answered 429'),
   TAXATLAS_AUTH_FAILURE_RATE: z.coerce.number().positive().default(1).describe('invalid API keys per second one client address may send after its burst'),
   TAXATLAS_AUTH_FAILURE_ADDRESSES: z.coerce.number().int().positive().default(10_000).describe('client addresses whose failures are remembered at most'),
@@ -111,10 +114,14 @@ export type ServerSettings = {
   storeCheckMs: number
   tiers: Tiers
   usageFlushMs: number
+  /** usage-spill.ts; null: counts a shutdown cannot write are logged as lost */
+  usageSpillFile: string | null
   snapshotPollMs: number
   snapshotRereportMs: number
   jsonBodyLimit: number
   shutdownTimeoutMs: number
+  /** connection-cap.ts; 0: none */
+  maxConnectionsPerClient: number
   /** bytes of simple lookup answers kept for repeats (http/reply-cache.ts) */
   replyCacheBytes: number
   /** a request body must have arrived this long after its headers (http/body-time.ts) */
@@ -157,10 +164,12 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     storeCheckMs: e.TAXATLAS_STORE_CHECK_MS,
     tiers: resolveTiers(parseTiers(e.TAXATLAS_TIERS)),
     usageFlushMs: e.TAXATLAS_USAGE_FLUSH_MS,
+    usageSpillFile: e.TAXATLAS_USAGE_SPILL_FILE ? path.resolve(e.TAXATLAS_USAGE_SPILL_FILE) : store.kind === 'duckdb' ? spillPathOf(store.file) : null,
     snapshotPollMs: e.TAXATLAS_SNAPSHOT_POLL_MS,
     snapshotRereportMs: e.TAXATLAS_SNAPSHOT_REREPORT_MS,
     jsonBodyLimit: e.TAXATLAS_JSON_BODY_LIMIT,
     shutdownTimeoutMs: e.TAXATLAS_SHUTDOWN_TIMEOUT_MS,
+    maxConnectionsPerClient: e.TAXATLAS_MAX_CONNECTIONS_PER_CLIENT,
     replyCacheBytes: Math.round(e.TAXATLAS_REPLY_CACHE_MB * 1024 * 1024),
     requestTimeoutMs: e.TAXATLAS_REQUEST_TIMEOUT_MS,
     authFailures: {

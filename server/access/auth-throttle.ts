@@ -5,7 +5,7 @@
 // per /64, the block one host usually holds. The table is bounded: past `maxAddresses`, buckets
 // already full again are dropped, then the oldest ones.
 import type { IncomingMessage } from 'node:http'
-import { isIPv6 } from 'node:net'
+import { clientKeyOf } from '../base/client-address.ts'
 import type { Clock } from '../base/clock.ts'
 import { HttpError } from '../base/errors.ts'
 
@@ -77,17 +77,6 @@ export class AuthThrottle {
       const value = Array.isArray(header) ? header.at(-1) : header
       address = value?.split(',').at(-1)?.trim() || undefined
     }
-    address ??= req.socket.remoteAddress ?? ''
-    if (address.startsWith('::ffff:')) return address.slice(7)
-    return isIPv6(address) ? ipv6Block(address) : address
+    return clientKeyOf(address ?? req.socket.remoteAddress ?? '')
   }
-}
-
-/** The /64 an IPv6 address is in, as its first four groups. */
-function ipv6Block(address: string): string {
-  const [head, tail = ''] = address.split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`
 }

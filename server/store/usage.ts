@@ -92,6 +92,11 @@ export class UsageCounter {
     return [...entriesOf(this.#counts)].sort((a, b) => a.accountId.localeCompare(b.accountId) || a.month.localeCompare(b.month))
   }
 
+  /** This node's counts no flush has committed (pending, and in a flush under way). */
+  unflushed(): UsageRow[] {
+    return [...entriesOf(this.#pending), ...entriesOf(this.#inFlight)].filter((row) => row.lookups !== 0)
+  }
+
   /** Reads every count from the store again (other nodes' included), keeping this node's unflushed ones on top. */
   async reload(): Promise<void> {
     if (!this.options.shared) return
@@ -140,11 +145,12 @@ export class UsageCounter {
    * Flushes every `intervalMs` until the returned function is called. A failure is logged when
    * its reason is new, then once a minute while it lasts, not at every interval.
    */
-  flushEvery(intervalMs: number, logger: Logger): () => void {
+  flushEvery(intervalMs: number, logger: Logger, afterFlush?: () => Promise<void>): () => void {
     let failing: { reason: string; loggedAt: number; failures: number } | null = null
     const timer = setInterval(() => {
       this.flush().then(
         () => {
+          afterFlush?.().catch((error: Error) => logger.error('usage_after_flush_failed', { reason: error.message }))
           if (failing) logger.info('usage_flush_resumed', { failures: failing.failures })
           failing = null
         },
