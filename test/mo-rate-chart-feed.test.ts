@@ -1,0 +1,104 @@
+// Missouri from DOR's rate chart: a workbook built from the documented layout
+// (support/mo-rate-chart-fixture.ts), parsed by header name and compiled against the real MO
+// geography; found on a mirror served over loopback HTTP from the rate-tables pages.
+import { beforeAll, describe, expect, it } from 'vitest'
+import { parseMoRateChart } from '../pipeline/feeds/mo-rate-chart.ts'
+import { compileMoRates } from '../pipeline/feeds/mo-rates.ts'
+import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import type { Geography } from '../snapshot-contract/geography-model.ts'
+import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import { feedTestBed } from './support/load-context.ts'
+import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
+
+const FILE = 'rate-chart.xlsx'
+const STATE_RATE = 4225
+const units = (percent: number) => Math.round(percent * 1000)
+const bed = feedTestBed('MO', '2026-11-21T03:00:00.000Z')
+let geography: Geography
+let rows: MoChartRow[]
+
+beforeAll(() => {
+  geography = bed.geography
+  rows = moChartRows([...geography.counties.values()].filter((c) => c.state === 'MO'))
+})
+
+const parse = async (chartRows = rows, options: MoChartOptions = {}) => parseMoRateChart(await moRateChart(chartRows, options), FILE)
+const compile = async (chartRows = rows, options: MoChartOptions = {}) => compileMoRates({ chart: await parse(chartRows, options), stateRate: STATE_RATE, geography, edition: '2026-10-01' })
+const indexOf = (result: Awaited<ReturnType<typeof compile>>) => new RateIndex(writeRateIndex({ states: [{ code: 'MO', result }], zipMeta: () => undefined }))
+/** ZIPs whose every candidate lies in one county part (of a place, or outside any: null). */
+const zipsWholly = (result: Awaited<ReturnType<typeof compile>>, county: string, place: string | null) => {
+  const byZip = new Map<string, typeof result.candidates>()
+  for (const c of result.candidates) byZip.set(c.zip, [...(byZip.get(c.zip) ?? []), c])
+  return [...byZip].filter(([, cs]) => cs.every((c) => c.countyFips === county && c.placeFips === place)).map(([zip]) => zip)
+}
+
+describe('reading the rate chart', () => {
+  it('reads codes below the header on row 12, and below a header moved further down alike', async () => {
+    const chart = await parse()
+    expect(chart.rows).toHaveLength(rows.length)
+    expect(chart.rows[0]!.row).toBe(13)
+    expect((await parse(rows, { titleRows: 14 })).rows).toEqual(chart.rows.map((r) => ({ ...r, row: r.row + 3 })))
+  })
+
+  it('reads rates as % strings and as fractions to the same units', async () => {
+    expect((await parse(rows, { form: 'fraction' })).rows).toEqual((await parse()).rows)
+    expect((await parse()).rows.find((r) => r.code === '11242-031-000')!.rate).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
+  })
+
+  it('refuses a header moved out of reach or lacking a column, a percent number where a fraction is expected, and a code of another shape', async () => {
+    await expect(parse(rows, { titleRows: 25 })).rejects.toThrow(/no header row naming "JurisdictionCode" in its first 20 rows/)
+    await expect(parse(rows, { header: MO_HEADER.filter((h) => h !== 'SalesTaxRate(0000)') })).rejects.toThrow(/row 12: header lacks SalesTaxRate\(0000\)/)
+    const percentNumbers = rows.map((r) => ({ ...r, rate: r.rate * 100 }))
+    await expect(parse(percentNumbers, { form: 'fraction' })).rejects.toThrow(/is not a fraction: a percent where a fraction is expected/)
+    await expect(parse([{ name: 'ODD', code: '1124-031-000', rate: 6 }])).rejects.toThrow(/JurisdictionCode "1124-031-000" is not NNNNN-CCC-NNN/)
+  })
+})
+
+describe('compiling Missouri', () => {
+  it('answers a city part with state, county and city; outside cities, state and county', async () => {
+    const result = await compile()
+    const index = indexOf(result)
+    const cape = zipsWholly(result, '29031', '2911242')
+    const outside = zipsWholly(result, '29031', null)
+    expect(cape.length).toBeGreaterThan(0)
+    expect(outside.length).toBeGreaterThan(0)
+    for (const zip of cape) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
+    for (const zip of outside) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_COUNTY_PART))
+  })
+
+  it('answers St. Louis, an independent city with no unincorporated row, with state and city alone', async () => {
+    const result = await compile()
+    const index = indexOf(result)
+    const stLouis = zipsWholly(result, '29510', '2965000')
+    expect(stLouis.length).toBeGreaterThan(0)
+    for (const zip of stLouis) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_CITIES[1]!.part))
+  })
+
+  it('lists overlay districts as unplaced, never summed into a ZIP', async () => {
+    const result = await compile()
+    const overlays = rows.filter((r) => !r.code.endsWith('-000'))
+    expect(result.unplaced.filter((u) => u.level === 'district').map((u) => u.code).sort()).toEqual(overlays.map((r) => r.code).sort())
+    expect(result.unplaced.find((u) => u.code === '11242-031-101')).toMatchObject({ rate: 1000, counties: ['29031'], reason: expect.stringMatching(/special district segment 101/) })
+    expect(result.candidates.some((c) => c.stack.some((ref) => ref.level === 'district'))).toBe(false)
+  })
+
+  it('answers the five counties with no -000 row by the least of their overlays, disclosed as a lower bound', async () => {
+    const result = await compile()
+    expect(result.rateVaries!.map((v) => v.code).sort()).toEqual([...MO_NO_BASE_COUNTIES].sort())
+    expect(result.rateVaries!.every((v) => v.lower_bound && /all its unincorporated land lies in overlays/.test(v.basis))).toBe(true)
+    const camden = result.jurisdictions.find((j) => j.level === 'county' && j.code === '029')!
+    expect(camden.rate).toBe(units(MO_COUNTY_PART + 0.5))
+  })
+
+  it('lists a city code that binds to no place as unplaced; refuses a county code that binds to no county', async () => {
+    const atlantis = { name: 'ATLANTIS', code: '99999-031-000', rate: MO_STATE + MO_COUNTY_PART + 1 }
+    const result = await compile([...rows, atlantis])
+    expect(result.unplaced.find((u) => u.code === '99999-031')).toMatchObject({ level: 'city', rate: 1000, reason: expect.stringMatching(/binds to no Census place 2999999 nor any named ATLANTIS/) })
+    await expect(compile([...rows, { ...atlantis, code: '00000-998-000' }])).rejects.toThrow(/county segment 998 of 00000-998-000 \(ATLANTIS\) binds to no Missouri county/)
+  })
+
+  it('refuses a percent read where it is below the state rate (a fraction written with %) and a chart missing counties', async () => {
+    await expect(compile(rows.map((r) => (r.code === '00000-031-000' ? { ...r, rate: 0.057 } : r)))).rejects.toThrow(/00000-031-000 at 0\.00057 is below the 0\.04225 state rate it includes/)
+    await expect(compile(rows.filter((r) => !r.code.startsWith('00000-001-')))).rejects.toThrow(/1 Missouri counties of the geography have no row \(29001 Adair\)/)
+  })
+})
