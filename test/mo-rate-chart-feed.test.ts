@@ -4,9 +4,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseMoRateChart } from '../pipeline/feeds/mo-rate-chart.ts'
 import { compileMoRates } from '../pipeline/feeds/mo-rates.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import MO from '../sources/mo.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
 
@@ -100,5 +102,37 @@ describe('compiling Missouri', () => {
   it('refuses a percent read where it is below the state rate (a fraction written with %) and a chart missing counties', async () => {
     await expect(compile(rows.map((r) => (r.code === '00000-031-000' ? { ...r, rate: 0.057 } : r)))).rejects.toThrow(/00000-031-000 at 0\.00057 is below the 0\.04225 state rate it includes/)
     await expect(compile(rows.filter((r) => !r.code.startsWith('00000-001-')))).rejects.toThrow(/1 Missouri counties of the geography have no row \(29001 Adair\)/)
+  })
+})
+
+/** The rate-tables landing page and a year page as DOR links them: year pages by path, charts by their period's text. */
+const landingPage = (years: number[]) => `<!DOCTYPE html><html><head><title>Sales/Use Tax Rate Tables</title></head><body><ul>${years.map((y) => `<li><a href="/taxation/business/tax-types/sales-use/rate-tables/${y}/">${y} Rate Tables</a></li>`).join('')}</ul></body></html>`
+const yearPage = (charts: [text: string, file: string][]) =>
+  `<!DOCTYPE html><html><head><title>2026 Rate Tables</title></head><body>${charts.map(([text, file]) => `<p><a href="/forms/${file}">${text}</a> <a href="/forms/${file.replace(/\.xlsx$/, '.pdf')}">${text.replace('XLS', 'PDF')}</a></p>`).join('')}</body></html>`
+
+describe('finding the rate chart', () => {
+  it('takes the chart of the newest period begun, by its link text, holding one of a later period; a sign-in page in its place is refused', async () => {
+    const chart = await moRateChart(rows)
+    await bed.mirror.publish({
+      'mo-dor/rate-tables.html': landingPage([2026, 2025, 2019]),
+      'mo-dor/rate-tables-2026.html': yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]),
+      'mo-dor/rate-tables-2025.html': yearPage([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]),
+      'mo-dor/oct2026.xlsx': chart,
+    })
+    const sources = await fetchStateSources(MO, MO.feeds[0]!, await bed.context())
+    expect(sources.choices[0]).toMatchObject({ edition: '2026-10-01', request: { fileName: 'oct2026.xlsx' } })
+    expect(sources.choices[0]!.how).toMatch(/"10\/2026 - 12\/2026 - XLS", the newest of 4 rate chart\(s\).*held until their period: "01\/2027 - 03\/2027 - XLS"/)
+    const loaded = await loadFeed(MO, MO.feeds[0]!, await bed.context())
+    expect(loaded.edition).toBe('2026-10-01')
+    expect(loaded.files.map((f) => f.name)).toContain('oct2026.xlsx')
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['10/2026 - 12/2026 - XLS', 'oct2026.xlsx']]), 'mo-dor/oct2026.xlsx': '<!DOCTYPE html><html><head><title>Sign In</title></head></html>' })
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/oct2026\.xlsx: the server answered an HTML page \("Sign In"\)/)
+  })
+
+  it('holds a page linking only a chart of a period not yet begun, and fails on a page whose links lost their period text', async () => {
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx']]) })
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/link only charts of periods not yet begun \("01\/2027 - 03\/2027 - XLS"\); held until then/)
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['Rate chart', 'oct2026.xlsx']]) })
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/link no chart by the text "MM\/YYYY - MM\/YYYY - XLS": their layout changed/)
   })
 })
