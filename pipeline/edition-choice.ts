@@ -171,6 +171,18 @@ async function readPage(fileName: string, url: string, settings: PipelineSetting
   return bytes.toString('utf8')
 }
 
+/** Alabama's local rates file: the current-rows form first, else the form with past rows too (which is canonical is not known). */
+const AL_RATE_FILES = ['taxrates_current.csv', 'taxrates.csv']
+
+/** The local rates file the Alabama page links (on a mirror, its al-dor folder holds). */
+export async function chooseAlRateFile(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const listing = await listingOrNoFile('al-dor', pageUrl, context)
+  const file = AL_RATE_FILES.map((name) => listing.files.find((f) => f.name.toLowerCase() === name)).find(Boolean)
+  if (!file) throw new Error(`local rates page ${listing.where} links neither ${AL_RATE_FILES.join(' nor ')} among its ${listing.files.length} links: its layout changed`)
+  const today = context.settings.now.toISOString().slice(0, 10)
+  return { request: { feed: 'al-dor', fileName: file.name, officialUrl: file.officialUrl }, edition: today, pinned: false, how: `${file.name}: the local rates file linked from ${listing.where}, its rows answered by their own dates` }
+}
+
 /** The name Florida's surtax workbook is kept under: PointMatch answers it to a postback, under no name of its own. */
 export const FL_SURTAX_WORKBOOK = 'DiscretionarySalesSurtaxRates.xlsx'
 const FL_DOWNLOAD_ALL = 'Download All'

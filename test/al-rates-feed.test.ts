@@ -3,10 +3,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseAlRateFile } from '../pipeline/feeds/al-rate-file.ts'
 import { compileAlRates } from '../pipeline/feeds/al-rates.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import AL from '../sources/al.ts'
 import { AL_HEADER, alRateFile } from './support/al-rate-fixture.ts'
 import { feedTestBed } from './support/load-context.ts'
 
@@ -72,5 +74,22 @@ describe('compiling Alabama', () => {
   it('holds a file whose every row takes effect after today, and refuses a county that binds to no county', () => {
     expect(() => compile(alRateFile(counties, { edit: (r) => ({ ...r, 'Active Date': '20270101', 'Inactive Date': '' }) }))).toThrow(/no general sales row is active on or before 2026-11-21: a file of rates not yet in force; held until then/)
     expect(() => compile(alRateFile([...counties, 'Atlantis']))).toThrow(/county locality 7068 ATLANTIS COUNTY binds to no Alabama county/)
+  })
+})
+
+describe('finding the local rates file', () => {
+  it('takes taxrates_current.csv, else the taxrates.csv history form, and refuses a sign-in page in its place', async () => {
+    const text = alRateFile(counties)
+    await bed.mirror.publish({ 'al-dor/taxrates.csv': text, 'al-dor/taxrates_current.csv': text })
+    const current = await loadFeed(AL, AL.feeds[0]!, await bed.context())
+    expect(current.files.map((f) => f.name)).toContain('taxrates_current.csv')
+    expect(current.files.map((f) => f.name)).not.toContain('taxrates.csv')
+    expect(current.edition).toBe('2026-11-21')
+    await bed.mirror.publish({ 'al-dor/taxrates.csv': text })
+    const history = await loadFeed(AL, AL.feeds[0]!, await bed.context())
+    expect(history.files.map((f) => f.name)).toContain('taxrates.csv')
+    expect(history.jurisdictions).toEqual(current.jurisdictions.map((j) => ({ ...j, source: 'taxrates.csv' })))
+    await bed.mirror.publish({ 'al-dor/taxrates_current.csv': '<!DOCTYPE html><html><head><title>Log In</title></head></html>' })
+    await expect(fetchStateSources(AL, AL.feeds[0]!, await bed.context())).rejects.toThrow(/taxrates_current\.csv: the server answered an HTML page \("Log In"\)/)
   })
 })
