@@ -167,7 +167,11 @@ export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext)
 
 async function readPage(fileName: string, url: string, settings: PipelineSettings): Promise<string> {
   const at = locate({ feed: MO_FEED, fileName, officialUrl: url }, settings.mirror)
-  const bytes = at.kind === 'file' ? await readFile(at.where) : (await download({ feed: MO_FEED, fileName }, at.where, settings)).bytes
+  const bytes = at.kind === 'file'
+    ? await readFile(at.where).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read ${MO_FEED}/${fileName} of the mirror (${error.code ?? error.message})`)
+      })
+    : (await download({ feed: MO_FEED, fileName }, at.where, settings)).bytes
   return bytes.toString('utf8')
 }
 

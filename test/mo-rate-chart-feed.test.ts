@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseMoRateChart } from '../pipeline/feeds/mo-rate-chart.ts'
 import { compileMoRates } from '../pipeline/feeds/mo-rates.ts'
+import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
@@ -127,6 +128,11 @@ describe('finding the rate chart', () => {
     expect(loaded.files.map((f) => f.name)).toContain('oct2026.xlsx')
     await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['10/2026 - 12/2026 - XLS', 'oct2026.xlsx']]), 'mo-dor/oct2026.xlsx': '<!DOCTYPE html><html><head><title>Sign In</title></head></html>' })
     await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/oct2026\.xlsx: the server answered an HTML page \("Sign In"\)/)
+  })
+
+  it('has no file, rather than failing, on a mirror that does not carry the rate-tables pages', async () => {
+    await bed.mirror.publish({})
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toBeInstanceOf(NoFileForState)
   })
 
   it('holds a page linking only a chart of a period not yet begun, and fails on a page whose links lost their period text', async () => {
