@@ -1,6 +1,7 @@
 // Which edition of a state's source to load: the newest one its publisher lists, unless the
 // operator pinned one (TAXATLAS_PIN). Editions compare per feed, so an edition older than the one
 // in service can be refused.
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
@@ -8,7 +9,8 @@ import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { cdtfaEditionDate } from './feeds/cdtfa-workbook.ts'
 import { quarterStart } from './feeds/tx-rate-file.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
-import type { SourceRequest } from './fetch-source.ts'
+import { chartLinks, pageLinks, yearPages } from './feeds/mo-rate-links.ts'
+import { download, locate, type SourceRequest } from './fetch-source.ts'
 import type { PipelineSettings } from './settings.ts'
 import type { Listings } from './source-listing.ts'
 
@@ -133,6 +135,58 @@ export async function chooseAzRateTable(pageUrl: string, context: ChoiceContext)
   return { request: { feed: 'az-dor-tpt', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
 }
 
+const MO_FEED = 'mo-dor'
+/** The year page of the rate-tables landing page, kept (and, on a mirror, served) under this name. */
+const moYearPageName = (year: number) => `rate-tables-${year}.html`
+const MO_LANDING_PAGE = 'rate-tables.html'
+
+/**
+ * Missouri's rate chart: the landing page links a page per year; those of this year and the last
+ * link their charts by period (`10/2026 - 12/2026 - XLS`). The chart of the newest period begun is
+ * chosen; one whose period begins after today is held until then. On a mirror, the pages are files
+ * of the mo-dor folder (`rate-tables.html`, `rate-tables-2026.html`).
+ */
+export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const landing = await orNoFileOnMirror(MO_FEED, context.settings, () => readPage(MO_LANDING_PAGE, pageUrl, context.settings))
+  const years = yearPages(pageLinks(landing), pageUrl).filter((y) => y.year >= Number(today.slice(0, 4)) - 1)
+  if (years.length === 0) throw new Error(`rate-tables page ${pageUrl} links no page of this year or the last (…/rate-tables/YYYY/): its layout changed`)
+  const charts = []
+  for (const { year, url } of years) charts.push(...chartLinks(pageLinks(await readPage(moYearPageName(year), url, context.settings)), url))
+  charts.sort((a, b) => b.from.localeCompare(a.from))
+  const held = charts.filter((c) => c.from > today).map((c) => `"${c.text}"`)
+  const [newest] = charts.filter((c) => c.from <= today)
+  if (!newest) {
+    if (held.length) throw new Error(`rate-tables pages of ${years.map((y) => y.year).join(', ')} link only charts of periods not yet begun (${held.join(', ')}); held until then`)
+    throw new Error(`rate-tables pages of ${years.map((y) => y.year).join(', ')} link no chart by the text "MM/YYYY - MM/YYYY - XLS": their layout changed`)
+  }
+  const fileName = decodeURIComponent(path.posix.basename(new URL(newest.href).pathname))
+  const how = `${fileName}: "${newest.text}", the newest of ${charts.length} rate chart(s) linked from the rate-tables pages of ${years.map((y) => y.year).join(', ')}${held.length ? `; held until their period: ${held.join(', ')}` : ''}`
+  return { request: { feed: MO_FEED, fileName, officialUrl: newest.href }, edition: newest.from, pinned: false, how }
+}
+
+async function readPage(fileName: string, url: string, settings: PipelineSettings): Promise<string> {
+  const at = locate({ feed: MO_FEED, fileName, officialUrl: url }, settings.mirror)
+  const bytes = at.kind === 'file'
+    ? await readFile(at.where).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read ${MO_FEED}/${fileName} of the mirror (${error.code ?? error.message})`)
+      })
+    : (await download({ feed: MO_FEED, fileName }, at.where, settings)).bytes
+  return bytes.toString('utf8')
+}
+
+/** Alabama's local rates file: the current-rows form first, else the form with past rows too (which is canonical is not known). */
+const AL_RATE_FILES = ['taxrates_current.csv', 'taxrates.csv']
+
+/** The local rates file the Alabama page links (on a mirror, its al-dor folder holds). */
+export async function chooseAlRateFile(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const listing = await listingOrNoFile('al-dor', pageUrl, context)
+  const file = AL_RATE_FILES.map((name) => listing.files.find((f) => f.name.toLowerCase() === name)).find(Boolean)
+  if (!file) throw new Error(`local rates page ${listing.where} links neither ${AL_RATE_FILES.join(' nor ')} among its ${listing.files.length} links: its layout changed`)
+  const today = context.settings.now.toISOString().slice(0, 10)
+  return { request: { feed: 'al-dor', fileName: file.name, officialUrl: file.officialUrl }, edition: today, pinned: false, how: `${file.name}: the local rates file linked from ${listing.where}, its rows answered by their own dates` }
+}
+
 /** The name Florida's surtax workbook is kept under: PointMatch answers it to a postback, under no name of its own. */
 export const FL_SURTAX_WORKBOOK = 'DiscretionarySalesSurtaxRates.xlsx'
 const FL_DOWNLOAD_ALL = 'Download All'
@@ -202,7 +256,7 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
     const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
     return a !== null && b !== null && a < b
   }
-  if (feed === 'cdtfa' || feed === 'az-dor-tpt') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'cdtfa' || feed === 'az-dor-tpt' || feed === 'mo-dor') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
   if (feed === 'tx-comptroller') return /^\d{4}Q[1-4]$/.test(candidate) && /^\d{4}Q[1-4]$/.test(inService) && candidate < inService
   return false
 }

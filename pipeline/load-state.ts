@@ -7,7 +7,7 @@ import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, orNoFileOnMirror, type EditionChoice } from './edition-choice.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseMoRateChart, chooseAlRateFile, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, orNoFileOnMirror, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
@@ -19,6 +19,10 @@ import { parseAzTptFile } from './feeds/az-tpt-file.ts'
 import { compileFlSurtax } from './feeds/fl-surtax.ts'
 import { parseFlSurtaxWorkbook } from './feeds/fl-surtax-workbook.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
+import { parseAlRateFile } from './feeds/al-rate-file.ts'
+import { compileAlRates } from './feeds/al-rates.ts'
+import { parseMoRateChart } from './feeds/mo-rate-chart.ts'
+import { compileMoRates } from './feeds/mo-rates.ts'
 import { parseVaRateWorkbook } from './feeds/va-rate-workbook.ts'
 import { compileVaRates } from './feeds/va-rates.ts'
 import { compileTxComptroller } from './feeds/tx-comptroller.ts'
@@ -66,6 +70,10 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
     choices.push(await chooseAzRateTable(feed.pageUrl, context))
   } else if (feed.kind === 'va-tax') {
     choices.push(currentFileChoice('va-tax', feed.url))
+  } else if (feed.kind === 'mo-dor') {
+    choices.push(await chooseMoRateChart(feed.pageUrl, context))
+  } else if (feed.kind === 'al-dor') {
+    choices.push(await chooseAlRateFile(feed.pageUrl, context))
   }
   const fetched = await Promise.all(
     choices.map(async (choice, i) => {
@@ -155,6 +163,20 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       // The workbook carries no date: its rates answer from the day they were fetched.
       const edition = context.settings.now.toISOString().slice(0, 10)
       const result = compileVaRates({ workbook, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
+    case 'mo-dor': {
+      const [fetched] = sources.fetched
+      const chart = await parseMoRateChart(fetched!.bytes, fetched!.name)
+      const edition = sources.choices[0]!.edition
+      const result = compileMoRates({ chart, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
+      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
+    }
+    case 'al-dor': {
+      const [fetched] = sources.fetched
+      const file = parseAlRateFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
+      const edition = sources.choices[0]!.edition
+      const result = compileAlRates({ file, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
     case 'avalara-zip5': {

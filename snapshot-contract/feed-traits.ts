@@ -3,7 +3,7 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
 import { z } from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -86,6 +86,18 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'no_published_date',
     quarterlyEditions: false,
     label: 'Virginia Tax rate workbook',
+  },
+  'mo-dor': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'edition_only',
+    quarterlyEditions: true,
+    label: 'Missouri DOR sales and use tax rate chart',
+  },
+  'al-dor': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'publisher_effective_date',
+    quarterlyEditions: false,
+    label: 'Alabama DOR local rates file',
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',

@@ -1,11 +1,12 @@
-import { defineState } from './descriptor.ts'
+import { AL_RATES_PAGE, defineState } from './descriptor.ts'
 
 export default defineState({
   code: 'AL',
   name: 'Alabama',
   fips: '01',
-  klass: 'reload',
+  klass: 'auto',
   feeds: [
+    { kind: 'al-dor', pageUrl: AL_RATES_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AL*.csv' },
   ],
   combinedBounds: [0, 13000],

@@ -71,6 +71,22 @@ const VaTaxFeed = z.object({
   trial,
 })
 
+/** Missouri DOR's rate chart, linked by its period from the rate-tables page's per-year pages. */
+const MoDorFeed = z.object({
+  kind: z.literal(FeedKind.enum['mo-dor']),
+  /** the rate-tables landing page linking a page per year */
+  pageUrl: z.url(),
+  trial,
+})
+
+/** Alabama DOR's local rates CSV (`taxrates_current.csv`, or the `taxrates.csv` history form), linked from its text-file page. */
+const AlDorFeed = z.object({
+  kind: z.literal(FeedKind.enum['al-dor']),
+  /** the local cities and counties tax rates text file page */
+  pageUrl: z.url(),
+  trial,
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -82,7 +98,7 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, AvalaraDropFeed, StatutoryFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -131,6 +147,8 @@ export const TX_RATES_FILE = 'https://comptroller.texas.gov/data/edi/sales-tax/t
 export const FL_SURTAX_PAGE = 'https://pointmatch.floridarevenue.com/General/DiscretionarySalesSurtaxRates.aspx/DiscretionarySalesSurtaxRates.aspx'
 export const AZ_TPT_PAGE = 'https://azdor.gov/business/transaction-privilege-tax/tax-rate-table'
 export const VA_RATES_URL = 'https://www.tax.virginia.gov/sites/default/files/inline-files/sales-tax-rates.xlsx'
+export const MO_RATE_TABLES_PAGE = 'https://dor.mo.gov/taxation/business/tax-types/sales-use/rate-tables/'
+export const AL_RATES_PAGE = 'https://www.revenue.alabama.gov/sales-use/local-cities-and-counties-tax-rates-text-file/'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
 export function defineState(descriptor: StateDescriptor): StateDescriptor {

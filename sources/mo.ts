@@ -1,11 +1,12 @@
-import { defineState } from './descriptor.ts'
+import { defineState, MO_RATE_TABLES_PAGE } from './descriptor.ts'
 
 export default defineState({
   code: 'MO',
   name: 'Missouri',
   fips: '29',
-  klass: 'reload',
+  klass: 'auto',
   feeds: [
+    { kind: 'mo-dor', pageUrl: MO_RATE_TABLES_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_MO*.csv' },
   ],
   combinedBounds: [0, 13225],

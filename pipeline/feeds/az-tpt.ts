@@ -10,6 +10,7 @@ import type { FeedResult, JurisdictionRate, JurisdictionRef, PlaceStack, Unplace
 import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import type { AzRow, AzTptFile } from './az-tpt-file.ts'
+import { datedRowsEdition, earliestStart } from './dated-rows.ts'
 import { countyCode, countyMatchKey, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
 import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
 
@@ -56,7 +57,7 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
       unplaced.push({ level: 'district', code: region, name, rate: latest(rows).rate, reason: `region ${region} is neither one of the 15 county codes nor a city (2 letters): a tribal or special region, whose area the file does not give` })
     }
   }
-  const earliest = file.rows.reduce((min, r) => (r.from < min ? r.from : min), file.rows[0]!.from)
+  const earliest = earliestStart(file)
   jurisdictions.push({ state: STATE, level: 'state', code: STATE_FIPS, name: 'Arizona', rate: stateRate, from: earliest, to: null, source: fileName })
   const rated = new Set(jurisdictions.filter((j) => j.level === 'county').map((j) => j.code))
   const missing = [...counties.values()].filter((c) => !rated.has(countyCode(c.fips))).map((c) => c.name)
@@ -86,12 +87,7 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
     candidates: withinZipCandidates(geography, candidates, placeStacks),
     placeStacks,
     unplaced,
-    edition,
-    effectiveThrough: file.rows.reduce((max, r) => (r.from > max && r.from <= edition ? r.from : max), earliest),
-    effectiveDateBasis: 'publisher_effective_date',
-    rowsRead: file.rowsRead,
-    rowsParsed: file.rows.length,
-    files: [],
+    ...datedRowsEdition(file, edition),
     notes,
   }
 }

@@ -1,0 +1,95 @@
+// Alabama from DOR's local rates file: a CSV built from the documented layout
+// (support/al-rate-fixture.ts), parsed by header name and compiled against the real AL geography.
+import { beforeAll, describe, expect, it } from 'vitest'
+import { parseAlRateFile } from '../pipeline/feeds/al-rate-file.ts'
+import { compileAlRates } from '../pipeline/feeds/al-rates.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
+import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import type { Geography } from '../snapshot-contract/geography-model.ts'
+import type { FeedResult } from '../snapshot-contract/model.ts'
+import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import AL from '../sources/al.ts'
+import { AL_HEADER, alRateFile } from './support/al-rate-fixture.ts'
+import { feedTestBed } from './support/load-context.ts'
+
+const FILE = 'taxrates_current.csv'
+const STATE_RATE = 4000
+const bed = feedTestBed('AL', '2026-11-21T03:00:00.000Z')
+let geography: Geography
+let counties: string[]
+const compile = (text: string, edition = '2026-11-21') => compileAlRates({ file: parseAlRateFile(text, FILE), stateRate: STATE_RATE, geography, edition })
+
+beforeAll(() => {
+  geography = bed.geography
+  counties = [...geography.counties.values()].filter((c) => c.state === 'AL').map((c) => c.name).sort()
+})
+
+/** ZIPs whose every candidate lies in one county part (of a place, or outside any: null). */
+const zipsWholly = (result: FeedResult, county: string, place: string | null) => {
+  const byZip = new Map<string, FeedResult['candidates']>()
+  for (const c of result.candidates) byZip.set(c.zip, [...(byZip.get(c.zip) ?? []), c])
+  return [...byZip].filter(([, cs]) => cs.every((c) => c.countyFips === county && c.placeFips === place)).map(([zip]) => zip)
+}
+const placeNamed = (name: string) => [...geography.places.values()].find((p) => p.state === 'AL' && p.name === name && p.kind === 'incorporated')!
+
+describe('reading the local rates file', () => {
+  it('keeps general sales rows only, by header name in any column order', () => {
+    const file = parseAlRateFile(alRateFile(counties), FILE)
+    expect(file.rows).toHaveLength(counties.length + 4)
+    expect(parseAlRateFile(alRateFile(counties, { header: [...AL_HEADER].reverse() }), FILE).rows.map(({ line, ...r }) => r)).toEqual(file.rows.map(({ line, ...r }) => r))
+    expect(file.rows.find((r) => r.code === '9002')).toMatchObject({ rate: 3500, pjRate: 1750, to: null })
+  })
+
+  it('refuses a header moved below a title line, a fraction where a percent is expected, and dates of another form', () => {
+    expect(() => parseAlRateFile(`Local Tax Rates\r\n${alRateFile(counties)}`, FILE)).toThrow(/header lacks Locality Code, Locality Name/)
+    expect(() => parseAlRateFile(alRateFile(counties, { edit: (r) => (r['Locality Code'] === '9002' ? { ...r, Rate: '0.035' } : r) }), FILE)).toThrow(/9002 Rate 0\.035 is below 0\.1%: a fraction where a percent is expected/)
+    expect(() => parseAlRateFile(alRateFile(counties, { edit: (r) => (r['Locality Code'] === '9002' ? { ...r, 'Active Date': '1/1/2020' } : r) }), FILE)).toThrow(/9002 dates 1\/1\/2020– are not YYYYMMDD/)
+  })
+})
+
+describe('compiling Alabama', () => {
+  it('answers a city part with state, county and city on each date; outside cities, state and county', () => {
+    const result = compile(alRateFile(counties))
+    const index = new RateIndex(writeRateIndex({ states: [{ code: 'AL', result }], zipMeta: () => undefined }))
+    const birmingham = zipsWholly(result, '01073', placeNamed('Birmingham').geoid)
+    const outside = zipsWholly(result, '01073', null)
+    expect(birmingham.length).toBeGreaterThan(0)
+    expect(outside.length).toBeGreaterThan(0)
+    for (const zip of birmingham) {
+      expect(defaultCombinedRate(index, zip, 'AL', '2026-09-30')).toBe(STATE_RATE + 1000 + 4000)
+      expect(defaultCombinedRate(index, zip, 'AL', '2026-10-01')).toBe(STATE_RATE + 1000 + 4500)
+    }
+    for (const zip of outside) expect(defaultCombinedRate(index, zip, 'AL', '2026-11-21')).toBe(STATE_RATE + 1000)
+  })
+
+  it('lists a police jurisdiction and a city that binds to no place as unplaced, never summed in', () => {
+    const result = compile(alRateFile(counties))
+    expect(result.unplaced).toEqual([
+      expect.objectContaining({ level: 'district', code: '9002-PJ', rate: 1750, reason: expect.stringMatching(/police jurisdiction of MONTGOMERY/) }),
+      expect.objectContaining({ level: 'city', code: '9003', rate: 2000, counties: ['01073'], reason: expect.stringMatching(/binds to no Census place named ATLANTIS/) }),
+    ].sort((a, b) => (a.code < b.code ? -1 : 1)) as never)
+    expect(result.candidates.some((c) => c.stack.some((ref) => ref.code === '9002-PJ' || ref.code === '9003'))).toBe(false)
+  })
+
+  it('holds a file whose every row takes effect after today, and refuses a county that binds to no county', () => {
+    expect(() => compile(alRateFile(counties, { edit: (r) => ({ ...r, 'Active Date': '20270101', 'Inactive Date': '' }) }))).toThrow(/no general sales row is active on or before 2026-11-21: a file of rates not yet in force; held until then/)
+    expect(() => compile(alRateFile([...counties, 'Atlantis']))).toThrow(/county locality 7068 ATLANTIS COUNTY binds to no Alabama county/)
+  })
+})
+
+describe('finding the local rates file', () => {
+  it('takes taxrates_current.csv, else the taxrates.csv history form, and refuses a sign-in page in its place', async () => {
+    const text = alRateFile(counties)
+    await bed.mirror.publish({ 'al-dor/taxrates.csv': text, 'al-dor/taxrates_current.csv': text })
+    const current = await loadFeed(AL, AL.feeds[0]!, await bed.context())
+    expect(current.files.map((f) => f.name)).toContain('taxrates_current.csv')
+    expect(current.files.map((f) => f.name)).not.toContain('taxrates.csv')
+    expect(current.edition).toBe('2026-11-21')
+    await bed.mirror.publish({ 'al-dor/taxrates.csv': text })
+    const history = await loadFeed(AL, AL.feeds[0]!, await bed.context())
+    expect(history.files.map((f) => f.name)).toContain('taxrates.csv')
+    expect(history.jurisdictions).toEqual(current.jurisdictions.map((j) => ({ ...j, source: 'taxrates.csv' })))
+    await bed.mirror.publish({ 'al-dor/taxrates_current.csv': '<!DOCTYPE html><html><head><title>Log In</title></head></html>' })
+    await expect(fetchStateSources(AL, AL.feeds[0]!, await bed.context())).rejects.toThrow(/taxrates_current\.csv: the server answered an HTML page \("Log In"\)/)
+  })
+})

@@ -1,0 +1,144 @@
+// Missouri from DOR's rate chart: a workbook built from the documented layout
+// (support/mo-rate-chart-fixture.ts), parsed by header name and compiled against the real MO
+// geography; found on a mirror served over loopback HTTP from the rate-tables pages.
+import { beforeAll, describe, expect, it } from 'vitest'
+import { parseMoRateChart } from '../pipeline/feeds/mo-rate-chart.ts'
+import { compileMoRates } from '../pipeline/feeds/mo-rates.ts'
+import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
+import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import type { Geography } from '../snapshot-contract/geography-model.ts'
+import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import MO from '../sources/mo.ts'
+import { feedTestBed } from './support/load-context.ts'
+import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
+
+const FILE = 'rate-chart.xlsx'
+const STATE_RATE = 4225
+const units = (percent: number) => Math.round(percent * 1000)
+const bed = feedTestBed('MO', '2026-11-21T03:00:00.000Z')
+let geography: Geography
+let rows: MoChartRow[]
+
+beforeAll(() => {
+  geography = bed.geography
+  rows = moChartRows([...geography.counties.values()].filter((c) => c.state === 'MO'))
+})
+
+const parse = async (chartRows = rows, options: MoChartOptions = {}) => parseMoRateChart(await moRateChart(chartRows, options), FILE)
+const compile = async (chartRows = rows, options: MoChartOptions = {}) => compileMoRates({ chart: await parse(chartRows, options), stateRate: STATE_RATE, geography, edition: '2026-10-01' })
+const indexOf = (result: Awaited<ReturnType<typeof compile>>) => new RateIndex(writeRateIndex({ states: [{ code: 'MO', result }], zipMeta: () => undefined }))
+/** ZIPs whose every candidate lies in one county part (of a place, or outside any: null). */
+const zipsWholly = (result: Awaited<ReturnType<typeof compile>>, county: string, place: string | null) => {
+  const byZip = new Map<string, typeof result.candidates>()
+  for (const c of result.candidates) byZip.set(c.zip, [...(byZip.get(c.zip) ?? []), c])
+  return [...byZip].filter(([, cs]) => cs.every((c) => c.countyFips === county && c.placeFips === place)).map(([zip]) => zip)
+}
+
+describe('reading the rate chart', () => {
+  it('reads codes below the header on row 12, and below a header moved further down alike', async () => {
+    const chart = await parse()
+    expect(chart.rows).toHaveLength(rows.length)
+    expect(chart.rows[0]!.row).toBe(13)
+    expect((await parse(rows, { titleRows: 14 })).rows).toEqual(chart.rows.map((r) => ({ ...r, row: r.row + 3 })))
+  })
+
+  it('reads rates as % strings and as fractions to the same units', async () => {
+    expect((await parse(rows, { form: 'fraction' })).rows).toEqual((await parse()).rows)
+    expect((await parse()).rows.find((r) => r.code === '11242-031-000')!.rate).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
+  })
+
+  it('refuses a header moved out of reach or lacking a column, a percent number where a fraction is expected, and a code of another shape', async () => {
+    await expect(parse(rows, { titleRows: 25 })).rejects.toThrow(/no header row naming "JurisdictionCode" in its first 20 rows/)
+    await expect(parse(rows, { header: MO_HEADER.filter((h) => h !== 'SalesTaxRate(0000)') })).rejects.toThrow(/row 12: header lacks SalesTaxRate\(0000\)/)
+    const percentNumbers = rows.map((r) => ({ ...r, rate: r.rate * 100 }))
+    await expect(parse(percentNumbers, { form: 'fraction' })).rejects.toThrow(/is not a fraction: a percent where a fraction is expected/)
+    await expect(parse([{ name: 'ODD', code: '1124-031-000', rate: 6 }])).rejects.toThrow(/JurisdictionCode "1124-031-000" is not NNNNN-CCC-NNN/)
+  })
+})
+
+describe('compiling Missouri', () => {
+  it('answers a city part with state, county and city; outside cities, state and county', async () => {
+    const result = await compile()
+    const index = indexOf(result)
+    const cape = zipsWholly(result, '29031', '2911242')
+    const outside = zipsWholly(result, '29031', null)
+    expect(cape.length).toBeGreaterThan(0)
+    expect(outside.length).toBeGreaterThan(0)
+    for (const zip of cape) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
+    for (const zip of outside) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_COUNTY_PART))
+  })
+
+  it('answers St. Louis, an independent city with no unincorporated row, with state and city alone', async () => {
+    const result = await compile()
+    const index = indexOf(result)
+    const stLouis = zipsWholly(result, '29510', '2965000')
+    expect(stLouis.length).toBeGreaterThan(0)
+    for (const zip of stLouis) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_CITIES[1]!.part))
+  })
+
+  it('lists overlay districts as unplaced, never summed into a ZIP', async () => {
+    const result = await compile()
+    const overlays = rows.filter((r) => !r.code.endsWith('-000'))
+    expect(result.unplaced.filter((u) => u.level === 'district').map((u) => u.code).sort()).toEqual(overlays.map((r) => r.code).sort())
+    expect(result.unplaced.find((u) => u.code === '11242-031-101')).toMatchObject({ rate: 1000, counties: ['29031'], reason: expect.stringMatching(/special district segment 101/) })
+    expect(result.candidates.some((c) => c.stack.some((ref) => ref.level === 'district'))).toBe(false)
+  })
+
+  it('answers the five counties with no -000 row by the least of their overlays, disclosed as a lower bound', async () => {
+    const result = await compile()
+    expect(result.rateVaries!.map((v) => v.code).sort()).toEqual([...MO_NO_BASE_COUNTIES].sort())
+    expect(result.rateVaries!.every((v) => v.lower_bound && /all its unincorporated land lies in overlays/.test(v.basis))).toBe(true)
+    const camden = result.jurisdictions.find((j) => j.level === 'county' && j.code === '029')!
+    expect(camden.rate).toBe(units(MO_COUNTY_PART + 0.5))
+  })
+
+  it('lists a city code that binds to no place as unplaced; refuses a county code that binds to no county', async () => {
+    const atlantis = { name: 'ATLANTIS', code: '99999-031-000', rate: MO_STATE + MO_COUNTY_PART + 1 }
+    const result = await compile([...rows, atlantis])
+    expect(result.unplaced.find((u) => u.code === '99999-031')).toMatchObject({ level: 'city', rate: 1000, reason: expect.stringMatching(/binds to no Census place 2999999 nor any named ATLANTIS/) })
+    await expect(compile([...rows, { ...atlantis, code: '00000-998-000' }])).rejects.toThrow(/county segment 998 of 00000-998-000 \(ATLANTIS\) binds to no Missouri county/)
+  })
+
+  it('refuses a percent read where it is below the state rate (a fraction written with %) and a chart missing counties', async () => {
+    await expect(compile(rows.map((r) => (r.code === '00000-031-000' ? { ...r, rate: 0.057 } : r)))).rejects.toThrow(/00000-031-000 at 0\.00057 is below the 0\.04225 state rate it includes/)
+    await expect(compile(rows.filter((r) => !r.code.startsWith('00000-001-')))).rejects.toThrow(/1 Missouri counties of the geography have no row \(29001 Adair\)/)
+  })
+})
+
+/** The rate-tables landing page and a year page as DOR links them: year pages by path, charts by their period's text. */
+const landingPage = (years: number[]) => `<!DOCTYPE html><html><head><title>Sales/Use Tax Rate Tables</title></head><body><ul>${years.map((y) => `<li><a href="/taxation/business/tax-types/sales-use/rate-tables/${y}/">${y} Rate Tables</a></li>`).join('')}</ul></body></html>`
+const yearPage = (charts: [text: string, file: string][]) =>
+  `<!DOCTYPE html><html><head><title>2026 Rate Tables</title></head><body>${charts.map(([text, file]) => `<p><a href="/forms/${file}">${text}</a> <a href="/forms/${file.replace(/\.xlsx$/, '.pdf')}">${text.replace('XLS', 'PDF')}</a></p>`).join('')}</body></html>`
+
+describe('finding the rate chart', () => {
+  it('takes the chart of the newest period begun, by its link text, holding one of a later period; a sign-in page in its place is refused', async () => {
+    const chart = await moRateChart(rows)
+    await bed.mirror.publish({
+      'mo-dor/rate-tables.html': landingPage([2026, 2025, 2019]),
+      'mo-dor/rate-tables-2026.html': yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]),
+      'mo-dor/rate-tables-2025.html': yearPage([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]),
+      'mo-dor/oct2026.xlsx': chart,
+    })
+    const sources = await fetchStateSources(MO, MO.feeds[0]!, await bed.context())
+    expect(sources.choices[0]).toMatchObject({ edition: '2026-10-01', request: { fileName: 'oct2026.xlsx' } })
+    expect(sources.choices[0]!.how).toMatch(/"10\/2026 - 12\/2026 - XLS", the newest of 4 rate chart\(s\).*held until their period: "01\/2027 - 03\/2027 - XLS"/)
+    const loaded = await loadFeed(MO, MO.feeds[0]!, await bed.context())
+    expect(loaded.edition).toBe('2026-10-01')
+    expect(loaded.files.map((f) => f.name)).toContain('oct2026.xlsx')
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['10/2026 - 12/2026 - XLS', 'oct2026.xlsx']]), 'mo-dor/oct2026.xlsx': '<!DOCTYPE html><html><head><title>Sign In</title></head></html>' })
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/oct2026\.xlsx: the server answered an HTML page \("Sign In"\)/)
+  })
+
+  it('has no file, rather than failing, on a mirror that does not carry the rate-tables pages', async () => {
+    await bed.mirror.publish({})
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toBeInstanceOf(NoFileForState)
+  })
+
+  it('holds a page linking only a chart of a period not yet begun, and fails on a page whose links lost their period text', async () => {
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx']]) })
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/link only charts of periods not yet begun \("01\/2027 - 03\/2027 - XLS"\); held until then/)
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['Rate chart', 'oct2026.xlsx']]) })
+    await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/link no chart by the text "MM\/YYYY - MM\/YYYY - XLS": their layout changed/)
+  })
+})
