@@ -81,7 +81,7 @@ export type FreshnessEnvelope = {
     edition: string | null
     /** why the feed in service is not the state's preferred (official) one; null when it is */
     fallback_reason: string | null
-    /** a newer edition the publisher lists that is not served because it could not be used on the last refresh (the data of `edition` is served meanwhile, and changes it announces are not yet in the changes feed); null when none */
+    /** an edition the publisher lists that could not be used on the last refresh: newer than `edition`, or of the preferred feed while a fallback serves. The data of `edition` is served meanwhile, and changes the pending edition announces are not yet in the changes feed; null when none */
     pending_edition: PendingEdition | null
   }[]
 }

@@ -304,13 +304,12 @@ const loadFailure = (error: unknown): FeedTry<never> => {
 }
 
 async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: EditionChoice[], prior: StateRecord | null, priorHasData: boolean, context: StateContext): Promise<FeedTry<Served>> {
-  const failure = loadFailure
   let sources: StateSources
   try {
     sources = await fetchChosenSources(descriptor, feed, choices, context)
     assertSourcesAcceptable(feed, sources, prior && priorHasData ? prior : null, context.settings.sizeJumpLimit)
   } catch (error) {
-    return failure(error)
+    return loadFailure(error)
   }
   const pinned = sources.choices.some((choice) => choice.pinned)
   const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
@@ -339,7 +338,7 @@ async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: Editi
     const inService = prior && priorHasData ? prior : null
     verdict = judgeTrial({ descriptor, feed, inService, result: loaded.result, index: loaded.index, sources, geography, asOf: context.today, settings: context.settings })
   } catch (error) {
-    return failure(error)
+    return loadFailure(error)
   }
   if (verdict.held) return { outcome: 'failed', message: verdict.held }
   loaded.result.notes.push(...verdict.notes)

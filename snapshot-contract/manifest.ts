@@ -51,7 +51,7 @@ export const FreshnessRecord = z.object({
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
   fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),
   pending_edition: PendingEdition.nullable().describe(
-    'a newer edition the publisher lists that is not served because it could not be used on the last refresh (the data of `edition` is served meanwhile, and changes it announces are not yet in the changes feed); null when none',
+    'an edition the publisher lists that could not be used on the last refresh: newer than `edition`, or of the preferred feed while a fallback serves. The data of `edition` is served meanwhile, and changes the pending edition announces are not yet in the changes feed; null when none',
   ),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
@@ -167,7 +167,7 @@ export const StateRecord = z.object({
   rate_varies: z.array(RateVaries).default([]),
   /** the comparison with the aggregator that let a new official feed serve (null: no trial on its last load) */
   official_trial: OfficialTrial.nullable().default(null),
-  /** a newer edition listed on the last refresh that could not be used (pipeline/pending-edition.ts) */
+  /** an edition listed on the last refresh that could not be used and is not served (pipeline/pending-edition.ts) */
   pending_edition: PendingEdition.nullable().default(null),
 })
 export type StateRecord = z.infer<typeof StateRecord>
