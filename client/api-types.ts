@@ -81,6 +81,8 @@ export type FreshnessEnvelope = {
     edition: string | null
     /** why the feed in service is not the state's preferred (official) one; null when it is */
     fallback_reason: string | null
+    /** an edition the publisher lists that could not be used on the last refresh: newer than `edition`, or of the preferred feed while a fallback serves. The data of `edition` is served meanwhile, and changes the pending edition announces are not yet in the changes feed; null when none */
+    pending_edition: PendingEdition | null
   }[]
 }
 
@@ -468,6 +470,17 @@ export type OrderTaxInput = {
   line_items?: TaxLineItemInput[] | null
   /** sent by platform plugins (woo, magento); ignored */
   plugin?: string | number | boolean | null
+}
+
+export type PendingEdition = {
+  /** the edition as its publisher names it */
+  edition: string
+  /** the feed that lists it */
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'avalara-zip5' | 'statutory'
+  /** failed: it could not be fetched, read or checked; anchor_regression: its rates broke a known-good anchor */
+  outcome: 'failed' | 'anchor_regression'
+  /** what went wrong, as the refresh recorded it */
+  reason: string
 }
 
 /** Spec 2.1. Every rate is a string with exactly 5 decimals. */

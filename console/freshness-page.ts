@@ -37,6 +37,7 @@ function select(code: string): void {
       ['Class', CLASS_MEANINGS[record.klass]],
       ['Source', sourceOf(record)],
       ['Edition', record.edition ?? '—'],
+      ['Pending edition', record.pending_edition && `${record.pending_edition.edition} (${record.pending_edition.feed}), not served: ${record.pending_edition.reason}`],
       ['Effective through', record.effective_through ?? '—'],
       ['Last refreshed', when(record.last_refreshed_at)],
       ['Rows', record.rows.toLocaleString('en-US')],

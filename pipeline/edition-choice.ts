@@ -25,6 +25,9 @@ export type EditionChoice = {
   how: string
 }
 
+/** The edition of a file the publisher keeps at one address with no edition in its name. */
+export const CURRENT_EDITION = 'current'
+
 type ChoiceContext = { settings: PipelineSettings; listings: Listings }
 
 const CDTFA_WORKBOOK = /^SalesTaxRates\d{1,2}-\d{1,2}-\d{2}\.xlsx$/i
@@ -89,7 +92,7 @@ export async function chooseTxRateFile(feed: { pageUrl: string; fileUrl: string 
   const page = `${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
   const current = listed.find((file) => txQuarterOf(file.name) === null)
   if (current) {
-    return { request: { feed: 'tx-comptroller', fileName: current.name, officialUrl: current.officialUrl }, edition: 'current', pinned: false, how: `${current.name}: the current rate file linked from ${page}` }
+    return { request: { feed: 'tx-comptroller', fileName: current.name, officialUrl: current.officialUrl }, edition: CURRENT_EDITION, pinned: false, how: `${current.name}: the current rate file linked from ${page}` }
   }
   const today = context.settings.now.toISOString().slice(0, 10)
   const dated = listed.map((file) => ({ file, edition: txQuarterOf(file.name)! })).sort((a, b) => b.edition.localeCompare(a.edition))
@@ -197,13 +200,13 @@ const FL_DOWNLOAD_ALL = 'Download All'
  */
 export async function chooseFlSurtaxWorkbook(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
   if (context.settings.mirror.kind === 'official') {
-    return { request: { feed: 'fl-dor-surtax', fileName: FL_SURTAX_WORKBOOK, officialUrl: pageUrl }, postback: FL_DOWNLOAD_ALL, edition: 'current', pinned: false, how: `${FL_SURTAX_WORKBOOK}: the "${FL_DOWNLOAD_ALL}" postback of ${pageUrl}` }
+    return { request: { feed: 'fl-dor-surtax', fileName: FL_SURTAX_WORKBOOK, officialUrl: pageUrl }, postback: FL_DOWNLOAD_ALL, edition: CURRENT_EDITION, pinned: false, how: `${FL_SURTAX_WORKBOOK}: the "${FL_DOWNLOAD_ALL}" postback of ${pageUrl}` }
   }
   const listing = await listingOrNoFile('fl-dor-surtax', pageUrl, context)
   const workbooks = listing.files.filter((file) => /\.xlsx$/i.test(file.name))
   if (workbooks.length !== 1) throw new Error(`mirror listing ${listing.where} holds ${workbooks.length} workbooks (${workbooks.map((w) => w.name).join(', ') || 'none'}), not one`)
   const [workbook] = workbooks
-  return { request: { feed: 'fl-dor-surtax', fileName: workbook!.name, officialUrl: workbook!.officialUrl }, edition: 'current', pinned: false, how: `${workbook!.name}: the workbook of ${listing.where}` }
+  return { request: { feed: 'fl-dor-surtax', fileName: workbook!.name, officialUrl: workbook!.officialUrl }, edition: CURRENT_EDITION, pinned: false, how: `${workbook!.name}: the workbook of ${listing.where}` }
 }
 
 /**
@@ -228,7 +231,7 @@ export async function orNoFileOnMirror<T>(feed: string, settings: PipelineSettin
 /** A file published under one fixed name for its current edition (IDOR's ordmache-current.txt): fetched as it is. */
 export function currentFileChoice(feed: string, url: string): EditionChoice {
   const fileName = decodeURIComponent(path.posix.basename(new URL(url).pathname))
-  return { request: { feed, fileName, officialUrl: url }, edition: 'current', pinned: false, how: `${fileName}: the publisher's current file at its fixed address` }
+  return { request: { feed, fileName, officialUrl: url }, edition: CURRENT_EDITION, pinned: false, how: `${fileName}: the publisher's current file at its fixed address` }
 }
 
 /** Pins of a state that none of its feeds can use are an error, not silently ignored. */

@@ -32,6 +32,7 @@ export function emptyRecord(descriptor: StateDescriptor): StateRecord {
     coverage_from: null,
     rate_varies: [],
     official_trial: null,
+    pending_edition: null,
   }
 }
 

@@ -7,8 +7,8 @@ import type { AnchorResult, FeedAttempt, FreshnessStatus, StateRecord } from '..
 /** One feed's try: served with a value, or why not (anchors: the diverged results of an anchor regression). */
 export type FeedTry<T> =
   | { outcome: 'served'; value: T }
-  | { outcome: 'no_file' | 'failed'; message: string }
-  | { outcome: 'anchor_regression'; message: string; anchors: AnchorResult[] }
+  | { outcome: 'no_file' | 'failed'; message: string; edition?: string }
+  | { outcome: 'anchor_regression'; message: string; anchors: AnchorResult[]; edition?: string }
 
 export type Preference<T> = {
   served: { feed: Feed; value: T } | null
@@ -27,7 +27,7 @@ export async function firstServing<T>(feeds: readonly Feed[], attempt: (feed: Fe
       return { served: { feed, value: tried.value }, attempts, regressed }
     }
     if (tried.outcome === 'anchor_regression') regressed ??= tried.anchors
-    attempts.push({ feed: feed.kind, outcome: tried.outcome, message: tried.message })
+    attempts.push({ feed: feed.kind, outcome: tried.outcome, message: tried.message, ...(tried.edition ? { edition: tried.edition } : {}) })
   }
   return { served: null, attempts, regressed }
 }

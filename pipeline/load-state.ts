@@ -53,6 +53,11 @@ export type StateSources = {
 }
 
 export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed, context: Pick<LoadContext, 'settings' | 'listings'>): Promise<StateSources> {
+  return fetchChosenSources(descriptor, feed, await chooseEditions(descriptor, feed, context), context)
+}
+
+/** The edition of each file the feed reads for the state: the newest listed, or the pinned one. */
+export async function chooseEditions(descriptor: StateDescriptor, feed: Feed, context: Pick<LoadContext, 'settings' | 'listings'>): Promise<EditionChoice[]> {
   assertPinsUsable(descriptor, context.settings)
   const choices: EditionChoice[] = []
   if (feed.kind === 'sst') {
@@ -75,6 +80,11 @@ export async function fetchStateSources(descriptor: StateDescriptor, feed: Feed,
   } else if (feed.kind === 'al-dor') {
     choices.push(await chooseAlRateFile(feed.pageUrl, context))
   }
+  return choices
+}
+
+/** The chosen files fetched (`choices` is updated when an SST file is fetched under its other extension), and the state's newest drop. */
+export async function fetchChosenSources(descriptor: StateDescriptor, feed: Feed, choices: EditionChoice[], context: Pick<LoadContext, 'settings' | 'listings'>): Promise<StateSources> {
   const fetched = await Promise.all(
     choices.map(async (choice, i) => {
       if (choice.postback) return fetchByPostback(choice.request, choice.postback, context.settings)

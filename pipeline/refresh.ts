@@ -12,7 +12,9 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { fallbackReason, fallbackStatus, firstServing, keepsPreviousOver, type FeedTry } from './feed-preference.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { buildHistoryLayers, historyKeys, type PreviousLayer } from './history-layers.ts'
-import { compileState, fetchStateSources, type LoadContext, type StateSources } from './load-state.ts'
+import { chooseEditions, compileState, fetchChosenSources, type LoadContext, type StateSources } from './load-state.ts'
+import { CURRENT_EDITION, type EditionChoice } from './edition-choice.ts'
+import { pendingEdition } from './pending-edition.ts'
 import { assertSourcesAcceptable } from './source-checks.ts'
 import { Listings } from './source-listing.ts'
 import type { AnchorResult, FreshnessStatus, Klass, Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
@@ -197,6 +199,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
       ...(prior ?? emptyRecord(descriptor)),
       status,
       notes,
+      pending_edition: null,
       ...extra,
     },
     data: priorHasData ? dataFromIndex(previousIndex!, descriptor.code) : null,
@@ -216,6 +219,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
         : noDataYet(descriptor, context.settings.dropsDir)
     return keepPrevious(broken?.outcome === 'anchor_regression' ? 'anchor_regression' : 'failed', [`${why}: ${tried.join('; ')}`], {
       feeds_tried: attempts,
+      pending_edition: pendingEdition(attempts, priorHasData ? prior : null),
       ...(regressed ? { anchors: regressed } : {}),
     })
   }
@@ -226,7 +230,10 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   const fallbackNotes = fallback ? [`served by ${feed.kind}, a fallback: ${fallback}`] : []
   if (value.kind === 'unchanged') {
     const outcome = unchanged(descriptor, klass, { ...value.prior, pinned: value.pinned }, value.data, [...fallbackNotes, ...value.choiceNotes], new Date(nowIso))
-    return { ...outcome, record: { ...outcome.record, status: fallbackStatus(outcome.record.status, attempts), feeds_tried: attempts, fallback_reason: fallback } }
+    return {
+      ...outcome,
+      record: { ...outcome.record, status: fallbackStatus(outcome.record.status, attempts), feeds_tried: attempts, fallback_reason: fallback, pending_edition: pendingEdition(attempts, outcome.record) },
+    }
   }
 
   const { result, index, withheld, anchors } = value
@@ -260,6 +267,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     coverage_from: result.coverageFrom ?? null,
     rate_varies: result.rateVaries ?? [],
     official_trial: value.trial,
+    pending_edition: pendingEdition(attempts, { feed: feed.kind, edition: result.edition }),
   }
   return { descriptor, record, data: result }
 }
@@ -277,16 +285,31 @@ function noDataYet(descriptor: StateDescriptor, dropsDir: string): string {
  * withheld) and the feed's own anchors.
  */
 async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateRecord | null, priorHasData: boolean, context: StateContext): Promise<FeedTry<Served>> {
-  const failure = (error: unknown): FeedTry<Served> => {
-    const message = (error as Error).message
-    return error instanceof NoFileForState ? { outcome: 'no_file', message } : { outcome: 'failed', message: `load failed: ${message}` }
+  let choices: EditionChoice[]
+  try {
+    choices = await chooseEditions(descriptor, feed, context)
+  } catch (error) {
+    return loadFailure(error)
   }
+  const tried = await tryChosen(descriptor, feed, choices, prior, priorHasData, context)
+  // The edition the publisher lists, when it names one: a failure of it is an edition announced and not served.
+  const edition = choices[0]?.edition
+  if ((tried.outcome === 'failed' || tried.outcome === 'anchor_regression') && edition && edition !== CURRENT_EDITION) return { ...tried, edition }
+  return tried
+}
+
+const loadFailure = (error: unknown): FeedTry<never> => {
+  const message = (error as Error).message
+  return error instanceof NoFileForState ? { outcome: 'no_file', message } : { outcome: 'failed', message: `load failed: ${message}` }
+}
+
+async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: EditionChoice[], prior: StateRecord | null, priorHasData: boolean, context: StateContext): Promise<FeedTry<Served>> {
   let sources: StateSources
   try {
-    sources = await fetchStateSources(descriptor, feed, context)
+    sources = await fetchChosenSources(descriptor, feed, choices, context)
     assertSourcesAcceptable(feed, sources, prior && priorHasData ? prior : null, context.settings.sizeJumpLimit)
   } catch (error) {
-    return failure(error)
+    return loadFailure(error)
   }
   const pinned = sources.choices.some((choice) => choice.pinned)
   const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
@@ -315,7 +338,7 @@ async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateReco
     const inService = prior && priorHasData ? prior : null
     verdict = judgeTrial({ descriptor, feed, inService, result: loaded.result, index: loaded.index, sources, geography, asOf: context.today, settings: context.settings })
   } catch (error) {
-    return failure(error)
+    return loadFailure(error)
   }
   if (verdict.held) return { outcome: 'failed', message: verdict.held }
   loaded.result.notes.push(...verdict.notes)

@@ -21,6 +21,16 @@ export type FreshnessStatus = z.infer<typeof FreshnessStatus>
 export const Klass = z.enum(['auto', 'reload', 'static'])
 export type Klass = z.infer<typeof Klass>
 
+export const PendingEdition = z
+  .object({
+    edition: z.string().describe('the edition as its publisher names it'),
+    feed: FeedKind.describe('the feed that lists it'),
+    outcome: z.enum(['failed', 'anchor_regression']).describe('failed: it could not be fetched, read or checked; anchor_regression: its rates broke a known-good anchor'),
+    reason: z.string().describe('what went wrong, as the refresh recorded it'),
+  })
+  .meta({ id: 'PendingEdition' })
+export type PendingEdition = z.infer<typeof PendingEdition>
+
 export const FreshnessRecord = z.object({
   code: z.string().regex(/^[a-z]{2}$/),
   name: z.string(),
@@ -40,6 +50,9 @@ export const FreshnessRecord = z.object({
   source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
   fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),
+  pending_edition: PendingEdition.nullable().describe(
+    'an edition the publisher lists that could not be used on the last refresh: newer than `edition`, or of the preferred feed while a fallback serves. The data of `edition` is served meanwhile, and changes the pending edition announces are not yet in the changes feed; null when none',
+  ),
 })
 export type FreshnessRecord = z.infer<typeof FreshnessRecord>
 
@@ -77,6 +90,8 @@ export const FeedAttempt = z.object({
   /** no_file: the feed has nothing for the state (not a failure); failed / anchor_regression: it had and could not be used */
   outcome: z.enum(FEED_OUTCOMES),
   message: z.string(),
+  /** the edition the publisher listed and this try loaded, when it names one (failed and anchor_regression tries) */
+  edition: z.string().optional(),
 })
 export type FeedAttempt = z.infer<typeof FeedAttempt>
 
@@ -152,6 +167,8 @@ export const StateRecord = z.object({
   rate_varies: z.array(RateVaries).default([]),
   /** the comparison with the aggregator that let a new official feed serve (null: no trial on its last load) */
   official_trial: OfficialTrial.nullable().default(null),
+  /** an edition listed on the last refresh that could not be used and is not served (pipeline/pending-edition.ts) */
+  pending_edition: PendingEdition.nullable().default(null),
 })
 export type StateRecord = z.infer<typeof StateRecord>
 
@@ -207,6 +224,7 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       source_kind: feedTraits(state.feed).sourceKind,
       edition: state.edition,
       fallback_reason: state.fallback_reason,
+      pending_edition: state.pending_edition,
     })),
   }
 }

@@ -55,8 +55,8 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `console-${name}.png`), fullPage: true })
 
 describe('the console files', () => {
-  it('are served at /, /lookup, /docs and /account with the console CSP; assets gzipped with Vary; other paths stay JSON', async () => {
-    for (const page of ['/', '/lookup', '/docs', '/account']) {
+  it('are served at /, /lookup, /changes, /docs and /account with the console CSP; assets gzipped with Vary; other paths stay JSON', async () => {
+    for (const page of ['/', '/lookup', '/docs', '/account', '/changes']) {
       const response = await fetch(`${lookup.server.url}${page}`)
       expect(response.status, page).toBe(200)
       expect(response.headers.get('content-type')).toBe('text/html;charset=utf-8')
@@ -344,6 +344,107 @@ describe('the account page', () => {
     await page.click('#account-form button')
     await expect.poll(() => page.locator('#account-status .problem-message').textContent()).toBe('Invalid X-API-Key.')
     await page.close()
+  })
+})
+
+describe('the changes page', () => {
+  /** Every change /v1/changes lists for this query, all pages. */
+  async function served(query: string, key = lookup.key): Promise<any[]> {
+    const changes = []
+    let cursor = ''
+    do {
+      const { body } = await lookup.get(`/v1/changes?${query}&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key)
+      changes.push(...body.changes)
+      cursor = body.next_cursor ?? ''
+    } while (cursor)
+    return changes
+  }
+
+  /** Fills the form and sends it; the rows the page shows once it has answered. */
+  async function shownChanges(page: Page, fields: { key?: string; states: string; from: string }) {
+    await page.fill('#api-key', fields.key ?? lookup.key)
+    await page.fill('#changes-states', fields.states)
+    await page.fill('#changes-from', fields.from)
+    await page.click('#changes-submit')
+    await page.waitForSelector('#changes-status [data-field="summary"], #changes-status .problem')
+    return page.$$eval('#changes-list tbody tr', (rows) =>
+      rows.map((row) => ({
+        state: row.getAttribute('data-state'),
+        code: row.getAttribute('data-code'),
+        level: row.getAttribute('data-level'),
+        effective: row.querySelector('[data-field="effective"]')!.textContent,
+        rates: row.querySelector('[data-field="rates"]')!.textContent,
+        source: row.querySelector('[data-field="source"]')!.textContent,
+        href: row.querySelector('[data-field="source"] a')?.getAttribute('href') ?? null,
+      })),
+    )
+  }
+
+  /** A 5-decimal rate in whole 1e-5 units, as a percentage with its trailing zeros dropped. */
+  const rateText = (rate: string | null) => {
+    if (rate === null) return 'none'
+    const [whole, fraction = ''] = rate.split('.')
+    const units = BigInt(`${whole}${fraction.padEnd(5, '0')}`)
+    return `${units / 1000n}.${String(units % 1000n).padStart(3, '0')}`.replace(/\.?0+$/, '') + '%'
+  }
+
+  it("lists GA's changes from a date as /v1/changes does, by effective date, each with its source file", async () => {
+    const from = '2022-01-01'
+    const expected = await served(`states=ga&from=${from}`)
+    expect(expected.length).toBeGreaterThan(1)
+    expect(new Set(expected.map((change) => change.effective)).size).toBeGreaterThan(1)
+    const page = await browser.open('/changes')
+    const rows = await shownChanges(page, { states: 'ga', from })
+    expect(rows).toEqual(
+      expected.map((change) => ({
+        state: 'GA',
+        code: change.jurisdiction.code,
+        level: change.jurisdiction.level,
+        effective: change.effective,
+        rates: `${rateText(change.old_rate)} → ${rateText(change.new_rate)}`,
+        source: `${change.source.file}${change.source.edition ? ` edition ${change.source.edition}` : ''}`,
+        href: change.source.url,
+      })),
+    )
+    const dates = rows.map((row) => row.effective!)
+    expect(dates).toEqual([...dates].sort())
+    expect(await page.locator('#changes-status').textContent()).toContain(`${expected.length.toLocaleString('en-US')} changes effective on or after ${from} in GA (the states asked)`)
+    await screenshot(page, 'changes')
+    await page.close()
+  })
+
+  it("without states lists the account's nexus states, from today when no date is given", async () => {
+    const { api_key: key } = await lookup.server.createAccount('starter', 'changes account')
+    const put = await fetch(`${lookup.server.url}/v1/portability/nexus`, {
+      method: 'PUT',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ regions: [{ state: 'GA' }, { state: 'WI' }] }),
+    })
+    expect(put.status).toBe(200)
+    const expected = await served(`from=${TODAY}`, key)
+    const page = await browser.open('/changes')
+    const rows = await shownChanges(page, { key, states: '', from: '' })
+    expect(rows.map((row) => `${row.state} ${row.level} ${row.code} ${row.effective}`)).toEqual(expected.map((c) => `${c.state} ${c.jurisdiction.level} ${c.jurisdiction.code} ${c.effective}`))
+    expect(await page.locator('#changes-status').textContent()).toContain(`on or after ${TODAY} in GA, WI (your account's nexus states)`)
+    await page.close()
+  })
+
+  it('shows the envelope of a state code the API refuses', async () => {
+    const page = await browser.open('/changes')
+    await shownChanges(page, { states: 'gx', from: '' })
+    expect(await page.locator('#changes-status .problem h2').textContent()).toBe('422 VALIDATION_ERROR')
+    await page.close()
+  })
+
+  it('shows every text whole and readable on a 1280×800 screen and a 390×844 phone', async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      const page = await browser.open('/changes', { beforeLoad: (p) => p.setViewportSize(viewport) })
+      const rows = await shownChanges(page, { states: 'ga', from: '2022-01-01' })
+      expect(rows.length).toBeGreaterThan(0)
+      await screenshot(page, `changes-${viewport.width}x${viewport.height}`)
+      expect(await unreadableTexts(page, 'main'), `${viewport.width}×${viewport.height}`).toEqual([])
+      await page.close()
+    }
   })
 })
 

@@ -11,6 +11,7 @@ import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { loadSnapshot, readCurrentId, snapshotsDir } from '../snapshot-contract/snapshot-store.ts'
 import { refreshLockPath } from '../pipeline/refresh-lock.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { startTestServer } from './support/server-harness.ts'
 import { pipelineSettings, refreshProcess, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 import { tempDir } from './support/temp-dirs.ts'
@@ -89,6 +90,39 @@ describe('refresh faults through a real HTTP mirror', () => {
     mirror.faults.clear()
     expect(state(next, 'MN').status).toBe('failed')
     expect(state(next, 'MN').notes.join()).toMatch(/rates-a\.csv.*rates-b\.csv/)
+  })
+
+  it('a newer GA edition listed but unreadable is named in /v1/freshness as pending, with why, while the previous edition serves', async () => {
+    const listed = (await readdir(sharedPath('mirror/sst'))).filter((name) => /^[A-Z]{2}[RB]\d{4}Q[1-4][A-Z]{3}\d{2}\.(csv|zip)$/.test(name))
+    // The next quarter's file as GA would post it, its rows one column longer than the layout: unreadable.
+    const nextQuarter = (await readFile(sharedPath('mirror/sst/GAR2026Q2FEB19.csv'), 'utf8')).replace(/\n/g, ',0\n')
+    mirror.faults.set('/sst/', { kind: 'listing', names: [...listed, 'GAR2026Q3MAY20.csv'] })
+    mirror.files.set('/sst/GAR2026Q3MAY20.csv', Buffer.from(nextQuarter))
+    let next: Manifest
+    try {
+      next = await run('2026-11-25T03:00:00.000Z')
+    } finally {
+      mirror.faults.clear()
+      mirror.files.delete('/sst/GAR2026Q3MAY20.csv')
+    }
+    const server = await startTestServer({ artifactsDir: artifacts })
+    try {
+      const freshness = await (await fetch(`${server.url}/v1/freshness`)).json()
+      const ga = freshness.states.find((record: { code: string }) => record.code === 'ga')
+      expect(ga.status).toBe('failed')
+      expect(ga.edition).toBe(state(baseline, 'GA').edition)
+      expect(ga.pending_edition).toMatchObject({ edition: '2026Q3MAY20', feed: 'sst', outcome: 'failed' })
+      expect(ga.pending_edition.reason).toMatch(/GAR2026Q3MAY20\.csv/)
+      expect(ga.pending_edition.reason).toBe(state(next, 'GA').feeds_tried.find((attempt) => attempt.feed === 'sst')!.message)
+      // The states whose listed edition is the one in service have none pending.
+      for (const code of ['mn', 'wi', 'ca', 'ct']) expect(freshness.states.find((record: { code: string }) => record.code === code).pending_edition, code).toBeNull()
+      expect(await answersOf(artifacts, next.snapshot, 'GA')).toEqual(await answersOf(artifacts, baseline.snapshot, 'GA'))
+    } finally {
+      await server.close()
+    }
+    // Once the edition in service is listed again and loads, nothing is pending.
+    const recovered = await run('2026-11-26T03:00:00.000Z')
+    expect(state(recovered, 'GA').pending_edition).toBeNull()
   })
 })
 

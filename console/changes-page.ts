@@ -1,0 +1,51 @@
+// The changes page (/changes): for the key typed on the page (held in this call only), every rate
+// change of the states asked (or the account's nexus states, the API's default) effective on or
+// after the date given (today by default), all pages of GET /v1/changes, by effective date.
+import type { RateChangesResponse } from '../client/index.ts'
+import { changesTable } from './changes-view.ts'
+import { consoleClient } from './console-client.ts'
+import { byId, h } from './dom.ts'
+import { problemView } from './problem-view.ts'
+
+const status = byId('changes-status')
+const list = byId('changes-list')
+const submit = byId<HTMLButtonElement>('changes-submit')
+
+const STATES_FROM = { query: 'the states asked', nexus: "your account's nexus states", all: 'every state' } as const
+
+byId<HTMLFormElement>('changes-form').addEventListener('submit', (event) => {
+  event.preventDefault()
+  void show()
+})
+
+function statesAsked(): string[] | undefined {
+  const codes = byId<HTMLInputElement>('changes-states').value.split(/[\s,]+/).filter(Boolean)
+  return codes.length ? codes : undefined
+}
+
+async function show(): Promise<void> {
+  const { client } = consoleClient(byId<HTMLInputElement>('api-key').value.trim() || undefined)
+  const from = byId<HTMLInputElement>('changes-from').value.trim() || new Date().toISOString().slice(0, 10)
+  submit.disabled = true
+  status.replaceChildren('Loading…')
+  list.replaceChildren()
+  try {
+    const pages: RateChangesResponse[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.changes({ states: statesAsked(), from, limit: 1000, cursor })
+      pages.push(page)
+      cursor = page.next_cursor ?? undefined
+    } while (cursor)
+    const first = pages[0]!
+    const changes = pages.flatMap((page) => page.changes)
+    status.replaceChildren(
+      h('span', { 'data-field': 'summary' }, `${changes.length.toLocaleString('en-US')} changes effective on or after ${from} in ${first.states.join(', ') || 'no state'} (${STATES_FROM[first.states_from]}), snapshot ${first.snapshot}.`),
+    )
+    list.replaceChildren(changes.length ? changesTable(changes) : h('p', { 'data-field': 'none' }, 'No change is known for these states from this date on.'))
+  } catch (error) {
+    status.replaceChildren(problemView(error))
+  } finally {
+    submit.disabled = false
+  }
+}

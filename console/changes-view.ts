@@ -1,0 +1,32 @@
+// The changes page's table: one row per rate change, in the feed's order (effective date, then
+// state, level and code), with the source file and edition that announced it.
+import type { RateChangesResponse } from '../client/index.ts'
+import { h, percent, table } from './dom.ts'
+
+type RateChange = RateChangesResponse['changes'][number]
+
+const rateText = (rate: string | null) => (rate === null ? 'none' : percent(rate))
+
+function sourceCell(source: RateChange['source']): HTMLElement {
+  const file = source.url ? h('a', { href: source.url, rel: 'noreferrer' }, source.file) : h('span', {}, source.file)
+  return h('span', { 'data-field': 'source' }, file, source.edition ? h('small', { class: 'muted' }, ` edition ${source.edition}`) : null)
+}
+
+export function changesTable(changes: readonly RateChange[]): HTMLElement {
+  const rows = changes.map((change) => [
+    h('span', { 'data-field': 'effective' }, change.effective),
+    change.state,
+    h('span', {}, change.jurisdiction.name ?? change.jurisdiction.code, h('small', { class: 'muted' }, ` ${change.jurisdiction.level} ${change.jurisdiction.code}`)),
+    h('span', { 'data-field': 'rates' }, `${rateText(change.old_rate)} → ${rateText(change.new_rate)}`),
+    change.zip_count.toLocaleString('en-US'),
+    sourceCell(change.source),
+  ])
+  const shown = table('Changes by effective date', ['Effective', 'State', 'Jurisdiction', 'Rate', 'ZIPs', 'Source'], rows, { 'data-part': 'changes' })
+  changes.forEach((change, i) => {
+    const row = shown.tBodies[0]!.rows[i]!
+    row.dataset.state = change.state
+    row.dataset.code = change.jurisdiction.code
+    row.dataset.level = change.jurisdiction.level
+  })
+  return h('div', { class: 'table-scroll' }, shown)
+}
