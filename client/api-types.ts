@@ -476,7 +476,7 @@ export type PendingEdition = {
   /** the edition as its publisher names it */
   edition: string
   /** the feed that lists it */
-  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'avalara-zip5' | 'statutory'
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'avalara-zip5' | 'statutory'
   /** failed: it could not be fetched, read or checked; anchor_regression: its rates broke a known-good anchor */
   outcome: 'failed' | 'anchor_regression'
   /** what went wrong, as the refresh recorded it */
