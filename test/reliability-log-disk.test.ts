@@ -61,6 +61,7 @@ describe('the log disk full while the server runs', () => {
     }
     // Lines are written every 50 ms: the last ones reach the full disk a moment later.
     await expect.poll(async () => (await health()).logs.status).toBe('degraded')
+    await expect.poll(async () => (await health()).logs.dropped_lines).toBeGreaterThanOrEqual(200)
     const degraded = await health()
     // The log disk costs nothing of the service: /healthz stays 200 for a load balancer.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
