@@ -3,7 +3,7 @@
 // next run can ask the server with a conditional request.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import got from 'got'
+import got, { HTTPError, type Response } from 'got'
 import { sha256Hex, writeAtomically } from '../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../snapshot-contract/model.ts'
 import { assertBodyKind } from './body-kind.ts'
@@ -22,7 +22,15 @@ export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-mod
 
 type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
 
-export class FetchError extends Error {}
+export class FetchError extends Error {
+  /** the HTTP status when the server answered with an error */
+  readonly status: number | undefined
+
+  constructor(message: string, status?: number) {
+    super(message)
+    this.status = status
+  }
+}
 
 /**
  * The file at its official URL, or where `location` (default: TAXATLAS_MIRROR) keeps it as
@@ -66,28 +74,7 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>
   if (cached && record?.etag) conditional['if-none-match'] = record.etag
   if (cached && record?.lastModified) conditional['if-modified-since'] = record.lastModified
 
-  let response
-  const { agent, proxy } = agentsFor(url)
-  try {
-    response = await got(url, {
-      headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...conditional },
-      responseType: 'buffer',
-      agent,
-      // A redirect to another host follows that host's proxy rule (NO_PROXY).
-      hooks: { beforeRedirect: [(options) => void (options.agent = agentsFor(String(options.url)).agent)] },
-      timeout: { request: settings.fetchTimeoutMs },
-      retry: {
-        limit: settings.fetchRetries,
-        methods: ['GET'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        backoffLimit: 10_000,
-      },
-      throwHttpErrors: true,
-      decompress: true,
-    })
-  } catch (error) {
-    throw new FetchError(`${request.fileName}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`)
-  }
+  const response = await httpGet(url, { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers: conditional }, request.fileName)
   if (response.statusCode === 304 && cached && record) {
     return { url, name: request.fileName, sha256: record.sha256, size: cached.length, bytes: cached, cache: 'not-modified' }
   }
@@ -105,6 +92,37 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>
   }
   await writeAtomically(recordPath, JSON.stringify(next, null, 2))
   return { ...stored, bytes, cache: 'fresh' }
+}
+
+export type HttpGetOptions = { timeoutMs: number; retries: number; headers?: Record<string, string> }
+
+/**
+ * GET `url` through the proxy its host needs, retrying transient failures. A failure is a FetchError
+ * naming `what`, the URL and the proxy, with the HTTP status when the server answered.
+ */
+export async function httpGet(url: string, options: HttpGetOptions, what: string): Promise<Response<Buffer>> {
+  const { agent, proxy } = agentsFor(url)
+  try {
+    return await got(url, {
+      headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...options.headers },
+      responseType: 'buffer',
+      agent,
+      // A redirect to another host follows that host's proxy rule (NO_PROXY).
+      hooks: { beforeRedirect: [(redirect) => void (redirect.agent = agentsFor(String(redirect.url)).agent)] },
+      timeout: { request: options.timeoutMs },
+      retry: {
+        limit: options.retries,
+        methods: ['GET'],
+        statusCodes: [408, 429, 500, 502, 503, 504],
+        backoffLimit: 10_000,
+      },
+      throwHttpErrors: true,
+      decompress: true,
+    })
+  } catch (error) {
+    const status = error instanceof HTTPError ? error.response.statusCode : undefined
+    throw new FetchError(`${what}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`, status)
+  }
 }
 
 // hpagent reports a refused tunnel as `Bad response: <status>`.

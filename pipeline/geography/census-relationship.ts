@@ -2,8 +2,11 @@
 // relationship files and the place-by-county code list. All three are pipe-delimited text with a
 // header row (the relationship files behind a UTF-8 BOM); columns are found by name, so a reordered
 // file still reads and a renamed or dropped column is named in the error.
+import Papa from 'papaparse'
 import type { GeoPlace } from '../../snapshot-contract/geography-model.ts'
 import { isCdpSuffix, parsePlaceName } from '../../snapshot-contract/place-names.ts'
+import { htmlTitle } from '../body-kind.ts'
+import { decodeText } from '../text-decoding.ts'
 
 export const ZCTA_COUNTY_FILE = 'tab20_zcta520_county20_natl.txt'
 export const ZCTA_PLACE_FILE = 'tab20_zcta520_place20_natl.txt'
@@ -29,26 +32,18 @@ export type PlaceByCountyTable = {
 
 type Table = { rows: string[][]; column: (name: string) => number }
 
-/** UTF-8 as the relationship files are published; a file that is not valid UTF-8 is read as Windows-1252 ("Cañon City"). */
-function decodeText(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes)
-  }
-}
-
 /** The rows of a pipe table whose header holds every `required` column; `label` names the file in errors. */
 function readPipeTable(bytes: Uint8Array, label: string, required: string[]): Table {
-  const text = decodeText(bytes).replace(/^\uFEFF/, '')
-  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '')
-  if (lines.length === 0) throw new Error(`${label} is empty`)
-  if (/^\s*</.test(lines[0]!)) throw new Error(`${label} is an HTML page, not the Census pipe-delimited file (${lines[0]!.trim().slice(0, 60)})`)
-  const header = lines[0]!.split('|').map((name) => name.trim())
-  const missing = required.filter((name) => !header.includes(name))
-  if (missing.length) throw new Error(`${label} lacks the column(s) ${missing.join(', ')} (header: ${header.join('|').slice(0, 200)})`)
-  if (lines.length === 1) throw new Error(`${label} has a header and no rows`)
-  return { rows: lines.slice(1).map((line) => line.split('|')), column: (name) => header.indexOf(name) }
+  // UTF-8 as published (the relationship files behind a BOM); Windows-1252 when not valid UTF-8 ("Cañon City").
+  const title = htmlTitle(Buffer.from(bytes.subarray(0, 65_536)))
+  if (title !== null) throw new Error(`${label} is an HTML page${title ? ` ("${title}")` : ''}, not the Census pipe-delimited file`)
+  const [header, ...rows] = Papa.parse<string[]>(decodeText(bytes, label), { delimiter: '|', skipEmptyLines: 'greedy' }).data
+  if (!header) throw new Error(`${label} is empty`)
+  const names = header.map((name) => name.trim())
+  const missing = required.filter((name) => !names.includes(name))
+  if (missing.length) throw new Error(`${label} lacks the column(s) ${missing.join(', ')} (header: ${names.join('|').slice(0, 200)})`)
+  if (rows.length === 0) throw new Error(`${label} has a header and no rows`)
+  return { rows, column: (name) => names.indexOf(name) }
 }
 
 function landArea(text: string | undefined, label: string, line: number): number {

@@ -1,10 +1,8 @@
 // HUD-USPS ZIP→county crosswalk through the HUD User API (publisher-evidence.md C.5), used when
 // TAXATLAS_HUD_TOKEN is set: one request per state (`query=All` can time out), the rows written
 // out as a crosswalk CSV in HUD's file layout so the build reads API and file alike.
-import got, { HTTPError } from 'got'
 import { z } from 'zod'
-import { FetchError } from '../fetch-source.ts'
-import { agentsFor } from '../proxy-agents.ts'
+import { FetchError, httpGet } from '../fetch-source.ts'
 import type { UspsZip } from './usps-zips.ts'
 
 export const HUD_API_URL = 'https://www.huduser.gov/hudapi/public/usps'
@@ -53,20 +51,15 @@ const csvField = (text: string) => (/[",\n]/.test(text) ? `"${text.replace(/"/g,
 
 async function fetchState(state: string, options: HudApiOptions): Promise<z.infer<typeof HudResult>[]> {
   const url = `${options.baseUrl ?? HUD_API_URL}?type=${ZIP_COUNTY_TYPE}&query=${encodeURIComponent(state)}`
+  const response = await httpGet(url, { timeoutMs: options.timeoutMs, retries: options.retries, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' } }, 'HUD API').catch((error: FetchError) => {
+    if (error.status !== 401 && error.status !== 403) throw error
+    throw new FetchError(`HUD API refused TAXATLAS_HUD_TOKEN (HTTP ${error.status}): the token is wrong, expired, or not registered for the USPS crosswalk dataset (${url})`)
+  })
   let body: unknown
   try {
-    body = await got(url, {
-      agent: agentsFor(url).agent,
-      headers: { authorization: `Bearer ${options.token}`, accept: 'application/json', 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' },
-      timeout: { request: options.timeoutMs },
-      retry: { limit: options.retries, methods: ['GET'], statusCodes: [408, 429, 500, 502, 503, 504] },
-    }).json()
+    body = JSON.parse(response.body.toString('utf8'))
   } catch (error) {
-    const status = error instanceof HTTPError ? error.response.statusCode : null
-    if (status === 401 || status === 403) {
-      throw new FetchError(`HUD API refused TAXATLAS_HUD_TOKEN (HTTP ${status}): the token is wrong, expired, or not registered for the USPS crosswalk dataset (${url})`)
-    }
-    throw new FetchError(`HUD API ${url} failed: ${(error as Error).message}`)
+    throw new FetchError(`HUD API ${url}: the answer is not JSON (${(error as Error).message})`)
   }
   const parsed = HudResponse.safeParse(body)
   if (!parsed.success) throw new FetchError(`HUD API ${url}: unexpected answer (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`)

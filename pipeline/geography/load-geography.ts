@@ -75,12 +75,13 @@ export async function fetchGeographyInputs(settings: PipelineSettings, location:
   )
   const hudStates = [...stateCodes].filter(([fips]) => HUD_STATE(fips)).map(([, code]) => code).sort()
   const [zctaCounty, zctaPlace, placeByCounty, hud] = await Promise.all([
-    limit(() => relationship(ZCTA_COUNTY_FILE)),
+    // the HUD crosswalk, when asked for, stands in for the ZCTA→county file
+    settings.hudToken ? undefined : limit(() => relationship(ZCTA_COUNTY_FILE)),
     limit(() => relationship(ZCTA_PLACE_FILE)),
     limit(() => fetch({ feed: CENSUS_CODES_FOLDER, fileName: PLACE_BY_COUNTY_FILE, officialUrl: `${CENSUS_CODES_URL}${PLACE_BY_COUNTY_FILE}` })),
     settings.hudToken ? fetchHudApi(settings, settings.hudToken, hudStates) : undefined,
   ])
-  return { states, places: await places, zctaCounty, zctaPlace, placeByCounty, ...(hud ? { hud } : {}) }
+  return { states, places: await places, zctaPlace, placeByCounty, ...(zctaCounty ? { zctaCounty } : {}), ...(hud ? { hud } : {}) }
 }
 
 /** The HUD API crosswalk of `states`, kept under build/raw/hud-api/ as a crosswalk CSV. */

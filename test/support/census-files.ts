@@ -34,26 +34,32 @@ const COUNTY_LSAD = / (Parish|Borough|Census Area|Municipality|Municipio|city|Ci
 
 const pipeFile = (header: string[], rows: (string | number)[][], bom: boolean) => `${bom ? BOM : ''}${[header, ...rows].map((row) => row.join('|')).join('\r\n')}\r\n`
 
-async function geocorrRows(): Promise<GeocorrRow[]> {
+/** `read` run once, its promise shared by every later call (the writers run side by side on the same sources). */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined
+  return () => (result ??= read())
+}
+
+const geocorrRows = once(async (): Promise<GeocorrRow[]> => {
   const text = new TextDecoder('latin1').decode(await readFile(sharedPath('geo/geocorr/geocorr2022_2507107313.csv')))
   // the second line holds column labels
   return Papa.parse<GeocorrRow>(text, { header: true, skipEmptyLines: true }).data.slice(1)
-}
+})
 
 /** 5-digit county FIPS → NAMELSAD ("Autauga County", "Acadia Parish"), from the Geocorr county names. */
-async function countyNamesLsad(): Promise<Map<string, string>> {
+const countyNamesLsad = once(async (): Promise<Map<string, string>> => {
   const names = new Map<string, string>()
   for (const row of await geocorrRows()) {
     const name = row.CountyName.trim().replace(new RegExp(` ${row.stab}$`), '')
     names.set(row.county, COUNTY_LSAD.test(name) ? name : `${name} County`)
   }
   return names
-}
+})
 
-async function zctaCountyRows(): Promise<ZctaCountyRow[]> {
+const zctaCountyRows = once(async (): Promise<ZctaCountyRow[]> => {
   const text = (await readFile(sharedPath('geo/zcta-county-2020/zcta5_county_rel.csv'), 'utf8')).replace(/^\uFEFF/, '')
   return Papa.parse<ZctaCountyRow>(text, { header: true, skipEmptyLines: true }).data
-}
+})
 
 /** `tab20_zcta520_county20_natl.txt` in `dir`; returns its path. */
 export async function writeZctaCountyFile(dir: string): Promise<string> {
