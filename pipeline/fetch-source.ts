@@ -22,7 +22,14 @@ export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-mod
 
 type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
 
-export class FetchError extends Error {}
+export class FetchError extends Error {
+  /** the server answered 404, or the mirror directory has no such file: the name, not the fetch, is at fault */
+  readonly notFound: boolean
+  constructor(message: string, options: { notFound?: boolean } = {}) {
+    super(message)
+    this.notFound = options.notFound ?? false
+  }
+}
 
 /**
  * The file at its official URL, or where `location` (default: TAXATLAS_MIRROR) keeps it as
@@ -49,7 +56,7 @@ async function fetchBytes(request: SourceRequest, settings: PipelineSettings, lo
   const { kind, where } = locate(request, location)
   if (kind === 'file') {
     const bytes = await readFile(where).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code ?? error.message})`)
+      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
     })
     const stored = await keepRaw(request, bytes, settings, localFileUrl('local-mirror', `${request.feed}/${request.fileName}`))
     return { ...stored, bytes, cache: 'mirror-dir' }
@@ -86,7 +93,10 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>
       decompress: true,
     })
   } catch (error) {
-    throw new FetchError(`${request.fileName}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`)
+    const failure = error as Error & { code?: string; response?: { statusCode: number } }
+    throw new FetchError(`${request.fileName}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(failure)}`, {
+      notFound: failure.response?.statusCode === 404,
+    })
   }
   if (response.statusCode === 304 && cached && record) {
     return { url, name: request.fileName, sha256: record.sha256, size: cached.length, bytes: cached, cache: 'not-modified' }
