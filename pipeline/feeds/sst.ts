@@ -6,6 +6,7 @@ import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, pla
 import {
   assertBoundaryFileHealthy,
   expandZipRange,
+  isActiveOn,
   plus4RangeWithin,
   readBoundaryFile,
   readBoundaryLines,
@@ -466,7 +467,7 @@ function checkDays({ rowsByRef, quarterStart }: Prepared): string[] {
 
 /** The general rate of a jurisdiction in force on a day (0 when none is), the later start winning. */
 function rateOn({ rowsByRef }: Prepared, ref: JurisdictionRef, day: string): number {
-  const inForce = (rowsByRef.get(refKey(ref.level, ref.code))?.rows ?? []).filter((row) => row.from <= day && (row.to === null || day <= row.to))
+  const inForce = (rowsByRef.get(refKey(ref.level, ref.code))?.rows ?? []).filter((row) => isActiveOn(row, day))
   return inForce.reduce<SstRateRow | null>((latest, row) => (!latest || row.from > latest.from ? row : latest), null)?.generalIntra ?? 0
 }
 
