@@ -340,13 +340,13 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
    * county tax levied only outside taxing cities yields to the city's, and county-wide districts join
    * once (a boundary triplet may name one too).
    */
-  const stackOf = (countyFips: string | null, placeCode: string | null, districts: JurisdictionRef[]): JurisdictionRef[] => {
-    const city = cityRef(placeCode)
+  const stackOf = (countyFips: string | null, cityCode: string | null, districts: JurisdictionRef[]): JurisdictionRef[] => {
+    const city = cityRef(cityCode)
     const county = (reading.countyWithinCities ?? 'added') !== 'added' && city.length > 0 ? [] : countyRef(countyFips && countyCode(countyFips))
     const ofCounty = districtsIn(countyFips)
-    const bound = districts.filter((ref) => !ofCounty.some((other) => other.code === ref.code))
-    const state = [...ofCounty, ...bound].some((ref) => replacesState.has(ref.code)) ? [] : stateRef
-    return [...state, ...county, ...ofCounty, ...city, ...bound]
+    const fromBoundary = districts.filter((ref) => !ofCounty.some((other) => other.code === ref.code))
+    const stateLayer = [...ofCounty, ...fromBoundary].some((ref) => replacesState.has(ref.code)) ? [] : stateRef
+    return [...stateLayer, ...county, ...ofCounty, ...city, ...fromBoundary]
   }
 
   const spread = postalNameSpread(geography)
