@@ -10,7 +10,7 @@ import { cdtfaEditionDate } from './feeds/cdtfa-workbook.ts'
 import { quarterStart } from './feeds/tx-rate-file.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
 import { chartLinks, pageLinks, yearPages } from './feeds/mo-rate-links.ts'
-import { download, locate, type SourceRequest } from './fetch-source.ts'
+import { download, FetchError, locate, type SourceRequest } from './fetch-source.ts'
 import type { PipelineSettings } from './settings.ts'
 import type { Listings } from './source-listing.ts'
 
@@ -172,7 +172,7 @@ async function readPage(fileName: string, url: string, settings: PipelineSetting
   const at = locate({ feed: MO_FEED, fileName, officialUrl: url }, settings.mirror)
   const bytes = at.kind === 'file'
     ? await readFile(at.where).catch((error: NodeJS.ErrnoException) => {
-        throw new Error(`cannot read ${MO_FEED}/${fileName} of the mirror (${error.code ?? error.message})`)
+        throw new FetchError(`cannot read ${MO_FEED}/${fileName} of the mirror (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
       })
     : (await download({ feed: MO_FEED, fileName }, at.where, settings)).bytes
   return bytes.toString('utf8')
@@ -222,8 +222,7 @@ export async function orNoFileOnMirror<T>(feed: string, settings: PipelineSettin
   try {
     return await read()
   } catch (error) {
-    const missing = /\(ENOENT\)|(status|Response) code 404\b/.test((error as Error).message)
-    if (settings.mirror.kind !== 'official' && missing) throw new NoFileForState(`the mirror holds no ${feed} files (${(error as Error).message})`)
+    if (settings.mirror.kind !== 'official' && error instanceof FetchError && error.notFound) throw new NoFileForState(`the mirror holds no ${feed} files (${error.message})`)
     throw error
   }
 }

@@ -25,10 +25,13 @@ type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: 
 export class FetchError extends Error {
   /** the HTTP status when the server answered with an error */
   readonly status: number | undefined
+  /** the server answered 404, or the mirror directory has no such file: the name, not the fetch, is at fault */
+  readonly notFound: boolean
 
-  constructor(message: string, status?: number) {
+  constructor(message: string, options: { status?: number; notFound?: boolean } = {}) {
     super(message)
-    this.status = status
+    this.status = options.status
+    this.notFound = options.notFound ?? options.status === 404
   }
 }
 
@@ -57,7 +60,7 @@ async function fetchBytes(request: SourceRequest, settings: PipelineSettings, lo
   const { kind, where } = locate(request, location)
   if (kind === 'file') {
     const bytes = await readFile(where).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code ?? error.message})`)
+      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
     })
     const stored = await keepRaw(request, bytes, settings, localFileUrl('local-mirror', `${request.feed}/${request.fileName}`))
     return { ...stored, bytes, cache: 'mirror-dir' }
@@ -121,7 +124,7 @@ export async function httpGet(url: string, options: HttpGetOptions, what: string
     })
   } catch (error) {
     const status = error instanceof HTTPError ? error.response.statusCode : undefined
-    throw new FetchError(`${what}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`, status)
+    throw new FetchError(`${what}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`, { status })
   }
 }
 

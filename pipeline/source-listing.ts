@@ -51,7 +51,7 @@ export class Listings {
 async function readListing(feed: string, indexUrl: string, settings: PipelineSettings, location: SourceLocation): Promise<Listing> {
   if (location.kind === 'dir') {
     const entries = await readdir(path.join(location.root, feed), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`cannot list ${localMirrorFolder(feed)} (${error.code ?? error.message})`)
+      throw new FetchError(`cannot list ${localMirrorFolder(feed)} (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
     })
     const files = entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map((entry) => entry.name).sort()
     return { where: localMirrorFolder(feed, indexUrl), files: files.map((name) => ({ name, officialUrl: new URL(encodeURIComponent(name), indexUrl).href })), cache: 'mirror-dir' }

@@ -2,11 +2,8 @@
 // directory) is asked for once more under the other extension: states switch a file between .csv
 // and .zip, and the one listing can lag the switch (publisher-evidence.md A.3, loader rules).
 import type { EditionChoice } from './edition-choice.ts'
-import { fetchSource, type FetchedSource } from './fetch-source.ts'
+import { FetchError, fetchSource, type FetchedSource } from './fetch-source.ts'
 import type { PipelineSettings } from './settings.ts'
-
-/** got words a 404 "status code 404 (Not Found)"; a mirror directory lacks the file with ENOENT. */
-const NOT_THERE = /\b404 \(Not Found\)|\(ENOENT\)/
 
 /** `GAR2026Q2FEB19.csv` → `GAR2026Q2FEB19.zip`, in the letter case of the extension given; null for other names. */
 export function otherExtension(name: string): string | null {
@@ -23,7 +20,7 @@ export async function fetchSstChoice(choice: EditionChoice, settings: PipelineSe
     return { fetched: await fetchSource(choice.request, settings), choice }
   } catch (error) {
     const other = otherExtension(choice.request.fileName)
-    if (!other || !NOT_THERE.test((error as Error).message)) throw error
+    if (!other || !(error instanceof FetchError && error.notFound)) throw error
     const request = { ...choice.request, fileName: other, officialUrl: choice.request.officialUrl.replace(/[^/]*$/, encodeURIComponent(other)) }
     try {
       const fetched = await fetchSource(request, settings)

@@ -78,6 +78,16 @@ describe('fetchSource faults', () => {
     mirror.faults.clear()
   })
 
+  it('marks a file that is not there (404, or missing from a mirror directory) as not found, and a failing server not', async () => {
+    const failure = (settings: Awaited<ReturnType<typeof settingsFor>>, request = GA) => fetchSource(request, settings).then(() => null, (error: unknown) => error)
+    const absent = { ...GA, fileName: 'GAR2026Q2FEB19.zip' }
+    expect(await failure(await settingsFor(mirror.url), absent)).toMatchObject({ constructor: FetchError, notFound: true, message: expect.stringMatching(/404/) })
+    expect(await failure(await settingsFor(sharedPath('mirror')), absent)).toMatchObject({ constructor: FetchError, notFound: true, message: expect.stringMatching(/ENOENT/) })
+    mirror.faults.set('/sst/GAR2026Q2FEB19.csv', { kind: 'status', status: 500 })
+    expect(await failure(await settingsFor(mirror.url, { TAXATLAS_FETCH_RETRIES: '0' }))).toMatchObject({ constructor: FetchError, notFound: false })
+    mirror.faults.clear()
+  })
+
   it('refuses a truncated download', async () => {
     mirror.faults.set('/sst/GAR2026Q2FEB19.csv', { kind: 'truncate' })
     const settings = await settingsFor(mirror.url, { TAXATLAS_FETCH_RETRIES: '0' })

@@ -30,14 +30,38 @@ beforeAll(async () => {
 const row = (fips: string, type: string, code: string, rate: string, from = '20190101', to = '99991231', food = rate) =>
   [fips, type, code, rate, rate, food, food, from, to].join(',')
 
+/**
+ * Rate rows of one state, one `type code rate [from [to [food]]]` a line (defaults as in `row`), so
+ * a fixture reads as the table of the file it stands for.
+ */
+const rateRows = (fips: string, table: string): string[] =>
+  table
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [type, code, rate, from, to, food] = line.trim().split(/\s+/)
+      return row(fips, type!, code!, rate!, from, to, food)
+    })
+
+/** `lines` with the row that starts `prefix` replaced: a fixture's variant with one rate changed. */
+const replacing = (lines: string[], prefix: string, replacement: string) => lines.map((line) => (line.startsWith(prefix) ? replacement : line))
+
 const descriptor = (state: string): StateDescriptor => stateByCode(state)!
 
-function compile(state: string, name: string, lines: string[], boundaryFile?: { name: string; lines: string[] }): FeedResult {
+/** A rate file compiled by the reading of its state's descriptor (the state: the file name's first two letters). */
+function compile(name: string, lines: string[], boundaryFile?: { name: string; lines: string[] }): FeedResult {
+  const state = name.slice(0, 2)
   const d = descriptor(state)
   const feed = d.feeds[0]
   if (feed.kind !== 'sst') throw new Error(`${state} prefers ${feed.kind}`)
   const rateFile = { name, text: lines.join('\r\n') + '\r\n' }
   return compileSstState({ state, stateName: d.name, rateFile, geography, ...(boundaryFile ? { boundaryFile } : {}), ...(feed.reading ? { reading: feed.reading } : {}) })
+}
+
+/** `compile`, with each ZIP's default combined rate. */
+function read(name: string, lines: string[], boundaryFile?: { name: string; lines: string[] }) {
+  const result = compile(name, lines, boundaryFile)
+  return { result, rate: answers(name.slice(0, 2), result) }
 }
 
 const indexOf = (state: string, result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: state, result }], zipMeta: () => undefined }))
@@ -75,19 +99,20 @@ const stacksCarrying = (result: FeedResult, code: string) => result.candidates.f
 
 describe('SST members read by their own rules', () => {
   it('ks-type-79-undecoded: Kansas files with type-79 rows fail the state, naming the quirk', () => {
-    const lines = [
-      row('20', '45', '20', '0.065', '20150701', '99991231', '0.0'),
-      row('20', '00', '173', '0.01'),
-      row('20', '01', '79000', '0.01'),
-      row('20', '79', '11KAN', '0.0915'),
-      row('20', '79', 'AEATC', '0.0865'),
-      row('20', '63', 'CID01', '0.02'),
-    ]
-    expect(() => compile('KS', 'KSR2026Q4AUG19.csv', lines)).toThrow(/cannot be read safely, 2 type-79 rows \(e\.g\. 11KAN, AEATC\): type-79 rows .* not decoded/)
+    const lines = rateRows(
+      '20',
+      `45 20    0.065  20150701 99991231 0.0
+       00 173   0.01
+       01 79000 0.01
+       79 11KAN 0.0915
+       79 AEATC 0.0865
+       63 CID01 0.02`,
+    )
+    expect(() => compile('KSR2026Q4AUG19.csv', lines)).toThrow(/cannot be read safely, 2 type-79 rows \(e\.g\. 11KAN, AEATC\): type-79 rows .* not decoded/)
     // without them, the CID/TDD district is listed unplaced and never summed ZIP-wide
-    const result = compile('KS', 'KSR2026Q4AUG19.csv', lines.filter((line) => !line.startsWith('20,79,')))
+    const { result, rate } = read('KSR2026Q4AUG19.csv', lines.filter((line) => !line.startsWith('20,79,')))
     const wichita = firstZip('KS', '20173', '2079000')
-    expect(answers('KS', result)(wichita)).toBe(8500)
+    expect(rate(wichita)).toBe(8500)
     expect(stacksCarrying(result, 'CID01')).toEqual([])
     expect(result.unplaced.map((u) => u.code)).toContain('CID01')
   })
@@ -100,8 +125,7 @@ describe('SST members read by their own rules', () => {
       row('46', '49', '00001', '0.042'),
       row('46', '49', '00002', '0.042'),
     ]
-    const result = compile('SD', 'SDR2026Q3JUN02.csv', lines)
-    const rate = answers('SD', result)
+    const { result, rate } = read('SDR2026Q3JUN02.csv', lines)
     const siouxFalls = zipsIn('SD', '46099', '4659020').map((zip) => zip.zip)
     expect(siouxFalls.length).toBeGreaterThan(0)
     for (const zip of siouxFalls) expect(rate(zip)).toBe(6200)
@@ -124,8 +148,7 @@ describe('SST members read by their own rules', () => {
       return fields.join(',')
     }
     const boundary = [zRecord(inArea.zip, inArea.counties[0].fips.slice(2), ['ST', '00001', '49']), zRecord(outside.zip, outside.counties[0].fips.slice(2), [])]
-    const result = compile('SD', 'SDR2026Q3JUN02.csv', lines, { name: 'SDB2026Q4SEP08.csv', lines: boundary })
-    const rate = answers('SD', result)
+    const { result, rate } = read('SDR2026Q3JUN02.csv', lines, { name: 'SDB2026Q4SEP08.csv', lines: boundary })
     expect(rate(inArea.zip)).toBe(4200)
     expect(rate(outside.zip)).toBe(4200)
     expect(result.candidates.find((c) => c.zip === inArea.zip)?.stack.map((ref) => ref.level)).toEqual(['county', 'district'])
@@ -139,8 +162,7 @@ describe('SST members read by their own rules', () => {
       ['510', '0.076'],
     ]
     const lines = [row('32', '45', '32', '0.0', '20091001'), ...counties.map(([code, rate]) => row('32', '0', code, rate, '20240101')), row('32', '63', '32601', '0.08375', '20240101')]
-    const result = compile('NV', 'NVR2025Q4NOV05.csv', lines)
-    const rate = answers('NV', result)
+    const { result, rate } = read('NVR2025Q4NOV05.csv', lines)
     expect(rate(firstZip('NV', '32003', null))).toBe(8375)
     expect(rate(firstZip('NV', '32031', null))).toBe(8265)
     expect(rate(firstZip('NV', '32510', { not: '' }))).toBe(7600)
@@ -148,23 +170,23 @@ describe('SST members read by their own rules', () => {
     expect(result.unplaced.map((u) => u.code)).not.toContain('32601')
     expect(result.notes.join('\n')).toMatch(/1 type-63 rows .* read as excluded: Tourism Improvement District/)
     // the two-digit form of the county type (a conflicting source) reads the same
-    const padded = compile('NV', 'NVR2025Q4NOV05.csv', lines.map((line) => line.replace(/^32,0,/, '32,00,')))
+    const padded = compile('NVR2025Q4NOV05.csv', lines.map((line) => line.replace(/^32,0,/, '32,00,')))
     expect(padded.candidates).toEqual(result.candidates)
   })
 
   it('ia-lost-in-98xxx-rows: the 1% LOST binds to the county its code names, once per stack; 98199 names no county', () => {
-    const lines = [
-      row('19', '45', '19', '0.06', '20080701'),
-      row('19', '00', '153', '0.0'),
-      row('19', '00', '181', '0.0'),
-      row('19', '00', '199', '0.0'),
-      row('19', '01', '21000', '0.0'),
-      row('19', '63', '98153', '0.01', '20090101'),
-      row('19', '63', '98181', '0.01', '20090101'),
-      row('19', '63', '98199', '0.01', '20090101'),
-    ]
-    const result = compile('IA', 'IAR2025Q3MAY30.csv', lines)
-    const rate = answers('IA', result)
+    const lines = rateRows(
+      '19',
+      `45 19    0.06 20080701
+       00 153   0.0
+       00 181   0.0
+       00 199   0.0
+       01 21000 0.0
+       63 98153 0.01 20090101
+       63 98181 0.01 20090101
+       63 98199 0.01 20090101`,
+    )
+    const { result, rate } = read('IAR2025Q3MAY30.csv', lines)
     expect(rate(firstZip('IA', '19153', '1921000'))).toBe(7000)
     expect(rate(firstZip('IA', '19181', null))).toBe(7000)
     // a ZIP spanning Polk and Warren: one LOST per county candidate, never both
@@ -174,21 +196,22 @@ describe('SST members read by their own rules', () => {
     expect(result.jurisdictions.some((j) => j.code === '98199')).toBe(false)
     expect(result.notes.join('\n')).toMatch(/codes 98199 name no county of the geography: kept out/)
     // a city tax beside the LOST would pass the 1% local cap: a layer counted twice fails the state
-    const doubled = lines.map((line) => (line.startsWith('19,01,21000') ? row('19', '01', '21000', '0.01') : line))
-    expect(() => compile('IA', 'IAR2025Q3MAY30.csv', doubled)).toThrow(/sum to 0\.02000 .* above the IA local cap of 0\.01000: a layer would be counted twice/)
+    const doubled = replacing(lines, '19,01,21000', row('19', '01', '21000', '0.01'))
+    expect(() => compile('IAR2025Q3MAY30.csv', doubled)).toThrow(/sum to 0\.02000 .* above the IA local cap of 0\.01000: a layer would be counted twice/)
   })
 
   it('wa-county-codes-079-087-not-counties: read as special areas, alphanumeric L codes accepted, neither summed', () => {
-    const lines = [
-      row('53', '45', '53', '0.065', '20090401'),
-      row('53', '00', '033', '0.0'),
-      row('53', '01', '63000', '0.0385'),
-      row('53', '00', '079', '0.001'),
-      row('53', '00', '087', '0.003'),
-      row('53', '63', 'L1726', '0.0385'),
-    ]
-    const result = compile('WA', 'WAR2026Q4AUG27.csv', lines)
-    expect(answers('WA', result)(firstZip('WA', '53033', '5363000'))).toBe(10350)
+    const lines = rateRows(
+      '53',
+      `45 53    0.065 20090401
+       00 033   0.0
+       01 63000 0.0385
+       00 079   0.001
+       00 087   0.003
+       63 L1726 0.0385`,
+    )
+    const { result, rate } = read('WAR2026Q4AUG27.csv', lines)
+    expect(rate(firstZip('WA', '53033', '5363000'))).toBe(10350)
     const special = result.unplaced.filter((u) => ['079', '087', 'L1726'].includes(u.code))
     expect(special.map((u) => u.level)).toEqual(['district', 'district', 'district'])
     expect(result.jurisdictions.filter((j) => j.level === 'county').map((j) => j.code)).toEqual(['033'])
@@ -197,14 +220,16 @@ describe('SST members read by their own rules', () => {
   it('ok-98xxx-composite-codes: composite city+county rows are excluded, never counted twice', () => {
     const lines = [
       '40,45,40,0.045,0.045,0.045,0.045,20240829,99991231',
-      row('40', '00', '143', '0.00367'),
-      row('40', '01', '75000', '0.0365'),
-      row('40', '01', '06400', '0.0405'),
-      row('40', '01', '99999', '0.0355'),
-      row('40', '63', '98193', '0.04017'),
+      ...rateRows(
+        '40',
+        `00 143   0.00367
+         01 75000 0.0365
+         01 06400 0.0405
+         01 99999 0.0355
+         63 98193 0.04017`,
+      ),
     ]
-    const result = compile('OK', 'OKR2026Q4AUG17.csv', lines)
-    const rate = answers('OK', result)
+    const { result, rate } = read('OKR2026Q4AUG17.csv', lines)
     expect(rate(firstZip('OK', '40143', '4075000'))).toBe(8517)
     // one city appears under two codes (Bixby): only the code of its Census place binds it
     const bixby = result.candidates.filter((c) => c.placeFips === '4006400' && c.countyFips === '40143')
@@ -216,26 +241,26 @@ describe('SST members read by their own rules', () => {
   })
 
   it('tn-type-63-folded-into-city-rates: 63 excluded, the city rate folds the county rate, 79 transit adds', () => {
-    const lines = [
-      row('47', '45', '47', '0.07', '20020801'),
-      row('47', '0', '179', '0.025'),
-      row('47', '1', '38320', '0.025'),
-      row('47', '63', '38320', '0.025'),
-      row('47', '0', '037', '0.0225'),
-      row('47', '79', '99037', '0.005', '20250201'),
-    ]
-    const result = compile('TN', 'TNR2026Q4AUG21.csv', lines)
-    const rate = answers('TN', result)
+    const lines = rateRows(
+      '47',
+      `45 47    0.07   20020801
+       0  179   0.025
+       1  38320 0.025
+       63 38320 0.025
+       0  037   0.0225
+       79 99037 0.005  20250201`,
+    )
+    const { result, rate } = read('TNR2026Q4AUG21.csv', lines)
     expect(rate(firstZip('TN', '47179', '4738320'))).toBe(9500)
     expect(rate(firstZip('TN', '47179', null))).toBe(9500)
     expect(result.jurisdictions.filter((j) => j.level === 'district').map((j) => j.code)).toEqual(['99037'])
     expect(result.unplaced.map((u) => u.code)).toContain('99037')
     // a city rate below its county's does not fold it: the county layer would go missing
-    const unfolded = lines.map((line) => (line.startsWith('47,1,38320') ? row('47', '1', '38320', '0.005') : line))
-    expect(() => compile('TN', 'TNR2026Q4AUG21.csv', unfolded)).toThrow(/city 38320 at 0\.00500 .* below county 179 at 0\.02500/)
+    const unfolded = replacing(lines, '47,1,38320', row('47', '1', '38320', '0.005'))
+    expect(() => compile('TNR2026Q4AUG21.csv', unfolded)).toThrow(/city 38320 at 0\.00500 .* below county 179 at 0\.02500/)
     // a local rate above the 2.75% cap means a layer is counted twice: the state fails
-    const capped = lines.map((line) => (line.startsWith('47,0,179') ? row('47', '0', '179', '0.03') : line.startsWith('47,1,38320') ? row('47', '1', '38320', '0.03') : line))
-    expect(() => compile('TN', 'TNR2026Q4AUG21.csv', capped)).toThrow(/above the TN local cap of 0\.02750/)
+    const capped = replacing(replacing(lines, '47,0,179', row('47', '0', '179', '0.03')), '47,1,38320', row('47', '1', '38320', '0.03'))
+    expect(() => compile('TNR2026Q4AUG21.csv', capped)).toThrow(/above the TN local cap of 0\.02750/)
   })
 
   it('vt-bom-and-type-02-local-option: a BOM (also inside a ZIP member) is stripped; 01 and 02 read as one layer', () => {
@@ -243,40 +268,40 @@ describe('SST members read by their own rules', () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n') + '\r\n')])
     const member = extractMember(Buffer.from(zipSync({ 'VTR2026Q4AUG20.csv': new Uint8Array(bytes) })), 'VTR2026Q4AUG20.zip')
     for (const text of [decodeText(bytes, 'VTR2026Q4AUG20.csv'), decodeText(member.bytes, `VTR2026Q4AUG20.zip:${member.member}`)]) {
-      const result = compile('VT', 'VTR2026Q4AUG20.csv', text.split('\r\n').filter(Boolean))
-      expect(answers('VT', result)(firstZip('VT', '50007', '5010675'))).toBe(7000)
+      const { result, rate } = read('VTR2026Q4AUG20.csv', text.split('\r\n').filter(Boolean))
+      expect(rate(firstZip('VT', '50007', '5010675'))).toBe(7000)
       // a blank food cell stays blank, never a 0 general rate
       expect(result.jurisdictions.find((j) => j.code === '10675')?.rate).toBe(1000)
     }
-    const as02 = compile('VT', 'VTR2026Q4AUG20.csv', [...lines, row('50', '02', '10675', '0.01', '20080701', '99991231', '')])
-    expect(answers('VT', as02)(firstZip('VT', '50007', '5010675'))).toBe(7000)
-    expect(as02.notes.join('\n')).toMatch(/type-02 rows .* read as city: the town's 1% local option/)
+    const as02 = read('VTR2026Q4AUG20.csv', [...lines, row('50', '02', '10675', '0.01', '20080701', '99991231', '')])
+    expect(as02.rate(firstZip('VT', '50007', '5010675'))).toBe(7000)
+    expect(as02.result.notes.join('\n')).toMatch(/type-02 rows .* read as city: the town's 1% local option/)
     // a general rate left blank rejects the row rather than reading 0 (here, a third of the file: refused)
-    expect(() => compile('VT', 'VTR2026Q4AUG20.csv', [...lines, '50,01,10675,,,,,20080701,99991231'])).toThrow(/line 3: generalIntra: not a decimal rate: ""/)
+    expect(() => compile('VTR2026Q4AUG20.csv', [...lines, '50,01,10675,,,,,20080701,99991231'])).toThrow(/line 3: generalIntra: not a decimal rate: ""/)
   })
 
   it('wy-type-69-undecoded: Wyoming files with type-69 rows fail the state; dated county rows alone read', () => {
-    const lines = [
-      row('56', '45', '56', '0.04', '20080101', '29991231'),
-      row('56', '00', '025', '0.01', '20100101', '20221231'),
-      row('56', '00', '025', '0.01', '20230101', '29991231'),
-      row('56', '00', '021', '0.01', '20100101', '29991231'),
-      row('56', '69', '02290', '0.02'),
-      row('56', '69', '02291', '0.02'),
-    ]
-    expect(() => compile('WY', 'WYR2026Q4AUG20.CSV', lines)).toThrow(/cannot be read safely, 2 type-69 rows \(e\.g\. 02290, 02291\): .* possibly Wind River/)
-    const result = compile('WY', 'WYR2026Q4AUG20.CSV', lines.slice(0, 4))
-    expect(answers('WY', result)(firstZip('WY', '56021', null))).toBe(5000)
+    const lines = rateRows(
+      '56',
+      `45 56    0.04 20080101 29991231
+       00 025   0.01 20100101 20221231
+       00 025   0.01 20230101 29991231
+       00 021   0.01 20100101 29991231
+       69 02290 0.02
+       69 02291 0.02`,
+    )
+    expect(() => compile('WYR2026Q4AUG20.CSV', lines)).toThrow(/cannot be read safely, 2 type-69 rows \(e\.g\. 02290, 02291\): .* possibly Wind River/)
+    const { rate } = read('WYR2026Q4AUG20.CSV', lines.slice(0, 4))
+    expect(rate(firstZip('WY', '56021', null))).toBe(5000)
   })
 
   it('ar-type-69-undecoded: Arkansas type-69 rows fail the state, naming the quirk', () => {
-    expect(() => compile('AR', 'ARR2026Q4AUG28.csv', [row('05', '45', '05', '0.065', '20130701'), row('05', '69', '00001', '0.01')])).toThrow(/type-69 special rows, whose meaning no source documents/)
+    expect(() => compile('ARR2026Q4AUG28.csv', [row('05', '45', '05', '0.065', '20130701'), row('05', '69', '00001', '0.01')])).toThrow(/type-69 special rows, whose meaning no source documents/)
   })
 
   it('ne-county-tax-outside-taxing-cities: the Dakota County row yields to a city that levies its own; GL codes accepted', () => {
     const lines = [row('31', '45', '31', '0.055', '20021001'), row('31', '00', '043', '0.005'), row('31', '01', '46030', '0.02'), row('31', '63', 'GL801', '0.005')]
-    const result = compile('NE', 'NER2026Q4AUG21.csv', lines)
-    const rate = answers('NE', result)
+    const { result, rate } = read('NER2026Q4AUG21.csv', lines)
     expect(rate(firstZip('NE', '31043', '3146030'))).toBe(7500)
     expect(rate(firstZip('NE', '31043', { not: '3146030' }))).toBe(6000)
     expect(result.unplaced.map((u) => u.code)).toContain('GL801')
@@ -284,16 +309,15 @@ describe('SST members read by their own rules', () => {
 
   it('nc-99xxx-transit-type-79: transit rows read as districts, listed unplaced, never summed ZIP-wide', () => {
     const lines = [row('37', '45', '37', '0.0475', '20131001'), row('37', '0', '063', '0.02'), row('37', '79', '99063', '0.005')]
-    const result = compile('NC', 'NCR2026Q3APR23.csv', lines)
-    expect(answers('NC', result)(firstZip('NC', '37063', null))).toBe(6750)
+    const { result, rate } = read('NCR2026Q3APR23.csv', lines)
+    expect(rate(firstZip('NC', '37063', null))).toBe(6750)
     expect(stacksCarrying(result, '99063')).toEqual([])
     expect(result.unplaced.find((u) => u.code === '99063')?.level).toBe('district')
   })
 
   it('wv-no-county-rows: a state and city file answers the state rate outside cities, never zero', () => {
     const lines = [row('54', '45', '54', '0.06', '20030101'), row('54', '01', '14600', '0.01', '20200701')]
-    const result = compile('WV', 'WVR2026Q3FEB25.csv', lines)
-    const rate = answers('WV', result)
+    const { result, rate } = read('WVR2026Q3FEB25.csv', lines)
     expect(rate(firstZip('WV', '54039', '5414600'))).toBe(7000)
     expect(rate(firstZip('WV', '54039', null))).toBe(6000)
   })

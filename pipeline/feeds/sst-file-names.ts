@@ -34,8 +34,6 @@ function lastSegment(nameOrHref: string): string {
   }
 }
 
-const DAY_MS = 86_400_000
-
 /**
  * The name carries the posting month and day but no posting year. Files go up weeks or months
  * before the quarter they label (`WVR2026Q1AUG14`: Aug 2025), and corrections after it began
@@ -44,7 +42,7 @@ const DAY_MS = 86_400_000
  */
 function postingYear(year: number, quarter: number, month: number, day: number): number {
   const quarterStart = Date.UTC(year, (quarter - 1) * 3, 1)
-  const distance = (candidate: number) => Math.abs(Date.UTC(candidate, month - 1, day) - quarterStart) / DAY_MS
+  const distance = (candidate: number) => Math.abs(Date.UTC(candidate, month - 1, day) - quarterStart)
   return distance(year - 1) < distance(year) ? year - 1 : year
 }
 

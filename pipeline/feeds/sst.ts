@@ -6,6 +6,7 @@ import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, pla
 import {
   assertBoundaryFileHealthy,
   expandZipRange,
+  isActiveOn,
   plus4RangeWithin,
   readBoundaryFile,
   readBoundaryLines,
@@ -339,13 +340,13 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
    * county tax levied only outside taxing cities yields to the city's, and county-wide districts join
    * once (a boundary triplet may name one too).
    */
-  const stackOf = (countyFips: string | null, placeCode: string | null, districts: JurisdictionRef[]): JurisdictionRef[] => {
-    const city = cityRef(placeCode)
+  const stackOf = (countyFips: string | null, cityCode: string | null, districts: JurisdictionRef[]): JurisdictionRef[] => {
+    const city = cityRef(cityCode)
     const county = (reading.countyWithinCities ?? 'added') !== 'added' && city.length > 0 ? [] : countyRef(countyFips && countyCode(countyFips))
     const ofCounty = districtsIn(countyFips)
-    const bound = districts.filter((ref) => !ofCounty.some((other) => other.code === ref.code))
-    const state = [...ofCounty, ...bound].some((ref) => replacesState.has(ref.code)) ? [] : stateRef
-    return [...state, ...county, ...ofCounty, ...city, ...bound]
+    const fromBoundary = districts.filter((ref) => !ofCounty.some((other) => other.code === ref.code))
+    const stateLayer = [...ofCounty, ...fromBoundary].some((ref) => replacesState.has(ref.code)) ? [] : stateRef
+    return [...stateLayer, ...county, ...ofCounty, ...city, ...fromBoundary]
   }
 
   const spread = postalNameSpread(geography)
@@ -466,7 +467,7 @@ function checkDays({ rowsByRef, quarterStart }: Prepared): string[] {
 
 /** The general rate of a jurisdiction in force on a day (0 when none is), the later start winning. */
 function rateOn({ rowsByRef }: Prepared, ref: JurisdictionRef, day: string): number {
-  const inForce = (rowsByRef.get(refKey(ref.level, ref.code))?.rows ?? []).filter((row) => row.from <= day && (row.to === null || day <= row.to))
+  const inForce = (rowsByRef.get(refKey(ref.level, ref.code))?.rows ?? []).filter((row) => isActiveOn(row, day))
   return inForce.reduce<SstRateRow | null>((latest, row) => (!latest || row.from > latest.from ? row : latest), null)?.generalIntra ?? 0
 }
 
