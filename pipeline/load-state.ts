@@ -110,6 +110,12 @@ export async function fetchChosenSources(descriptor: StateDescriptor, feed: Feed
 }
 
 export async function compileState(descriptor: StateDescriptor, feed: Feed, sources: StateSources, context: LoadContext): Promise<FeedResult> {
+  /** A feed of one file: compiled by `compile` (given the state rate on a date and the chosen edition), the file recorded, unlisted ZIPs placed. */
+  const oneFile = async (compile: (fetched: FetchedSource, rateOn: (date: string) => number, edition: string) => FeedResult | Promise<FeedResult>) => {
+    const fetched = sources.fetched[0]!
+    const result = await compile(fetched, (date) => stateRateOn(factsOf(descriptor), date)!, sources.choices[0]!.edition)
+    return withUnlistedZips(withFiles(result, [rawFile(fetched)]), descriptor.code, sources, context)
+  }
   switch (feed.kind) {
     case 'sst': {
       const [rateFile, boundaryFile] = sources.fetched.map(fileText)
@@ -146,49 +152,31 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       const result = compileOrdmache({ file, stateRate: stateRateOn(factsOf(descriptor), RULES_TABLE_AS_OF)!, geography: context.geography })
       return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
     }
-    case 'tx-comptroller': {
-      const [fetched] = sources.fetched
-      const file = parseTxRateFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
-      assertInEffect(file.fileName, file.effectiveFrom, context.settings.now)
-      const result = compileTxComptroller({ file, stateRate: stateRateOn(factsOf(descriptor), file.effectiveFrom)!, geography: context.geography })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
-    }
-    case 'fl-dor-surtax': {
-      const [fetched] = sources.fetched
-      const workbook = await parseFlSurtaxWorkbook(fetched!.bytes, fetched!.name)
-      assertInEffect(workbook.fileName, workbook.asOf, context.settings.now)
-      const result = compileFlSurtax({ workbook, stateRate: stateRateOn(factsOf(descriptor), workbook.asOf)!, geography: context.geography })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
-    }
-    case 'az-dor-tpt': {
-      const [fetched] = sources.fetched
-      const file = parseAzTptFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
-      const edition = sources.choices[0]!.edition
-      const result = compileAzTpt({ file, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
-    }
-    case 'va-tax': {
-      const [fetched] = sources.fetched
-      const workbook = await parseVaRateWorkbook(fetched!.bytes, fetched!.name)
-      // The workbook carries no date: its rates answer from the day they were fetched.
-      const edition = context.settings.now.toISOString().slice(0, 10)
-      const result = compileVaRates({ workbook, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
-    }
-    case 'mo-dor': {
-      const [fetched] = sources.fetched
-      const chart = await parseMoRateChart(fetched!.bytes, fetched!.name)
-      const edition = sources.choices[0]!.edition
-      const result = compileMoRates({ chart, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
-    }
-    case 'al-dor': {
-      const [fetched] = sources.fetched
-      const file = parseAlRateFile(decodeText(fetched!.bytes, fetched!.name), fetched!.name)
-      const edition = sources.choices[0]!.edition
-      const result = compileAlRates({ file, stateRate: stateRateOn(factsOf(descriptor), edition)!, geography: context.geography, edition })
-      return withUnlistedZips(withFiles(result, [rawFile(fetched!)]), descriptor.code, sources, context)
-    }
+    case 'tx-comptroller':
+      return oneFile((fetched, rateOn) => {
+        const file = parseTxRateFile(textOf(fetched), fetched.name)
+        assertInEffect(file.fileName, file.effectiveFrom, context.settings.now)
+        return compileTxComptroller({ file, stateRate: rateOn(file.effectiveFrom), geography: context.geography })
+      })
+    case 'fl-dor-surtax':
+      return oneFile(async (fetched, rateOn) => {
+        const workbook = await parseFlSurtaxWorkbook(fetched.bytes, fetched.name)
+        assertInEffect(workbook.fileName, workbook.asOf, context.settings.now)
+        return compileFlSurtax({ workbook, stateRate: rateOn(workbook.asOf), geography: context.geography })
+      })
+    case 'az-dor-tpt':
+      return oneFile((fetched, rateOn, edition) => compileAzTpt({ file: parseAzTptFile(textOf(fetched), fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
+    case 'va-tax':
+      return oneFile(async (fetched, rateOn) => {
+        const workbook = await parseVaRateWorkbook(fetched.bytes, fetched.name)
+        // The workbook carries no date: its rates answer from the day they were fetched.
+        const edition = context.settings.now.toISOString().slice(0, 10)
+        return compileVaRates({ workbook, stateRate: rateOn(edition), geography: context.geography, edition })
+      })
+    case 'mo-dor':
+      return oneFile(async (fetched, rateOn, edition) => compileMoRates({ chart: await parseMoRateChart(fetched.bytes, fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
+    case 'al-dor':
+      return oneFile((fetched, rateOn, edition) => compileAlRates({ file: parseAlRateFile(textOf(fetched), fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
     case 'avalara-zip5': {
       const drop = sources.drop!
       const parsed = parseDrop(drop)
@@ -254,6 +242,8 @@ function fileText(fetched: FetchedSource): { name: string; text: string; member?
   }
   return { name: fetched.name, text: decodeText(fetched.bytes, fetched.name) }
 }
+
+const textOf = (fetched: FetchedSource): string => decodeText(fetched.bytes, fetched.name)
 
 const rawFile = ({ url, name, sha256, size }: FetchedSource): RawFile => ({ url, name, sha256, size })
 

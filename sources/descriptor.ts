@@ -38,31 +38,26 @@ const IdorOrdmacheFeed = z.object({
  */
 const trial = z.boolean().optional()
 
-/** The Texas Comptroller's EDI rate file: `taxrates.txt` (current) or `taxrates{YY}{Q}.txt`, linked from its page. */
-const TxComptrollerFeed = z.object({
-  kind: z.literal(FeedKind.enum['tx-comptroller']),
-  /** the EDI page linking the rate files */
-  pageUrl: z.url(),
+/** An official feed found from its publisher's page, on trial or not. */
+const pageFeed = <K extends FeedKind>(kind: K) =>
+  z.object({
+    kind: z.literal(kind),
+    /** the publisher's page that links (or, for Florida, answers by postback) the file */
+    pageUrl: z.url(),
+    trial,
+  })
+
+/** The Texas Comptroller's EDI rate file: `taxrates.txt` (current) or `taxrates{YY}{Q}.txt`, linked from its EDI page. */
+const TxComptrollerFeed = pageFeed(FeedKind.enum['tx-comptroller']).extend({
   /** the current file's fixed address, used when the page links none */
   fileUrl: z.url(),
-  trial,
 })
 
-/** Florida DOR's discretionary sales surtax rates: the workbook PointMatch's "Download All" button answers. */
-const FlSurtaxFeed = z.object({
-  kind: z.literal(FeedKind.enum['fl-dor-surtax']),
-  /** the PointMatch page whose "Download All" postback answers the workbook */
-  pageUrl: z.url(),
-  trial,
-})
+/** Florida DOR's discretionary sales surtax rates: the workbook PointMatch's "Download All" postback answers. */
+const FlSurtaxFeed = pageFeed(FeedKind.enum['fl-dor-surtax'])
 
 /** Arizona DOR's TPT rate table `TPT_RATETABLE_ALL_MMDDYYYY.csv`, linked from its tax rate table page. */
-const AzTptFeed = z.object({
-  kind: z.literal(FeedKind.enum['az-dor-tpt']),
-  /** the TPT tax rate table page linking the dated CSV files */
-  pageUrl: z.url(),
-  trial,
-})
+const AzTptFeed = pageFeed(FeedKind.enum['az-dor-tpt'])
 
 /** Virginia Tax's rate workbook, published under one name (sales-tax-rates.xlsx) and carrying no date. */
 const VaTaxFeed = z.object({
@@ -71,21 +66,11 @@ const VaTaxFeed = z.object({
   trial,
 })
 
-/** Missouri DOR's rate chart, linked by its period from the rate-tables page's per-year pages. */
-const MoDorFeed = z.object({
-  kind: z.literal(FeedKind.enum['mo-dor']),
-  /** the rate-tables landing page linking a page per year */
-  pageUrl: z.url(),
-  trial,
-})
+/** Missouri DOR's rate chart, linked by its period from the per-year pages the rate-tables page links. */
+const MoDorFeed = pageFeed(FeedKind.enum['mo-dor'])
 
 /** Alabama DOR's local rates CSV (`taxrates_current.csv`, or the `taxrates.csv` history form), linked from its text-file page. */
-const AlDorFeed = z.object({
-  kind: z.literal(FeedKind.enum['al-dor']),
-  /** the local cities and counties tax rates text file page */
-  pageUrl: z.url(),
-  trial,
-})
+const AlDorFeed = pageFeed(FeedKind.enum['al-dor'])
 
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),

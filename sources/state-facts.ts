@@ -75,7 +75,6 @@ export function stateRateOn(facts: StateFacts, isoDate: string): number | null {
   return windowOn(facts.stateRates, isoDate)?.rate ?? null
 }
 
-/** TaxJar's freight_taxable: delivery follows the goods, or is always taxed. */
 /**
  * States whose local taxes apply only to the first part of a single item's price: the local levels
  * (county, city, district) tax at most `dollars` per item; the state level taxes the whole price.
@@ -87,6 +86,7 @@ export const LOCAL_TAX_ITEM_CAPS: Readonly<Record<string, { dollars: number; sou
 /** The per-item cap on local taxes of a state, in dollars; null where local taxes apply to the whole price. */
 export const localTaxItemCap = (code: string): { dollars: number; source: string } | null => LOCAL_TAX_ITEM_CAPS[code.toUpperCase()] ?? null
 
+/** TaxJar's freight_taxable: delivery follows the goods, or is always taxed. */
 export const freightTaxable = (facts: StateFacts): boolean => facts.freight === 'taxable_if_item_taxable' || facts.freight === 'always_taxable'
 
 function checkWindows(windows: RateWindow[], context: z.RefinementCtx): void {

@@ -24,7 +24,7 @@ let counties: string[]
 
 beforeAll(() => {
   geography = bed.geography
-  counties = [...geography.counties.values()].filter((c) => c.state === 'FL').map((c) => c.name.toUpperCase())
+  counties = bed.counties.map((c) => c.name.toUpperCase())
 })
 
 const parse = async (options: Partial<Parameters<typeof flSurtaxWorkbook>[0]> = {}) => parseFlSurtaxWorkbook(await flSurtaxWorkbook({ counties, ...options }), FILE)

@@ -22,7 +22,7 @@ let rows: MoChartRow[]
 
 beforeAll(() => {
   geography = bed.geography
-  rows = moChartRows([...geography.counties.values()].filter((c) => c.state === 'MO'))
+  rows = moChartRows(bed.counties)
 })
 
 const parse = async (chartRows = rows, options: MoChartOptions = {}) => parseMoRateChart(await moRateChart(chartRows, options), FILE)

@@ -1,56 +1,38 @@
 // Texas at the load: the rate file discovered on a mirror served over loopback HTTP
 // (<mirror>/tx-comptroller/), bad files refused with a clear reason, and the trial against the
 // aggregator drop judged (pipeline/official-trial.ts), on the real TX geography and drop.
-import { rm } from 'node:fs/promises'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { compileState, fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { judgeTrial } from '../pipeline/official-trial.ts'
 import { withholdViolations } from '../pipeline/validate-state.ts'
-import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import TX from '../sources/tx.ts'
-import { loadMiniGeography } from './support/mini-geography.ts'
-import { feedLoadContext } from './support/load-context.ts'
+import { feedTestBed } from './support/load-context.ts'
 import { tempDir } from './support/refresh-run.ts'
-import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
 import { txRateFile } from './support/tx-rate-fixture.ts'
 
 const OFFICIAL = TX.feeds[0]!
 const NOW = '2026-11-21T03:00:00.000Z'
-let mirror: TempMirror
-let geography: Geography
-const dirs: string[] = []
-
-beforeAll(async () => {
-  mirror = await serveTempMirror()
-  geography = await loadMiniGeography(['TX'])
-})
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
-afterAll(async () => {
-  await mirror?.close()
-})
-
-const context = (extra: Record<string, string> = {}, drops?: string) => feedLoadContext({ mirror: mirror.url, state: 'TX', now: NOW, geography, dirs, extra, ...(drops ? { drops } : {}) })
+const bed = feedTestBed('TX', NOW)
+const { context, dirs } = bed
 
 describe('finding the Texas rate file', () => {
   it('takes the current taxrates.txt the page links', async () => {
-    await mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile(), 'tx-comptroller/taxrates262.txt': txRateFile({ quarter: '20262' }) })
+    await bed.mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile(), 'tx-comptroller/taxrates262.txt': txRateFile({ quarter: '20262' }) })
     const sources = await fetchStateSources(TX, OFFICIAL, await context())
     expect(sources.choices[0]).toMatchObject({ edition: 'current', pinned: false, request: { fileName: 'taxrates.txt' } })
   })
 
   it('without a current file, takes the newest dated file whose quarter has begun and holds a later one', async () => {
-    await mirror.publish({ 'tx-comptroller/taxrates263.txt': txRateFile(), 'tx-comptroller/taxrates271.txt': txRateFile({ quarter: '20271' }), 'tx-comptroller/taxrates262.txt': txRateFile({ quarter: '20262' }) })
+    await bed.mirror.publish({ 'tx-comptroller/taxrates263.txt': txRateFile(), 'tx-comptroller/taxrates271.txt': txRateFile({ quarter: '20271' }), 'tx-comptroller/taxrates262.txt': txRateFile({ quarter: '20262' }) })
     const sources = await fetchStateSources(TX, OFFICIAL, await context())
     expect(sources.choices[0]).toMatchObject({ edition: '2026Q3', request: { fileName: 'taxrates263.txt' } })
     expect(sources.choices[0]!.how).toMatch(/held until their quarter: taxrates271\.txt \(from 2027-01-01\)/)
   })
 
   it('takes the edition the operator pins, and refuses a pin no Texas feed publishes', async () => {
-    await mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile(), 'tx-comptroller/taxrates262.txt': txRateFile({ quarter: '20262' }) })
+    await bed.mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile(), 'tx-comptroller/taxrates262.txt': txRateFile({ quarter: '20262' }) })
     const pinned = await fetchStateSources(TX, OFFICIAL, await context({ TAXATLAS_PIN: 'TX=taxrates262.txt' }))
     expect(pinned.choices[0]).toMatchObject({ edition: '2026Q2', pinned: true, request: { fileName: 'taxrates262.txt' } })
     await expect(fetchStateSources(TX, OFFICIAL, await context({ TAXATLAS_PIN: 'TX=rates.csv' }))).rejects.toThrow(/TAXATLAS_PIN names rates\.csv for TX, which none of its feeds/)
@@ -59,35 +41,35 @@ describe('finding the Texas rate file', () => {
 
 describe('a mirror without the feed', () => {
   it('has no file for Texas, rather than failing, when the mirror carries no tx-comptroller folder', async () => {
-    await mirror.publish({})
+    await bed.mirror.publish({})
     await expect(fetchStateSources(TX, OFFICIAL, await context())).rejects.toBeInstanceOf(NoFileForState)
   })
 })
 
 describe('bad files', () => {
   it('holds a file whose quarter has not begun until its date', async () => {
-    await mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile({ quarter: '20271' }) })
+    await bed.mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile({ quarter: '20271' }) })
     await expect(loadFeed(TX, OFFICIAL, await context())).rejects.toThrow(/taxrates\.txt: its rates take effect on 2027-01-01, after today \(2026-11-21\); held until then/)
   })
 
   it('refuses a sign-in page served in place of the file', async () => {
-    await mirror.publish({ 'tx-comptroller/taxrates.txt': '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form></form></body></html>' })
+    await bed.mirror.publish({ 'tx-comptroller/taxrates.txt': '<!DOCTYPE html><html><head><title>Sign in</title></head><body><form></form></body></html>' })
     await expect(fetchStateSources(TX, OFFICIAL, await context())).rejects.toThrow(/taxrates\.txt: the server answered an HTML page \("Sign in"\) in place of the file/)
   })
 
   it('refuses a PDF served in place of the file', async () => {
-    await mirror.publish({ 'tx-comptroller/taxrates.txt': '%PDF-1.7\n1 0 obj\n<<>>\nendobj\n' })
+    await bed.mirror.publish({ 'tx-comptroller/taxrates.txt': '%PDF-1.7\n1 0 obj\n<<>>\nendobj\n' })
     await expect(fetchStateSources(TX, OFFICIAL, await context())).rejects.toThrow(/taxrates\.txt: the server answered a PDF document in place of the file/)
   })
 })
 
 describe('the trial against the aggregator drop', () => {
   async function judged(extra: Record<string, string> = {}, drops?: string, inService: StateRecord | null = null) {
-    await mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile() })
+    await bed.mirror.publish({ 'tx-comptroller/taxrates.txt': txRateFile() })
     const ctx = await context(extra, drops)
     const sources = await fetchStateSources(TX, OFFICIAL, ctx)
     const loaded = withholdViolations(await compileState(TX, OFFICIAL, sources, ctx), TX, NOW.slice(0, 10), () => undefined, null)
-    return judgeTrial({ descriptor: TX, feed: OFFICIAL, inService, result: loaded.result, index: loaded.index, sources, geography, asOf: NOW.slice(0, 10), settings: ctx.settings })
+    return judgeTrial({ descriptor: TX, feed: OFFICIAL, inService, result: loaded.result, index: loaded.index, sources, geography: bed.geography, asOf: NOW.slice(0, 10), settings: ctx.settings })
   }
 
   it('holds back a feed disagreeing on more ZIPs than the limit, the comparison by class in the reason', async () => {

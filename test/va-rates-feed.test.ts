@@ -21,7 +21,7 @@ let localities: VaLocalityRow[]
 
 beforeAll(() => {
   geography = bed.geography
-  localities = [...geography.counties.values()].filter((c) => c.state === 'VA').map((c) => ({ fips: c.fips.slice(2), name: c.name }))
+  localities = bed.counties.map((c) => ({ fips: c.fips.slice(2), name: c.name }))
 })
 
 const parse = async (rows = localities, options: Parameters<typeof vaRateWorkbook>[1] = {}) => parseVaRateWorkbook(await vaRateWorkbook(rows, options), FILE)

@@ -5,13 +5,12 @@
 // rate (`PJ=Y`, `PJ_Rate`) applies just outside the city's limits, an area no Census geography
 // gives: it is listed as unplaced, as is a city no Census place bears the name of.
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
-import type { FeedResult, JurisdictionRate, JurisdictionRef, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
-import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
+import type { FeedResult, JurisdictionRef, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import type { AlRateFile, AlRow } from './al-rate-file.ts'
-import { datedRowsEdition, earliestStart } from './dated-rows.ts'
-import { countyCode, countyMatchKey } from './candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
+import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from './dated-rows.ts'
+import { countiesByMatchKey, countyCode, countyMatchKey } from './candidate-weights.ts'
+import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'AL'
 const STATE_FIPS = '01'
@@ -24,16 +23,12 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
   if (!file.rows.some((r) => r.from <= edition)) throw new Error(`${fileName}: no general sales row is active on or before ${edition}: a file of rates not yet in force; held until then`)
   const byCode = new Map<string, AlRow[]>()
   for (const row of file.rows) byCode.set(row.code, [...(byCode.get(row.code) ?? []), row])
-  const counties = new Map([...geography.counties.values()].filter((c) => c.state === STATE).map((c) => [countyMatchKey(c.name), c]))
-  const byKey = placesByMatchKey([...geography.places.values()].filter((p) => p.state === STATE))
-  const jurisdictions: JurisdictionRate[] = []
+  const counties = countiesByMatchKey(geography, STATE)
+  const byKey = statePlacesByKey(geography, STATE)
+  const { list: jurisdictions, add } = datedJurisdictions(STATE, fileName)
   const unplaced: UnplacedJurisdiction[] = []
   const fipsOfCounty = new Map<string, string>()
   const cityOf = new Map<string, { name: string; ref: JurisdictionRef }>()
-  const add = (level: JurisdictionRate['level'], code: string, name: string, rows: AlRow[], rateOf: (row: AlRow) => number) => {
-    for (const row of rows) jurisdictions.push({ state: STATE, level, code, name, rate: rateOf(row), from: row.from, to: row.to, source: fileName })
-  }
-  const latest = (rows: AlRow[]) => rows.reduce((a, b) => (b.from > a.from ? b : a))
   for (const [code, rows] of byCode) {
     if (!isCounty(code)) continue
     const name = rows[0]!.name
@@ -52,9 +47,9 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
       return place ? [{ place, fips }] : []
     })
     for (const { place, fips } of places) cityOf.set(`${place.geoid}|${fips}`, { name: place.name, ref: { level: 'city', code } })
-    if (places.length === 0) unplaced.push({ level: 'city', code, name, rate: latest(rows).rate, ...(countyFips.length ? { counties: countyFips } : {}), reason: `city locality ${code} binds to no Census place named ${name} in the county its County Code ${rows[0]!.countyCode} names` })
+    if (places.length === 0) unplaced.push({ level: 'city', code, name, rate: latestRow(rows).rate, ...(countyFips.length ? { counties: countyFips } : {}), reason: `city locality ${code} binds to no Census place named ${name} in the county its County Code ${rows[0]!.countyCode} names` })
     const pj = rows.filter((r) => r.pjRate !== null)
-    if (pj.length) unplaced.push({ level: 'district', code: `${code}-PJ`, name: `${name} police jurisdiction`, rate: latest(pj).pjRate!, ...(countyFips.length ? { counties: countyFips } : {}), reason: `police jurisdiction of ${name}: applies just outside its city limits, an area the Census places do not give` })
+    if (pj.length) unplaced.push({ level: 'district', code: `${code}-PJ`, name: `${name} police jurisdiction`, rate: latestRow(pj).pjRate!, ...(countyFips.length ? { counties: countyFips } : {}), reason: `police jurisdiction of ${name}: applies just outside its city limits, an area the Census places do not give` })
   }
   const rated = new Set(fipsOfCounty.values())
   const missing = [...counties.values()].filter((c) => !rated.has(c.fips)).map((c) => c.name)

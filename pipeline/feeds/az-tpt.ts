@@ -6,13 +6,12 @@
 // each of its parts + city. Counties are bound by name to their FIPS code. Every row keeps its dated
 // window. Regions of neither shape (tribal and special regions) are listed as unplaced.
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
-import type { FeedResult, JurisdictionRate, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
-import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
+import type { FeedResult, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import type { AzRow, AzTptFile } from './az-tpt-file.ts'
-import { datedRowsEdition, earliestStart } from './dated-rows.ts'
-import { countyCode, countyMatchKey, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
+import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from './dated-rows.ts'
+import { countiesByMatchKey, countyCode, countyMatchKey, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
+import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'AZ'
 const STATE_FIPS = '04'
@@ -27,15 +26,11 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
   const { fileName } = file
   const byRegion = new Map<string, AzRow[]>()
   for (const row of file.rows) byRegion.set(row.region, [...(byRegion.get(row.region) ?? []), row])
-  const counties = new Map([...geography.counties.values()].filter((c) => c.state === STATE).map((c) => [countyMatchKey(c.name), c]))
-  const byKey = placesByMatchKey([...geography.places.values()].filter((p) => p.state === STATE))
-  const jurisdictions: JurisdictionRate[] = []
+  const counties = countiesByMatchKey(geography, STATE)
+  const byKey = statePlacesByKey(geography, STATE)
+  const { list: jurisdictions, add } = datedJurisdictions(STATE, fileName)
   const unplaced: UnplacedJurisdiction[] = []
   const cityOf = new Map<string, { code: string; name: string }>()
-  const add = (level: JurisdictionRate['level'], code: string, name: string, rows: AzRow[], rateOf: (row: AzRow) => number) => {
-    for (const row of rows) jurisdictions.push({ state: STATE, level, code, name, rate: rateOf(row), from: row.from, to: row.to, source: fileName })
-  }
-  const latest = (rows: AzRow[]) => rows.reduce((a, b) => (b.from > a.from ? b : a))
 
   for (const [region, rows] of byRegion) {
     const { name } = rows[0]!
@@ -51,10 +46,10 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
       const place = placeNamedIn(byKey, name, null)
       add('city', region, place?.name ?? name, rows, (r) => r.rate)
       if (place) cityOf.set(place.geoid, { code: region, name: place.name })
-      else unplaced.push({ level: 'city', code: region, name, rate: latest(rows).rate, reason: `city region ${region} binds to no Census place named ${name} in Arizona` })
+      else unplaced.push({ level: 'city', code: region, name, rate: latestRow(rows).rate, reason: `city region ${region} binds to no Census place named ${name} in Arizona` })
     } else {
       add('district', region, name, rows, (r) => r.rate)
-      unplaced.push({ level: 'district', code: region, name, rate: latest(rows).rate, reason: `region ${region} is neither one of the 15 county codes nor a city (2 letters): a tribal or special region, whose area the file does not give` })
+      unplaced.push({ level: 'district', code: region, name, rate: latestRow(rows).rate, reason: `region ${region} is neither one of the 15 county codes nor a city (2 letters): a tribal or special region, whose area the file does not give` })
     }
   }
   const earliest = earliestStart(file)

@@ -3,7 +3,7 @@
 // different rates under one identity (state, level, code) — pitfall P37.
 import { stateByCode } from '../../sources/index.ts'
 import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
-import type { GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
+import type { GeoCounty, GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import type { CandidateBasis, JurisdictionRate, JurisdictionRef, Level, PlaceStack, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { placeMatchKey } from '../../snapshot-contract/place-names.ts'
 
@@ -50,6 +50,11 @@ export const countyCode = (fips: string): string => fips.slice(2)
 
 /** A county name in comparable form: "DUPAGE", "DuPage County" and "Du Page" meet. */
 export const countyMatchKey = (name: string): string => placeMatchKey(name.replace(/\s+county$/i, ''))
+
+/** A state's counties of the geography by the match key of their name (`key`, countyMatchKey by default). */
+export function countiesByMatchKey(geography: Geography, state: string, key: (name: string) => string = countyMatchKey): Map<string, GeoCounty> {
+  return new Map([...geography.counties.values()].filter((c) => c.state === state).map((c) => [key(c.name), c]))
+}
 
 export function countyName(geography: Geography, fips: string | null): string {
   return fips === null ? '' : (geography.counties.get(fips)?.name ?? '')

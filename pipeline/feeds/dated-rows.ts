@@ -1,8 +1,22 @@
-// The edition fields of a feed whose file gives each row its own dated window (Arizona's TPT table,
-// Alabama's local rates file): in force through the latest start that has come by the edition.
-import type { FeedResult } from '../../snapshot-contract/model.ts'
+// A feed whose file gives each row its own dated window (Arizona's TPT table, Alabama's local rates
+// file): its jurisdictions rated window by window, and its edition fields, in force through the
+// latest start that has come by the edition.
+import type { FeedResult, JurisdictionRate } from '../../snapshot-contract/model.ts'
 
+type DatedRow = { from: string; to: string | null }
 type DatedFile = { rows: { from: string }[]; rowsRead: number }
+
+/** The jurisdictions of a state's file, each rate over every dated window its rows give. */
+export function datedJurisdictions(state: string, source: string) {
+  const list: JurisdictionRate[] = []
+  const add = <R extends DatedRow>(level: JurisdictionRate['level'], code: string, name: string, rows: R[], rateOf: (row: R) => number) => {
+    for (const row of rows) list.push({ state, level, code, name, rate: rateOf(row), from: row.from, to: row.to, source })
+  }
+  return { list, add }
+}
+
+/** The row of the latest start. */
+export const latestRow = <R extends { from: string }>(rows: R[]): R => rows.reduce((a, b) => (b.from > a.from ? b : a))
 
 export function datedRowsEdition(file: DatedFile, edition: string): Pick<FeedResult, 'edition' | 'effectiveThrough' | 'effectiveDateBasis' | 'rowsRead' | 'rowsParsed' | 'files'> {
   const earliest = earliestStart(file)

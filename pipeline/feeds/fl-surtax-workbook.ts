@@ -6,8 +6,8 @@
 // number (the fraction 0.01 shown as 1%). Both are read; a bare number above the largest surtax
 // seen (2%) is a percent where a fraction is expected, and a nonzero `N%` below 0.1% a fraction
 // printed as a percent: either fails the file.
-import readXlsxFile from 'read-excel-file/node'
 import { formatRate, parseRatePercent, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
+import { cellText as text, firstSheetCells, type Cell } from './named-columns-sheet.ts'
 
 export type FlSurtaxRow = { row: number; county: string; rate: number }
 export type FlSurtaxWorkbook = { fileName: string; asOf: string; rows: FlSurtaxRow[] }
@@ -18,13 +18,8 @@ const MOST_SURTAX = 2000
 const LEAST_SURTAX = 100
 const AS_OF = /current as of\s+(\d{1,2})\/(\d{1,2})\/(\d{4})/i
 
-type Cell = string | number | boolean | Date | null
-
-const text = (cell: Cell | undefined) => (cell === null || cell === undefined ? '' : String(cell).trim())
-
 export async function parseFlSurtaxWorkbook(bytes: Buffer, fileName: string): Promise<FlSurtaxWorkbook> {
-  const sheets = await readXlsxFile(bytes)
-  const data = (sheets[0]?.data ?? []) as Cell[][]
+  const data = await firstSheetCells(bytes)
   let asOf: string | null = null
   const rows: FlSurtaxRow[] = []
   const rejected: string[] = []

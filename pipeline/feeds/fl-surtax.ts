@@ -3,7 +3,7 @@
 // answers its county's stack (state + county surtax), weighted by the ZIP's county shares.
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult } from '../../snapshot-contract/model.ts'
-import { countyCode, countyMatchKey, JurisdictionTable } from './candidate-weights.ts'
+import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable } from './candidate-weights.ts'
 import type { FlSurtaxWorkbook } from './fl-surtax-workbook.ts'
 import { placeBoundCandidates } from './place-bound-candidates.ts'
 
@@ -14,7 +14,7 @@ export type CompileFlInput = { workbook: FlSurtaxWorkbook; stateRate: number; ge
 
 export function compileFlSurtax({ workbook, stateRate, geography }: CompileFlInput): FeedResult {
   const { fileName, asOf } = workbook
-  const counties = new Map([...geography.counties.values()].filter((c) => c.state === STATE).map((c) => [countyMatchKey(c.name), c]))
+  const counties = countiesByMatchKey(geography, STATE)
   const rateOf = new Map<string, number>()
   for (const row of workbook.rows) {
     const county = counties.get(countyMatchKey(row.county))

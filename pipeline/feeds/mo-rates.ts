@@ -10,11 +10,10 @@
 // independent city of St. Louis) has no county layer.
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RateVaries, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
-import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { countyCode, JurisdictionTable } from './candidate-weights.ts'
 import type { MoJurisdiction, MoRateChart } from './mo-rate-chart.ts'
-import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
+import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'MO'
 const STATE_FIPS = '29'
@@ -31,7 +30,7 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
   if (low) throw new Error(`${fileName} row ${low.row}: ${low.code} at ${formatRate(low.rate)} is below the ${formatRate(stateRate)} state rate it includes: a fraction where a percent is expected?`)
   const byCounty = new Map<string, MoJurisdiction[]>()
   for (const row of chart.rows) byCounty.set(row.county, [...(byCounty.get(row.county) ?? []), row])
-  const byKey = placesByMatchKey([...geography.places.values()].filter((p) => p.state === STATE))
+  const byKey = statePlacesByKey(geography, STATE)
   const cityOf = new Map<string, { name: string; ref: JurisdictionRef }>()
   const unplaced: UnplacedJurisdiction[] = []
   const rateVaries: RateVaries[] = []

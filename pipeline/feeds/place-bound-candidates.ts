@@ -5,7 +5,7 @@
 // to the geography by name within their county.
 import type { GeoPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import type { JurisdictionRef, ZipCandidate } from '../../snapshot-contract/model.ts'
-import { placeMatchKey } from '../../snapshot-contract/place-names.ts'
+import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { candidatesByCounty, countyCode, placeShares, postalNameSpread, zipsInState } from './candidate-weights.ts'
 
 /** The refs of a place in one county after the state's, and the name the place is answered as. */
@@ -65,6 +65,9 @@ export function placeBoundCandidates({ geography, state, stateRef, countyTail, p
   )
   return { candidates, usedPlaces, usedCounties, noCounty, unlistedPlace }
 }
+
+/** A state's geography places by the match keys of their names, for placeNamedIn. */
+export const statePlacesByKey = (geography: Geography, state: string): Map<string, GeoPlace[]> => placesByMatchKey([...geography.places.values()].filter((place) => place.state === state))
 
 /**
  * The geography place a source names in a county (null county: anywhere in the state): an

@@ -13,10 +13,9 @@
 // without the county's tax, and the county's own rate is never read from such a row.
 import type { GeoPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
-import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
-import { countyCode, countyMatchKey, JurisdictionTable, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn } from './place-bound-candidates.ts'
+import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable, placeStacksNotes, placeStacksOf, withinZipCandidates } from './candidate-weights.ts'
+import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 import type { TxArea, TxRateFile, TxTriple } from './tx-rate-file.ts'
 
 const STATE = 'TX'
@@ -47,8 +46,8 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
   const notes: string[] = [
     `TX model: ${fileName} (${file.title || file.quarter}, control month ${file.month}) read as ${file.areas.length} taxing areas after ${file.filingRows} filing-due-date rows; every rate in force from ${file.effectiveFrom}. Cities are bound to the Census place of the same name in their county, counties by name`,
   ]
-  const counties = new Map([...geography.counties.values()].filter((c) => c.state === STATE).map((c) => [txCountyKey(c.name), c]))
-  const byKey = placesByMatchKey([...geography.places.values()].filter((place) => place.state === STATE))
+  const counties = countiesByMatchKey(geography, STATE, txCountyKey)
+  const byKey = statePlacesByKey(geography, STATE)
 
   // The county code of each FIPS, and its rate from the areas that print one (never 0 or n/a).
   const countyCodeOf = new Map<string, string>()

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { LoadContext } from '../../pipeline/load-state.ts'
 import { Listings } from '../../pipeline/source-listing.ts'
-import type { Geography } from '../../snapshot-contract/geography-model.ts'
+import type { GeoCounty, Geography } from '../../snapshot-contract/geography-model.ts'
 import { loadMiniGeography } from './mini-geography.ts'
 import { pipelineSettings, tempDir } from './refresh-run.ts'
 import { serveTempMirror, type TempMirror } from './temp-mirror.ts'
@@ -44,6 +44,10 @@ export function feedTestBed(state: string, now: string) {
     },
     get geography() {
       return geography!
+    },
+    /** the state's counties in its geography */
+    get counties(): GeoCounty[] {
+      return [...geography!.counties.values()].filter((c) => c.state === state)
     },
     context: (extra: Record<string, string> = {}, drops?: string) => feedLoadContext({ mirror: mirror!.url, state, now, geography: geography!, dirs, extra, ...(drops ? { drops } : {}) }),
   }
