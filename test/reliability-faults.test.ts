@@ -6,37 +6,19 @@
 // Covered elsewhere: source outages, truncated and malformed files (refresh-faults.test.ts), a
 // corrupted snapshot (server-snapshots.test.ts), kill -9 after acknowledged writes
 // (portability-durability.test.ts), a store that cannot be opened (server-startup.test.ts).
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { execa } from 'execa'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ErrorBody } from '../server/base/errors.ts'
 import { COMMIT_ROWS } from '../server/store/transactions-bulk.ts'
 import { TaxjarErrorBody } from '../server/taxjar/taxjar-error.ts'
 import { ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
-import { portabilityArtifacts, servedZips } from './support/portability-snapshot.ts'
-import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
+import { servedZips } from './support/portability-snapshot.ts'
+import { keyCaller } from './support/reliability-server-process.ts'
+import { storeProcessSuite } from './support/store-process-suite.ts'
 
-let artifactsDir: string
-let tmp: string
-const servers: ServerProcess[] = []
-
-beforeAll(async () => {
-  artifactsDir = await portabilityArtifacts(inject('mirrorUrl'))
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-reliability-faults-'))
-})
-afterAll(async () => {
-  for (const server of servers) await server.kill9()
-  await rm(tmp, { recursive: true, force: true })
-  await rm(artifactsDir, { recursive: true, force: true })
-})
-
-async function start(storePath: string): Promise<ServerProcess> {
-  const server = await startServerProcess({ artifactsDir, storePath })
-  servers.push(server)
-  return server
-}
+const suite = storeProcessSuite('reliability-faults')
+const start = (storePath: string) => suite.start(storePath)
 
 const utcDay = (daysBack: number) => new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10)
 const order = (id: string) => ({ transaction_id: id, transaction_date: utcDay(3), to_zip: '30303', to_state: 'GA', amount: '19.99', shipping: '0', sales_tax: '1.60' })
@@ -51,7 +33,7 @@ const gaTotals = async (call: ReturnType<typeof caller>) => {
 
 describe('the store file unwritable while the server runs', () => {
   it('refuses writes with 503 and the reason, keeps lookups and reads answering, and writes again once the disk takes them', async () => {
-    const storePath = path.join(tmp, 'unwritable', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'unwritable', 'taxatlas.duckdb')
     const server = await start(storePath)
     const { api_key: key } = await server.createAccount('enterprise')
     const call = caller(server, key)
@@ -109,11 +91,11 @@ describe('the store file unwritable while the server runs', () => {
 
 describe('kill -9 in the middle of a streamed backfill', () => {
   it('keeps the acknowledged writes and whole commits only; sending the file again completes it without a duplicate', async () => {
-    const storePath = path.join(tmp, 'killed', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'killed', 'taxatlas.duckdb')
     const first = await start(storePath)
     const { api_key: key } = await first.createAccount('enterprise')
     const call = caller(first, key)
-    const zips = await servedZips(artifactsDir)
+    const zips = await servedZips(suite.artifactsDir)
     for (let i = 0; i < 20; i++) {
       const response = await call('POST', '/v1/portability/orders', { ...order(`ack-${i}`), to_zip: zips.get('CT')![i], to_state: 'CT', amount: `${i}.25` })
       expect(response.status).toBe(201)

@@ -7,43 +7,25 @@
 // - the open file truncated, or an older copy written over it, in place while the server runs;
 // - the file removed and put back by `admin recover-store` from the running server's descriptor.
 import { existsSync } from 'node:fs'
-import { copyFile, mkdtemp, open, readFile, rename, rm, truncate } from 'node:fs/promises'
-import os from 'node:os'
+import { copyFile, open, readFile, rename, rm, truncate } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ErrorBody } from '../server/base/errors.ts'
 import { HealthBody } from '../server/routes/health.ts'
 import { FILE_LOST_MESSAGE } from '../server/store/store-supervisor.ts'
 import { markerPath } from '../server/store/store-marker.ts'
 import { STORE_UNAVAILABLE_MESSAGE } from '../server/store/store.ts'
-import { portabilityArtifacts } from './support/portability-snapshot.ts'
-import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
+import { keyCaller, type ServerProcess } from './support/reliability-server-process.ts'
 import { lockStore } from './support/reliability-store-locker.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
-
-let artifactsDir: string
-let tmp: string
-const servers: ServerProcess[] = []
-
-beforeAll(async () => {
-  artifactsDir = await portabilityArtifacts(inject('mirrorUrl'))
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-reliability-store-'))
-})
-afterAll(async () => {
-  for (const server of servers) await server.kill9()
-  await rm(tmp, { recursive: true, force: true })
-  await rm(artifactsDir, { recursive: true, force: true })
-})
+import { storeProcessSuite } from './support/store-process-suite.ts'
 
 // Checks and retries a test can wait for: identity every 100 ms, attempts at most 1 s apart.
 const FAST = { TAXATLAS_STORE_CHECK_MS: '100', TAXATLAS_STORE_RETRY_MAX_MS: '1000' }
 
-async function start(storePath: string, options: { env?: Record<string, string>; waitForStore?: boolean } = {}): Promise<ServerProcess> {
-  const server = await startServerProcess({ artifactsDir, storePath, env: { ...FAST, ...options.env }, waitForStore: options.waitForStore })
-  servers.push(server)
-  return server
-}
+const suite = storeProcessSuite('reliability-store', FAST)
+const { start } = suite
 
 const utcDay = (daysBack: number) => new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10)
 const order = (id: string) => ({ transaction_id: id, transaction_date: utcDay(3), to_zip: '30303', to_state: 'GA', amount: '19.99', shipping: '0', sales_tax: '1.60' })
@@ -66,7 +48,7 @@ async function storeWithAccount(storePath: string): Promise<string> {
 
 describe('the store file removed while the server runs', () => {
   it('refuses every write with 503 STORE_FILE_LOST and says so once in the log, while keys and lookups keep working', async () => {
-    const storePath = path.join(tmp, 'removed', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'removed', 'taxatlas.duckdb')
     // A first start on an empty directory creates the store, and the marker beside it.
     const server = await start(storePath)
     expect(existsSync(storePath)).toBe(true)
@@ -105,7 +87,7 @@ describe('the store file removed while the server runs', () => {
   })
 
   it('on the next start, creates no empty store where one was: key routes answer 503 until the file is back, or --init is given', async () => {
-    const storePath = path.join(tmp, 'removed', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'removed', 'taxatlas.duckdb')
     expect(existsSync(markerPath(storePath))).toBe(true)
     const server = await start(storePath, { waitForStore: false })
     await expect.poll(() => eventsOf(server, 'store_failed').length, { timeout: 10_000 }).toBe(1)
@@ -128,7 +110,7 @@ describe('the store file removed while the server runs', () => {
   })
 
   it('moved away and back: writes are refused while it is away and accepted again once it is back', async () => {
-    const storePath = path.join(tmp, 'moved', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'moved', 'taxatlas.duckdb')
     const server = await start(storePath)
     const { api_key: key } = await server.createAccount('enterprise')
     const call = keyCaller(server, key)
@@ -177,7 +159,7 @@ describe('the open store file damaged in place while the server runs', () => {
   }
 
   it('truncated to 0 bytes (truncate -s 0): writes refused with 503 STORE_FILE_LOST until its bytes are written back', async () => {
-    const storePath = path.join(tmp, 'truncated-open', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'truncated-open', 'taxatlas.duckdb')
     const key = await storeWithAccount(storePath)
     const server = await start(storePath)
     expect((await keyCaller(server, key)('POST', '/v1/portability/orders', order('before-damage'))).status).toBe(201)
@@ -191,7 +173,7 @@ describe('the open store file damaged in place while the server runs', () => {
   })
 
   it('an older copy of itself written over it (cp, same inode): refused until the newer bytes are back', async () => {
-    const storePath = path.join(tmp, 'older-copy', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'older-copy', 'taxatlas.duckdb')
     const key = await storeWithAccount(storePath)
     const older = `${storePath}.older`
     await copyFile(storePath, older)
@@ -214,7 +196,7 @@ describe('the open store file damaged in place while the server runs', () => {
 
 describe('admin recover-store', () => {
   it('puts back a removed store file from the running server; after a restart nothing acknowledged is lost', async () => {
-    const storePath = path.join(tmp, 'recovered', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'recovered', 'taxatlas.duckdb')
     const server = await start(storePath)
     const { api_key: key } = await server.createAccount('enterprise')
     const call = keyCaller(server, key)
@@ -247,7 +229,7 @@ describe('admin recover-store', () => {
 
 describe('a store another process holds when the server starts', () => {
   it('is reported as locked by that process, key routes answer 503, and it opens on its own once released', async () => {
-    const storePath = path.join(tmp, 'locked', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'locked', 'taxatlas.duckdb')
     const key = await storeWithAccount(storePath)
     const locker = await lockStore(storePath)
     const server = await start(storePath, { waitForStore: false })
@@ -278,7 +260,7 @@ describe('a store another process holds when the server starts', () => {
 
 describe('a damaged store file when the server starts', () => {
   it('a block overwritten or the file truncated is reported as unreadable (not as locked, not as a write failure), and opens once the file is restored', async () => {
-    const storePath = path.join(tmp, 'damaged', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'damaged', 'taxatlas.duckdb')
     const key = await storeWithAccount(storePath)
     const good = `${storePath}.good`
     await copyFile(storePath, good)

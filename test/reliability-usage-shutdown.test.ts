@@ -3,37 +3,19 @@
 // spill file beside the store, and the next start adds them back once the store is there again:
 // every lookup served is counted, once.
 import { existsSync } from 'node:fs'
-import { mkdtemp, rename, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { rename } from 'node:fs/promises'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { HealthBody } from '../server/routes/health.ts'
 import { spillPathOf } from '../server/store/usage-spill.ts'
-import { portabilityArtifacts } from './support/portability-snapshot.ts'
-import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
-
-let artifactsDir: string
-let tmp: string
-const servers: ServerProcess[] = []
-
-beforeAll(async () => {
-  artifactsDir = await portabilityArtifacts(inject('mirrorUrl'))
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-usage-shutdown-'))
-})
-afterAll(async () => {
-  for (const server of servers) await server.kill9()
-  await rm(tmp, { recursive: true, force: true })
-  await rm(artifactsDir, { recursive: true, force: true })
-})
+import { keyCaller, type ServerProcess } from './support/reliability-server-process.ts'
+import { storeProcessSuite } from './support/store-process-suite.ts'
 
 // Identity checked every 100 ms; a grace period of 1.5 s, so the test waits through all of it.
 const ENV = { TAXATLAS_STORE_CHECK_MS: '100', TAXATLAS_STORE_RETRY_MAX_MS: '1000', TAXATLAS_SHUTDOWN_TIMEOUT_MS: '1500', TAXATLAS_USAGE_FLUSH_MS: '200' }
 
-async function start(storePath: string): Promise<ServerProcess> {
-  const server = await startServerProcess({ artifactsDir, storePath, env: ENV })
-  servers.push(server)
-  return server
-}
+const suite = storeProcessSuite('usage-shutdown', ENV)
+const start = (storePath: string) => suite.start(storePath)
 
 async function used(server: ServerProcess, key: string): Promise<number> {
   const account = await keyCaller(server, key)('GET', '/v1/account')
@@ -48,7 +30,7 @@ async function lookups(server: ServerProcess, key: string, count: number): Promi
 
 describe('SIGTERM while the store cannot be written', () => {
   it('keeps the unflushed usage counts in the spill file and counts them, once, when the store is back', async () => {
-    const storePath = path.join(tmp, 'outage', 'taxatlas.duckdb')
+    const storePath = path.join(suite.tmp, 'outage', 'taxatlas.duckdb')
     const spill = spillPathOf(storePath)
     const first = await start(storePath)
     const { api_key: key } = await first.createAccount('enterprise')

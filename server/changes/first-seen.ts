@@ -7,13 +7,11 @@
 // Published snapshots never change, so what is read of one (its manifest, and the change
 // identities of each state) is kept per artifacts directory and outlives a swap; only a couple of
 // rates indexes stay open at a time.
-import { readFile } from 'node:fs/promises'
-import path from 'node:path'
-import { Manifest } from '../../snapshot-contract/manifest.ts'
 import { changeIdentity, rateChangesOfState } from '../../snapshot-contract/rate-changes.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
-import { listSnapshotIds, readSnapshotFile, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
+import { listSnapshotIds, readSnapshotFile } from '../../snapshot-contract/snapshot-store.ts'
 import { aligned, type Snapshot } from '../snapshot/open-snapshot.ts'
+import { PublishedManifests } from '../snapshot/published-manifests.ts'
 import { memoPerState } from './snapshot-memo.ts'
 
 /**
@@ -27,21 +25,12 @@ export type FirstSeenOf = (change: Parameters<typeof changeIdentity>[0]) => Firs
 const OPEN_INDEXES_KEPT = 2
 
 class HeldSnapshots {
-  readonly #manifests = new Map<string, Promise<Manifest | null>>()
+  readonly manifests: PublishedManifests
   readonly #indexes = new Map<string, Promise<RateIndex | null>>()
   readonly #identities = new Map<string, Promise<ReadonlySet<string> | null>>()
 
-  constructor(readonly dir: string) {}
-
-  manifest(id: string): Promise<Manifest | null> {
-    let manifest = this.#manifests.get(id)
-    if (!manifest) {
-      manifest = readFile(path.join(snapshotDir(this.dir, id), 'manifest.json'), 'utf8')
-        .then((text) => Manifest.parse(JSON.parse(text)))
-        .catch(() => null)
-      this.#manifests.set(id, manifest)
-    }
-    return manifest
+  constructor(readonly dir: string) {
+    this.manifests = new PublishedManifests(dir)
   }
 
   /** The identities of the changes a snapshot's data holds for a state; null when it cannot be read. */
@@ -63,7 +52,7 @@ class HeldSnapshots {
     if (index) {
       this.#indexes.delete(id)
     } else {
-      index = this.manifest(id).then(async (manifest) => {
+      index = this.manifests.of(id).then(async (manifest) => {
         const file = manifest?.files.find((f) => f.name === 'rates.bin')
         if (!file) return null
         return new RateIndex(aligned(await readSnapshotFile(this.dir, id, file)), `${id}/rates.bin`)
@@ -91,13 +80,13 @@ async function buildTable(snapshot: Snapshot, state: string): Promise<FirstSeenO
   const dataRead = new Set<string>()
   let heldBefore = false
   const record = async (dataId: string, identities: Iterable<string>) => {
-    const published_at = (await held.manifest(dataId))?.generated_at ?? null
+    const published_at = (await held.manifests.of(dataId))?.generated_at ?? null
     for (const identity of identities) if (!seen.has(identity)) seen.set(identity, { snapshot: dataId, published_at, exact: heldBefore })
     dataRead.add(dataId)
     heldBefore = true
   }
   for (const id of earlier) {
-    const data = (await held.manifest(id))?.states.find((s) => s.code === state)
+    const data = (await held.manifests.of(id))?.states.find((s) => s.code === state)
     const dataId = data?.data_from_snapshot ?? id
     if (!data || dataRead.has(dataId)) continue
     const identities = await held.identities(id, state)
@@ -108,7 +97,7 @@ async function buildTable(snapshot: Snapshot, state: string): Promise<FirstSeenO
   const servedDataId = served?.data_from_snapshot ?? snapshot.id
   const servedSeen: FirstSeen = {
     snapshot: servedDataId,
-    published_at: servedDataId === snapshot.id ? snapshot.manifest.generated_at : ((await held.manifest(servedDataId))?.generated_at ?? served?.last_refreshed_at ?? null),
+    published_at: servedDataId === snapshot.id ? snapshot.manifest.generated_at : ((await held.manifests.of(servedDataId))?.generated_at ?? served?.last_refreshed_at ?? null),
     exact: heldBefore,
   }
   return (change) => seen.get(changeIdentity(change)) ?? servedSeen

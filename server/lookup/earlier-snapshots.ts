@@ -3,11 +3,9 @@
 // (held-editions.ts). Of those covering the date, the one whose data starts latest answers.
 // Manifests are read on demand and kept; index files are opened lazily, verified like the served
 // snapshot (size + sha256 per file), and only a few are kept open.
-import { readFile } from 'node:fs/promises'
-import path from 'node:path'
-import { Manifest } from '../../snapshot-contract/manifest.ts'
-import { listSnapshotIds, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
+import { listSnapshotIds } from '../../snapshot-contract/snapshot-store.ts'
 import { openSnapshot } from '../snapshot/open-snapshot.ts'
+import { PublishedManifests } from '../snapshot/published-manifests.ts'
 import { HeldEditions } from './held-editions.ts'
 import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
 
@@ -23,13 +21,14 @@ export type HistorySearch =
   | { found: false; earliestFrom: string | null }
 
 export class EarlierSnapshots {
-  readonly #manifests = new Map<string, Promise<Manifest | null>>()
+  readonly #manifests: PublishedManifests
   readonly #open = new Map<string, Promise<SnapshotView | null>>()
   readonly #refused = new Set<string>()
   readonly #editions: HeldEditions
 
   constructor(readonly artifactsDir: string) {
     this.#editions = new HeldEditions(artifactsDir)
+    this.#manifests = new PublishedManifests(artifactsDir)
   }
 
   /**
@@ -55,7 +54,7 @@ export class EarlierSnapshots {
     if (!listed.includes(current.id)) return { found: false, earliestFrom: null }
     const ids = listed.filter((id) => id !== current.id).reverse()
     for (const id of ids) {
-      const record = (await this.#manifest(id))?.states.find((s) => s.code === state)
+      const record = (await this.#manifests.of(id))?.states.find((s) => s.code === state)
       if (!record?.edition || !record.effective_through) continue
       // Several snapshots carry the same state data forward after a failed or skipped refresh.
       const dataId = record.data_from_snapshot ?? id
@@ -73,18 +72,6 @@ export class EarlierSnapshots {
       earliestFrom = min(earliestFrom, coverage.from)
     }
     return { found: false, earliestFrom }
-  }
-
-  #manifest(id: string): Promise<Manifest | null> {
-    let manifest = this.#manifests.get(id)
-    if (!manifest) {
-      manifest = readFile(path.join(snapshotDir(this.artifactsDir, id), 'manifest.json'), 'utf8')
-        .then((text) => Manifest.safeParse(JSON.parse(text)))
-        .then((parsed) => (parsed.success ? parsed.data : null))
-        .catch(() => null)
-      this.#manifests.set(id, manifest)
-    }
-    return manifest
   }
 
   /** A snapshot that fails verification is treated as absent (and not retried). */

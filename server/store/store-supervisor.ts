@@ -105,7 +105,7 @@ export class StoreSupervisor implements StoreGate {
       this.#resolveOpen(store)
       // A DuckDB file is watched for being removed or replaced; PostgreSQL has no file.
       if (store.identity) {
-        this.#header = new StoreFileHeader(this.options.storePath)
+        this.#header = new StoreFileHeader(this.options.storePath, store.identity)
         this.#header.damage()
         this.#watchIdentity(store.identity)
       }
@@ -138,6 +138,7 @@ export class StoreSupervisor implements StoreGate {
     this.#closing = true
     this.#stopRetrying()
     if (this.#identityTimer) clearInterval(this.#identityTimer)
+    this.#header?.close()
   }
 
   #unavailable(): HttpError {
