@@ -14,6 +14,7 @@ import { loadGeography } from './geography/load-geography.ts'
 import { parseDrop, readNewestDrop } from './manual-drops.ts'
 import { readPipelineSettings } from './settings.ts'
 import { formatTable } from './snapshot-diff.ts'
+import { DEFAULT_RULE_SETTINGS } from './feeds/aggregator-defaults.ts'
 import { auditRules, HELD_OUT_HEADER, heldOutRows, RULE_EFFECT_HEADER, ruleEffectRows, type RuleAuditInput } from './rule-audit.ts'
 import { ruleAuditMarkdown } from './rule-audit-doc.ts'
 
@@ -39,7 +40,7 @@ for (const record of snapshot.manifest.states) {
   if (!drop) continue
   const parsed = parseDrop(drop)
   const compiled = compileAvalara({ ...parsed, state: record.code, geography })
-  ruleInputs.push({ state: record.code, index, asOf, editionDate: parsed.edition.editionDate, rows: parsed.rows, compile: (ruleSettings) => compileAvalara({ ...parsed, state: record.code, geography, ruleSettings }) })
+  ruleInputs.push({ state: record.code, index, asOf, editionDate: parsed.edition.editionDate, rows: parsed.rows, compile: (ruleSettings) => (ruleSettings === DEFAULT_RULE_SETTINGS ? compiled : compileAvalara({ ...parsed, state: record.code, geography, ruleSettings })) })
   audits.push(
     auditState({
       state: record.code,

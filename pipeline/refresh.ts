@@ -208,7 +208,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     return keepPrevious('maintenance', ['operator flag: known upstream outage, last good data served'])
   }
 
-  const { served, attempts, regressed } = await firstServing(descriptor.feeds, (feed) => tryFeed(descriptor, feed, prior, priorHasData, context))
+  const { served, attempts, regressed } = await firstServing(descriptor.feeds, (feed) => tryFeed(descriptor, feed, priorHasData ? prior : null, context))
   const tried = attempts.map((a) => `${a.feed}: ${a.outcome === 'served' ? 'served' : a.message}`)
   if (!served || keepsPreviousOver(descriptor, served.feed.kind, prior, priorHasData)) {
     const broken = attempts.find((a) => a.outcome === 'failed' || a.outcome === 'anchor_regression')
@@ -284,14 +284,14 @@ function noDataYet(descriptor: StateDescriptor, dropsDir: string): string {
  * compiled from, carry that data forward; else compile, check the invariants (a few violating ZIPs
  * withheld) and the feed's own anchors.
  */
-async function tryFeed(descriptor: StateDescriptor, feed: Feed, prior: StateRecord | null, priorHasData: boolean, context: StateContext): Promise<FeedTry<Served>> {
+async function tryFeed(descriptor: StateDescriptor, feed: Feed, inService: StateRecord | null, context: StateContext): Promise<FeedTry<Served>> {
   let choices: EditionChoice[]
   try {
     choices = await chooseEditions(descriptor, feed, context)
   } catch (error) {
     return loadFailure(error)
   }
-  const tried = await tryChosen(descriptor, feed, choices, prior, priorHasData, context)
+  const tried = await tryChosen(descriptor, feed, choices, inService, context)
   // The edition the publisher lists, when it names one: a failure of it is an edition announced and not served.
   const edition = choices[0]?.edition
   if ((tried.outcome === 'failed' || tried.outcome === 'anchor_regression') && edition && edition !== CURRENT_EDITION) return { ...tried, edition }
@@ -303,11 +303,12 @@ const loadFailure = (error: unknown): FeedTry<never> => {
   return error instanceof NoFileForState ? { outcome: 'no_file', message } : { outcome: 'failed', message: `load failed: ${message}` }
 }
 
-async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: EditionChoice[], prior: StateRecord | null, priorHasData: boolean, context: StateContext): Promise<FeedTry<Served>> {
+/** `inService`: the state's record when an earlier snapshot holds its data, else null. */
+async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: EditionChoice[], inService: StateRecord | null, context: StateContext): Promise<FeedTry<Served>> {
   let sources: StateSources
   try {
     sources = await fetchChosenSources(descriptor, feed, choices, context)
-    assertSourcesAcceptable(feed, sources, prior && priorHasData ? prior : null, context.settings.sizeJumpLimit)
+    assertSourcesAcceptable(feed, sources, inService, context.settings.sizeJumpLimit)
   } catch (error) {
     return loadFailure(error)
   }
@@ -320,12 +321,12 @@ async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: Editi
     files: [...sources.fetched.map((f) => f.sha256), sources.drop?.raw.sha256 ?? sources.dropError ?? ''],
     geography: context.geographyHashes,
   })
-  if (prior?.input_key === key && prior.feed === feed.kind && CARRIED_STATUSES.has(prior.status) && priorHasData) {
-    return { outcome: 'served', value: { kind: 'unchanged', prior, data: dataFromIndex(context.previousIndex!, descriptor.code), choiceNotes, pinned } }
+  if (inService?.input_key === key && inService.feed === feed.kind && CARRIED_STATUSES.has(inService.status)) {
+    return { outcome: 'served', value: { kind: 'unchanged', prior: inService, data: dataFromIndex(context.previousIndex!, descriptor.code), choiceNotes, pinned } }
   }
 
   // The data in service is compared with the new data only when the same feed produced it.
-  const sameFeed = prior && priorHasData && prior.feed === feed.kind ? prior : null
+  const sameFeed = inService?.feed === feed.kind ? inService : null
   let loaded: Omit<Extract<Served, { kind: 'loaded' }>, 'anchors' | 'kind' | 'choiceNotes' | 'pinned' | 'key' | 'trial'>
   let verdict: TrialVerdict
   try {
@@ -335,7 +336,6 @@ async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: Editi
     if (growth) return { outcome: 'failed', message: growth }
     const carryFrom = sameFeed && context.previous ? { index: context.previousIndex!, snapshot: context.previous.manifest.snapshot } : null
     loaded = withholdViolations(compiled, descriptor, context.today, zipMeta, carryFrom)
-    const inService = prior && priorHasData ? prior : null
     verdict = judgeTrial({ descriptor, feed, inService, result: loaded.result, index: loaded.index, sources, geography, asOf: context.today, settings: context.settings })
   } catch (error) {
     return loadFailure(error)

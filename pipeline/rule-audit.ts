@@ -140,7 +140,12 @@ function uspsCityEffect(state: StateLab): RuleEffect {
 function pointPreferred(candidates: readonly Candidate[]): Candidate {
   const weightOf = new Map<Candidate, number>(candidates.map((c) => [c, c.weight]))
   const byCounty = new Map<string, Candidate[]>()
-  for (const c of candidates) byCounty.set(c.county?.fips ?? '', [...(byCounty.get(c.county?.fips ?? '') ?? []), c])
+  for (const c of candidates) {
+    const county = c.county?.fips ?? ''
+    const list = byCounty.get(county)
+    if (list) list.push(c)
+    else byCounty.set(county, [c])
+  }
   for (const list of byCounty.values()) {
     const usps = list.find((c) => c.basis === 'usps_city')
     const point = list.find((c) => c.basis === 'zip_point')
@@ -190,7 +195,7 @@ export function ruleEffectRows(effects: RuleEffect[]): string[][] {
     percent(e.withRule, e.zips),
     percent(e.withoutRule, e.zips),
     signed(e.withRule - e.withoutRule),
-    e.harmful ? 'lowers agreement' : e.withRule - e.withoutRule >= Math.max(NOISE_ZIPS, Math.ceil(e.zips * NOISE_SHARE)) ? 'raises agreement' : 'within noise',
+    e.harmful ? 'lowers agreement' : beyondNoise(e.withRule - e.withoutRule, e.zips) ? 'raises agreement' : 'within noise',
   ])
 }
 

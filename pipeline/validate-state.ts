@@ -130,8 +130,10 @@ export function withholdViolations(
   // rejected figure, where they lie within the bounds on their own (a tribal or double-counted local
   // part is what broke them), never a 404 for a ZIP that exists.
   const layered = new Map<string, ZipCandidate[]>()
-  for (const zip of zips) if (!carried.has(zip)) {
-    const known = knownLayers(loaded, zip, descriptor, isoDate)
+  const uncarried = loaded.candidates.filter((c) => zips.has(c.zip) && !carried.has(c.zip))
+  const layerRate = knownLayerRates(loaded, isoDate)
+  for (const [zip, candidates] of groupByZip(uncarried)) {
+    const known = knownLayers(candidates, layerRate, descriptor)
     if (known.length) layered.set(zip, known)
   }
   const withheld: StateRecord['withheld'] = [...violations, ...rejected].map((v) => ({
@@ -160,19 +162,36 @@ export function withholdViolations(
 
 const KNOWN_LEVELS = new Set(['state', 'county'])
 
+/** The rate in force on the date of each state and county authority, by `level|code` (the first listed where windows overlap). */
+function knownLayerRates(loaded: FeedResult, isoDate: string): Map<string, number> {
+  const rates = new Map<string, number>()
+  for (const j of loaded.jurisdictions) {
+    const key = `${j.level}|${j.code}`
+    if (!KNOWN_LEVELS.has(j.level) || rates.has(key)) continue
+    if ((j.from === null || j.from <= isoDate) && (j.to === null || j.to >= isoDate)) rates.set(key, j.rate)
+  }
+  return rates
+}
+
+function groupByZip(candidates: ZipCandidate[]): Map<string, ZipCandidate[]> {
+  const byZip = new Map<string, ZipCandidate[]>()
+  for (const c of candidates) {
+    const list = byZip.get(c.zip)
+    if (list) list.push(c)
+    else byZip.set(c.zip, [c])
+  }
+  return byZip
+}
+
 /**
- * The ZIP's candidates cut to their state and county layers, when each such stack's rate on the
+ * A ZIP's candidates cut to their state and county layers, when each such stack's rate on the
  * date is above zero and within the state's bounds; none otherwise. Shares are kept.
  */
-function knownLayers(loaded: FeedResult, zip: string, descriptor: StateDescriptor, isoDate: string): ZipCandidate[] {
+function knownLayers(zipCandidates: ZipCandidate[], layerRate: Map<string, number>, descriptor: StateDescriptor): ZipCandidate[] {
   const [low, high] = descriptor.combinedBounds
-  const rateOn = (level: string, code: string) =>
-    loaded.jurisdictions.find((j) => j.level === level && j.code === code && (j.from === null || j.from <= isoDate) && (j.to === null || j.to >= isoDate))?.rate
-  const candidates = loaded.candidates
-    .filter((c) => c.zip === zip)
-    .map((c): ZipCandidate => ({ ...c, placeFips: null, placeName: '', stack: c.stack.filter((ref) => KNOWN_LEVELS.has(ref.level)), basis: 'known_layers' }))
+  const candidates = zipCandidates.map((c): ZipCandidate => ({ ...c, placeFips: null, placeName: '', stack: c.stack.filter((ref) => KNOWN_LEVELS.has(ref.level)), basis: 'known_layers' }))
   const sound = candidates.every((c) => {
-    const rates = c.stack.map((ref) => rateOn(ref.level, ref.code))
+    const rates = c.stack.map((ref) => layerRate.get(`${ref.level}|${ref.code}`))
     if (rates.some((rate) => rate === undefined) || !c.stack.some((ref) => ref.level === 'state')) return false
     const combined = rates.reduce((sum: number, rate) => sum + rate!, 0)
     return combined > 0 && combined >= low && combined <= high

@@ -5,11 +5,11 @@
 //
 // Every answer carries an ETag and Last-Modified and honours If-None-Match / If-Modified-Since, so a
 // second refresh against unchanged files is a no-change refresh.
-import { createHash } from 'node:crypto'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.ts'
 import { apacheIndexHtml, iisListingHtml, type ListedFile } from './publisher-pages.ts'
 import { issueReplicaCertificates } from './replica-certificates.ts'
@@ -101,7 +101,7 @@ async function respond(answer: ReplicaAnswer | undefined, headers: Record<string
       ? { bytes: Buffer.from(answer.html), type: 'text/html; charset=utf-8', modified: PAGES_MODIFIED }
       : { bytes: await readFile(answer.file), type: contentType(answer.file), modified: (await stat(answer.file)).mtime }
   const status = answer.kind === 'page' ? (answer.status ?? 200) : 200
-  const etag = `"${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`
+  const etag = `"${sha256Hex(bytes).slice(0, 16)}"`
   const lastModified = new Date(Math.floor(modified.getTime() / 1000) * 1000)
   const validators = { etag, 'last-modified': lastModified.toUTCString() }
   if (status === 200 && notModified(headers, etag, lastModified)) return { status: 304, headers: validators }

@@ -1,15 +1,12 @@
 // Runs the real pipeline into temporary directories, for tests: in the test's process, or as its
 // own process the way `make refresh` runs it.
-import { mkdtemp } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { execa } from 'execa'
 import { refresh, type Reporter } from '../../pipeline/refresh.ts'
 import { readPipelineSettings, type PipelineSettings } from '../../pipeline/settings.ts'
 import { PROJECT_ROOT, sharedPath } from './shared.ts'
 
 /** A new `taxatlas-<label>-*` folder the caller removes (tests: support/temp-dirs.ts removes its own). */
-export const tempDir = (label: string) => mkdtemp(path.join(os.tmpdir(), `taxatlas-${label}-`))
+export { makeTempDir as tempDir } from './make-temp-dir.ts'
 
 export function pipelineSettings(env: {
   mirror: string

@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll } from 'vitest'
-import { tempDir as kept } from './refresh-run.ts'
+import { makeTempDir } from './make-temp-dir.ts'
 
 const made: string[] = []
 
@@ -14,7 +14,7 @@ afterAll(async () => {
 
 /** A new `taxatlas-<label>-*` folder under the temp directory, removed after this file's tests. */
 export async function tempDir(label: string): Promise<string> {
-  const dir = await kept(label)
+  const dir = await makeTempDir(label)
   made.push(dir)
   return dir
 }

@@ -1,12 +1,12 @@
 // A mirror laid out as <feed>/<file>, served over real HTTP on loopback: a folder of ../shared
 // (test/global-setup.ts), or a temporary folder of fixtures a test builds (removed on close).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import sirv from 'sirv'
 import { serveIndexPage } from './index-page.ts'
+import { makeTempDir } from './make-temp-dir.ts'
 
 export type ServedFolder = { url: string; close: () => Promise<void> }
 
@@ -31,7 +31,7 @@ export type TempMirror = ServedFolder & {
 
 /** A temporary mirror folder served over HTTP; close() stops the server and removes the folder. */
 export async function serveTempMirror(files: Record<string, string | Uint8Array> = {}): Promise<TempMirror> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-mirror-'))
+  const root = await makeTempDir('mirror')
   const publish = async (next: Record<string, string | Uint8Array>) => {
     await rm(root, { recursive: true, force: true })
     await mkdir(root, { recursive: true })
