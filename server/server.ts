@@ -20,7 +20,7 @@ import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { closeAfterClient } from './http/lingering-close.ts'
 import { capConnectionsPerClient } from './http/connection-cap.ts'
-import { HttpError } from './base/errors.ts'
+import { HttpError, retryAfter } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
 import type { AppDeps } from './dispatch/route-handler.ts'
 import { buildRouter } from './dispatch/router.ts'
@@ -134,7 +134,7 @@ export async function startServer(
     metrics,
   }
   const notYet = guarded(buildRouter([], deps, {
-    guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', {}, { 'Retry-After': '1' })),
+    guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', ...retryAfter(1))),
   }).handler as unknown as http.RequestListener)
   let stopWatching = () => {}
   let refresh: RefreshScheduler | null = null

@@ -7,15 +7,14 @@
 import type { IncomingMessage } from 'node:http'
 import { clientKeyOf } from '../base/client-address.ts'
 import type { Clock } from '../base/clock.ts'
-import { HttpError } from '../base/errors.ts'
+import { HttpError, retryAfter } from '../base/errors.ts'
+import { secondsToNextToken, tokensAt, type TokenBucket } from './token-bucket.ts'
 
 /** `addressHeader`: a request header naming the client (the rightmost address of X-Forwarded-For, as a proxy adds it); null: the socket's address */
 export type AuthThrottleRule = { perSecond: number; burst: number; maxAddresses: number; addressHeader?: string | null }
 
-type Bucket = { tokens: number; at: number }
-
 export class AuthThrottle {
-  readonly #buckets = new Map<string, Bucket>()
+  readonly #buckets = new Map<string, TokenBucket>()
 
   constructor(
     private readonly rule: AuthThrottleRule,
@@ -29,13 +28,8 @@ export class AuthThrottle {
     if (!bucket) return null
     const tokens = this.#refilled(bucket, now)
     if (tokens >= 1) return null
-    const retryAfter = Math.max(1, Math.ceil((1 - tokens) / this.rule.perSecond))
-    return new HttpError(
-      'RATE_LIMITED',
-      `Too many requests with an invalid API key from this address; retry after ${retryAfter} s.`,
-      { retry_after: retryAfter },
-      { 'Retry-After': String(retryAfter) },
-    )
+    const wait = secondsToNextToken(tokens, this.rule.perSecond)
+    return new HttpError('RATE_LIMITED', `Too many requests with an invalid API key from this address; retry after ${wait} s.`, ...retryAfter(wait))
   }
 
   /** Counts one invalid key sent from the request's address. */
@@ -58,8 +52,8 @@ export class AuthThrottle {
     return this.#buckets.size
   }
 
-  #refilled(bucket: Bucket, now: number): number {
-    return Math.min(this.rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.rule.perSecond)
+  #refilled(bucket: TokenBucket, now: number): number {
+    return tokensAt(bucket, this.rule.burst, this.rule.perSecond, now)
   }
 
   #makeRoom(now: number): void {

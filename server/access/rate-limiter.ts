@@ -9,7 +9,8 @@
 // nodes than there are gets less (docs/decisions.md).
 import type { ServerResponse } from 'node:http'
 import type { Clock } from '../base/clock.ts'
-import { HttpError } from '../base/errors.ts'
+import { HttpError, retryAfter } from '../base/errors.ts'
+import { secondsToNextToken, tokensAt, type TokenBucket } from './token-bucket.ts'
 
 export type RateRule = { ratePerSecond: number; burst: number }
 
@@ -27,7 +28,7 @@ export type RateDecision = {
 const SWEEP_ABOVE = 10_000
 
 export class RateLimiter {
-  readonly #buckets = new Map<string, { tokens: number; at: number; rule: RateRule }>()
+  readonly #buckets = new Map<string, TokenBucket & { rule: RateRule }>()
 
   /** `nodes`: how many nodes share each key's rate (1: this one alone) */
   constructor(
@@ -39,7 +40,7 @@ export class RateLimiter {
   take(bucketKey: string, tierRule: RateRule, now = this.clock()): RateDecision {
     const rule = shareOf(tierRule, this.nodes())
     let bucket = this.#buckets.get(bucketKey)
-    let tokens = bucket ? Math.min(rule.burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rule.ratePerSecond) : rule.burst
+    let tokens = bucket ? tokensAt(bucket, rule.burst, rule.ratePerSecond, now) : rule.burst
     const allowed = tokens >= 1
     if (allowed) tokens -= 1
     if (this.#buckets.size > SWEEP_ABOVE) {
@@ -56,13 +57,13 @@ export class RateLimiter {
       limit: rule.burst,
       remaining: Math.floor(tokens),
       resetSeconds: Math.ceil((rule.burst - tokens) / rule.ratePerSecond),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / rule.ratePerSecond)),
+      retryAfterSeconds: allowed ? 0 : secondsToNextToken(tokens, rule.ratePerSecond),
     }
   }
 
   #sweep(now: number) {
     for (const [key, b] of this.#buckets) {
-      if (b.tokens + ((now - b.at) / 1000) * b.rule.ratePerSecond >= b.rule.burst) this.#buckets.delete(key)
+      if (tokensAt(b, b.rule.burst, b.rule.ratePerSecond, now) >= b.rule.burst) this.#buckets.delete(key)
     }
   }
 }
@@ -95,10 +96,5 @@ export function setRateLimitHeaders(res: ServerResponse, decision: RateDecision)
 }
 
 export function rateLimited(decision: RateDecision): HttpError {
-  return new HttpError(
-    'RATE_LIMITED',
-    `Too many requests for this API key; retry after ${decision.retryAfterSeconds} s.`,
-    { retry_after: decision.retryAfterSeconds },
-    { 'Retry-After': String(decision.retryAfterSeconds) },
-  )
+  return new HttpError('RATE_LIMITED', `Too many requests for this API key; retry after ${decision.retryAfterSeconds} s.`, ...retryAfter(decision.retryAfterSeconds))
 }

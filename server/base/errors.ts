@@ -44,6 +44,14 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The `extra` and `headers` arguments of an HttpError the client should retry in `seconds`: the wait
+ * in the error body (as `field`) and in Retry-After.
+ */
+export function retryAfter(seconds: number, field = 'retry_after'): [Record<string, unknown>, Record<string, string>] {
+  return [{ [field]: seconds }, { 'Retry-After': String(seconds) }]
+}
+
 export const ErrorBody = z
   .object({
     error: z

@@ -1,6 +1,6 @@
 // Every refusal of GET /v1/tax/{state}, worded in one place so the table in docs/api.md and the answers agree.
 import { feedTraits, type FeedKind } from '../../snapshot-contract/feed-traits.ts'
-import { HttpError } from '../base/errors.ts'
+import { HttpError, retryAfter } from '../base/errors.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'
 
 export const INPUT_MODES = {
@@ -71,7 +71,6 @@ export function geocoderUnavailable(reason: string, retryAfterSeconds: number): 
   return new HttpError(
     'GEOCODER_UNAVAILABLE',
     `The address geocoder is unavailable (${reason}); retry in ${retryAfterSeconds} s. A ZIP or coordinates lookup needs no geocoder.`,
-    { retry_after_seconds: retryAfterSeconds },
-    { 'Retry-After': String(retryAfterSeconds) },
+    ...retryAfter(retryAfterSeconds, 'retry_after_seconds'),
   )
 }

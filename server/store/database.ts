@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
-import { HttpError } from '../base/errors.ts'
+import { HttpError, retryAfter } from '../base/errors.ts'
 import { storeFaultOf, type StoreFault } from './duckdb-error-type.ts'
 
 // require(), not import(): import() of a CommonJS package first scans its sources for their
@@ -57,8 +57,7 @@ export class StoreWriteError extends HttpError {
     super(
       'SERVICE_UNAVAILABLE',
       `The store cannot write to its file right now (${reason}): changes not yet committed were not saved. Retry later; rate lookups still answer.`,
-      { retry_after: STORE_WRITE_RETRY_AFTER_SECONDS },
-      { 'Retry-After': String(STORE_WRITE_RETRY_AFTER_SECONDS) },
+      ...retryAfter(STORE_WRITE_RETRY_AFTER_SECONDS),
     )
     this.cause = cause
   }

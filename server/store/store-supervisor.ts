@@ -6,7 +6,7 @@
 // rather than acknowledging writes into a file nobody will read again; the same file back at the
 // path (moved back, the volume back) lifts it. Accounts stay in memory throughout, so keys are
 // still checked and lookups answer. Its health is what /healthz reports.
-import { HttpError } from '../base/errors.ts'
+import { HttpError, retryAfter } from '../base/errors.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
 import type { StoreFault } from './duckdb-error-type.ts'
@@ -143,7 +143,7 @@ export class StoreSupervisor implements StoreGate {
 
   #unavailable(): HttpError {
     const seconds = Math.max(1, Math.ceil((this.#nextAttemptAt - this.options.clock()) / 1000))
-    return new HttpError('SERVICE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { retry_after: seconds }, { 'Retry-After': String(seconds) })
+    return new HttpError('SERVICE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, ...retryAfter(seconds))
   }
 
   #openFailed(error: Error, attempt: number, nextInMs: number): void {
@@ -194,7 +194,7 @@ export class StoreSupervisor implements StoreGate {
   #refuseIfLost(): void {
     if (this.#opened?.identity) this.#checkIdentity(this.#opened.identity)
     if (this.#lost) {
-      throw new HttpError('STORE_FILE_LOST', FILE_LOST_MESSAGE, { retry_after: FILE_LOST_RETRY_AFTER_SECONDS }, { 'Retry-After': String(FILE_LOST_RETRY_AFTER_SECONDS) })
+      throw new HttpError('STORE_FILE_LOST', FILE_LOST_MESSAGE, ...retryAfter(FILE_LOST_RETRY_AFTER_SECONDS))
     }
   }
 

@@ -5,7 +5,7 @@
 // Retry-After, so a request that needs the database is told to come back rather than failing
 // with a 500, while lookups (which never wait on it) keep answering.
 import pg from 'pg'
-import { HttpError } from '../../base/errors.ts'
+import { HttpError, retryAfter } from '../../base/errors.ts'
 
 export type PgRow = Record<string, unknown>
 export type PgParams = readonly unknown[]
@@ -40,8 +40,7 @@ export class DatabaseUnavailableError extends HttpError {
       'SERVICE_UNAVAILABLE',
       // Said of every route: a backfill cut by the outage keeps the chunks it committed before it.
       'The database is unreachable right now: changes not yet committed were not saved (a backfill keeps the chunks it committed before; sending it again is safe). Retry later; rate lookups still answer.',
-      { retry_after: DATABASE_RETRY_AFTER_SECONDS },
-      { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      ...retryAfter(DATABASE_RETRY_AFTER_SECONDS),
     )
     this.cause = cause
   }
