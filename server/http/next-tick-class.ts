@@ -5,8 +5,8 @@
 // direct stores only while its type feedback names one hidden class, and feedback holds classes
 // weakly. A full garbage collection that runs while no entry is alive (an idle moment, or the
 // allocations of building /openapi.json) frees the class; the next entry gets a new one, the
-// feedback turns megamorphic for good, and from then on every entry is built in V8's runtime:
-// a cached lookup cost 89 instead of 79 µs of server CPU in `make bench`'s lookup turns.
+// feedback turns megamorphic for good, and from then on every entry is built in V8's runtime, which
+// shows as more server CPU per cached lookup in `make bench`'s lookup turns.
 // An object of the same class, held here, keeps the class and so the feedback alive. Its fields
 // hold `undefined`, the most general representation, so no later value replaces the class (one
 // made with small integers was replaced by the first asyncId stored as a double, and did not help).

@@ -1,6 +1,6 @@
 // The embedded store: one DuckDB file, one connection, opened by exactly one process (DuckDB
 // locks the file). Statements are queued so a transaction never interleaves with another write.
-// The DuckDB module (native, ~100-270 ms to load) is loaded by open() only, never at module
+// The DuckDB module (native, slow to load) is loaded by open() only, never at module
 // top level: a bundle would hoist a static import of it, and the server answers public routes
 // before it has loaded (see server.ts).
 import { mkdir } from 'node:fs/promises'
