@@ -9,6 +9,7 @@ const FLOORS = [
   ['server-data', '^server/(store|snapshot|geocoder)/'],
   ['server-access', '^server/access/'],
   ['server-http', '^server/http/'],
+  ['server-sale', '^server/sale/'],
   ['server-domain', '^server/(lookup|portability|taxjar|changes)/'],
   ['server-dispatch', '^server/dispatch/'],
   ['server-openapi', '^server/openapi/'],

@@ -5,7 +5,7 @@
 import { readZip } from '../lookup/address/zip-text.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'
 import type { ZipEntries } from '../lookup/zip-entries.ts'
-import { stateCodeOf } from './state-code.ts'
+import { stateCodeOf } from '../sale/state-code.ts'
 
 export type Seller = { state: string; zip5: string | null }
 

@@ -3,8 +3,8 @@
 // tax zero in its exempt regions, or everywhere when it lists none; non_exempt changes nothing.
 import { z } from 'zod'
 import { validationError, type ValidationDetail } from '../http/validation.ts'
-import { cleanText, stateOf, zipOf, type Fail } from '../portability/normalize-transaction.ts'
-import { NumberLike, Text } from '../portability/transaction-input.ts'
+import { cleanText, stateOf, zipOf, type Fail } from '../sale/field-values.ts'
+import { NumberLike, Text } from '../sale/lenient-fields.ts'
 import { CUSTOMER_EXEMPTION_TYPES, type CustomerRecord } from '../store/customers.ts'
 
 export const MAX_EXEMPT_REGIONS = 60

@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { RATE_SCALE_DIGITS } from '../../snapshot-contract/rate-units.ts'
 import { scaledNumberText } from '../base/scaled-number-text.ts'
-import { MONEY_DECIMALS } from '../portability/money.ts'
+import { MONEY_DECIMALS } from '../sale/money.ts'
 import type { PartTax } from './line-tax.ts'
 import { levelTotals, type OrderTax } from './order-tax.ts'
 
