@@ -6,7 +6,6 @@ import { lookupSources } from '../lookup/history-source.ts'
 import type { OrderTaxInput } from '../taxjar/order-tax-input.ts'
 import { orderTax, type OrderTax } from '../taxjar/order-tax.ts'
 import { readOrderTax } from '../taxjar/order-tax-request.ts'
-import { billingOf } from './tax.ts'
 
 export async function orderTaxCall(context: RouteContext<'key', unknown, unknown, OrderTaxInput>): Promise<OrderTax> {
   const { body, caller, store, snapshot, settings, now } = context
@@ -14,7 +13,6 @@ export async function orderTaxCall(context: RouteContext<'key', unknown, unknown
   const { registrations, customers } = store
   return orderTax(request, {
     sources: lookupSources(snapshot, settings.geocoder),
-    billing: () => billingOf(caller),
     registrations: () => registrations.list(caller.account.id),
     customer: (customerId) => customers.get(caller.account.id, customerId),
     unknownCodes: settings.portability.unknownTaxCodes,

@@ -8,7 +8,6 @@ import type { Level } from '../../snapshot-contract/model.ts'
 import { validationError } from '../http/validation.ts'
 import type { RateParts } from '../lookup/rate-parts.ts'
 import type { LookupSources } from '../lookup/resolve-lookup.ts'
-import type { Billing } from '../lookup/tax-response.ts'
 import { utcDate } from '../sale/date-window.ts'
 import { decideSourcing, type MixedSourcingWarning, type Sourcing } from '../portability/rates-sourcing.ts'
 import type { CustomerRecord } from '../store/customers.ts'
@@ -25,7 +24,6 @@ import { customerExemptIn } from './taxjar-customer.ts'
 
 export type OrderTaxContext = {
   sources: LookupSources
-  billing: () => Billing
   registrations: () => Promise<readonly Registration[]>
   customer: (customerId: string) => Promise<CustomerRecord | null>
   unknownCodes: UnknownCodePolicy
@@ -126,7 +124,7 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   for (const { asGeneral } of ruled) if (asGeneral) notes.push({ code: 'taxed_as_general', message: asGeneral })
 
   const today = utcDate(ctx.now)
-  const destination = await taxLocation(request.to, ctx.sources, ctx.billing, ctx.now, today)
+  const destination = await taxLocation(request.to, ctx.sources, ctx.now, today)
   const nexus = orderNexus(request, await ctx.registrations(), today)
   const linesSent = request.lines !== null
   if (!nexus.states.has(state)) {
@@ -158,7 +156,7 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const exemption = await exemptionOf(request, ctx, notes)
   const decision = decideSourcing(state, sellerOf(request, rules))
   if (decision.warning) notes.push(mixedNote(decision.warning))
-  const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.billing, ctx.now, today) : destination
+  const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.now, today) : destination
   const parts = location.parts
   const county = location.countyFips
 
