@@ -3,9 +3,9 @@
 // caller's registration list, customers and billing, and the server's unknown-code policy.
 import type { RouteContext } from '../dispatch/route.ts'
 import { lookupSources } from '../lookup/history-source.ts'
-import type { OrderTaxInput } from '../taxjar/order-tax-input.ts'
-import { orderTax, type OrderTax } from '../taxjar/order-tax.ts'
-import { readOrderTax } from '../taxjar/order-tax-request.ts'
+import type { OrderTaxInput } from '../order-tax/order-tax-input.ts'
+import { orderTax, type OrderTax } from '../order-tax/order-tax.ts'
+import { readOrderTax } from '../order-tax/order-tax-request.ts'
 
 export async function orderTaxCall(context: RouteContext<'key', unknown, unknown, OrderTaxInput>): Promise<OrderTax> {
   const { body, caller, store, snapshot, settings, now } = context

@@ -103,7 +103,3 @@ export const taxjarCustomer = (record: CustomerRecord): TaxjarCustomer => ({
   city: record.city,
   street: record.street,
 })
-
-/** Whether the customer's exemption holds for a sale into `state`. */
-export const customerExemptIn = (record: CustomerRecord, state: string): boolean =>
-  record.exemptionType !== 'non_exempt' && (record.exemptRegions.length === 0 || record.exemptRegions.includes(state))

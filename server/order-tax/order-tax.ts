@@ -9,7 +9,6 @@ import { validationError } from '../http/validation.ts'
 import type { RateParts } from '../lookup/rate-parts.ts'
 import type { LookupSources } from '../lookup/resolve-lookup.ts'
 import { utcDate } from '../sale/date-window.ts'
-import { decideSourcing, type MixedSourcingWarning, type Sourcing } from '../portability/rates-sourcing.ts'
 import type { CustomerRecord } from '../store/customers.ts'
 import type { Registration } from '../store/nexus-registrations.ts'
 import type { ExemptionType } from '../store/transaction-record.ts'
@@ -18,9 +17,9 @@ import { orderNexus, type NexusBasis } from './order-nexus.ts'
 import type { OrderLine, OrderTaxRequest } from './order-tax-request.ts'
 import type { Category } from './product-categories.ts'
 import { lineRules, type UnknownCodePolicy } from './product-taxability.ts'
+import { decideSourcing, type MixedSourcingWarning, type Sourcing } from './sourcing.ts'
 import { stateRules, type StateRules } from './state-rules.ts'
 import { taxLocation, type TaxLocation } from './tax-location.ts'
-import { customerExemptIn } from './taxjar-customer.ts'
 
 export type OrderTaxContext = {
   sources: LookupSources
@@ -69,6 +68,10 @@ export type OrderTax = {
 
 const EXEMPTING: readonly ExemptionType[] = ['wholesale', 'government', 'marketplace', 'other']
 const ZERO_TAX = partTax(noPieces())
+
+/** Whether the customer's exemption holds for a sale into `state`. */
+const customerExemptIn = (record: CustomerRecord, state: string): boolean =>
+  record.exemptionType !== 'non_exempt' && (record.exemptRegions.length === 0 || record.exemptRegions.includes(state))
 
 async function exemptionOf(request: OrderTaxRequest, ctx: OrderTaxContext, notes: OrderTax['notes']): Promise<AppliedExemption | null> {
   if (request.exemptionType) {
