@@ -1,6 +1,6 @@
 // One order-tax call as both order-tax routes make it (TaxJar's POST /taxjar/v2/taxes and POST
 // /v1/portability/taxes): the body read against the snapshot in service, then the engine with the
-// caller's registration list, customers and billing, and the server's unknown-code policy.
+// caller's registration list and customers, and the server's unknown-code policy.
 import type { RouteContext } from '../dispatch/route.ts'
 import { lookupSources } from '../lookup/history-source.ts'
 import type { OrderTaxInput } from '../order-tax/order-tax-input.ts'
