@@ -13,7 +13,7 @@ import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-resp
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
 import type { ChangesBody } from '../server/changes/changes-feed.ts'
 import type { NativeOrderTaxBody } from '../server/portability/order-tax-native.ts'
-import type { OrderTaxInput as OrderTaxInputSchema } from '../server/taxjar/order-tax-input.ts'
+import type { OrderTaxInput as OrderTaxInputSchema } from '../server/order-tax/order-tax-input.ts'
 import { OrderView } from '../server/portability/order-view.ts'
 import type { TransactionInput } from '../server/portability/transaction-input.ts'
 import type { AccountBody } from '../server/routes/account.ts'

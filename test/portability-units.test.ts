@@ -3,9 +3,9 @@
 // and the status rule on the real descriptors.
 import { describe, expect, it } from 'vitest'
 import { STATE_FACTS, stateFacts } from '../sources/state-facts.ts'
-import { monthsBefore, rollingTwelveMonths } from '../server/portability/date-window.ts'
+import { monthsBefore, rollingTwelveMonths } from '../server/sale/date-window.ts'
 import { ndjsonLines } from '../server/portability/backfill/ndjson-lines.ts'
-import { formatMoney, parseMoney } from '../server/portability/money.ts'
+import { formatMoney, parseMoney } from '../server/sale/money.ts'
 import { countingRuleOf, counts } from '../server/portability/nexus/counting-rule.ts'
 import { parseBand } from '../server/portability/nexus/nexus-band.ts'
 import { nexusStatus } from '../server/portability/nexus/nexus-status.ts'

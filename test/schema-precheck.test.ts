@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { precheckOf } from '../server/http/schema-precheck.ts'
 import { validate } from '../server/http/validation.ts'
 import { API_ROUTES } from '../server/routes/index.ts'
-import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../server/taxjar/order-tax-input.ts'
+import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../server/order-tax/order-tax-input.ts'
 
 type Def = { type: string; shape?: Record<string, z.ZodType>; options?: z.ZodType[]; innerType?: z.ZodType; element?: z.ZodType }
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def; values?: Set<unknown> } })._zod

@@ -16,7 +16,7 @@ import { HealthBody } from '../../server/routes/health.ts'
 import { BackfillReportBody } from '../../server/routes/portability-backfill.ts'
 import { nexusListRoute, nexusSetRoute } from '../../server/routes/portability-nexus.ts'
 import { createOrderRoute } from '../../server/routes/portability-orders.ts'
-import { OrderTaxInput } from '../../server/taxjar/order-tax-input.ts'
+import { OrderTaxInput } from '../../server/order-tax/order-tax-input.ts'
 import { TypeDeclarations } from './json-schema-types.ts'
 
 /** Each generated type: its name, its schema, and whether it is what the server sends (output) or takes (input). */

@@ -1,5 +1,7 @@
-// A located, dated lookup turned into the simple (spec 2.1/2.2) or full (spec 2.4) body.
-import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
+// A located, dated lookup settled (its rates in integer units, its meta) and written as the simple
+// (spec 2.1/2.2) or full (spec 2.4) body.
+import { feedTraits, isStatewide, type SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import type { Authority, Candidate } from '../../snapshot-contract/rate-index.ts'
 import { freightTaxable, stateFacts } from '../../sources/state-facts.ts'
 import { confidenceOf, effectiveDateBasisOf, effectiveDateOf, legacyPeriodOf } from './answer-meta.ts'
 import type { DatedView } from './dated-view.ts'
@@ -8,18 +10,16 @@ import type { Normalization } from './lookup-input.ts'
 import type { ResponseShape } from './lookup-request.ts'
 import { rateVariesWarning, warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
 import { candidateSummary, rateObject, rateRows } from './rate-object.ts'
-import { rateParts } from './rate-parts.ts'
+import { rateParts, type RateParts } from './rate-parts.ts'
 import { restatedDefault } from './restated-default.ts'
 import { factsOf } from './snapshot-facts.ts'
-import type { Billing, CandidateSummary, FullLookupBody, SimpleLookupBody } from './tax-response.ts'
+import type { Billing, CandidateSummary, FullLookupBody, RateObject, SimpleLookupBody } from './tax-response.ts'
 
 export type AnswerInput = {
   located: Located
   dated: DatedView
   normalization: Normalization
   shape: ResponseShape
-  /** the billing block of a full answer */
-  billing: () => Billing
 }
 
 function ambiguityWarning(located: Located, summaries: CandidateSummary[], rateDiffers: boolean): WarningObject {
@@ -33,7 +33,32 @@ function ambiguityWarning(located: Located, summaries: CandidateSummary[], rateD
   )
 }
 
-export function buildAnswer({ located, dated, normalization, shape, billing }: AnswerInput): SimpleLookupBody | FullLookupBody {
+/**
+ * A located, dated lookup settled before its body is written: the chosen candidate's authorities
+ * and their rates by level in 1e-5 units, the rate object, the meta. What the lookup says about
+ * one address, for the body of GET /v1/tax and for order tax alike.
+ */
+export type Answer = {
+  shape: ResponseShape
+  located: Located
+  candidate: Candidate
+  authorities: readonly Authority[]
+  /** the rates by level, 1e-5 units */
+  parts: RateParts
+  rate: RateObject
+  meta: AnswerMeta
+  resolvedVia: ResolvedVia
+  /** where the rows' files come from, unless a file says otherwise */
+  sourceKind: SourceKind
+  /** every candidate of an ambiguous ZIP chosen by weight, or of a full answer; else null */
+  summaries: CandidateSummary[] | null
+  normalized: NormalizationBlock | undefined
+}
+
+export type AnswerMeta = FullLookupBody['meta']
+type NormalizationBlock = NonNullable<FullLookupBody['normalization']>
+
+export function settleAnswer({ located, dated, normalization, shape }: AnswerInput): Answer {
   const { view, isoDate } = dated
   const { entry, state } = located
   const facts = factsOf(view)
@@ -63,7 +88,7 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
   const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
 
   const basis = effectiveDateBasisOf(record)
-  const meta = {
+  const meta: AnswerMeta = {
     resolved_via: resolvedVia,
     confidence: confidenceOf(record, lowerCap(lowerCap(located.confidenceCap, restated.cap), varies?.cap ?? null), rateDiffers, unplacedTaxes),
     effective_date: effectiveDateOf(basis, authorities),
@@ -73,27 +98,33 @@ export function buildAnswer({ located, dated, normalization, shape, billing }: A
     warnings,
   }
   const normalized = normalization.applied.length > 0 ? { normalized: true as const, applied: normalization.applied } : undefined
-  if (shape === 'simple') return { rate, meta: normalized ? { ...meta, normalization: normalized } : meta }
+  return { shape, located, candidate, authorities, parts, rate, meta, resolvedVia, sourceKind: feedTraits(record.feed).sourceKind, summaries, normalized }
+}
 
-  const point = located.point
+/** The simple (spec 2.1/2.2) or full (spec 2.4) body of a settled answer; `billing`: the billing block of a full one. */
+export function answerBody(answer: Answer, billing: () => Billing): SimpleLookupBody | FullLookupBody {
+  const { rate, meta, normalized, located, candidate } = answer
+  if (answer.shape === 'simple') return { rate, meta: normalized ? { ...meta, normalization: normalized } : meta }
+
+  const { entry, point } = located
   return {
     rate,
     meta,
-    rows: rateRows(authorities, feedTraits(record.feed).sourceKind),
+    rows: rateRows(answer.authorities, answer.sourceKind),
     resolved_place: {
       zip: entry.zip,
       zip4: located.zip4,
-      state,
+      state: located.state,
       county: candidate.county,
       city: candidate.place && { geoid: candidate.place.geoid || null, name: candidate.place.name },
       usps_city: entry.city,
       lat: point ? point.lat : entry.lat,
       lng: point ? point.lng : entry.lng,
-      resolved_via: resolvedVia,
+      resolved_via: answer.resolvedVia,
     },
-    ambiguous_zip5: { ambiguous, candidates: summaries! },
+    ambiguous_zip5: { ambiguous: entry.candidates.length > 1, candidates: answer.summaries! },
     billing: billing(),
-    warnings,
+    warnings: meta.warnings,
     ...(normalized ? { normalization: normalized } : {}),
   }
 }

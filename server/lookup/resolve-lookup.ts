@@ -1,9 +1,10 @@
 // GET /v1/tax/{state} without HTTP: prepare the input, ask the upstream geocoder about a street
 // address when one is configured, locate it in the snapshot in service, pick the data for the date
-// (an earlier snapshot for an earlier edition), and build the answer.
+// (an earlier snapshot for an earlier edition), settle the answer (its rates in integer units,
+// which order tax reads), and write its body.
 import type { Geocoder } from '../geocoder/geocode-match.ts'
 import { HttpError } from '../base/errors.ts'
-import { buildAnswer } from './lookup-answer.ts'
+import { answerBody, settleAnswer, type Answer } from './lookup-answer.ts'
 import { locatePoint } from './coordinate-location.ts'
 import type { EarlierSnapshots } from './earlier-snapshots.ts'
 import { viewForDate } from './dated-view.ts'
@@ -92,7 +93,8 @@ function locateInEarlierData(view: SnapshotView, prepared: PreparedInput, geocod
   }
 }
 
-export async function lookupTax(request: LookupRequest, sources: LookupSources, billing: () => Billing): Promise<SimpleLookupBody | FullLookupBody> {
+/** The lookup settled, before its body is written: what order tax reads of an address. */
+export async function resolveLookup(request: LookupRequest, sources: LookupSources): Promise<Answer> {
   const current = sources.snapshot
   const zips = new ZipEntries(current)
   const prepared = prepareInput(request, zips)
@@ -108,5 +110,9 @@ export async function lookupTax(request: LookupRequest, sources: LookupSources, 
   }
   // A caller that named no state was not given one to replace: nothing to say about it.
   if (request.pathState === null) located.warnings = located.warnings.filter((w) => w.code !== 'state_from_input')
-  return buildAnswer({ located, dated, normalization: prepared.normalization, shape: request.shape, billing })
+  return settleAnswer({ located, dated, normalization: prepared.normalization, shape: request.shape })
+}
+
+export async function lookupTax(request: LookupRequest, sources: LookupSources, billing: () => Billing): Promise<SimpleLookupBody | FullLookupBody> {
+  return answerBody(await resolveLookup(request, sources), billing)
 }

@@ -3,11 +3,11 @@
 // reported (not just the first) as a validation detail located relative to the transaction.
 import type { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { validationError, type ValidationDetail } from '../http/validation.ts'
-import { formatMoney, parseMoney } from './money.ts'
-import { stateCodeOf } from './state-code.ts'
+import { cleanText, stateOf, zipOf, type Fail } from '../sale/field-values.ts'
+import { formatMoney, parseMoney } from '../sale/money.ts'
+import { zipStateMismatch } from '../sale/zip-state-check.ts'
 import { parseTransactionDate } from './transaction-date.ts'
 import type { LineItemInput, TransactionInput } from './transaction-input.ts'
-import { zipStateMismatch } from './zip-state-check.ts'
 import {
   EXEMPTION_TYPES,
   MARKETPLACE_PROVIDERS,
@@ -32,9 +32,7 @@ export type Normalized = { ok: true; record: TransactionRecord } | { ok: false; 
 
 const TRANSACTION_ID = /^[A-Za-z0-9_-]{1,255}$/
 const PROVIDER = /^[a-z0-9_-]{1,64}$/
-const ZIP = /^(\d{3,5})(?:-?(\d{4}))?$/
 const US = new Set(['US', 'USA', 'UNITED STATES', 'UNITED STATES OF AMERICA'])
-const MAX_TEXT = 255
 
 export function normalizeTransaction(input: TransactionInput, options: NormalizeOptions): Normalized {
   const detail: ValidationDetail[] = []
@@ -151,67 +149,6 @@ export function recordOfBody(input: TransactionInput, options: NormalizeOptions)
   const normalized = normalizeTransaction(input, options)
   if (!normalized.ok) throw validationError(normalized.detail.map((d) => ({ ...d, loc: ['body', ...d.loc] })))
   return normalized.record
-}
-
-export type Fail = (loc: (string | number)[], msg: string, input?: unknown) => void
-
-/** Trimmed text with control characters replaced by spaces; absent (null) when empty or not text. */
-export function cleanText(value: unknown, loc: (string | number)[], fail: Fail): string | null {
-  if (typeof value === 'number') value = String(value)
-  if (typeof value !== 'string') return null
-  // eslint-disable-next-line no-control-regex
-  const cleaned = isTidy(value) ? value : value.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
-  if (!cleaned) return null
-  if (cleaned.length > MAX_TEXT) {
-    fail(loc, `at most ${MAX_TEXT} characters`)
-    return null
-  }
-  return cleaned
-}
-
-/** Printable ASCII without a space at either end, as nearly every value comes: nothing to clean. */
-function isTidy(value: string): boolean {
-  const last = value.length - 1
-  if (last < 0 || value.charCodeAt(0) === 32 || value.charCodeAt(last) === 32) return false
-  for (let i = 0; i <= last; i++) {
-    const c = value.charCodeAt(i)
-    if (c < 32 || c > 126) return false
-  }
-  return true
-}
-
-export function stateOf(value: string | null, loc: (string | number)[], required: boolean, fail: Fail): string | null {
-  if (!value) {
-    if (required) fail(loc, `${loc.at(-1)} is required`)
-    return null
-  }
-  const code = stateCodeOf(value)
-  if (!code) fail(loc, `${value} is not a US state, DC or PR`, value)
-  return code
-}
-
-/** 5 digits; ZIP+4 is cut to 5; 3 or 4 digits are zero-padded (spreadsheets drop leading zeros). */
-export function zipOf(value: unknown, loc: (string | number)[], required: boolean, fail: Fail): string | null {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : ''
-  if (!text) {
-    if (required) fail(loc, `${loc.at(-1)} is required`)
-    return null
-  }
-  if (text.length === 5 && isDigits(text)) return text
-  const m = ZIP.exec(text)
-  if (!m) {
-    fail(loc, `${loc.at(-1)} ${JSON.stringify(text)} is not a ZIP code (5 digits or ZIP+4)`, value)
-    return null
-  }
-  return m[1].padStart(5, '0')
-}
-
-function isDigits(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 48 || c > 57) return false
-  }
-  return true
 }
 
 function lineItemOf(line: LineItemInput, index: number, sign: number, fail: Fail): LineItem {

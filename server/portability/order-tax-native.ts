@@ -7,9 +7,9 @@ import { LEVELS, type Level } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { RESOLVED_VIA } from '../lookup/located.ts'
 import { CONFIDENCES, EFFECTIVE_DATE_BASES, RateRow, WarningItem } from '../lookup/tax-response.ts'
-import type { PartTax } from '../taxjar/line-tax.ts'
-import { levelTotals, type OrderTax } from '../taxjar/order-tax.ts'
-import { formatMoney } from './money.ts'
+import type { PartTax } from '../order-tax/line-tax.ts'
+import { levelTotals, type OrderTax } from '../order-tax/order-tax.ts'
+import { formatMoney } from '../sale/money.ts'
 import { SourcingBlock } from './rates-native.ts'
 
 const Money = z.string().describe('dollars as a decimal string, e.g. "16.50"')

@@ -2,7 +2,7 @@
 // decimal strings (negative for refunds), and what taxatlas adds (kind, marketplace, source).
 import { z } from 'zod'
 import type { StoredTransaction } from '../store/transaction-store.ts'
-import { formatMoney } from './money.ts'
+import { formatMoney } from '../sale/money.ts'
 import type { TransactionRecord } from '../store/transaction-record.ts'
 
 const MoneyText = z.string().describe('decimal string, e.g. "19.99"; negative for a refund')

@@ -1,6 +1,6 @@
 // Settings of the portability endpoints, from the environment, validated once at start-up.
 import { z } from 'zod'
-import { UNKNOWN_CODE_POLICIES, type UnknownCodePolicy } from '../taxjar/product-taxability.ts'
+import { UNKNOWN_CODE_POLICIES, type UnknownCodePolicy } from '../order-tax/product-taxability.ts'
 import { DEFAULT_NEXUS_BAND, parseBand } from './nexus/nexus-band.ts'
 
 export const PortabilityEnv = z.object({

@@ -4,11 +4,10 @@
 import type { LookupRequest } from '../lookup/lookup-request.ts'
 import { lookupTax, type LookupSources } from '../lookup/resolve-lookup.ts'
 import type { Billing, FullLookupBody } from '../lookup/tax-response.ts'
+import { decideSourcing, type Seller } from '../order-tax/sourcing.ts'
 import { avalaraRates, type AvalaraRatesBody } from './rates-avalara.ts'
 import { nativeRates, type NativeRatesBody } from './rates-native.ts'
 import type { RatesRequest } from './rates-request.ts'
-import type { Seller } from './rates-seller.ts'
-import { decideSourcing } from './rates-sourcing.ts'
 import { taxjarRates, type TaxjarRatesBody } from './rates-taxjar.ts'
 
 export type RatesBody = NativeRatesBody | TaxjarRatesBody | AvalaraRatesBody

@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { RESOLVED_VIA } from '../lookup/located.ts'
 import { CONFIDENCES, EFFECTIVE_DATE_BASES, NormalizationBlock, RateRow, WarningItem, type FullLookupBody } from '../lookup/tax-response.ts'
-import type { MixedSourcingWarning, Sourcing } from './rates-sourcing.ts'
+import type { MixedSourcingWarning, Sourcing } from '../order-tax/sourcing.ts'
 
 const rate = z.string().regex(/^\d+\.\d{5}$/)
 

@@ -5,9 +5,8 @@
 import { readZip } from '../lookup/address/zip-text.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'
 import type { ZipEntries } from '../lookup/zip-entries.ts'
-import { stateCodeOf } from './state-code.ts'
-
-export type Seller = { state: string; zip5: string | null }
+import type { Seller } from '../order-tax/sourcing.ts'
+import { stateCodeOf } from '../sale/state-code.ts'
 
 function readSellerZip(text: string, zips: ZipEntries): { zip5: string; states: string[] } {
   const zip = readZip(text.trim())

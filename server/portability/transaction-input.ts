@@ -3,11 +3,7 @@
 // null for an absent street, unknown keys (`plugin: "woo"`) ignored. Meaning (money, dates, the
 // ZIP/state pair) is checked afterwards by normalizeTransaction.
 import { z } from 'zod'
-
-export const NumberLike = z.union([z.string(), z.number()])
-export const Money = NumberLike.optional().describe('a decimal string or number, e.g. "19.99"; at most 4 decimal places')
-/** Free text; `false`, `true` and null count as absent (plugins send `to_street: false`). */
-export const Text = z.union([z.string(), z.number(), z.boolean(), z.null()]).optional()
+import { Money, NumberLike, Text } from '../sale/lenient-fields.ts'
 
 export const LineItemInput = z
   .object({

@@ -6,7 +6,7 @@ import { ValidationErrorBody } from '../base/errors.ts'
 import { ChangesBody, changesPage, type ChangesScope } from '../changes/changes-feed.ts'
 import { DEFAULT_LIMIT, INCLUDE_VALUES, MAX_LIMIT, readChangesRequest } from '../changes/changes-request.ts'
 import { validationError } from '../http/validation.ts'
-import { utcDate } from '../portability/date-window.ts'
+import { utcDate } from '../sale/date-window.ts'
 import type { StoreParts } from '../store/store.ts'
 import { defineRoute, type Caller } from '../dispatch/route.ts'
 

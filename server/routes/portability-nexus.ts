@@ -2,11 +2,11 @@
 // 12-month totals per state against each state's recorded threshold rule.
 import { z } from 'zod'
 import { validationError } from '../http/validation.ts'
-import { rollingTwelveMonths, utcDate } from '../portability/date-window.ts'
+import { rollingTwelveMonths, utcDate } from '../sale/date-window.ts'
 import { parseBand } from '../portability/nexus/nexus-band.ts'
 import { nexusHealth } from '../portability/nexus/nexus-health.ts'
 import { parseRegions } from '../portability/nexus/registration-input.ts'
-import { stateName } from '../portability/state-code.ts'
+import { stateName } from '../sale/state-code.ts'
 import type { Registration } from '../store/nexus-registrations.ts'
 import { NexusHealthBody } from '../portability/nexus/nexus-health-body.ts'
 import { defineRoute } from '../dispatch/route.ts'

@@ -1,6 +1,6 @@
 // POST /v1/portability/taxes: tax for an order in the service's own shape and error envelope — the
 // engine of TaxJar's POST /taxjar/v2/taxes, answered with decimal strings and what it rests on.
-import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../taxjar/order-tax-input.ts'
+import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../order-tax/order-tax-input.ts'
 import { NativeOrderTaxBody, nativeOrderTax } from '../portability/order-tax-native.ts'
 import { ErrorBody } from '../base/errors.ts'
 import { defineRoute } from '../dispatch/route.ts'

@@ -1,9 +1,9 @@
 // TaxJar's GET /v2/categories under /taxjar/v2: the product tax codes order tax understands, from
-// the category table (taxjar/product-categories.ts), with the states each is modelled in.
+// the category table (order-tax/product-categories.ts), with the states each is modelled in.
 import { z } from 'zod'
 import { STATES } from '../../sources/index.ts'
-import { CATEGORIES } from '../taxjar/product-categories.ts'
-import { modelledStates } from '../taxjar/product-taxability.ts'
+import { CATEGORIES } from '../order-tax/product-categories.ts'
+import { modelledStates } from '../order-tax/product-taxability.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
 import { defineRoute } from '../dispatch/route.ts'

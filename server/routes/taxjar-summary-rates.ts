@@ -3,7 +3,7 @@
 // with the edition of the state's data and the snapshot they come from.
 import { z } from 'zod'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
-import { utcDate } from '../portability/date-window.ts'
+import { utcDate } from '../sale/date-window.ts'
 import { summaryRates } from '../taxjar/summary-rates.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'

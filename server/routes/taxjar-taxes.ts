@@ -1,7 +1,7 @@
 // TaxJar's POST /v2/taxes under /taxjar/v2, for `taxForOrder` of TaxJar clients: the order-tax
-// engine (taxjar/order-tax.ts) answered as TaxJar's `tax` object, errors in TaxJar's shape.
+// engine (order-tax/order-tax.ts) answered as TaxJar's `tax` object, errors in TaxJar's shape.
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
-import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../taxjar/order-tax-input.ts'
+import { MAX_TAX_LINE_ITEMS, OrderTaxInput } from '../order-tax/order-tax-input.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
 import { TaxjarTaxBody, taxjarTaxText } from '../taxjar/taxjar-tax-body.ts'
 import { JsonText } from '../http/respond.ts'

@@ -11,8 +11,8 @@ import { normalizeAddressInput } from '../lookup/address/index.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'
 import { factsOf, type SnapshotView } from '../lookup/snapshot-facts.ts'
 import { ZipEntries } from '../lookup/zip-entries.ts'
-import { stateCodeOf } from '../portability/state-code.ts'
-import { NumberLike, Text } from '../portability/transaction-input.ts'
+import { stateCodeOf } from '../sale/state-code.ts'
+import { NumberLike, Text } from '../sale/lenient-fields.ts'
 
 export const AddressValidationInput = z
   .object({ country: Text.describe('US (default)'), state: Text, zip: NumberLike.nullable().optional(), city: Text, street: Text.describe('a street, or the whole address on one line') })

@@ -7,7 +7,7 @@
 import { LEVELS } from '../../snapshot-contract/model.ts'
 import { WEIGHT_SCALE } from '../../snapshot-contract/rate-index.ts'
 import { factsOf, type SnapshotView } from '../lookup/snapshot-facts.ts'
-import { stateName } from '../portability/state-code.ts'
+import { stateName } from '../sale/state-code.ts'
 
 export type StateSummary = {
   state: string

@@ -3,8 +3,8 @@
 // tax zero in its exempt regions, or everywhere when it lists none; non_exempt changes nothing.
 import { z } from 'zod'
 import { validationError, type ValidationDetail } from '../http/validation.ts'
-import { cleanText, stateOf, zipOf, type Fail } from '../portability/normalize-transaction.ts'
-import { NumberLike, Text } from '../portability/transaction-input.ts'
+import { cleanText, stateOf, zipOf, type Fail } from '../sale/field-values.ts'
+import { NumberLike, Text } from '../sale/lenient-fields.ts'
 import { CUSTOMER_EXEMPTION_TYPES, type CustomerRecord } from '../store/customers.ts'
 
 export const MAX_EXEMPT_REGIONS = 60
@@ -103,7 +103,3 @@ export const taxjarCustomer = (record: CustomerRecord): TaxjarCustomer => ({
   city: record.city,
   street: record.street,
 })
-
-/** Whether the customer's exemption holds for a sale into `state`. */
-export const customerExemptIn = (record: CustomerRecord, state: string): boolean =>
-  record.exemptionType !== 'non_exempt' && (record.exemptRegions.length === 0 || record.exemptRegions.includes(state))

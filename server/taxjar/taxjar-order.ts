@@ -2,7 +2,7 @@
 // instant with `Z`, `user_id` an integer derived from the account id (stable, not secret).
 import { z } from 'zod'
 import type { StoredTransaction } from '../store/transaction-store.ts'
-import { formatMoney } from '../portability/money.ts'
+import { formatMoney } from '../sale/money.ts'
 import { taxjarInstant } from '../portability/transaction-date.ts'
 import type { TransactionKey } from '../store/transaction-record.ts'
 

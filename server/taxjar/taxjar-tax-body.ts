@@ -8,9 +8,9 @@
 import { z } from 'zod'
 import { RATE_SCALE_DIGITS } from '../../snapshot-contract/rate-units.ts'
 import { scaledNumberText } from '../base/scaled-number-text.ts'
-import { MONEY_DECIMALS } from '../portability/money.ts'
-import type { PartTax } from './line-tax.ts'
-import { levelTotals, type OrderTax } from './order-tax.ts'
+import { MONEY_DECIMALS } from '../sale/money.ts'
+import type { PartTax } from '../order-tax/line-tax.ts'
+import { levelTotals, type OrderTax } from '../order-tax/order-tax.ts'
 
 const amount = z.number().describe('dollars, e.g. 16.5')
 const rate = z.number().describe('a fraction, e.g. 0.0725')

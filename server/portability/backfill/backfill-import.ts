@@ -7,7 +7,7 @@
 import type { RateIndex } from '../../../snapshot-contract/rate-index.ts'
 import { validate, type ValidationDetail } from '../../http/validation.ts'
 import type { TransactionStore } from '../../store/transaction-store.ts'
-import type { DateWindow } from '../date-window.ts'
+import type { DateWindow } from '../../sale/date-window.ts'
 import { normalizeTransaction } from '../normalize-transaction.ts'
 import { TransactionInput } from '../transaction-input.ts'
 import type { TransactionRecord } from '../../store/transaction-record.ts'

@@ -1,6 +1,6 @@
 // The warning band: how close to a threshold counts as "approaching". Written as a fraction
 // ("0.25" = within 25%), kept as basis points so the status test stays in integer arithmetic.
-import { MONEY_SCALE, parseMoney } from '../money.ts'
+import { MONEY_SCALE, parseMoney } from '../../sale/money.ts'
 
 export const DEFAULT_NEXUS_BAND = '0.25'
 

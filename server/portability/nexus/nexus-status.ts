@@ -8,7 +8,7 @@
 //                    75% of either) — near_threshold is then true and the state is alerted;
 //   under_threshold  otherwise.
 import type { StateFacts } from '../../../sources/state-facts.ts'
-import { dollarsToUnits, MONEY_SCALE } from '../money.ts'
+import { dollarsToUnits, MONEY_SCALE } from '../../sale/money.ts'
 
 export type NexusStatus = 'under_threshold' | 'approaching' | 'exceeded' | 'no_threshold'
 

@@ -2,7 +2,7 @@
 // `registered_since` a plain date when given.
 import type { ValidationDetail } from '../../http/validation.ts'
 import { isCalendarDate } from '../../lookup/lookup-date.ts'
-import { stateCodeOf } from '../state-code.ts'
+import { stateCodeOf } from '../../sale/state-code.ts'
 
 export type RegionInput = { state: string; registered_since?: string | null }
 export type Region = { state: string; registeredSince: string | null }

@@ -8,9 +8,7 @@ import type { Level } from '../../snapshot-contract/model.ts'
 import { validationError } from '../http/validation.ts'
 import type { RateParts } from '../lookup/rate-parts.ts'
 import type { LookupSources } from '../lookup/resolve-lookup.ts'
-import type { Billing } from '../lookup/tax-response.ts'
-import { utcDate } from '../portability/date-window.ts'
-import { decideSourcing, type MixedSourcingWarning, type Sourcing } from '../portability/rates-sourcing.ts'
+import { utcDate } from '../sale/date-window.ts'
 import type { CustomerRecord } from '../store/customers.ts'
 import type { Registration } from '../store/nexus-registrations.ts'
 import type { ExemptionType } from '../store/transaction-record.ts'
@@ -19,13 +17,12 @@ import { orderNexus, type NexusBasis } from './order-nexus.ts'
 import type { OrderLine, OrderTaxRequest } from './order-tax-request.ts'
 import type { Category } from './product-categories.ts'
 import { lineRules, type UnknownCodePolicy } from './product-taxability.ts'
+import { decideSourcing, type MixedSourcingWarning, type Sourcing } from './sourcing.ts'
 import { stateRules, type StateRules } from './state-rules.ts'
 import { taxLocation, type TaxLocation } from './tax-location.ts'
-import { customerExemptIn } from './taxjar-customer.ts'
 
 export type OrderTaxContext = {
   sources: LookupSources
-  billing: () => Billing
   registrations: () => Promise<readonly Registration[]>
   customer: (customerId: string) => Promise<CustomerRecord | null>
   unknownCodes: UnknownCodePolicy
@@ -71,6 +68,10 @@ export type OrderTax = {
 
 const EXEMPTING: readonly ExemptionType[] = ['wholesale', 'government', 'marketplace', 'other']
 const ZERO_TAX = partTax(noPieces())
+
+/** Whether the customer's exemption holds for a sale into `state`. */
+const customerExemptIn = (record: CustomerRecord, state: string): boolean =>
+  record.exemptionType !== 'non_exempt' && (record.exemptRegions.length === 0 || record.exemptRegions.includes(state))
 
 async function exemptionOf(request: OrderTaxRequest, ctx: OrderTaxContext, notes: OrderTax['notes']): Promise<AppliedExemption | null> {
   if (request.exemptionType) {
@@ -126,7 +127,7 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   for (const { asGeneral } of ruled) if (asGeneral) notes.push({ code: 'taxed_as_general', message: asGeneral })
 
   const today = utcDate(ctx.now)
-  const destination = await taxLocation(request.to, ctx.sources, ctx.billing, ctx.now, today)
+  const destination = await taxLocation(request.to, ctx.sources, ctx.now, today)
   const nexus = orderNexus(request, await ctx.registrations(), today)
   const linesSent = request.lines !== null
   if (!nexus.states.has(state)) {
@@ -158,7 +159,7 @@ export async function orderTax(request: OrderTaxRequest, ctx: OrderTaxContext): 
   const exemption = await exemptionOf(request, ctx, notes)
   const decision = decideSourcing(state, sellerOf(request, rules))
   if (decision.warning) notes.push(mixedNote(decision.warning))
-  const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.billing, ctx.now, today) : destination
+  const location = decision.origin ? await taxLocation({ ...request.from!, zip5: decision.origin.zip5 }, ctx.sources, ctx.now, today) : destination
   const parts = location.parts
   const county = location.countyFips
 

@@ -5,7 +5,7 @@
 // which platform plugins add, and the order-only line fields a client may reuse are accepted and
 // ignored. Meaning is checked afterwards by readOrderTax.
 import { z } from 'zod'
-import { Money, NumberLike, Text } from '../portability/transaction-input.ts'
+import { Money, NumberLike, Text } from '../sale/lenient-fields.ts'
 
 /** The most line items one request may carry. */
 export const MAX_TAX_LINE_ITEMS = 1_000

@@ -2,7 +2,7 @@
 // charge is taxed, from the state facts table (sources/state-facts.ts, compiled from the rules
 // table), interpreted here once.
 import { freightTaxable, localTaxItemCap, stateFacts, type StateFacts } from '../../sources/state-facts.ts'
-import { dollarsToUnits } from '../portability/money.ts'
+import { dollarsToUnits } from '../sale/money.ts'
 
 export type SourcingRule = StateFacts['sourcing']
 type FreightRule = StateFacts['freight']

@@ -1,6 +1,6 @@
 // The tax of one line item, or of the shipping charge, level by level: which part of its price
 // each level taxes, at which rate, and the tax in cents. Money is in units of 1/10,000 dollar
-// (portability/money.ts), rates in 1e-5 units, tax in cents; products are BigInt, never floats.
+// (sale/money.ts), rates in 1e-5 units, tax in cents; products are BigInt, never floats.
 // Rounding: a part's exact tax (the sum over its levels) is rounded half up to the cent, once per
 // line item and once for shipping; the cents are then split between the levels by largest
 // remainder, so the levels always add up to the part's tax.

@@ -4,9 +4,9 @@
 // the body, as a 422.
 import type { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { validationError, type ValidationDetail } from '../http/validation.ts'
-import { formatMoney, parseMoney } from '../portability/money.ts'
-import { cleanText, stateOf, zipOf, type Fail } from '../portability/normalize-transaction.ts'
-import { statesOfZip, zipStateMismatch } from '../portability/zip-state-check.ts'
+import { cleanText, stateOf, zipOf, type Fail } from '../sale/field-values.ts'
+import { formatMoney, parseMoney } from '../sale/money.ts'
+import { statesOfZip, zipStateMismatch } from '../sale/zip-state-check.ts'
 import { EXEMPTION_TYPES, type ExemptionType } from '../store/transaction-record.ts'
 import type { OrderTaxInput, TaxLineItemInput } from './order-tax-input.ts'
 

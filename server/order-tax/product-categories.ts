@@ -4,7 +4,7 @@
 // A state a category has no rule for is `not_modeled`: an order asking for it is refused (400)
 // rather than taxed at a guess, unless the server treats such codes as general
 // (TAXATLAS_UNKNOWN_TAX_CODES=general). Sales-tax holidays are not modelled.
-import { dollarsToUnits } from '../portability/money.ts'
+import { dollarsToUnits } from '../sale/money.ts'
 
 /** `rate`: a reduced rate (1e-5 units) that replaces the jurisdiction's own. */
 export type Treatment = 'taxable' | 'exempt' | { rate: number }

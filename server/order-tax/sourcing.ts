@@ -5,9 +5,11 @@
 // with a warning that says how the state splits them.
 import { STATE_FACTS, stateFacts, type StateFacts } from '../../sources/state-facts.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'
-import type { Seller } from './rates-seller.ts'
 
 export type SourcingRule = StateFacts['sourcing']
+
+/** Where the seller is: its state, and its ZIP when known. */
+export type Seller = { state: string; zip5: string | null }
 
 export type Sourcing = {
   applied: 'destination' | 'origin'
