@@ -1,6 +1,6 @@
 // Orders and refunds of every account in the DuckDB store, in one table keyed by (account,
 // provider, transaction id, kind). Money is BIGINT in units of 1/10,000 dollar
-// (portability/money.ts), negative for refunds. Every method scopes its statements to one
+// (sale/money.ts), negative for refunds. Every method scopes its statements to one
 // account. A call resolves only after its DuckDB transaction committed (the WAL is written and
 // synced at commit), so anything acknowledged to a client survives a crash of the process. Saves
 // are group-committed (group-commit.ts): those arriving while a commit runs share the next one.
