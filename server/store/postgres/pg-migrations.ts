@@ -28,7 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE usage (
         account_id text NOT NULL, month text NOT NULL, lookups bigint NOT NULL,
         PRIMARY KEY (account_id, month));
-      -- Money in units of 1/10,000 dollar, negative for refunds (portability/money.ts). The key's
+      -- Money in units of 1/10,000 dollar, negative for refunds (sale/money.ts). The key's
       -- text compares byte by byte (COLLATE "C"), whatever the database's locale: cheaper index
       -- upkeep on bulk inserts, and ids listed in the order the DuckDB store lists them.
       CREATE TABLE transactions (
