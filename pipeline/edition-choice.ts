@@ -208,6 +208,34 @@ export async function chooseNmGrtFile(pageUrl: string, context: ChoiceContext): 
   return { request: { feed: NM_FEED, fileName, officialUrl: csvUrl }, edition: newest.from, pinned: false, how }
 }
 
+/** ARSSTC's rate sheet: `ARSSTC-Sales-Tax-Rate-Sheet-9-1-26.xlsx` (M-D-YY, or a 4-digit year), or the same wrapped in a ZIP. */
+const AK_RATE_SHEET = /^ARSSTC-Sales-Tax-Rate-Sheet-(\d{1,2})-(\d{1,2})-(\d{4}|\d{2})\.(xlsx|zip)$/i
+const akEditionDate = (name: string): string | null => {
+  const match = AK_RATE_SHEET.exec(name)
+  return match ? `${match[3]!.length === 2 ? `20${match[3]}` : match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}` : null
+}
+
+/**
+ * The newest ARSSTC rate sheet in effect the tax rates page links (the workbook rather than its ZIP
+ * when both are linked for one date); a sheet dated after today is held until its date.
+ */
+export async function chooseAkRateSheet(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const listing = await listingOrNoFile('ak-arsstc', pageUrl, context)
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const sheets = listing.files.flatMap((file) => {
+    const edition = akEditionDate(file.name)
+    return edition ? [{ file, edition }] : []
+  }).sort((a, b) => b.edition.localeCompare(a.edition) || Number(/\.zip$/i.test(a.file.name)) - Number(/\.zip$/i.test(b.file.name)))
+  const held = sheets.filter((s) => s.edition > today).map((s) => s.file.name)
+  const [newest] = sheets.filter((s) => s.edition <= today)
+  if (!newest) {
+    if (held.length) throw new Error(`tax rates page ${listing.where} links only rate sheets dated after today (${held.join(', ')}); held until then`)
+    throw new Error(`tax rates page ${listing.where} links no ARSSTC-Sales-Tax-Rate-Sheet-M-D-YY.xlsx among its ${listing.files.length} links: its layout changed`)
+  }
+  const how = `${newest.file.name}: the newest of ${sheets.length} rate sheet(s) linked from ${listing.where}${held.length ? `; held until their date: ${held.join(', ')}` : ''}`
+  return { request: { feed: 'ak-arsstc', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
+}
+
 /** Alabama's local rates file: the current-rows form first, else the form with past rows too (which is canonical is not known). */
 const AL_RATE_FILES = ['taxrates_current.csv', 'taxrates.csv']
 
@@ -288,7 +316,7 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
     const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
     return a !== null && b !== null && a < b
   }
-  if (feed === 'cdtfa' || feed === 'az-dor-tpt' || feed === 'mo-dor' || feed === 'nm-trd-grt') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'cdtfa' || feed === 'az-dor-tpt' || feed === 'mo-dor' || feed === 'nm-trd-grt' || feed === 'ak-arsstc') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
   if (feed === 'tx-comptroller') return /^\d{4}Q[1-4]$/.test(candidate) && /^\d{4}Q[1-4]$/.test(inService) && candidate < inService
   return false
 }

@@ -3,7 +3,7 @@
 // found from the data-download page's dataset titles through RGIS services.json, on a mirror served
 // over loopback HTTP and, as production runs, through the publisher replica (real host names, a
 // CONNECT proxy, a test CA) in a process of its own; put on trial against the real aggregator drop.
-import { rm, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
@@ -18,11 +18,9 @@ import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { NM_GRT_PAGE } from '../sources/descriptor.ts'
 import NM from '../sources/nm.ts'
-import { loadFeedProcess } from './support/feed-load-process.ts'
+import { loadFeedProcess, withPublisherReplica } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { NM_HEADER, NM_LOCATIONS, NM_REMAINDER, NM_REMAINDER_OF, NM_STATE_PERCENT, nmDataDownloadPage, nmGrtCsv, nmGrtRows, nmGrtZip, nmPeriodTitle, nmServicesJson, type NmRow } from './support/nm-grt-fixture.ts'
-import { startPublisherReplica } from './support/publisher-replica.ts'
-import { tempDir } from './support/refresh-run.ts'
 
 const FILE = 'grt_rates_boundaries.csv'
 const NOW = '2026-11-21T03:00:00.000Z'
@@ -186,10 +184,7 @@ describe('finding the GRT CSV', () => {
 
 describe('through the publisher replica, as production runs', () => {
   it('finds the page at TRD, the dataset at RGIS and the CSV at gstore through the proxy; a sign-in page for the CSV fails the feed', async () => {
-    const dir = await tempDir('nm-replica')
-    bed.dirs.push(dir)
-    const replica = await startPublisherReplica(['www.tax.newmexico.gov', 'gstore.unm.edu'], dir)
-    try {
+    await withPublisherReplica(['www.tax.newmexico.gov', 'gstore.unm.edu'], async (replica, dir) => {
       // gstore names the csv download .csv; its body is the ZIP of the CSV and its XML
       const download = csvUrl(DATASETS.h2, 'grt_rates_boundaries.derived.csv')
       const zip = path.join(dir, 'download.zip')
@@ -207,9 +202,6 @@ describe('through the publisher replica, as production runs', () => {
       replica.answer(download, { kind: 'page', html: '<!DOCTYPE html><html><head><title>UNM Sign In</title></head></html>' })
       const refused = await loadFeedProcess('NM', NOW, dir, replica.env)
       expect(refused).toEqual({ error: expect.stringMatching(/grt_rates_boundaries\.derived\.csv: the server answered an HTML page \("UNM Sign In"\) in place of the file/) })
-    } finally {
-      await replica.close()
-      await rm(dir, { recursive: true, force: true })
-    }
+    })
   }, 120_000)
 })

@@ -3,6 +3,7 @@
 // NODE_EXTRA_CA_CERTS: a publisher replica's, test/support/publisher-replica.ts), compiled against
 // the state's mini geography. Prints the edition choices and the feed result, or the error, as JSON.
 //   node --import tsx test/support/feed-load-process.ts <state> <now> <work dir>
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
 import { compileState, fetchStateSources, type StateSources } from '../../pipeline/load-state.ts'
@@ -11,7 +12,8 @@ import { readPipelineSettings } from '../../pipeline/settings.ts'
 import type { FeedResult } from '../../snapshot-contract/model.ts'
 import { stateByCode } from '../../sources/index.ts'
 import { loadMiniGeography } from './mini-geography.ts'
-import { withOnlySettings } from './refresh-run.ts'
+import { startPublisherReplica, type PublisherReplica } from './publisher-replica.ts'
+import { tempDir, withOnlySettings } from './refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from './shared.ts'
 
 export type FeedLoadOutcome = { choices: StateSources['choices']; result: FeedResult } | { error: string }
@@ -23,6 +25,21 @@ export async function loadFeedProcess(state: string, now: string, workDir: strin
   const run = await execa(process.execPath, ['--import', 'tsx', SELF, state, now, workDir], { cwd: PROJECT_ROOT, env: withOnlySettings(env), extendEnv: false, reject: false })
   if (run.exitCode !== 0) throw new Error(`feed-load-process exited ${run.exitCode}: ${run.stderr}`)
   return JSON.parse(run.stdout) as FeedLoadOutcome
+}
+
+/** A publisher replica of `hosts` for one test: the replica closed and its work folder removed when `run` ends, also when it fails. */
+export async function withPublisherReplica(hosts: string[], run: (replica: PublisherReplica, dir: string) => Promise<void>): Promise<void> {
+  const dir = await tempDir('replica')
+  try {
+    const replica = await startPublisherReplica(hosts, dir)
+    try {
+      await run(replica, dir)
+    } finally {
+      await replica.close()
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 async function main([state, now, workDir]: string[]): Promise<void> {
