@@ -121,11 +121,12 @@ describe('finding the rate sheet', () => {
     await expect(loadFeed(AK, AK.feeds[0]!, await bed.context())).rejects.toThrow(/its rates take effect on 2026-12-01, after today \(2026-11-21\); held until then/)
   })
 
-  it('fails on a sign-in page in place of the sheet and on a page linking only later sheets; has no file on a mirror without the folder', async () => {
+  it('fails on a sign-in page in place of the sheet, on a page linking only later sheets and on a pin; has no file on a mirror without the folder', async () => {
     await bed.mirror.publish({ [`ak-arsstc/${FILE}`]: '<!DOCTYPE html><html><head><title>Log In ‹ ARSSTC</title></head></html>' })
     await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context())).rejects.toThrow(/ARSSTC-Sales-Tax-Rate-Sheet-9-1-26\.xlsx: the server answered an HTML page/)
     await bed.mirror.publish({ [`ak-arsstc/${LATER}`]: await akRateSheet(AK_ROWS, { asOf: '1/1/2027' }) })
     await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context())).rejects.toThrow(/links only rate sheets dated after today \(ARSSTC-Sales-Tax-Rate-Sheet-1-1-2027\.xlsx\); held until then/)
+    await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context({ TAXATLAS_PIN: `AK=${LATER}` }))).rejects.toThrow(/TAXATLAS_PIN names ARSSTC-Sales-Tax-Rate-Sheet-1-1-2027\.xlsx for AK, which none of its feeds \(ak-arsstc, avalara-zip5\) publishes/)
     await bed.mirror.publish({})
     await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context())).rejects.toBeInstanceOf(NoFileForState)
   })
