@@ -45,9 +45,9 @@ export function compileAkRates({ sheet, stateRate, geography, edition }: Compile
   for (const row of sheet.rows.filter((r) => r.city !== null)) {
     const area = areaOf(row)
     const city = row.city!
-    const levied = boroughRate.get(area.fips) ?? 0
+    const levied = boroughRate.get(area.fips)
     if (row.boroughRate !== 0 && row.boroughRate !== levied) {
-      throw new Error(`${fileName} row ${row.row}: ${city} counts ${formatRate(row.boroughRate)} of ${area.name}'s tax, whose own row says ${formatRate(levied)}`)
+      throw new Error(`${fileName} row ${row.row}: ${city} counts ${formatRate(row.boroughRate)} of ${area.name}'s tax, ${levied === undefined ? 'which has no row of its own' : `whose own row says ${formatRate(levied)}`}`)
     }
     const place = placeNamedIn(byKey, city, area.fips)
     if (!place) {
