@@ -6,6 +6,11 @@ export type ArchiveMember = { member: string; bytes: Uint8Array }
 
 const DATA_FILE = /\.(csv|txt)$/i
 
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]
+
+/** Whether the bytes are a ZIP archive, whatever the name they came under. */
+export const isZipContainer = (bytes: Uint8Array): boolean => ZIP_MAGIC.every((byte, i) => bytes[i] === byte)
+
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1)
 }

@@ -1,7 +1,7 @@
 // Publishers answer a missing or moved file with an HTML page and status 200 (a sign-in form, a
 // "page not found" page, a maintenance notice): the bytes must be what the file name says.
+import { isZipContainer } from './archive.ts'
 
-const ZIP_MAGIC = Buffer.from('PK\u0003\u0004', 'latin1')
 const CONTAINERS = /\.(zip|xlsx)$/i
 
 /** Throws when the bytes are an HTML page, a PDF in place of another kind of file, or a .zip/.xlsx that is no ZIP container. */
@@ -13,7 +13,7 @@ export function assertBodyKind(fileName: string, bytes: Buffer): void {
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-' && !/\.pdf$/i.test(fileName)) {
     throw new Error(`${fileName}: the server answered a PDF document in place of the file`)
   }
-  if (CONTAINERS.test(fileName) && !bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
+  if (CONTAINERS.test(fileName) && !isZipContainer(bytes)) {
     throw new Error(`${fileName}: not a ZIP container (starts with ${JSON.stringify(bytes.subarray(0, 16).toString('latin1'))})`)
   }
 }

@@ -10,6 +10,7 @@ import { cdtfaEditionDate } from './feeds/cdtfa-workbook.ts'
 import { quarterStart } from './feeds/tx-rate-file.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
 import { chartLinks, pageLinks, yearPages } from './feeds/mo-rate-links.ts'
+import { csvDownloadOf, grtDatasetLinks, rgisServicesUrl } from './feeds/nm-grt-links.ts'
 import { download, FetchError, locate, type SourceRequest } from './fetch-source.ts'
 import type { PipelineSettings } from './settings.ts'
 import type { Listings } from './source-listing.ts'
@@ -151,11 +152,11 @@ const MO_LANDING_PAGE = 'rate-tables.html'
  */
 export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
   const today = context.settings.now.toISOString().slice(0, 10)
-  const landing = await orNoFileOnMirror(MO_FEED, context.settings, () => readPage(MO_LANDING_PAGE, pageUrl, context.settings))
+  const landing = await orNoFileOnMirror(MO_FEED, context.settings, () => readPage(MO_FEED, MO_LANDING_PAGE, pageUrl, context.settings))
   const years = yearPages(pageLinks(landing), pageUrl).filter((y) => y.year >= Number(today.slice(0, 4)) - 1)
   if (years.length === 0) throw new Error(`rate-tables page ${pageUrl} links no page of this year or the last (…/rate-tables/YYYY/): its layout changed`)
   const charts = []
-  for (const { year, url } of years) charts.push(...chartLinks(pageLinks(await readPage(moYearPageName(year), url, context.settings)), url))
+  for (const { year, url } of years) charts.push(...chartLinks(pageLinks(await readPage(MO_FEED, moYearPageName(year), url, context.settings)), url))
   charts.sort((a, b) => b.from.localeCompare(a.from))
   const held = charts.filter((c) => c.from > today).map((c) => `"${c.text}"`)
   const [newest] = charts.filter((c) => c.from <= today)
@@ -168,14 +169,71 @@ export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext)
   return { request: { feed: MO_FEED, fileName, officialUrl: newest.href }, edition: newest.from, pinned: false, how }
 }
 
-async function readPage(fileName: string, url: string, settings: PipelineSettings): Promise<string> {
-  const at = locate({ feed: MO_FEED, fileName, officialUrl: url }, settings.mirror)
+/** A page a feed's file is found through, at its URL or, on a mirror, as `<feed>/<fileName>`. */
+async function readPage(feed: string, fileName: string, url: string, settings: PipelineSettings): Promise<string> {
+  const at = locate({ feed, fileName, officialUrl: url }, settings.mirror)
   const bytes = at.kind === 'file'
     ? await readFile(at.where).catch((error: NodeJS.ErrnoException) => {
-        throw new FetchError(`cannot read ${MO_FEED}/${fileName} of the mirror (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
+        throw new FetchError(`cannot read ${feed}/${fileName} of the mirror (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
       })
-    : (await download({ feed: MO_FEED, fileName }, at.where, settings)).bytes
+    : (await download({ feed, fileName }, at.where, settings)).bytes
   return bytes.toString('utf8')
+}
+
+const NM_FEED = 'nm-trd-grt'
+/** The GIS data-download page and each dataset's services.json, kept (and, on a mirror, served) under these names. */
+const NM_DATA_PAGE = 'data-download.html'
+const nmServicesName = (uuid: string) => `services-${uuid}.json`
+
+/**
+ * New Mexico's GRT rates and boundaries CSV: the data-download page links each half-year's RGIS
+ * dataset by its title; the dataset of the newest half-year begun is chosen (a later one is held
+ * until it begins), and its services.json names the CSV download. On a mirror, the pages are files
+ * of the nm-trd-grt folder (`data-download.html`, `services-<uuid>.json`).
+ */
+export async function chooseNmGrtFile(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const page = await orNoFileOnMirror(NM_FEED, context.settings, () => readPage(NM_FEED, NM_DATA_PAGE, pageUrl, context.settings))
+  const datasets = grtDatasetLinks(pageLinks(page), pageUrl).sort((a, b) => b.from.localeCompare(a.from))
+  const held = datasets.filter((d) => d.from > today).map((d) => `"${d.text}"`)
+  const [newest] = datasets.filter((d) => d.from <= today)
+  if (!newest) {
+    if (held.length) throw new Error(`data-download page ${pageUrl} links only GRT datasets of half-years not yet begun (${held.join(', ')}); held until then`)
+    throw new Error(`data-download page ${pageUrl} links no dataset titled "Gross Receipts Tax Rates and Boundaries: <period>": its layout changed`)
+  }
+  const servicesUrl = rgisServicesUrl(newest.uuid)
+  const csvUrl = csvDownloadOf(await readPage(NM_FEED, nmServicesName(newest.uuid), servicesUrl, context.settings), servicesUrl)
+  const fileName = decodeURIComponent(path.posix.basename(new URL(csvUrl).pathname))
+  const how = `${fileName}: the csv download of "${newest.text}" (RGIS dataset ${newest.uuid}), the newest of ${datasets.length} GRT dataset(s) linked from ${pageUrl}${held.length ? `; held until their half-year: ${held.join(', ')}` : ''}`
+  return { request: { feed: NM_FEED, fileName, officialUrl: csvUrl }, edition: newest.from, pinned: false, how }
+}
+
+/** ARSSTC's rate sheet: `ARSSTC-Sales-Tax-Rate-Sheet-9-1-26.xlsx` (M-D-YY, or a 4-digit year), or the same wrapped in a ZIP. */
+const AK_RATE_SHEET = /^ARSSTC-Sales-Tax-Rate-Sheet-(\d{1,2})-(\d{1,2})-(\d{4}|\d{2})\.(xlsx|zip)$/i
+const akEditionDate = (name: string): string | null => {
+  const match = AK_RATE_SHEET.exec(name)
+  return match ? `${match[3]!.length === 2 ? `20${match[3]}` : match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}` : null
+}
+
+/**
+ * The newest ARSSTC rate sheet in effect the tax rates page links (the workbook rather than its ZIP
+ * when both are linked for one date); a sheet dated after today is held until its date.
+ */
+export async function chooseAkRateSheet(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const listing = await listingOrNoFile('ak-arsstc', pageUrl, context)
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const sheets = listing.files.flatMap((file) => {
+    const edition = akEditionDate(file.name)
+    return edition ? [{ file, edition }] : []
+  }).sort((a, b) => b.edition.localeCompare(a.edition) || Number(/\.zip$/i.test(a.file.name)) - Number(/\.zip$/i.test(b.file.name)))
+  const held = sheets.filter((s) => s.edition > today).map((s) => s.file.name)
+  const [newest] = sheets.filter((s) => s.edition <= today)
+  if (!newest) {
+    if (held.length) throw new Error(`tax rates page ${listing.where} links only rate sheets dated after today (${held.join(', ')}); held until then`)
+    throw new Error(`tax rates page ${listing.where} links no ARSSTC-Sales-Tax-Rate-Sheet-M-D-YY.xlsx among its ${listing.files.length} links: its layout changed`)
+  }
+  const how = `${newest.file.name}: the newest of ${sheets.length} rate sheet(s) linked from ${listing.where}${held.length ? `; held until their date: ${held.join(', ')}` : ''}`
+  return { request: { feed: 'ak-arsstc', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
 }
 
 /** Alabama's local rates file: the current-rows form first, else the form with past rows too (which is canonical is not known). */
@@ -258,7 +316,7 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
     const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
     return a !== null && b !== null && a < b
   }
-  if (feed === 'cdtfa' || feed === 'az-dor-tpt' || feed === 'mo-dor') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'cdtfa' || feed === 'az-dor-tpt' || feed === 'mo-dor' || feed === 'nm-trd-grt' || feed === 'ak-arsstc') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
   if (feed === 'tx-comptroller') return /^\d{4}Q[1-4]$/.test(candidate) && /^\d{4}Q[1-4]$/.test(inService) && candidate < inService
   return false
 }

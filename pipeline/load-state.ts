@@ -6,8 +6,8 @@
 import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
-import { extractMember } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseMoRateChart, chooseAlRateFile, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, orNoFileOnMirror, type EditionChoice } from './edition-choice.ts'
+import { extractMember, isZipContainer } from './archive.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseMoRateChart, chooseAlRateFile, chooseNmGrtFile, chooseAkRateSheet, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, orNoFileOnMirror, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
@@ -23,6 +23,10 @@ import { parseAlRateFile } from './feeds/al-rate-file.ts'
 import { compileAlRates } from './feeds/al-rates.ts'
 import { parseMoRateChart } from './feeds/mo-rate-chart.ts'
 import { compileMoRates } from './feeds/mo-rates.ts'
+import { parseAkRateSheet } from './feeds/ak-rate-sheet.ts'
+import { compileAkRates } from './feeds/ak-rates.ts'
+import { parseNmGrtFile } from './feeds/nm-grt-file.ts'
+import { compileNmGrt } from './feeds/nm-grt.ts'
 import { parseVaRateWorkbook } from './feeds/va-rate-workbook.ts'
 import { compileVaRates } from './feeds/va-rates.ts'
 import { compileTxComptroller } from './feeds/tx-comptroller.ts'
@@ -79,6 +83,10 @@ export async function chooseEditions(descriptor: StateDescriptor, feed: Feed, co
     choices.push(await chooseMoRateChart(feed.pageUrl, context))
   } else if (feed.kind === 'al-dor') {
     choices.push(await chooseAlRateFile(feed.pageUrl, context))
+  } else if (feed.kind === 'nm-trd-grt') {
+    choices.push(await chooseNmGrtFile(feed.pageUrl, context))
+  } else if (feed.kind === 'ak-arsstc') {
+    choices.push(await chooseAkRateSheet(feed.pageUrl, context))
   }
   return choices
 }
@@ -177,6 +185,21 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       return oneFile(async (fetched, rateOn, edition) => compileMoRates({ chart: await parseMoRateChart(fetched.bytes, fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
     case 'al-dor':
       return oneFile((fetched, rateOn, edition) => compileAlRates({ file: parseAlRateFile(textOf(fetched), fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
+    case 'nm-trd-grt':
+      return oneFile((fetched, rateOn, edition) => {
+        // the csv download is a ZIP holding the CSV and its XML metadata
+        const csv = fileText(fetched)
+        const file = parseNmGrtFile(csv.text, csv.member ? `${fetched.name}:${csv.member}` : csv.name)
+        return compileNmGrt({ file, stateRate: rateOn(edition), geography: context.geography, edition })
+      })
+    case 'ak-arsstc':
+      return oneFile(async (fetched, rateOn) => {
+        // the sheet may be linked wrapped in a ZIP
+        const bytes = /\.zip$/i.test(fetched.name) ? Buffer.from(extractMember(fetched.bytes, fetched.name, /\.xlsx$/i).bytes) : fetched.bytes
+        const sheet = await parseAkRateSheet(bytes, fetched.name)
+        assertInEffect(sheet.fileName, sheet.asOf, context.settings.now)
+        return compileAkRates({ sheet, stateRate: rateOn(sheet.asOf), geography: context.geography, edition: sheet.asOf })
+      })
     case 'avalara-zip5': {
       const drop = sources.drop!
       const parsed = parseDrop(drop)
@@ -236,7 +259,7 @@ function withUnlistedZips(result: FeedResult, state: string, sources: StateSourc
 }
 
 function fileText(fetched: FetchedSource): { name: string; text: string; member?: string } {
-  if (/\.zip$/i.test(fetched.name)) {
+  if (/\.zip$/i.test(fetched.name) || isZipContainer(fetched.bytes)) {
     const { member, bytes } = extractMember(fetched.bytes, fetched.name)
     return { name: member, text: decodeText(bytes, `${fetched.name}:${member}`), member }
   }

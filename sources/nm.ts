@@ -1,11 +1,12 @@
-import { defineState } from './descriptor.ts'
+import { defineState, NM_GRT_PAGE } from './descriptor.ts'
 
 export default defineState({
   code: 'NM',
   name: 'New Mexico',
   fips: '35',
-  klass: 'reload',
+  klass: 'auto',
   feeds: [
+    { kind: 'nm-trd-grt', pageUrl: NM_GRT_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NM*.csv' },
   ],
   combinedBounds: [0, 13875],

@@ -68,7 +68,7 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     expect(downloadedBy('CA')).toEqual([CDTFA_WORKBOOK_URL])
     expect(downloadedBy('IL')).toEqual([IDOR_ORDMACHE_URL])
     // every publisher the replica serves was reached through a CONNECT tunnel; the official hosts of
-    // feeds it does not serve (TX, FL, AZ, VA, MO, AL) were asked for too, and the proxy refused them
+    // feeds it does not serve (TX, FL, AZ, VA, MO, AL, NM, AK) were asked for too, and the proxy refused them
     // unresolved: no request reaches a public address
     const tunnelled = new Set(replica.proxy.tunnels.map((authority) => authority.replace(/:443$/, '')))
     expect([...tunnelled]).toEqual(expect.arrayContaining([...PUBLISHER_HOSTS]))

@@ -11,9 +11,10 @@
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RateVaries, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
-import { countyCode, JurisdictionTable } from './candidate-weights.ts'
+import { countyCode } from './candidate-weights.ts'
 import type { MoJurisdiction, MoRateChart } from './mo-rate-chart.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
+import { editionOnlyResult, totalsTable } from './state-totals.ts'
+import { boundCityTail, placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'MO'
 const STATE_FIPS = '29'
@@ -24,10 +25,8 @@ export type CompileMoInput = { chart: MoRateChart; stateRate: number; geography:
 
 export function compileMoRates({ chart, stateRate, geography, edition }: CompileMoInput): FeedResult {
   const { fileName } = chart
-  const table = new JurisdictionTable({ state: STATE, from: null, to: null, source: fileName })
-  const stateRef = table.add('state', STATE_FIPS, 'Missouri', stateRate)
-  const low = chart.rows.find((r) => r.rate < stateRate)
-  if (low) throw new Error(`${fileName} row ${low.row}: ${low.code} at ${formatRate(low.rate)} is below the ${formatRate(stateRate)} state rate it includes: a fraction where a percent is expected?`)
+  const totals = chart.rows.map((r) => ({ rate: r.rate, at: `row ${r.row}`, label: r.code }))
+  const { table, stateRef } = totalsTable(fileName, { code: STATE, fips: STATE_FIPS, name: 'Missouri', rate: stateRate }, totals)
   const byCounty = new Map<string, MoJurisdiction[]>()
   for (const row of chart.rows) byCounty.set(row.county, [...(byCounty.get(row.county) ?? []), row])
   const byKey = statePlacesByKey(geography, STATE)
@@ -67,26 +66,11 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
     state: STATE,
     stateRef,
     countyTail: () => [],
-    placeTail: (geoid, fips) => {
-      const city = cityOf.get(`${geoid}|${fips}`)
-      return city ? { name: city.name, refs: [city.ref] } : null
-    },
+    placeTail: boundCityTail(cityOf),
   })
   const notes = [`MO model: ${fileName}, ${chart.rows.length} jurisdiction codes: totals less the ${formatRate(stateRate)} state rate, county outside cities, city in each county by Census place FIPS`]
   if (rateVaries.length) notes.push(`${rateVaries.length} counties without an unincorporated -000 row answer a lower bound outside cities: ${rateVaries.map((v) => v.name).join(', ')}`)
   if (unplaced.length) notes.push(`${unplaced.length} jurisdiction codes could not be bound to ZIPs and are listed as unplaced`)
   if (noCounty) notes.push(`${noCounty} ZIP candidates have no MO county in geography: state rate only`)
-  return {
-    jurisdictions: table.list(),
-    candidates,
-    unplaced,
-    rateVaries,
-    edition,
-    effectiveThrough: edition,
-    effectiveDateBasis: 'edition_only',
-    rowsRead: chart.rows.length,
-    rowsParsed: chart.rows.length,
-    files: [],
-    notes,
-  }
+  return editionOnlyResult({ table, candidates, unplaced, rateVaries, edition, rowsRead: chart.rows.length, notes })
 }

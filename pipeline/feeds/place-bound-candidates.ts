@@ -19,8 +19,8 @@ export type PlaceBoundInput = {
   countyTail: (countyFips: string) => JurisdictionRef[]
   /** the place's refs in the county (its city and its taxes); null when the source has no rates for it there */
   placeTail: (geoid: string, countyFips: string) => PlaceTail | null
-  /** the county's ref in a county part (in a place, or outside any: null); default the county's own */
-  countyRef?: (countyFips: string, placeGeoid: string | null) => JurisdictionRef
+  /** the county's ref in a county part (in a place, or outside any: null), none when null; default the county's own */
+  countyRef?: (countyFips: string, placeGeoid: string | null) => JurisdictionRef | null
 }
 
 export type PlaceBound = {
@@ -36,6 +36,7 @@ export type PlaceBound = {
 }
 
 const ownCountyRef = (fips: string): JurisdictionRef => ({ level: 'county', code: countyCode(fips) })
+const refs = (ref: JurisdictionRef | null): JurisdictionRef[] => (ref ? [ref] : [])
 
 export function placeBoundCandidates({ geography, state, stateRef, countyTail, placeTail, countyRef = ownCountyRef }: PlaceBoundInput): PlaceBound {
   const usedPlaces = new Set<string>()
@@ -55,16 +56,24 @@ export function placeBoundCandidates({ geography, state, stateRef, countyTail, p
         return placeShares(rated, spread).map(({ place, share, basis }) => {
           const tail = placeTail(place.geoid, fips)!
           usedPlaces.add(`${place.geoid}|${fips}`)
-          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, countyRef(fips, place.geoid), ...tail.refs], share, ...(basis ? { basis } : {}) }
+          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, ...refs(countyRef(fips, place.geoid)), ...tail.refs], share, ...(basis ? { basis } : {}) }
         })
       }
       if (bound.length) unlistedPlace++
       usedCounties.add(fips)
-      return [{ placeFips: null, placeName: '', stack: [stateRef, countyRef(fips, null), ...countyTail(fips)] }]
+      return [{ placeFips: null, placeName: '', stack: [stateRef, ...refs(countyRef(fips, null)), ...countyTail(fips)] }]
     }),
   )
   return { candidates, usedPlaces, usedCounties, noCounty, unlistedPlace }
 }
+
+/** The placeTail of cities bound by `geoid|countyFips`, each answering its one ref. */
+export const boundCityTail =
+  (cityOf: ReadonlyMap<string, { name: string; ref: JurisdictionRef }>) =>
+  (geoid: string, countyFips: string): PlaceTail | null => {
+    const city = cityOf.get(`${geoid}|${countyFips}`)
+    return city ? { name: city.name, refs: [city.ref] } : null
+  }
 
 /** A state's geography places by the match keys of their names, for placeNamedIn. */
 export const statePlacesByKey = (geography: Geography, state: string): Map<string, GeoPlace[]> => placesByMatchKey([...geography.places.values()].filter((place) => place.state === state))
