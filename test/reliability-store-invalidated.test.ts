@@ -5,10 +5,11 @@
 // ("FATAL Error: … Failed to create checkpoint …: No space left on device"). The server must
 // refuse writes with 503 and when to retry, keep checking keys and answering lookups, report it,
 // and, once space is freed, open the same file again without a restart, losing nothing.
-import { appendFile, rm, stat, statfs, truncate } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ErrorBody } from '../server/base/errors.ts'
+import { fillerOf, leaveFree } from './support/disk-filler.ts'
 import { ndjsonOf, planCents, planRow, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { servedZips } from './support/portability-snapshot.ts'
 import { keyCaller, type ServerProcess } from './support/reliability-server-process.ts'
@@ -26,15 +27,6 @@ const start = (storePath: string) => suite.start(storePath)
 const utcDay = (daysBack: number) => new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10)
 const order = (id: string) => ({ transaction_id: id, transaction_date: utcDay(3), to_zip: '30303', to_state: 'GA', amount: '19.99', shipping: '0', sales_tax: '1.60' })
 const ORDER_CENTS = 1999n
-
-/** Resizes the filler file so that `free` bytes are left on the disk (in whole pages). */
-async function leaveFree(free: number): Promise<void> {
-  const { bavail, bsize } = await statfs(suite.disk)
-  const change = Math.floor((bavail * bsize - free) / 4096) * 4096
-  const filler = path.join(suite.disk, 'filler')
-  if (change > 0) await appendFile(filler, Buffer.alloc(change))
-  else if (change < 0) await truncate(filler, Math.max(0, (await stat(filler)).size + change))
-}
 
 /** Rows [from, from + CHUNK_ROWS) of the plan, as one backfill. */
 const chunk = (server: ServerProcess, key: string, plan: RowPlan, from: number) =>
@@ -59,7 +51,7 @@ describe('a checkpoint refused by a full disk invalidates DuckDB', () => {
     let sent = 0
     let refused: Response | null = null
     for (let n = 0; n < 400 && refused === null; n++) {
-      await leaveFree(KEEP_FREE_BYTES)
+      await leaveFree(suite.disk, KEEP_FREE_BYTES)
       const response = await chunk(server, key, plan, sent)
       if (response.status === 200) {
         expect(await response.json()).toMatchObject({ accepted: CHUNK_ROWS, rejected: 0 })
@@ -99,7 +91,7 @@ describe('a checkpoint refused by a full disk invalidates DuckDB', () => {
     await expect.poll(() => server.events().filter((e) => e.event === 'store_reopen_failed').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
     expect((await call('POST', '/v1/portability/orders', order('during-2'))).status).toBe(503)
 
-    await rm(path.join(suite.disk, 'filler'))
+    await rm(fillerOf(suite.disk))
     await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status, { timeout: 30_000 }).toBe(200)
     await expect.poll(() => server.events().find((e) => e.event === 'store_reopened')).toMatchObject({ attempts: expect.any(Number), invalidated_since: expect.any(String) })
     // Every failed reopen failed alike: logged once.

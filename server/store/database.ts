@@ -191,13 +191,15 @@ export class Database implements Statements {
    * queued before. Nothing committed is lost: the invalidated instance closes without a checkpoint
    * and leaves the log, which the new one replays. Connections made by connectAgain on the old
    * instance are closed with it (their imports end with REOPENED_MESSAGE). `ownFile` throws when
-   * the file at the path is not the one opened; it is asked before opening and again before the
-   * checkpoint that follows, which proves the disk takes the log again: a reopen whose checkpoint
-   * fails leaves the store invalidated again, to be reopened later.
+   * the file at the path is not the one opened; it is asked before closing, before opening and
+   * again before the checkpoint that follows, which proves the disk takes the log again: a reopen
+   * whose checkpoint fails leaves the store closed, to be reopened later.
    */
   reopen(ownFile: () => void): Promise<void> {
     if (this.main) return Promise.reject(new Error('only the main connection reopens the store'))
     const next = this.#queue.then(async () => {
+      // Asked before closing too: the descriptors of a file removed meanwhile are what `admin recover-store` copies.
+      ownFile()
       await this.#closeInstance()
       ownFile()
       const { instance, connection } = await connect(this.file, this.config)

@@ -111,6 +111,10 @@ export class StoreSupervisor implements StoreGate {
       }
       this.#opened = store
       this.#openProblem = null
+      // A fault met by an attempt that failed belongs to the store it was opening, not to this one.
+      this.#writeFault = null
+      if (this.#reopening?.timer) clearTimeout(this.#reopening.timer)
+      this.#reopening = null
       this.#resolveFirst(!this.#firstFailed)
       this.#resolveOpen(store)
       // A DuckDB file is watched for being removed or replaced; PostgreSQL has no file.
