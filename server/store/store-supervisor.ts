@@ -234,7 +234,7 @@ export class StoreSupervisor implements StoreGate {
     if (fault === 'invalidated') {
       this.#writeFault = { problem: 'invalidated', reason, since }
       this.#scheduleReopen(1)
-      this.options.logger.error('store_invalidated', { store: this.options.storePath, reason, writes: 'refused until the store is opened again', retry_in_ms: this.#reopening!.nextAt - this.options.clock() })
+      this.options.logger.error('store_invalidated', { store: this.options.storePath, reason, writes: 'refused until the store is opened again', retry_in_ms: this.#reopening ? this.#reopening.nextAt - this.options.clock() : null })
       return this.#refusedInvalidated()
     }
     if (this.#writeFault?.problem === 'write_refused') return
