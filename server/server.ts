@@ -84,6 +84,11 @@ export async function startServer(
         liveNodes: () => liveNodes(),
         clock,
         droppedLogLines: () => logger.output?.().dropped_lines ?? 0,
+        storeState: () => {
+          const health = gate.health()
+          return health.status === 'degraded' ? health.problem : health.status
+        },
+        storeReopens: () => gate.reopens,
       })
     : undefined
 

@@ -58,7 +58,7 @@ const ServerEnv = z.object({
     .default('0')
     .transform((value) => value === '1' || value === 'true')
     .describe('1: create an empty store even though a store was created at TAXATLAS_STORE before and its file is missing (same as --init)'),
-  TAXATLAS_STORE_RETRY_MAX_MS: z.coerce.number().int().min(250).default(30_000).describe('longest wait between two attempts to open the store'),
+  TAXATLAS_STORE_RETRY_MAX_MS: z.coerce.number().int().min(250).default(30_000).describe('longest wait between two attempts to open the store, or to reopen it after DuckDB gave up on it'),
   TAXATLAS_STORE_CHECK_MS: z.coerce.number().int().positive().default(1_000).describe("how often the store file's identity is checked between writes"),
   TAXATLAS_ADMIN_PORT: port.optional().describe('loopback admin listener port; default PORT+1 (0 when PORT is 0)'),
   TAXATLAS_TIERS: z

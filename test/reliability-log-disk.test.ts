@@ -1,33 +1,16 @@
 // A full log disk: the server's standard output is a file on a tmpfs of its own, filled up while
 // the server runs. Writing a log line fails with ENOSPC; the server must keep answering, drop and
 // count the lines, say so in /healthz and /metrics, and write again once the disk has room.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { portabilityArtifacts } from './support/portability-snapshot.ts'
-import { keyCaller, startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
+import { describe, expect, it } from 'vitest'
+import { keyCaller, type ServerProcess } from './support/reliability-server-process.ts'
+import { storeProcessSuite } from './support/store-process-suite.ts'
 
-let artifactsDir: string
-let tmp: string
-let logDisk: string
+const suite = storeProcessSuite('log-disk', {}, { smallDisk: '256k' })
 let server: ServerProcess | undefined
 const METRICS_TOKEN = 'metrics-token-for-the-log-disk-test'
-
-beforeAll(async () => {
-  artifactsDir = await portabilityArtifacts(inject('mirrorUrl'))
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-log-disk-'))
-  logDisk = path.join(tmp, 'logs')
-  await mkdir(logDisk)
-  await execa('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', logDisk])
-})
-afterAll(async () => {
-  await server?.kill9()
-  if (logDisk) await execa('umount', [logDisk], { reject: false })
-  await rm(tmp, { recursive: true, force: true })
-  await rm(artifactsDir, { recursive: true, force: true })
-})
 
 /** Fills the disk: writes until it refuses. */
 async function fill(file: string): Promise<void> {
@@ -42,14 +25,14 @@ const droppedMetric = async () => {
 
 describe('the log disk full while the server runs', () => {
   it('keeps answering and storing, drops and counts log lines, reports it, and logs again once there is room', async () => {
-    const logFile = path.join(logDisk, 'server.log')
-    server = await startServerProcess({ artifactsDir, storePath: path.join(tmp, 'store', 'taxatlas.duckdb'), stdoutFile: logFile, env: { TAXATLAS_METRICS_TOKEN: METRICS_TOKEN } })
+    const logFile = path.join(suite.disk, 'server.log')
+    server = await suite.start(path.join(suite.tmp, 'store', 'taxatlas.duckdb'), { stdoutFile: logFile, env: { TAXATLAS_METRICS_TOKEN: METRICS_TOKEN } })
     const { api_key: key } = await server.createAccount('enterprise')
     const call = keyCaller(server, key)
     expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
     expect(await health()).toMatchObject({ status: 'ok', logs: { status: 'ok', dropped_lines: 0 } })
 
-    const filler = path.join(logDisk, 'filler')
+    const filler = path.join(suite.disk, 'filler')
     await fill(filler)
     const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10)
     for (let i = 0; i < 200; i++) {

@@ -14,6 +14,10 @@ export type MetricsSources = {
   clock: () => number
   /** log lines dropped since start-up, their output refusing them */
   droppedLogLines: () => number
+  /** the store's state: ok, opening, or its problem (store-health.ts) */
+  storeState: () => string
+  /** times the store was opened again in place after DuckDB gave up on it */
+  storeReopens: () => number
 }
 
 export type ServerMetrics = {
@@ -77,6 +81,26 @@ export async function createMetrics(sources: MetricsSources): Promise<ServerMetr
     registers: [registry],
     collect() {
       this.labels(sources.storeEngine).set(sources.liveNodes())
+    },
+  })
+
+  new client.Gauge({
+    name: 'taxatlas_store_state',
+    help: 'The store\'s state (value 1): ok, opening, or the problem that degrades it (locked, missing, unreadable, unavailable, file_lost, write_refused, invalidated).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.labels(sources.storeState()).set(1)
+    },
+  })
+  new client.Counter({
+    name: 'taxatlas_store_reopens_total',
+    help: 'Times the store was opened again in place after DuckDB gave up on it (invalidated).',
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(sources.storeReopens())
     },
   })
 

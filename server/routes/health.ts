@@ -18,7 +18,7 @@ const StoreState = z
       ...Degraded,
       problem: z
         .enum(['locked', 'missing', 'unreadable', 'unavailable', 'file_lost', 'write_refused', 'invalidated'])
-        .describe('locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed, replaced, truncated or overwritten while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it'),
+        .describe('locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed, replaced, truncated or overwritten while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it after a failed checkpoint (reopened in place, retried)'),
     }),
   ])
   .meta({ id: 'StoreHealth' })

@@ -43,6 +43,9 @@ export type Statements = {
 /** Seconds a client is told to wait after a write the store's disk refused. */
 export const STORE_WRITE_RETRY_AFTER_SECONDS = 30
 
+/** The system's reason at the end of a DuckDB error's first line ("No space left on device"), without the file's path. */
+export const systemReason = (error: Error): string => /:\s*([^:"]+)$/.exec(error.message.split('\n')[0])?.[1]?.trim() ?? 'input/output error'
+
 /**
  * A statement the store's disk refused (DuckDB's IO, commit or fatal error types, see
  * duckdb-error-type.ts): 503 SERVICE_UNAVAILABLE with the system's reason (never the file's
@@ -53,10 +56,9 @@ export class StoreWriteError extends HttpError {
     cause: Error,
     readonly fault: StoreFault,
   ) {
-    const reason = /:\s*([^:"]+)$/.exec(cause.message.split('\n')[0])?.[1]?.trim() ?? 'input/output error'
     super(
       'SERVICE_UNAVAILABLE',
-      `The store cannot write to its file right now (${reason}): changes not yet committed were not saved. Retry later; rate lookups still answer.`,
+      `The store cannot write to its file right now (${systemReason(cause)}): changes not yet committed were not saved. Retry later; rate lookups still answer.`,
       ...retryAfter(STORE_WRITE_RETRY_AFTER_SECONDS),
     )
     this.cause = cause
@@ -65,13 +67,20 @@ export class StoreWriteError extends HttpError {
 
 /**
  * Who watches the store's writes (store-supervisor.ts): asked before every write and before every
- * commit, it throws to refuse the write (the file was removed or replaced); told the outcome of
- * each write, so the store's health follows its disk.
+ * commit, it throws to refuse the write (the file was removed or replaced, or DuckDB gave up on
+ * it); told the outcome of each write, so the store's health follows its disk, it may return the
+ * error the caller gets instead of the store's own (one that says when to retry).
  */
 export type WriteGuard = {
   beforeWrite(): void
-  afterWrite(fault: StoreFault | null, error?: Error): void
+  afterWrite(fault: StoreFault | null, error?: Error): Error | void
 }
+
+export const REOPENED_MESSAGE =
+  'The store was reopened after a fatal error while this import ran: its rows not yet committed were not saved. Send it again; rows already stored count as duplicates.'
+
+/** What a statement meets between closing the instance DuckDB gave up on and opening it again: the same fault. */
+const closedToReopen = () => new StoreWriteError(new Error('closed: being opened again after a fatal error'), 'invalidated')
 
 const refusedWrite = (error: unknown): unknown => {
   if (error instanceof HttpError) return error
@@ -81,15 +90,29 @@ const refusedWrite = (error: unknown): unknown => {
 
 export class Database implements Statements {
   #queue: Promise<unknown> = Promise.resolve()
+  #instance: DuckDBInstance
+  #connection: DuckDBConnection
+  /** closed to be opened again (reopen), until it is */
+  #closed = false
+  /** set on a connection made by connectAgain once the instance it was made on is closed by reopen */
+  #orphaned = false
+  /** the connections made by connectAgain and not closed yet */
+  readonly #others = new Set<Database>()
+  /** statements every connection of this file starts with (its TEMP tables), run again after reopen */
+  readonly #sessionSetup: string[] = []
 
   private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
+    instance: DuckDBInstance,
+    connection: DuckDBConnection,
     readonly file: string,
+    private readonly config: Record<string, string>,
     private readonly guard: WriteGuard | null,
-    /** false for a connection made by connectAgain: closing it leaves the file open */
-    private readonly ownsInstance = true,
-  ) {}
+    /** the connection connectAgain was called on: closing this one leaves the file open */
+    private readonly main: Database | null = null,
+  ) {
+    this.#instance = instance
+    this.#connection = connection
+  }
 
   /**
    * Another connection to the same file, with a queue of its own: a bulk import on it does not
@@ -97,7 +120,9 @@ export class Database implements Statements {
    * tables are its own, its writes go through the same guard; closing it closes only the connection.
    */
   async connectAgain(): Promise<Database> {
-    return new Database(this.instance, await this.instance.connect(), this.file, this.guard, false)
+    const other = new Database(this.#instance, await this.#instance.connect(), this.file, this.config, this.guard, this)
+    this.#others.add(other)
+    return other
   }
 
   /**
@@ -107,50 +132,109 @@ export class Database implements Statements {
    */
   static async open(file: string, options: { memoryLimit?: string; guard?: WriteGuard } = {}): Promise<Database> {
     await mkdir(path.dirname(file), { recursive: true })
-    const { DuckDBInstance } = loadDuckDB()
-    const instance = await DuckDBInstance.create(file, options.memoryLimit ? { memory_limit: options.memoryLimit } : {})
+    const config: Record<string, string> = options.memoryLimit ? { memory_limit: options.memoryLimit } : {}
+    const { instance, connection } = await connect(file, config)
     try {
-      const connection = await instance.connect()
       for (const statement of SCHEMA) await connection.run(statement)
-      return new Database(instance, connection, file, options.guard ?? null)
+      return new Database(instance, connection, file, config, options.guard ?? null)
     } catch (error) {
       instance.closeSync()
       throw error
     }
   }
 
+  /** Runs statements now and again on the connection a reopen makes: what lives with the connection (TEMP tables). */
+  async setUpSession(statements: readonly string[]): Promise<void> {
+    for (const statement of statements) await this.run(statement)
+    this.#sessionSetup.push(...statements)
+  }
+
   run(sql: string, params: DuckDBValue[] = []): Promise<void> {
-    return this.#exclusive(() => runOn(this.connection, sql, params), true)
+    return this.#exclusive(() => runOn(this.#connection, sql, params), true)
   }
 
   /** A read (or a statement inside a transaction, whose commit is watched). */
   rows(sql: string, params: DuckDBValue[] = []): Promise<Row[]> {
-    return this.#exclusive(() => rowsOn(this.connection, sql, params), false)
+    return this.#exclusive(() => rowsOn(this.#connection, sql, params), false)
   }
 
   append(table: string, rows: readonly (readonly AppendValue[])[], options: { temp?: boolean } = {}): Promise<void> {
-    return this.#exclusive(() => appendOn(this.connection, table, rows, options), !options.temp)
+    return this.#exclusive(() => appendOn(this.#connection, table, rows, options), !options.temp)
   }
 
   /** Runs `work` inside BEGIN … COMMIT, rolling back if it throws; the guard is asked again right before COMMIT. */
   transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
+      const connection = this.#connection
       const tx: Statements = {
-        run: (sql, params = []) => runOn(this.connection, sql, params),
-        rows: (sql, params = []) => rowsOn(this.connection, sql, params),
-        append: (table, rows, options = {}) => appendOn(this.connection, table, rows, options),
+        run: (sql, params = []) => runOn(connection, sql, params),
+        rows: (sql, params = []) => rowsOn(connection, sql, params),
+        append: (table, rows, options = {}) => appendOn(connection, table, rows, options),
       }
-      await this.connection.run('BEGIN TRANSACTION')
+      await connection.run('BEGIN TRANSACTION')
       try {
         const result = await work(tx)
         this.guard?.beforeWrite()
-        await this.connection.run('COMMIT')
+        await connection.run('COMMIT')
         return result
       } catch (error) {
-        await this.connection.run('ROLLBACK').catch(() => undefined)
+        await connection.run('ROLLBACK').catch(() => undefined)
         throw error
       }
     }, true)
+  }
+
+  /**
+   * Closes the instance DuckDB gave up on (a failed checkpoint invalidates it: every statement
+   * fails until the file is opened again) and opens the same file again, after the statements
+   * queued before. Nothing committed is lost: the invalidated instance closes without a checkpoint
+   * and leaves the log, which the new one replays. Connections made by connectAgain on the old
+   * instance are closed with it (their imports end with REOPENED_MESSAGE). `ownFile` throws when
+   * the file at the path is not the one opened; it is asked before closing, before opening and
+   * again before the checkpoint that follows, which proves the disk takes the log again: a reopen
+   * whose checkpoint fails leaves the store closed, to be reopened later.
+   */
+  reopen(ownFile: () => void): Promise<void> {
+    if (this.main) return Promise.reject(new Error('only the main connection reopens the store'))
+    const next = this.#queue.then(async () => {
+      // Asked before closing too: the descriptors of a file removed meanwhile are what `admin recover-store` copies.
+      ownFile()
+      await this.#closeInstance()
+      ownFile()
+      const { instance, connection } = await connect(this.file, this.config)
+      this.#instance = instance
+      this.#connection = connection
+      try {
+        ownFile()
+      } catch (error) {
+        await connection.run('PRAGMA disable_checkpoint_on_shutdown').catch(() => undefined)
+        await this.#closeInstance()
+        throw error
+      }
+      try {
+        for (const statement of this.#sessionSetup) await connection.run(statement)
+        await connection.run('CHECKPOINT')
+      } catch (error) {
+        await this.#closeInstance()
+        throw error
+      }
+      this.#closed = false
+    })
+    this.#queue = next.catch(() => undefined)
+    return next
+  }
+
+  /** Closes every connection on the instance, each once its statement under way (if any) has ended, then the instance. */
+  async #closeInstance(): Promise<void> {
+    this.#closed = true
+    for (const other of this.#others) {
+      other.#orphaned = true
+      await other.#queue.catch(() => undefined)
+      other.#connection.closeSync()
+    }
+    this.#others.clear()
+    this.#connection.closeSync()
+    this.#instance.closeSync()
   }
 
   /**
@@ -158,24 +242,33 @@ export class Database implements Statements {
    * and deletes the log; when the guard refuses writes because the file at the path is not the
    * one opened (removed, replaced, damaged), that would write into a file nobody will read and
    * delete the only copy of the changes since the last checkpoint, so the log is left for the
-   * next start (or `admin recover-store`) to replay.
+   * next start (or `admin recover-store`) to replay. (An instance DuckDB gave up on never
+   * checkpoints; one closed to be reopened has nothing left to close.)
    */
   async close(): Promise<void> {
     await this.#queue.catch(() => undefined)
-    if (this.ownsInstance && this.guard) {
+    if (this.main) {
+      this.main.#others.delete(this)
+      this.#connection.closeSync()
+      return
+    }
+    if (this.#closed) return
+    if (this.guard) {
       try {
         this.guard.beforeWrite()
       } catch {
-        await this.connection.run('PRAGMA disable_checkpoint_on_shutdown')
+        await this.#connection.run('PRAGMA disable_checkpoint_on_shutdown').catch(() => undefined)
       }
     }
-    this.connection.closeSync()
-    if (this.ownsInstance) this.instance.closeSync()
+    this.#connection.closeSync()
+    this.#instance.closeSync()
   }
 
   #exclusive<T>(work: () => Promise<T>, write: boolean): Promise<T> {
     const guarded = async () => {
+      if (this.#orphaned) throw new HttpError('SERVICE_UNAVAILABLE', REOPENED_MESSAGE, ...retryAfter(1))
       if (write) this.guard?.beforeWrite()
+      if (this.#closed) throw closedToReopen()
       return work()
     }
     const next = this.#queue.then(guarded).then(
@@ -185,12 +278,23 @@ export class Database implements Statements {
       },
       (error: unknown) => {
         const refused = refusedWrite(error)
-        if (refused instanceof StoreWriteError) this.guard?.afterWrite(refused.fault, refused.cause as Error)
+        if (refused instanceof StoreWriteError) throw this.guard?.afterWrite(refused.fault, refused.cause as Error) ?? refused
         throw refused
       },
     )
     this.#queue = next.catch(() => undefined)
     return next
+  }
+}
+
+async function connect(file: string, config: Record<string, string>): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
+  const { DuckDBInstance } = loadDuckDB()
+  const instance = await DuckDBInstance.create(file, config)
+  try {
+    return { instance, connection: await instance.connect() }
+  } catch (error) {
+    instance.closeSync()
+    throw error
   }
 }
 

@@ -5,7 +5,9 @@
 //     locked / missing / unreadable / unavailable   it could not be opened (retried, see open-retry.ts)
 //     file_lost        its file was removed, replaced or damaged in place while open: writes are refused
 //     write_refused    its disk refused the last write (full, a size limit, read-only)
-//     invalidated      DuckDB gave up on it after a fatal error: writes are refused until a restart
+//     invalidated      DuckDB gave up on it after a fatal error (a checkpoint its disk refused): writes
+//                      and reads are refused until it is reopened in place (store-supervisor.ts),
+//                      retried with backoff until the reopen's own checkpoint succeeds
 import type { OpenProblem } from './open-store-file.ts'
 
 export type StoreProblem = OpenProblem | 'file_lost' | 'write_refused' | 'invalidated'

@@ -4,15 +4,18 @@
 // clean-up job, a volume mounted again), or truncated or overwritten in place (store-file-header.ts),
 // stops every write with 503 STORE_FILE_LOST and one error line,
 // rather than acknowledging writes into a file nobody will read again; the same file back at the
-// path (moved back, the volume back) lifts it. Accounts stay in memory throughout, so keys are
-// still checked and lookups answer. Its health is what /healthz reports.
+// path (moved back, the volume back) lifts it. A database DuckDB gave up on (invalidated, after a
+// checkpoint that failed) is closed and its file opened again in place, with backoff, until a
+// reopen's own checkpoint succeeds (database.ts `reopen`); writes are refused with 503 meanwhile.
+// Accounts stay in memory throughout, so keys are still checked and lookups answer. Its health is
+// what /healthz reports.
 import { HttpError, retryAfter } from '../base/errors.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
 import type { StoreFault } from './duckdb-error-type.ts'
-import type { WriteGuard } from './database.ts'
+import { systemReason, type WriteGuard } from './database.ts'
 import { changeOf, identityOf, type FileIdentity, type IdentityChange } from './file-identity.ts'
-import { retryUntilOpen } from './open-retry.ts'
+import { backoffDelay, retryUntilOpen } from './open-retry.ts'
 import { StoreFileHeader } from './store-file-header.ts'
 import { StoreOpenError } from './open-store-file.ts'
 import type { StoreHealth, StoreProblem } from './store-health.ts'
@@ -24,10 +27,15 @@ export const FILE_LOST_RETRY_AFTER_SECONDS = 30
 export const FILE_LOST_MESSAGE =
   "The store's file was removed, replaced or damaged while the server ran, so changes are refused rather than written where they would be lost. Rate lookups still answer; an operator must put the file back or restart the server."
 
+const invalidatedMessage = (reason: string) =>
+  `The store stopped after a fatal error of its disk (${reason}) and is being opened again; changes are refused until then. A change answered with this error as the store stopped may have been saved. Retry later; rate lookups still answer.`
+
 // An open failure that stays the same is logged again this often, so the log shows it persists.
 const STILL_FAILING_LOG_MS = 5 * 60_000
 
 type Problem = { problem: StoreProblem; reason: string; since: string }
+/** The reopen of an invalidated store: its attempt now or next, when that one starts, and why the last one failed. */
+type Reopening = { attempt: number; nextAt: number; failure: string | null; loggedAt: number; timer: NodeJS.Timeout | null }
 
 /** How the file at the store's path differs from the one opened: another file or none, or the same one damaged in place. */
 export type FileChange = IdentityChange | 'damaged'
@@ -53,6 +61,8 @@ export class StoreSupervisor implements StoreGate {
   #lost: (Problem & { change: FileChange }) | null = null
   #header: StoreFileHeader | null = null
   #writeFault: Problem | null = null
+  #reopening: Reopening | null = null
+  #reopens = 0
   #lastLoggedAt = 0
   #identityTimer: NodeJS.Timeout | null = null
   #stopRetrying = () => {}
@@ -68,7 +78,7 @@ export class StoreSupervisor implements StoreGate {
     this.#settledFirst = new Promise((resolve) => (this.#resolveFirst = resolve))
     this.whenOpen = new Promise((resolve) => (this.#resolveOpen = resolve))
     this.#guard = {
-      beforeWrite: () => this.#refuseIfLost(),
+      beforeWrite: () => this.#refuseWrite(),
       afterWrite: (fault, error) => this.#wrote(fault, error),
     }
   }
@@ -101,6 +111,10 @@ export class StoreSupervisor implements StoreGate {
       }
       this.#opened = store
       this.#openProblem = null
+      // A fault met by an attempt that failed belongs to the store it was opening, not to this one.
+      this.#writeFault = null
+      if (this.#reopening?.timer) clearTimeout(this.#reopening.timer)
+      this.#reopening = null
       this.#resolveFirst(!this.#firstFailed)
       this.#resolveOpen(store)
       // A DuckDB file is watched for being removed or replaced; PostgreSQL has no file.
@@ -133,10 +147,16 @@ export class StoreSupervisor implements StoreGate {
     return this.#opened ? { status: 'ok' } : { status: 'opening' }
   }
 
-  /** Ends the retries and the identity checks; the store, if open, is the caller's to close. */
+  /** Times the store was opened again in place after DuckDB gave up on it. */
+  get reopens(): number {
+    return this.#reopens
+  }
+
+  /** Ends the retries, the reopens and the identity checks; the store, if open, is the caller's to close. */
   stop(): void {
     this.#closing = true
     this.#stopRetrying()
+    if (this.#reopening?.timer) clearTimeout(this.#reopening.timer)
     if (this.#identityTimer) clearInterval(this.#identityTimer)
     this.#header?.close()
   }
@@ -191,24 +211,80 @@ export class StoreSupervisor implements StoreGate {
     }
   }
 
-  #refuseIfLost(): void {
+  #refuseWrite(): void {
     if (this.#opened?.identity) this.#checkIdentity(this.#opened.identity)
     if (this.#lost) {
       throw new HttpError('STORE_FILE_LOST', FILE_LOST_MESSAGE, ...retryAfter(FILE_LOST_RETRY_AFTER_SECONDS))
     }
+    if (this.#writeFault?.problem === 'invalidated') throw this.#refusedInvalidated()
   }
 
-  #wrote(fault: StoreFault | null, error?: Error): void {
+  #wrote(fault: StoreFault | null, error?: Error): Error | void {
+    // While invalidated every statement fails, reads too: each is answered with when the next reopen is due.
+    if (this.#writeFault?.problem === 'invalidated') return this.#refusedInvalidated()
     if (fault === null) {
-      if (this.#writeFault && this.#writeFault.problem !== 'invalidated') {
+      if (this.#writeFault) {
         this.options.logger.info('store_writes_resumed', { store: this.options.storePath, refused_since: this.#writeFault.since })
         this.#writeFault = null
       }
       return
     }
-    const problem: StoreProblem = fault === 'invalidated' ? 'invalidated' : 'write_refused'
-    if (this.#writeFault?.problem === problem || this.#writeFault?.problem === 'invalidated') return
-    this.#writeFault = { problem, reason: error?.message.split('\n')[0] ?? fault, since: new Date(this.options.clock()).toISOString() }
-    this.options.logger.error(problem === 'invalidated' ? 'store_invalidated' : 'store_write_refused', { store: this.options.storePath, reason: this.#writeFault.reason })
+    const reason = error?.message.split('\n')[0] ?? fault
+    const since = new Date(this.options.clock()).toISOString()
+    if (fault === 'invalidated') {
+      this.#writeFault = { problem: 'invalidated', reason, since }
+      this.#scheduleReopen(1)
+      this.options.logger.error('store_invalidated', { store: this.options.storePath, reason, writes: 'refused until the store is opened again', retry_in_ms: this.#reopening ? this.#reopening.nextAt - this.options.clock() : null })
+      return this.#refusedInvalidated()
+    }
+    if (this.#writeFault?.problem === 'write_refused') return
+    this.#writeFault = { problem: 'write_refused', reason, since }
+    this.options.logger.error('store_write_refused', { store: this.options.storePath, reason })
+  }
+
+  #refusedInvalidated(): HttpError {
+    const seconds = Math.max(1, Math.ceil(((this.#reopening?.nextAt ?? 0) - this.options.clock()) / 1000))
+    const reason = systemReason(new Error(this.#writeFault!.reason))
+    return new HttpError('SERVICE_UNAVAILABLE', invalidatedMessage(reason), ...retryAfter(seconds))
+  }
+
+  #scheduleReopen(attempt: number): void {
+    if (this.#closing) return
+    const delay = backoffDelay(attempt, this.options.retryCeilingMs)
+    const timer = setTimeout(() => void this.#reopen(attempt), delay)
+    timer.unref()
+    this.#reopening ??= { attempt, nextAt: 0, failure: null, loggedAt: 0, timer: null }
+    Object.assign(this.#reopening, { attempt, nextAt: this.options.clock() + delay, timer })
+  }
+
+  /** One attempt at opening the store again in the file opened (never another file at the path). */
+  async #reopen(attempt: number): Promise<void> {
+    const store = this.#opened
+    if (this.#closing || !store?.reopen || !store.identity) return
+    this.#reopening!.timer = null
+    const identity = store.identity
+    const ownFile = () => {
+      this.#checkIdentity(identity)
+      if (this.#lost) throw new Error(this.#lost.reason)
+    }
+    try {
+      await store.reopen(ownFile)
+    } catch (error) {
+      const reason = (error as Error).message.split('\n')[0]
+      const reopening = this.#reopening!
+      const now = this.options.clock()
+      const changed = reopening.failure !== reason
+      reopening.failure = reason
+      this.#scheduleReopen(attempt + 1)
+      if (changed || now - reopening.loggedAt >= STILL_FAILING_LOG_MS) {
+        reopening.loggedAt = now
+        this.options.logger.error('store_reopen_failed', { store: this.options.storePath, reason, attempt, invalidated_since: this.#writeFault?.since, retry_in_ms: reopening.nextAt - now })
+      }
+      return
+    }
+    this.#reopens++
+    this.options.logger.info('store_reopened', { store: this.options.storePath, invalidated_since: this.#writeFault?.since, attempts: attempt })
+    this.#writeFault = null
+    this.#reopening = null
   }
 }

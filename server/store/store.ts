@@ -27,8 +27,11 @@ export type StoreParts = {
   engine: StoreEngine
 }
 
-/** The parts, and the identity of the DuckDB file they were opened from (null: PostgreSQL, no file). */
-export type OpenedStore = StoreParts & { identity: FileIdentity | null }
+/**
+ * The parts, the identity of the DuckDB file they were opened from, and how to open that file again
+ * in place after DuckDB gave up on it (database.ts `reopen`); both null for PostgreSQL, no file.
+ */
+export type OpenedStore = StoreParts & { identity: FileIdentity | null; reopen: ((ownFile: () => void) => Promise<void>) | null }
 
 export const STORE_UNAVAILABLE_MESSAGE =
   'The account store is unavailable, so API keys cannot be checked right now; retry later. Public routes still answer.'
@@ -69,12 +72,13 @@ const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request
  * `init`, and every write watched by `guard`.
  */
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<OpenedStore> {
-  const { engine: opened, identity } = await openEngine(location, options)
+  const { engine: opened, identity, reopen } = await openEngine(location, options)
   const engine = options.metrics ? timedEngine(opened, (operation, work) => options.metrics!.timeStore(operation, work)) : opened
   try {
     return {
       engine,
       identity,
+      reopen,
       accounts: await Accounts.load(engine.accounts),
       usage: await UsageCounter.load(engine.usage, { shared: engine.shared, unsyncedShare: options.unsyncedShare ?? 0.01 }),
       transactions: engine.transactions,
@@ -87,7 +91,9 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   }
 }
 
-async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<{ engine: StoreEngine; identity: FileIdentity | null }> {
+type OpenedEngine = Pick<OpenedStore, 'engine' | 'identity' | 'reopen'>
+
+async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<OpenedEngine> {
   if (location.kind === 'postgres') {
     const { postgresEngine } = await import('./postgres/pg-engine.ts')
     const engine = await postgresEngine(location.url, {
@@ -97,12 +103,12 @@ async function openEngine(location: StoreLocation, options: OpenStoreOptions): P
       logger: options.logger ?? quiet,
       node: options.role !== 'admin',
     })
-    return { engine, identity: null }
+    return { engine, identity: null, reopen: null }
   }
   const [{ openStoreFile }, { duckdbEngine }] = await Promise.all([import('./open-store-file.ts'), import('./duckdb-engine.ts')])
   const { db, identity } = await openStoreFile(location.file, { memoryLimit: options.memoryLimit, init: options.init ?? false, guard: options.guard, now: options.now ?? Date.now() })
   try {
-    return { engine: await duckdbEngine(db), identity }
+    return { engine: await duckdbEngine(db), identity, reopen: (ownFile) => db.reopen(ownFile) }
   } catch (error) {
     await db.close().catch(() => undefined)
     throw error

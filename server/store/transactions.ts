@@ -86,7 +86,8 @@ export class DuckDBTransactionStore implements TransactionStore {
 
   /** The store over `db`, creating its table if it is missing. */
   static async of(db: Database): Promise<DuckDBTransactionStore> {
-    for (const statement of [...SCHEMA, ...STAGES]) await db.run(statement)
+    for (const statement of SCHEMA) await db.run(statement)
+    await db.setUpSession(STAGES)
     return new DuckDBTransactionStore(db)
   }
 
