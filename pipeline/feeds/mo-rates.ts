@@ -11,9 +11,10 @@
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RateVaries, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
+import { editionOnlyFields } from './dated-rows.ts'
 import { countyCode, JurisdictionTable } from './candidate-weights.ts'
 import type { MoJurisdiction, MoRateChart } from './mo-rate-chart.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
+import { placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'MO'
 const STATE_FIPS = '29'
@@ -74,19 +75,13 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
   })
   const notes = [`MO model: ${fileName}, ${chart.rows.length} jurisdiction codes: totals less the ${formatRate(stateRate)} state rate, county outside cities, city in each county by Census place FIPS`]
   if (rateVaries.length) notes.push(`${rateVaries.length} counties without an unincorporated -000 row answer a lower bound outside cities: ${rateVaries.map((v) => v.name).join(', ')}`)
-  if (unplaced.length) notes.push(`${unplaced.length} jurisdiction codes could not be bound to ZIPs and are listed as unplaced`)
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no MO county in geography: state rate only`)
+  notes.push(...placeBoundNotes(STATE, 'jurisdiction codes', unplaced.length, noCounty))
   return {
     jurisdictions: table.list(),
     candidates,
     unplaced,
     rateVaries,
-    edition,
-    effectiveThrough: edition,
-    effectiveDateBasis: 'edition_only',
-    rowsRead: chart.rows.length,
-    rowsParsed: chart.rows.length,
-    files: [],
+    ...editionOnlyFields(edition, chart.rows.length),
     notes,
   }
 }
