@@ -1,8 +1,14 @@
 // Colorado from DOR's DR 1002 workbook: a workbook built from the documented layout
 // (support/co-rate-fixture.ts), parsed by header name and compiled against the real CO geography;
-// found on a mirror served over loopback HTTP from the rates page by its links' half-year text; the
-// trial against the real Colorado aggregator drop judged.
-import { beforeAll, describe, expect, it } from 'vitest'
+// found on a mirror served over loopback HTTP from the rates page by its links' half-year text, and
+// at tax.colorado.gov itself through the publisher replica (real host name, CONNECT proxy, a
+// firewall refusing clients that are not browsers); the trial against the real Colorado aggregator
+// drop judged.
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import https from 'node:https'
+import path from 'node:path'
+import { HttpsProxyAgent } from 'hpagent'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCoRateWorkbook } from '../pipeline/feeds/co-rate-workbook.ts'
 import { compileCoRates } from '../pipeline/feeds/co-rates.ts'
 import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
@@ -12,9 +18,13 @@ import { defaultCombinedRate, withholdViolations } from '../pipeline/validate-st
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import CO from '../sources/co.ts'
+import { CO_RATES_PAGE } from '../sources/descriptor.ts'
 import { AURORA, BOULDER_CITY, CO_COUNTY, CO_STATE, coRateWorkbook, coRows, DENVER_CITY, type CoRow, type CoWorkbookOptions } from './support/co-rate-fixture.ts'
 import { stateIndex, zipsWholly } from './support/feed-answers.ts'
 import { feedTestBed } from './support/load-context.ts'
+import { startPublisherReplica, type PublisherReplica } from './support/publisher-replica.ts'
+import { scriptProcessWithOnly, tempDir } from './support/refresh-run.ts'
+import { sharedPath } from './support/shared.ts'
 
 const FILE = 'Colorado_Jurisdiction_Codes_Rates_July-Dec2026.xlsx'
 const OFFICIAL = CO.feeds[0]!
@@ -192,5 +202,63 @@ describe('the trial against the aggregator drop', () => {
     const verdict = await judged({ TAXATLAS_ACCEPT_OFFICIAL: 'CO' })
     expect(verdict.held).toBeNull()
     expect(verdict.trial).toMatchObject({ accepted: true, limit: 0.4 })
+  })
+})
+
+describe('at tax.colorado.gov, through the publisher replica', () => {
+  const workbookUrl = new URL(`/sites/tax/files/documents/${FILE}`, CO_RATES_PAGE).href
+  let dir: string
+  let replica: PublisherReplica
+  beforeAll(async () => {
+    dir = await tempDir('co-replica')
+    replica = await startPublisherReplica([new URL(CO_RATES_PAGE).host], dir)
+    const file = path.join(dir, FILE)
+    await writeFile(file, await coRateWorkbook(rows))
+    replica.answer(CO_RATES_PAGE, { kind: 'page', html: ratesPage(EDITIONS), browserOnly: true })
+    replica.answer(workbookUrl, { kind: 'file', file, browserOnly: true })
+  })
+  afterAll(async () => {
+    await replica?.close()
+    if (dir) await rm(dir, { recursive: true, force: true })
+  })
+  /** The sources a refresh would fetch for Colorado, fetched by a process of its own with only the standard proxy and CA variables. */
+  const fetchedAtPublisher = async (label: string) => {
+    const build = path.join(dir, label)
+    const run = await scriptProcessWithOnly(['test/support/fetch-sources-child.ts', 'CO'], { ...replica.env, TAXATLAS_BUILD: build, TAXATLAS_ARTIFACTS: path.join(dir, `${label}-artifacts`), TAXATLAS_DROPS: sharedPath('drops'), TAXATLAS_NOW: NOW, TAXATLAS_FETCH_RETRIES: '0' })
+    expect(run.exitCode, run.stderr).toBe(0)
+    return JSON.parse(run.stdout) as { choices?: { edition: string; fileName: string; url: string }[]; fetched?: { name: string; url: string }[]; error?: string }
+  }
+  /** The status a client that names itself as the refresh does gets, through the same proxy, trusting the replica's CA. */
+  const statusForGenericClient = async (url: string) => {
+    const agent = new HttpsProxyAgent({ proxy: replica.env.HTTPS_PROXY, ca: await readFile(replica.env.NODE_EXTRA_CA_CERTS) })
+    try {
+      return await new Promise<number>((resolve, reject) => {
+        https.get(url, { agent, headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' } }, (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject)
+      })
+    } finally {
+      agent.destroy()
+    }
+  }
+
+  it('finds the workbook from the rates page and downloads it, presenting itself as a browser, the firewall refusing anything else', async () => {
+    const result = await fetchedAtPublisher('found')
+    expect(result.error).toBeUndefined()
+    expect(result.choices).toMatchObject([{ edition: '2026-07-01', fileName: FILE, url: workbookUrl }])
+    expect(result.fetched).toMatchObject([{ name: FILE, url: workbookUrl }])
+    const asked = replica.requests.filter((r) => r.url === CO_RATES_PAGE || r.url === workbookUrl)
+    expect(asked.map((r) => r.status)).toEqual([200, 200])
+    expect(replica.proxy.tunnels.map((authority) => authority.replace(/:443$/, ''))).toContain(new URL(CO_RATES_PAGE).host)
+    expect(await statusForGenericClient(CO_RATES_PAGE)).toBe(403)
+    expect(await statusForGenericClient(workbookUrl)).toBe(403)
+  })
+
+  it('fails with a note naming the file and the status when the publisher answers 403 in its place', async () => {
+    const restore = replica.override(workbookUrl, { kind: 'status', status: 403 })
+    try {
+      const result = await fetchedAtPublisher('refused')
+      expect(result.error).toMatch(new RegExp(`${FILE.replace(/\./g, '\\.')}: GET ${workbookUrl.replace(/\./g, '\\.')} through the proxy http://127\\.0\\.0\\.1:\\d+ failed: .*403`))
+    } finally {
+      restore()
+    }
   })
 })

@@ -50,8 +50,11 @@ export const refreshProcess = (env: Record<string, string>) => execa(process.exe
 /** Settings a deployment chooses (every TAXATLAS_*, the proxy variables, an extra CA) are not inherited from the test's environment. */
 const DEPLOYMENT_SETTING = /^(TAXATLAS_|NODE_EXTRA_CA_CERTS$|(HTTPS?|ALL|NO)_PROXY$)/i
 
-/** pipeline/main.ts as a child process with only `env` as its settings, the rest of this process's environment (PATH, HOME) kept. */
-export const refreshProcessWithOnly = (env: Record<string, string>) => {
+/** A project script (and its arguments) as a child process with only `env` as its settings, the rest of this process's environment (PATH, HOME) kept. */
+export const scriptProcessWithOnly = (script: string[], env: Record<string, string>) => {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !DEPLOYMENT_SETTING.test(name)))
-  return execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env: { ...base, ...env }, extendEnv: false, reject: false })
+  return execa(process.execPath, ['--import', 'tsx', ...script], { cwd: PROJECT_ROOT, env: { ...base, ...env }, extendEnv: false, reject: false })
 }
+
+/** pipeline/main.ts as a child process with only `env` as its settings. */
+export const refreshProcessWithOnly = (env: Record<string, string>) => scriptProcessWithOnly(['pipeline/main.ts'], env)
