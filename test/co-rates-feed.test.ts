@@ -131,6 +131,11 @@ describe('compiling Colorado', () => {
     await expect(compile(twoRates)).rejects.toThrow(/035004 \(Aurora\): Douglas County at 0\.02000, row \d+ \(\d{6}\) says 0\.01000/)
     await expect(compile(rows.filter((r) => r.county !== 'Alamosa'))).rejects.toThrow(/1 Colorado counties of the geography have no row \(08003 Alamosa\): the workbook is incomplete/)
   })
+
+  it('refuses a self-collected home-rule city whose City rate the file leaves out, rather than answering it at zero', async () => {
+    const noCityRate = rows.map((r) => (r.name === 'Boulder' ? { ...r, taxes: r.taxes.filter((t) => t.type !== 'City') } : r))
+    await expect(compile(noCityRate)).rejects.toThrow(/013001 \(Boulder\): a self-collected home-rule city with no City rate in the file/)
+  })
 })
 
 /** The rates page as DOR links its workbooks: by the half-year in the link text, a PDF beside each. */

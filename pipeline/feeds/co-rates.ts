@@ -1,13 +1,13 @@
 // Colorado from DOR's DR 1002 workbook (docs/data-sources.md#colorado). Each row is one
 // jurisdiction code of a named place in one county, with the taxes levied there: the state's 2.9%,
-// the county's, the city's (a home-rule city collects its own; its rate is in the file all the
-// same) and the special districts' (RTD, CD, RTA, …). A row is bound by rule through the Census
-// geography: its County names the county; a row with a City tax binds to the Census place of its
-// Location Code in that county, a row with none whose name is its county's (or says
-// unincorporated) to the county's land outside places. One place (or county part) can carry several
-// codes — Aurora has five — whose districts differ street by street: codes at different rates
-// answer as several candidates of the ZIP sharing that part equally (ambiguous), never one picked.
-// A row that binds to no place is listed as unplaced.
+// the county's, the city's (a home-rule city collects its own, its rate in the file all the same;
+// one without it fails the file) and the special districts' (RTD, CD, RTA, …). A row is bound by
+// rule through the Census geography: its County names the county; a row with a City tax binds to the
+// Census place of its Location Code in that county, a row with none whose name is its county's (or
+// says unincorporated) to the county's land outside places. One place (or county part) can carry
+// several codes — Aurora has five — whose districts differ street by street: codes at different
+// rates answer as several candidates of the ZIP sharing that part equally (ambiguous), never one
+// picked. A row that binds to no place is listed as unplaced.
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, UnplacedJurisdiction } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
@@ -48,6 +48,8 @@ export function compileCoRates({ workbook, stateRate, geography, edition }: Comp
     if (seen && seen.rate !== countyRate) throw new Error(`${at}: ${county.name} County at ${formatRate(countyRate)}, row ${seen.row.row} (${seen.row.code}) says ${formatRate(seen.rate)}`)
     countyRates.set(county.fips, { rate: countyRate, row })
     const city = row.taxes.filter((t) => is(t, 'city'))
+    // A home-rule city collecting its own tax with no City rate here: its rate is not in the file, and answering without it would be a silent zero.
+    if (row.selfCollected && city.length === 0) throw new Error(`${at}: a self-collected home-rule city with no City rate in the file`)
     const districts = row.taxes.filter((t) => !is(t, 'state') && !is(t, 'county') && !is(t, 'city'))
     const countyArea = city.length === 0 && (UNINCORPORATED.test(row.name) || countyMatchKey(row.name.replace(UNINCORPORATED, '').trim()) === countyMatchKey(county.name))
     const place = countyArea ? null : placeNamedIn(byKey, row.name, county.fips)
