@@ -187,7 +187,7 @@ const CO_FEED = 'co-dor'
 /** The rates page, kept (and, on a mirror, served) under this name. */
 const CO_RATES_PAGE_NAME = 'sales-use-tax-rates.html'
 /** tax.colorado.gov answers 403 to clients that do not present themselves as a browser (publisher-evidence B, CO row). */
-export const CO_BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
+const CO_BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
 
 /**
  * Colorado's DR 1002 workbook: the rates page links each half-year's by the text "January to June
