@@ -73,8 +73,8 @@ export type FreshnessEnvelope = {
     rows: number
     /** ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one) */
     withheld_rows: number
-    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory */
-    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
+    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
     source_kind: 'official' | 'aggregator' | 'statute'
     /** the edition of the data in service, as its publisher names it */
@@ -159,8 +159,8 @@ export type LookupMeta = {
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
   period: string | null
-  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
-  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
+  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
   warnings: LookupWarning[]
   normalization?: Normalization
 }
@@ -476,7 +476,7 @@ export type PendingEdition = {
   /** the edition as its publisher names it */
   edition: string
   /** the feed that lists it */
-  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
   /** failed: it could not be fetched, read or checked; anchor_regression: its rates broke a known-good anchor */
   outcome: 'failed' | 'anchor_regression'
   /** what went wrong, as the refresh recorded it */
@@ -649,7 +649,7 @@ export type StoreHealth = {
   reason: string
   /** when it started */
   since: string
-  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed, replaced, truncated or overwritten while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it */
+  /** locked/missing/unreadable/unavailable: cannot be opened (retried); file_lost: removed, replaced, truncated or overwritten while open; write_refused: its disk refused the last write; invalidated: DuckDB gave up on it after a failed checkpoint (reopened in place, retried) */
   problem: 'locked' | 'missing' | 'unreadable' | 'unavailable' | 'file_lost' | 'write_refused' | 'invalidated'
 }
 
@@ -684,8 +684,8 @@ export type TaxLookupFull = {
     effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
     /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
     period: string | null
-    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
-    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
+    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
     warnings: LookupWarning[]
   }
   rows: RateRow[]

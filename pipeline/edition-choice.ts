@@ -11,6 +11,7 @@ import { quarterStart } from './feeds/tx-rate-file.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './feeds/sst-file-names.ts'
 import { chartLinks, pageLinks, yearPages } from './feeds/mo-rate-links.ts'
 import { csvDownloadOf, grtDatasetLinks, rgisServicesUrl } from './feeds/nm-grt-links.ts'
+import { coWorkbookLinks } from './feeds/co-rate-links.ts'
 import { download, FetchError, locate, type SourceRequest } from './fetch-source.ts'
 import type { PipelineSettings } from './settings.ts'
 import type { Listings } from './source-listing.ts'
@@ -109,6 +110,9 @@ export async function chooseTxRateFile(feed: { pageUrl: string; fileUrl: string 
   return { ...choice, how: `${choice.how} (the EDI page ${listing.where} links no taxrates file among its ${listing.files.length} links)` }
 }
 
+/** A DR 1002 workbook as an operator pins it: the file name the rates page links. */
+const CO_WORKBOOK = /\.xlsx?$/i
+
 /** Arizona's TPT rate table: `TPT_RATETABLE_ALL_05012026.csv` (MMDDYYYY). */
 const AZ_RATE_TABLE = /^TPT_RATETABLE_ALL_(\d{2})(\d{2})(\d{4})\.csv$/i
 const azEditionDate = (name: string): string | null => {
@@ -152,11 +156,11 @@ const MO_LANDING_PAGE = 'rate-tables.html'
  */
 export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
   const today = context.settings.now.toISOString().slice(0, 10)
-  const landing = await orNoFileOnMirror(MO_FEED, context.settings, () => readPage(MO_FEED, MO_LANDING_PAGE, pageUrl, context.settings))
+  const landing = await orNoFileOnMirror(MO_FEED, context.settings, () => readPage({ feed: MO_FEED, fileName: MO_LANDING_PAGE, officialUrl: pageUrl }, context.settings))
   const years = yearPages(pageLinks(landing), pageUrl).filter((y) => y.year >= Number(today.slice(0, 4)) - 1)
   if (years.length === 0) throw new Error(`rate-tables page ${pageUrl} links no page of this year or the last (…/rate-tables/YYYY/): its layout changed`)
   const charts = []
-  for (const { year, url } of years) charts.push(...chartLinks(pageLinks(await readPage(MO_FEED, moYearPageName(year), url, context.settings)), url))
+  for (const { year, url } of years) charts.push(...chartLinks(pageLinks(await readPage({ feed: MO_FEED, fileName: moYearPageName(year), officialUrl: url }, context.settings)), url))
   charts.sort((a, b) => b.from.localeCompare(a.from))
   const held = charts.filter((c) => c.from > today).map((c) => `"${c.text}"`)
   const [newest] = charts.filter((c) => c.from <= today)
@@ -169,15 +173,51 @@ export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext)
   return { request: { feed: MO_FEED, fileName, officialUrl: newest.href }, edition: newest.from, pinned: false, how }
 }
 
-/** A page a feed's file is found through, at its URL or, on a mirror, as `<feed>/<fileName>`. */
-async function readPage(feed: string, fileName: string, url: string, settings: PipelineSettings): Promise<string> {
-  const at = locate({ feed, fileName, officialUrl: url }, settings.mirror)
+/** A publisher's page read as text: at its URL, or on a mirror as the file `request.fileName` of the feed's folder. */
+async function readPage(request: SourceRequest, settings: PipelineSettings): Promise<string> {
+  const at = locate(request, settings.mirror)
   const bytes = at.kind === 'file'
     ? await readFile(at.where).catch((error: NodeJS.ErrnoException) => {
-        throw new FetchError(`cannot read ${feed}/${fileName} of the mirror (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
+        throw new FetchError(`cannot read ${request.feed}/${request.fileName} of the mirror (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
       })
-    : (await download({ feed, fileName }, at.where, settings)).bytes
+    : (await download(request, at.where, settings)).bytes
   return bytes.toString('utf8')
+}
+
+const CO_FEED = 'co-dor'
+/** The rates page, kept (and, on a mirror, served) under this name. */
+const CO_RATES_PAGE_NAME = 'sales-use-tax-rates.html'
+/** tax.colorado.gov answers 403 to clients that do not present themselves as a browser (publisher-evidence B, CO row). */
+const CO_BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
+
+/**
+ * Colorado's DR 1002 workbook: the rates page links each half-year's by the text "January to June
+ * YYYY" / "July to December YYYY". The newest period begun is chosen; one beginning after today is
+ * held until then; a pin names the linked file to take instead. On a mirror, the page is the file
+ * `sales-use-tax-rates.html` of the co-dor folder.
+ */
+export async function chooseCoRateWorkbook(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
+  const page = await orNoFileOnMirror(CO_FEED, context.settings, () => readPage({ feed: CO_FEED, fileName: CO_RATES_PAGE_NAME, officialUrl: pageUrl, userAgent: CO_BROWSER_USER_AGENT }, context.settings))
+  const links = coWorkbookLinks(pageLinks(page), pageUrl).sort((a, b) => b.from.localeCompare(a.from))
+  const nameOf = (href: string) => decodeURIComponent(path.posix.basename(new URL(href).pathname))
+  const choice = (link: (typeof links)[number], pinned: boolean, how: string): EditionChoice => ({ request: { feed: CO_FEED, fileName: nameOf(link.href), officialUrl: link.href, userAgent: CO_BROWSER_USER_AGENT }, edition: link.from, pinned, how })
+  const pin = pinsOf('CO', context.settings).find((name) => CO_WORKBOOK.test(name))
+  if (pin) {
+    const link = links.find((l) => nameOf(l.href) === pin)
+    if (!link) throw new Error(`TAXATLAS_PIN names ${pin} for CO, which the rates page ${pageUrl} does not link (it links ${links.map((l) => nameOf(l.href)).join(', ') || 'no workbook by period'})`)
+    return choice(link, true, `${pin}: "${link.text}", pinned by the operator (TAXATLAS_PIN); newer editions are not looked for`)
+  }
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const held = links.filter((l) => l.from > today).map((l) => `"${l.text}"`)
+  const inEffect = links.filter((l) => l.from <= today)
+  const [newest] = inEffect
+  if (!newest) {
+    if (held.length) throw new Error(`rates page ${pageUrl} links only workbooks of periods not yet begun (${held.join(', ')}); held until then`)
+    throw new Error(`rates page ${pageUrl} links no workbook by the text "January to June YYYY" or "July to December YYYY": its layout changed`)
+  }
+  const twins = [...new Set(inEffect.filter((l) => l.from === newest.from).map((l) => l.href))]
+  if (twins.length > 1) throw new Error(`rates page ${pageUrl} links ${twins.length} workbooks for the period beginning ${newest.from}: ${twins.map(nameOf).join(', ')}`)
+  return choice(newest, false, `${nameOf(newest.href)}: "${newest.text}", the newest of ${links.length} workbook(s) linked from ${pageUrl}${held.length ? `; held until their period: ${held.join(', ')}` : ''}`)
 }
 
 const NM_FEED = 'nm-trd-grt'
@@ -193,7 +233,7 @@ const nmServicesName = (uuid: string) => `services-${uuid}.json`
  */
 export async function chooseNmGrtFile(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
   const today = context.settings.now.toISOString().slice(0, 10)
-  const page = await orNoFileOnMirror(NM_FEED, context.settings, () => readPage(NM_FEED, NM_DATA_PAGE, pageUrl, context.settings))
+  const page = await orNoFileOnMirror(NM_FEED, context.settings, () => readPage({ feed: NM_FEED, fileName: NM_DATA_PAGE, officialUrl: pageUrl }, context.settings))
   const datasets = grtDatasetLinks(pageLinks(page), pageUrl).sort((a, b) => b.from.localeCompare(a.from))
   const held = datasets.filter((d) => d.from > today).map((d) => `"${d.text}"`)
   const [newest] = datasets.filter((d) => d.from <= today)
@@ -202,7 +242,7 @@ export async function chooseNmGrtFile(pageUrl: string, context: ChoiceContext): 
     throw new Error(`data-download page ${pageUrl} links no dataset titled "Gross Receipts Tax Rates and Boundaries: <period>": its layout changed`)
   }
   const servicesUrl = rgisServicesUrl(newest.uuid)
-  const csvUrl = csvDownloadOf(await readPage(NM_FEED, nmServicesName(newest.uuid), servicesUrl, context.settings), servicesUrl)
+  const csvUrl = csvDownloadOf(await readPage({ feed: NM_FEED, fileName: nmServicesName(newest.uuid), officialUrl: servicesUrl }, context.settings), servicesUrl)
   const fileName = decodeURIComponent(path.posix.basename(new URL(csvUrl).pathname))
   const how = `${fileName}: the csv download of "${newest.text}" (RGIS dataset ${newest.uuid}), the newest of ${datasets.length} GRT dataset(s) linked from ${pageUrl}${held.length ? `; held until their half-year: ${held.join(', ')}` : ''}`
   return { request: { feed: NM_FEED, fileName, officialUrl: csvUrl }, edition: newest.from, pinned: false, how }
@@ -301,6 +341,7 @@ export function assertPinsUsable(descriptor: StateDescriptor, settings: Pipeline
       }
       if (feed.kind === 'tx-comptroller') return TX_RATE_FILE.test(name)
       if (feed.kind === 'az-dor-tpt') return AZ_RATE_TABLE.test(name)
+      if (feed.kind === 'co-dor') return CO_WORKBOOK.test(name)
       return feed.kind === 'cdtfa' && CDTFA_WORKBOOK.test(name)
     })
   const unusable = pinsOf(descriptor.code, settings).filter((name) => !usable(name))
@@ -316,7 +357,7 @@ export function isOlderEdition(feed: FeedKind, candidate: string, inService: str
     const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
     return a !== null && b !== null && a < b
   }
-  if (feed === 'cdtfa' || feed === 'az-dor-tpt' || feed === 'mo-dor' || feed === 'nm-trd-grt' || feed === 'ak-arsstc') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
+  if (feed === 'cdtfa' || feed === 'az-dor-tpt' || feed === 'mo-dor' || feed === 'co-dor' || feed === 'nm-trd-grt' || feed === 'ak-arsstc') return /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
   if (feed === 'tx-comptroller') return /^\d{4}Q[1-4]$/.test(candidate) && /^\d{4}Q[1-4]$/.test(inService) && candidate < inService
   return false
 }

@@ -16,6 +16,8 @@ export type SourceRequest = {
   feed: string
   fileName: string
   officialUrl: string
+  /** the User-Agent the publisher asks for, where it refuses the refresh's own (a browser's) */
+  userAgent?: string
 }
 
 export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-modified' | 'mirror-dir' }
@@ -69,15 +71,15 @@ async function fetchBytes(request: SourceRequest, settings: PipelineSettings, lo
 }
 
 /** GET `url` with the validators of the last download of the same request; a 304 reuses its kept bytes. */
-export async function download(request: Pick<SourceRequest, 'feed' | 'fileName'>, url: string, settings: PipelineSettings): Promise<FetchedSource> {
+export async function download(request: Pick<SourceRequest, 'feed' | 'fileName' | 'userAgent'>, url: string, settings: PipelineSettings): Promise<FetchedSource> {
   const recordPath = path.join(settings.buildDir, 'raw', request.feed, `${request.fileName}.json`)
   const record = await readFile(recordPath, 'utf8').then((text) => JSON.parse(text) as CacheRecord).catch(() => null)
   const cached = record?.url === url ? await readFile(rawPath(settings, request, record.sha256)).catch(() => null) : null
-  const conditional: Record<string, string> = {}
-  if (cached && record?.etag) conditional['if-none-match'] = record.etag
-  if (cached && record?.lastModified) conditional['if-modified-since'] = record.lastModified
+  const headers: Record<string, string> = request.userAgent ? { 'user-agent': request.userAgent } : {}
+  if (cached && record?.etag) headers['if-none-match'] = record.etag
+  if (cached && record?.lastModified) headers['if-modified-since'] = record.lastModified
 
-  const response = await httpGet(url, { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers: conditional }, request.fileName)
+  const response = await httpGet(url, { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers }, request.fileName)
   if (response.statusCode === 304 && cached && record) {
     return { url, name: request.fileName, sha256: record.sha256, size: cached.length, bytes: cached, cache: 'not-modified' }
   }

@@ -7,7 +7,7 @@ import type { Feed, StateDescriptor } from '../sources/descriptor.ts'
 import { districtAreasOf } from '../sources/district-areas.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn, type StateFacts } from '../sources/state-facts.ts'
 import { extractMember, isZipContainer } from './archive.ts'
-import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseMoRateChart, chooseAlRateFile, chooseNmGrtFile, chooseAkRateSheet, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, orNoFileOnMirror, type EditionChoice } from './edition-choice.ts'
+import { assertPinsUsable, chooseCdtfaWorkbook, chooseAzRateTable, chooseMoRateChart, chooseAlRateFile, chooseCoRateWorkbook, chooseNmGrtFile, chooseAkRateSheet, chooseFlSurtaxWorkbook, chooseSstFile, chooseTxRateFile, currentFileChoice, orNoFileOnMirror, type EditionChoice } from './edition-choice.ts'
 import { compileAvalara } from './feeds/avalara-zip5.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from './feeds/cdtfa-workbook.ts'
 import { NoFileForState } from './feeds/no-file-for-state.ts'
@@ -21,6 +21,8 @@ import { parseFlSurtaxWorkbook } from './feeds/fl-surtax-workbook.ts'
 import { compileSstStateStreaming } from './feeds/sst.ts'
 import { parseAlRateFile } from './feeds/al-rate-file.ts'
 import { compileAlRates } from './feeds/al-rates.ts'
+import { parseCoRateWorkbook } from './feeds/co-rate-workbook.ts'
+import { compileCoRates } from './feeds/co-rates.ts'
 import { parseMoRateChart } from './feeds/mo-rate-chart.ts'
 import { compileMoRates } from './feeds/mo-rates.ts'
 import { parseAkRateSheet } from './feeds/ak-rate-sheet.ts'
@@ -83,6 +85,8 @@ export async function chooseEditions(descriptor: StateDescriptor, feed: Feed, co
     choices.push(await chooseMoRateChart(feed.pageUrl, context))
   } else if (feed.kind === 'al-dor') {
     choices.push(await chooseAlRateFile(feed.pageUrl, context))
+  } else if (feed.kind === 'co-dor') {
+    choices.push(await chooseCoRateWorkbook(feed.pageUrl, context))
   } else if (feed.kind === 'nm-trd-grt') {
     choices.push(await chooseNmGrtFile(feed.pageUrl, context))
   } else if (feed.kind === 'ak-arsstc') {
@@ -185,6 +189,8 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
       return oneFile(async (fetched, rateOn, edition) => compileMoRates({ chart: await parseMoRateChart(fetched.bytes, fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
     case 'al-dor':
       return oneFile((fetched, rateOn, edition) => compileAlRates({ file: parseAlRateFile(textOf(fetched), fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
+    case 'co-dor':
+      return oneFile(async (fetched, rateOn, edition) => compileCoRates({ workbook: await parseCoRateWorkbook(fetched.bytes, fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }))
     case 'nm-trd-grt':
       return oneFile((fetched, rateOn, edition) => {
         // the csv download is a ZIP holding the CSV and its XML metadata

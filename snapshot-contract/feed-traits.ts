@@ -3,7 +3,7 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds and descriptors.
 import { z } from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'nm-trd-grt', 'ak-arsstc', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -98,6 +98,12 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'Alabama DOR local rates file',
+  },
+  'co-dor': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'edition_only',
+    quarterlyEditions: false,
+    label: 'Colorado DOR jurisdiction codes and rates workbook (DR 1002)',
   },
   'nm-trd-grt': {
     ...OFFICIAL_PER_PLACE,

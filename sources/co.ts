@@ -1,11 +1,12 @@
-import { defineState } from './descriptor.ts'
+import { CO_RATES_PAGE, defineState } from './descriptor.ts'
 
 export default defineState({
   code: 'CO',
   name: 'Colorado',
   fips: '08',
-  klass: 'reload',
+  klass: 'auto',
   feeds: [
+    { kind: 'co-dor', pageUrl: CO_RATES_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_CO*.csv' },
   ],
   combinedBounds: [0, 11900],

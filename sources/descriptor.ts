@@ -72,6 +72,9 @@ const MoDorFeed = pageFeed(FeedKind.enum['mo-dor'])
 /** Alabama DOR's local rates CSV (`taxrates_current.csv`, or the `taxrates.csv` history form), linked from its text-file page. */
 const AlDorFeed = pageFeed(FeedKind.enum['al-dor'])
 
+/** Colorado DOR's DR 1002 jurisdiction codes and rates workbook, linked from its rates page by the half-year it covers. */
+const CoDorFeed = pageFeed(FeedKind.enum['co-dor'])
+
 /** New Mexico TRD's GRT rates and boundaries CSV: the half-year's RGIS dataset linked from the GIS data-download page, its CSV found through services.json. */
 const NmGrtFeed = pageFeed(FeedKind.enum['nm-trd-grt'])
 
@@ -89,7 +92,7 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, NmGrtFeed, AkArsstcFeed, AvalaraDropFeed, StatutoryFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, AvalaraDropFeed, StatutoryFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -140,6 +143,7 @@ export const AZ_TPT_PAGE = 'https://azdor.gov/business/transaction-privilege-tax
 export const VA_RATES_URL = 'https://www.tax.virginia.gov/sites/default/files/inline-files/sales-tax-rates.xlsx'
 export const MO_RATE_TABLES_PAGE = 'https://dor.mo.gov/taxation/business/tax-types/sales-use/rate-tables/'
 export const AL_RATES_PAGE = 'https://www.revenue.alabama.gov/sales-use/local-cities-and-counties-tax-rates-text-file/'
+export const CO_RATES_PAGE = 'https://tax.colorado.gov/how-to-look-up-sales-use-tax-rates'
 export const NM_GRT_PAGE = 'https://www.tax.newmexico.gov/businesses/geographic-information-system-gis/data-download/'
 export const AK_RATES_PAGE = 'https://arsstc.org/business-sellers/tax-rates/'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'

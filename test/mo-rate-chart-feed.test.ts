@@ -8,8 +8,8 @@ import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
-import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import MO from '../sources/mo.ts'
+import { stateIndex, zipsWholly } from './support/feed-answers.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
 
@@ -27,13 +27,7 @@ beforeAll(() => {
 
 const parse = async (chartRows = rows, options: MoChartOptions = {}) => parseMoRateChart(await moRateChart(chartRows, options), FILE)
 const compile = async (chartRows = rows, options: MoChartOptions = {}) => compileMoRates({ chart: await parse(chartRows, options), stateRate: STATE_RATE, geography, edition: '2026-10-01' })
-const indexOf = (result: Awaited<ReturnType<typeof compile>>) => new RateIndex(writeRateIndex({ states: [{ code: 'MO', result }], zipMeta: () => undefined }))
-/** ZIPs whose every candidate lies in one county part (of a place, or outside any: null). */
-const zipsWholly = (result: Awaited<ReturnType<typeof compile>>, county: string, place: string | null) => {
-  const byZip = new Map<string, typeof result.candidates>()
-  for (const c of result.candidates) byZip.set(c.zip, [...(byZip.get(c.zip) ?? []), c])
-  return [...byZip].filter(([, cs]) => cs.every((c) => c.countyFips === county && c.placeFips === place)).map(([zip]) => zip)
-}
+const indexOf = (result: Awaited<ReturnType<typeof compile>>) => stateIndex('MO', result)
 
 describe('reading the rate chart', () => {
   it('reads codes below the header on row 12, and below a header moved further down alike', async () => {

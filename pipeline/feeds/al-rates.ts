@@ -10,7 +10,7 @@ import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import type { AlRateFile, AlRow } from './al-rate-file.ts'
 import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from './dated-rows.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey } from './candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
+import { placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'AL'
 const STATE_FIPS = '01'
@@ -67,8 +67,7 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
     },
   })
   const notes = [`AL model: ${fileName}, general sales (TaxType ST, Rate Type GENER) rows: state ${formatRate(stateRate)}, county and city local rates, cities bound to the Census place of their name in their county`]
-  if (unplaced.length) notes.push(`${unplaced.length} localities and police jurisdictions could not be bound to ZIPs and are listed as unplaced`)
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no AL county in geography: state rate only`)
+  notes.push(...placeBoundNotes(STATE, 'localities and police jurisdictions', unplaced.length, noCounty))
   return {
     jurisdictions,
     candidates,

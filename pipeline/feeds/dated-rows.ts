@@ -1,6 +1,7 @@
 // A feed whose file gives each row its own dated window (Arizona's TPT table, Alabama's local rates
 // file): its jurisdictions rated window by window, and its edition fields, in force through the
-// latest start that has come by the edition.
+// latest start that has come by the edition; and the edition fields of a file whose rows carry no
+// dates (Missouri's rate chart, Colorado's DR 1002), in force from the period its listing names.
 import type { FeedResult, JurisdictionRate } from '../../snapshot-contract/model.ts'
 
 type DatedRow = { from: string; to: string | null }
@@ -31,3 +32,4 @@ export function datedRowsEdition(file: DatedFile, edition: string): Pick<FeedRes
 }
 
 export const earliestStart = (file: DatedFile): string => file.rows.reduce((min, r) => (r.from < min ? r.from : min), file.rows[0]!.from)
+

@@ -3,8 +3,7 @@
 // jurisdiction code `NNNNN-CCC-NNN` (city segment, 00000 = unincorporated county; county segment;
 // special-district segment, 000 = none). Rates are read from `SalesTaxRate(0000)` as `%` strings
 // (percent) or as spreadsheet numbers (fractions): both forms are published.
-import { parseRatePercent } from '../../snapshot-contract/rate-units.ts'
-import { cellText as text, fractionCellUnits, readNamedColumnsSheet, rowsBelowHeader, type Cell } from './named-columns-sheet.ts'
+import { cellText as text, percentOrFractionUnits, readNamedColumnsSheet, rowsBelowHeader, type Cell } from './named-columns-sheet.ts'
 
 const COLUMNS = { name: 'JurisdictionName', code: 'JurisdictionCode', sales: 'SalesTaxRate(0000)' } as const
 type Column = keyof typeof COLUMNS
@@ -24,17 +23,7 @@ function readRow(cells: Cell[], index: Record<Column, number>, row: number): MoJ
   const code = text(cells[index.code])
   const match = CODE.exec(code)
   if (!match) return `JurisdictionCode ${JSON.stringify(code)} is not NNNNN-CCC-NNN`
-  const rate = readRate(cells[index.sales])
+  const rate = percentOrFractionUnits(cells[index.sales])
   if (typeof rate === 'string') return `${code}: SalesTaxRate(0000) ${rate}`
   return { row, code, city: match[1]!, county: match[2]!, district: match[3]!, name: text(cells[index.name]), rate }
-}
-
-/** A `%` string is a percent; a number is a fraction, and one of 1 or more is a percent where a fraction is expected. */
-function readRate(cell: Cell | undefined): number | string {
-  if (typeof cell === 'number') return fractionCellUnits(cell)
-  const value = text(cell)
-  const percent = /^(.*?)\s*%$/.exec(value)
-  if (!percent) return `${JSON.stringify(value)} is neither a % string nor a number`
-  const parsed = parseRatePercent(percent[1]!)
-  return parsed.ok ? parsed.units : parsed.reason
 }

@@ -14,7 +14,7 @@ import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { countyCode } from './candidate-weights.ts'
 import type { MoJurisdiction, MoRateChart } from './mo-rate-chart.ts'
 import { editionOnlyResult, totalsTable } from './state-totals.ts'
-import { boundCityTail, placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
+import { boundCityTail, placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'MO'
 const STATE_FIPS = '29'
@@ -70,7 +70,6 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
   })
   const notes = [`MO model: ${fileName}, ${chart.rows.length} jurisdiction codes: totals less the ${formatRate(stateRate)} state rate, county outside cities, city in each county by Census place FIPS`]
   if (rateVaries.length) notes.push(`${rateVaries.length} counties without an unincorporated -000 row answer a lower bound outside cities: ${rateVaries.map((v) => v.name).join(', ')}`)
-  if (unplaced.length) notes.push(`${unplaced.length} jurisdiction codes could not be bound to ZIPs and are listed as unplaced`)
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no MO county in geography: state rate only`)
+  notes.push(...placeBoundNotes(STATE, 'jurisdiction codes', unplaced.length, noCounty))
   return editionOnlyResult({ table, candidates, unplaced, rateVaries, edition, rowsRead: chart.rows.length, notes })
 }

@@ -1,8 +1,8 @@
-// A workbook's first sheet read by its header names: the header is the first row, among the first
+// A workbook's first sheet (or the sheet of a given name) read by its header names: the header is the first row, among the first
 // few, naming a key column, wherever the publisher's title rows put it; every other column is found
 // by its name in that row, so a column moved or added leaves the reading unchanged.
 import readXlsxFile from 'read-excel-file/node'
-import { rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
+import { parseRatePercent, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
 
 export type Cell = string | number | boolean | Date | null
 
@@ -25,13 +25,22 @@ export type NamedColumnsSpec<C extends string> = {
   searchRows: number
   /** what the file is, for the error a sheet without the header gets */
   what: string
+  /** the sheet read, by its name; absent: the first */
+  sheet?: string
 }
 
 /** The first sheet's rows (none of an empty workbook). */
 export const firstSheetCells = async (bytes: Buffer): Promise<Cell[][]> => ((await readXlsxFile(bytes))[0]?.data ?? []) as Cell[][]
 
-export async function readNamedColumnsSheet<C extends string>(bytes: Buffer, fileName: string, { columns, key, searchRows, what }: NamedColumnsSpec<C>): Promise<NamedColumnsSheet<C>> {
-  const data = await firstSheetCells(bytes)
+async function namedSheetCells(bytes: Buffer, fileName: string, name: string): Promise<Cell[][]> {
+  const sheets = await readXlsxFile(bytes)
+  const found = sheets.find((s) => s.sheet.trim() === name)
+  if (!found) throw new Error(`${fileName}: no sheet named "${name}" (its sheets: ${sheets.map((s) => JSON.stringify(s.sheet)).join(', ') || 'none'})`)
+  return found.data as Cell[][]
+}
+
+export async function readNamedColumnsSheet<C extends string>(bytes: Buffer, fileName: string, { columns, key, searchRows, what, sheet }: NamedColumnsSpec<C>): Promise<NamedColumnsSheet<C>> {
+  const data = sheet === undefined ? await firstSheetCells(bytes) : await namedSheetCells(bytes, fileName, sheet)
   const at = data.slice(0, searchRows).findIndex((row) => row.some((cell) => cellText(cell) === columns[key]))
   if (at < 0) throw new Error(`${fileName}: no header row naming "${columns[key]}" in its first ${searchRows} rows: not ${what}, or its layout changed`)
   const header = data[at]!.map(cellText)
@@ -64,5 +73,15 @@ export function rowsBelowHeader<T>(sheet: NamedColumnsSheet<string>, fileName: s
 export function fractionCellUnits(cell: number): number | string {
   if (cell >= 1) return `${cell} is not a fraction: a percent where a fraction is expected?`
   const parsed = rateUnitsFromSpreadsheetNumber(cell)
+  return parsed.ok ? parsed.units : parsed.reason
+}
+
+/** A `%` string is a percent; a number is a fraction, and one of 1 or more is a percent where a fraction is expected. */
+export function percentOrFractionUnits(cell: Cell | undefined): number | string {
+  if (typeof cell === 'number') return fractionCellUnits(cell)
+  const value = cellText(cell)
+  const percent = /^(.*?)\s*%$/.exec(value)
+  if (!percent) return `${JSON.stringify(value)} is neither a % string nor a number`
+  const parsed = parseRatePercent(percent[1]!)
   return parsed.ok ? parsed.units : parsed.reason
 }

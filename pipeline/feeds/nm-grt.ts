@@ -14,7 +14,7 @@ import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey } from './candidate-weights.ts'
 import type { NmGrtFile, NmLocation } from './nm-grt-file.ts'
 import { editionOnlyResult, totalsTable } from './state-totals.ts'
-import { boundCityTail, placeBoundCandidates, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
+import { boundCityTail, placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from './place-bound-candidates.ts'
 
 const STATE = 'NM'
 const STATE_FIPS = '35'
@@ -77,7 +77,6 @@ export function compileNmGrt({ file, stateRate, geography, edition }: CompileNmI
   const notes = [`NM model: ${fileName}, ${file.locations.length} location codes: each total is the ${formatRate(stateRate)} state portion plus one local layer (county and municipal increments together, as the file prints them), the "Remainder of County" rows outside municipalities, municipalities by Census place name in their county`]
   if (rounded) notes.push(`${rounded} location totals printed to 1/10000 of a percent were rounded half-up to the served 1e-5`)
   if (rateVaries.length) notes.push(`${rateVaries.length} counties without a "Remainder of County" row answer a lower bound outside their places: ${rateVaries.map((v) => v.name).join(', ')}`)
-  if (unplaced.length) notes.push(`${unplaced.length} location codes could not be bound to ZIPs and are listed as unplaced`)
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no NM county in geography: state rate only`)
+  notes.push(...placeBoundNotes(STATE, 'location codes', unplaced.length, noCounty))
   return editionOnlyResult({ table, candidates, unplaced, rateVaries, edition, rowsRead: file.rowsRead, rowsParsed: file.locations.length, notes })
 }

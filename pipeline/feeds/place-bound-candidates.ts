@@ -11,14 +11,22 @@ import { candidatesByCounty, countyCode, placeShares, postalNameSpread, zipsInSt
 /** The refs of a place in one county after the state's, and the name the place is answered as. */
 export type PlaceTail = { name: string; refs: JurisdictionRef[] }
 
+/**
+ * Several tails for one county part, where the source gives the part several codes at different
+ * rates and no way to tell which addresses are under which: the part's share is split equally
+ * among them, each a candidate of the ZIP (an ambiguous answer, never a pick).
+ */
+export type Variants<T> = { variants: T[] }
+const variantsOf = <T extends object>(tail: T | Variants<T>): T[] => ('variants' in tail ? tail.variants : [tail])
+
 export type PlaceBoundInput = {
   geography: Geography
   state: string
   stateRef: JurisdictionRef
   /** the refs a county part outside any rated place carries after the state's and the county's own */
-  countyTail: (countyFips: string) => JurisdictionRef[]
+  countyTail: (countyFips: string) => JurisdictionRef[] | Variants<JurisdictionRef[]>
   /** the place's refs in the county (its city and its taxes); null when the source has no rates for it there */
-  placeTail: (geoid: string, countyFips: string) => PlaceTail | null
+  placeTail: (geoid: string, countyFips: string) => PlaceTail | Variants<PlaceTail> | null
   /** the county's ref in a county part (in a place, or outside any: null), none when null; default the county's own */
   countyRef?: (countyFips: string, placeGeoid: string | null) => JurisdictionRef | null
 }
@@ -53,15 +61,15 @@ export function placeBoundCandidates({ geography, state, stateRef, countyTail, p
       const bound = zip.places.filter((place) => place.countyFips === fips)
       const rated = bound.filter((place) => placeTail(place.geoid, fips) !== null)
       if (rated.length) {
-        return placeShares(rated, spread).map(({ place, share, basis }) => {
-          const tail = placeTail(place.geoid, fips)!
+        return placeShares(rated, spread).flatMap(({ place, share, basis }) => {
+          const tails = variantsOf(placeTail(place.geoid, fips)!)
           usedPlaces.add(`${place.geoid}|${fips}`)
-          return { placeFips: place.geoid, placeName: tail.name, stack: [stateRef, ...refs(countyRef(fips, place.geoid)), ...tail.refs], share, ...(basis ? { basis } : {}) }
+          return tails.map((tail) => ({ placeFips: place.geoid, placeName: tail.name, stack: [stateRef, ...refs(countyRef(fips, place.geoid)), ...tail.refs], share: share / tails.length, ...(basis ? { basis } : {}) }))
         })
       }
       if (bound.length) unlistedPlace++
       usedCounties.add(fips)
-      return [{ placeFips: null, placeName: '', stack: [stateRef, ...refs(countyRef(fips, null)), ...countyTail(fips)] }]
+      return variantsOf(countyTail(fips)).map((tail) => ({ placeFips: null, placeName: '', stack: [stateRef, ...refs(countyRef(fips, null)), ...tail] }))
     }),
   )
   return { candidates, usedPlaces, usedCounties, noCounty, unlistedPlace }
@@ -74,6 +82,12 @@ export const boundCityTail =
     const city = cityOf.get(`${geoid}|${countyFips}`)
     return city ? { name: city.name, refs: [city.ref] } : null
   }
+
+/** The closing notes of a place-bound feed: its `noun` (jurisdiction codes, …) left unplaced, and its ZIP parts with no county. */
+export const placeBoundNotes = (state: string, noun: string, unplaced: number, noCounty: number): string[] => [
+  ...(unplaced ? [`${unplaced} ${noun} could not be bound to ZIPs and are listed as unplaced`] : []),
+  ...(noCounty ? [`${noCounty} ZIP candidates have no ${state} county in geography: state rate only`] : []),
+]
 
 /** A state's geography places by the match keys of their names, for placeNamedIn. */
 export const statePlacesByKey = (geography: Geography, state: string): Map<string, GeoPlace[]> => placesByMatchKey([...geography.places.values()].filter((place) => place.state === state))

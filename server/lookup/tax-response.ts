@@ -63,7 +63,7 @@ const metaFields = {
   effective_date: z.string().nullable().describe('latest start date of the rates answered, where the publisher dates its rows (SST); else null'),
   effective_date_basis: z.enum(EFFECTIVE_DATE_BASES),
   period: z.string().nullable().describe('deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere'),
-  feed: FeedKind.describe('the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning'),
+  feed: FeedKind.describe('the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning'),
   warnings: z.array(WarningItem),
 }
 

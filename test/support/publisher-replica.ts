@@ -14,10 +14,13 @@ import { startConnectProxy, type ConnectProxy } from './connect-proxy.ts'
 import { apacheIndexHtml, iisListingHtml, type ListedFile } from './publisher-pages.ts'
 import { issueReplicaCertificates } from './replica-certificates.ts'
 
-/** What the replica answers at one URL (without its query). */
+/**
+ * What the replica answers at one URL (without its query). `browserOnly`: a client that does not
+ * present itself as a browser gets 403 and an "Access Denied" page, as some publishers' firewalls do.
+ */
 export type ReplicaAnswer =
-  | { kind: 'file'; file: string }
-  | { kind: 'page'; html: string; status?: number }
+  | { kind: 'file'; file: string; browserOnly?: boolean }
+  | { kind: 'page'; html: string; status?: number; browserOnly?: boolean }
   | { kind: 'status'; status: number }
 
 export type ReplicaRequest = { method: string; url: string; status: number; conditional: boolean }
@@ -96,6 +99,7 @@ type Reply = { status: number; headers: Record<string, string | number>; body?: 
 async function respond(answer: ReplicaAnswer | undefined, headers: Record<string, string | string[] | undefined>, head: boolean): Promise<Reply> {
   if (!answer) return notFound()
   if (answer.kind === 'status') return { status: answer.status, headers: { 'content-length': 0 } }
+  if (answer.browserOnly && !BROWSER.test(String(headers['user-agent'] ?? ''))) return accessDenied()
   const { bytes, type, modified } =
     answer.kind === 'page'
       ? { bytes: Buffer.from(answer.html), type: 'text/html; charset=utf-8', modified: PAGES_MODIFIED }
@@ -116,6 +120,13 @@ function notModified(headers: Record<string, string | string[] | undefined>, eta
   if (typeof ifNoneMatch === 'string') return ifNoneMatch.split(',').some((tag) => tag.trim() === etag)
   const since = headers['if-modified-since']
   return typeof since === 'string' && !Number.isNaN(Date.parse(since)) && lastModified.getTime() <= Date.parse(since)
+}
+
+const BROWSER = /^Mozilla\/5\.0 \(/
+
+function accessDenied(): Reply {
+  const body = Buffer.from('<!DOCTYPE html><html><head><title>Access Denied</title></head><body><h1>Access Denied</h1><p>You don\'t have permission to access this resource.</p></body></html>')
+  return { status: 403, headers: { 'content-type': 'text/html', 'content-length': body.length }, body }
 }
 
 function notFound(): Reply {

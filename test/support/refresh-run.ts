@@ -56,6 +56,9 @@ export const withOnlySettings = (env: Record<string, string>): Record<string, st
   ...env,
 })
 
+/** A project script (and its arguments) as a child process with only `env` as its settings. */
+export const scriptProcessWithOnly = (script: string[], env: Record<string, string>) =>
+  execa(process.execPath, ['--import', 'tsx', ...script], { cwd: PROJECT_ROOT, env: withOnlySettings(env), extendEnv: false, reject: false })
+
 /** pipeline/main.ts as a child process with only `env` as its settings. */
-export const refreshProcessWithOnly = (env: Record<string, string>) =>
-  execa(process.execPath, ['--import', 'tsx', 'pipeline/main.ts'], { cwd: PROJECT_ROOT, env: withOnlySettings(env), extendEnv: false, reject: false })
+export const refreshProcessWithOnly = (env: Record<string, string>) => scriptProcessWithOnly(['pipeline/main.ts'], env)

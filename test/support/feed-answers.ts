@@ -1,0 +1,14 @@
+// Reading a compiled feed's answers in a test: its rate index, and the ZIPs that lie wholly in one
+// county part.
+import type { FeedResult } from '../../snapshot-contract/model.ts'
+import { RateIndex, writeRateIndex } from '../../snapshot-contract/rate-index.ts'
+
+/** The rate index of one state's compiled result. */
+export const stateIndex = (code: string, result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code, result }], zipMeta: () => undefined }))
+
+/** ZIPs whose every candidate lies in one county part (of a place, or outside any: null). */
+export function zipsWholly(result: FeedResult, county: string, place: string | null): string[] {
+  const byZip = new Map<string, FeedResult['candidates']>()
+  for (const c of result.candidates) byZip.set(c.zip, [...(byZip.get(c.zip) ?? []), c])
+  return [...byZip].filter(([, cs]) => cs.every((c) => c.countyFips === county && c.placeFips === place)).map(([zip]) => zip)
+}
