@@ -9,7 +9,7 @@ const FLOORS = [
   ['server-data', '^server/(store|snapshot|geocoder)/'],
   ['server-access', '^server/access/'],
   ['server-http', '^server/http/'],
-  ['server-domain', '^server/(lookup|portability|taxjar|changes)/'],
+  ['server-domain', '^server/(lookup|portability|taxjar|changes|webhooks)/'],
   ['server-dispatch', '^server/dispatch/'],
   ['server-openapi', '^server/openapi/'],
   ['server-routes', '^server/(routes|admin|console)/'],
