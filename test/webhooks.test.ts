@@ -8,9 +8,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { afterEach, describe, expect, inject, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
+import { endpointFilePath } from '../server/admin/endpoint-file.ts'
+import { createTestDatabase } from './support/postgres-server.ts'
 import { manualClock, startTestServer, type ManualClock, type TestServer } from './support/server-harness.ts'
+import { tempDir } from './support/temp-dirs.ts'
 import { copyOfCachedArtifacts, pointTo } from './support/server-snapshot.ts'
 import { startReceiver, type Received, type Receiver } from './support/webhook-receiver.ts'
 
@@ -18,6 +21,10 @@ const LOOPBACK_ENV = { TAXATLAS_WEBHOOK_ALLOW_LOOPBACK: '1', TAXATLAS_WEBHOOK_PO
 const SECRET = 'whsec_test_secret_0123456789'
 
 const cleanups: (() => Promise<unknown>)[] = []
+// The run's snapshot is built by the first test file that needs it: here, before any test's clock runs.
+beforeAll(async () => {
+  await rm(await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' }), { recursive: true, force: true })
+})
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
@@ -29,7 +36,7 @@ const idAt = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-')
  * were not seen in it. `publish` then serves a newer snapshot with the same data and GA in its
  * manifest, so GA's changes are first seen there.
  */
-async function scene(env: Record<string, string> = LOOPBACK_ENV) {
+async function scene(env: Record<string, string> = LOOPBACK_ENV, options: { nodes?: number } = {}) {
   const dir = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' })
   cleanups.push(() => rm(dir, { recursive: true, force: true }))
   const baseId = (await readCurrentId(dir))!
@@ -38,8 +45,17 @@ async function scene(env: Record<string, string> = LOOPBACK_ENV) {
   await writeFile(manifestFile(baseId), JSON.stringify({ ...full, states: full.states.filter((s: any) => s.code !== 'GA') }))
   const generated = Date.parse(full.generated_at)
   const clock: ManualClock = manualClock(new Date(generated + 3_600_000).toISOString())
-  const server = await startTestServer({ artifactsDir: dir, env, clock })
-  cleanups.push(() => server.close())
+  // More than one node: each a server on the same new PostgreSQL database and artifacts directory.
+  const shared = options.nodes ? await createTestDatabase(inject('postgresUrl'), 'webhooks') : null
+  const nodes: TestServer[] = []
+  for (let n = 0; n < (options.nodes ?? 1); n++) {
+    const storeDir = await tempDir('webhooks-node')
+    const nodeEnv: Record<string, string> = shared ? { TAXATLAS_STORE: shared, TAXATLAS_ADMIN_ENDPOINT_FILE: endpointFilePath(path.join(storeDir, 'taxatlas.duckdb')) } : {}
+    const node = await startTestServer({ artifactsDir: dir, env: { ...env, ...nodeEnv }, clock, storeDir })
+    cleanups.push(() => node.close())
+    nodes.push(node)
+  }
+  const server = nodes[0]!
   const { api_key: key } = await server.createAccount('enterprise', 'hooks')
   const call = async (method: string, pathName: string, body?: unknown, withKey = key) => {
     const response = await fetch(`${server.url}${pathName}`, {
@@ -49,7 +65,7 @@ async function scene(env: Record<string, string> = LOOPBACK_ENV) {
     })
     return { status: response.status, body: response.status === 204 ? null : await response.json() }
   }
-  const tick = () => server.running.webhooks()!.tick()
+  const tick = () => Promise.all(nodes.map((node) => node.running.webhooks()!.tick()))
   // The snapshot served at start is the baseline: nothing is announced for it.
   await tick()
   let published = 0
@@ -61,7 +77,7 @@ async function scene(env: Record<string, string> = LOOPBACK_ENV) {
   }
   const serve = async (id: string) => {
     await pointTo(dir, id)
-    expect((await server.running.reload('manual')).id).toBe(id)
+    for (const node of nodes) expect((await node.running.reload('manual')).id).toBe(id)
   }
   const receiver = async () => {
     const started = await startReceiver()
@@ -302,5 +318,26 @@ describe('deliveries', () => {
     const enabled = await s.call('PATCH', `/v1/webhooks/${webhookId}`, { enabled: true })
     expect(enabled.body).toMatchObject({ status: 'enabled', disabled_at: null, failing_since: null })
     expect((await s.call('GET', '/v1/changes?states=GA&limit=1')).body.notices).toEqual([])
+  })
+})
+
+// Its own database either way: run once, in the default project.
+describe.skipIf(process.env.TAXATLAS_TEST_STORE === 'postgres')('several nodes on one PostgreSQL database', () => {
+  it('announce each snapshot once and send each attempt from one node only', async () => {
+    const s = await scene(LOOPBACK_ENV, { nodes: 3 })
+    const receivers = [await s.receiver(), await s.receiver(), await s.receiver()]
+    receivers[0]!.script(500)
+    const ids = []
+    for (const receiver of receivers) ids.push(await s.register(receiver))
+    await s.publish()
+    await s.tick()
+    await s.tick()
+    expect(receivers.map((r) => r.received.length)).toEqual([1, 1, 1])
+    s.clock.advance(60_000)
+    await s.tick()
+    s.clock.advance(86_400_000)
+    await s.tick()
+    expect(receivers.map((r) => r.received.length)).toEqual([2, 1, 1])
+    for (const id of ids) expect((await s.deliveries(id)).map((d: any) => d.status)).toEqual(['delivered'])
   })
 })
