@@ -155,6 +155,9 @@ export const ENDPOINT_COLUMNS = 'id, account_id, url, secret, created_at, failin
 export const DELIVERY_COLUMNS =
   'id, webhook_id, account_id, snapshot, change_count, status, attempts, created_at, next_attempt_at, last_attempt_at, last_status, last_error, delivered_at'
 
+/** A delivery due at the time given twice, and not claimed by an attempt under way. */
+const DUE = "status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)"
+
 /** The DuckDB tables, created if they are missing. */
 export async function duckdbWebhookTable(db: Database): Promise<WebhookTable> {
   for (const statement of SCHEMA) await db.run(statement)
@@ -199,12 +202,14 @@ export async function duckdbWebhookTable(db: Database): Promise<WebhookTable> {
         )
         return { kind: 'announced', changes: fresh.size, deliveries: deliveries.length } as const
       }),
-    claimDue: (now, until, limit) =>
-      db.transaction(async (tx) => {
+    async claimDue(now, until, limit) {
+      // A read first: an idle server writes nothing to the file at each poll.
+      const due = await db.rows(`SELECT 1 FROM webhook_deliveries WHERE ${DUE} LIMIT 1`, [now, now])
+      if (!due.length) return []
+      return db.transaction(async (tx) => {
         const claimed = await tx.rows(
           `UPDATE webhook_deliveries SET claimed_until = ?, attempts = attempts + 1, last_attempt_at = ?
-           WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
-                        ORDER BY next_attempt_at, id LIMIT ?)
+           WHERE id IN (SELECT id FROM webhook_deliveries WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT ?)
            RETURNING id`,
           [until, now, now, now, limit],
         )
@@ -215,7 +220,8 @@ export async function duckdbWebhookTable(db: Database): Promise<WebhookTable> {
           [JSON.stringify(claimed.map((row) => String(row.id)))],
         )
         return rows.map(claimedOf)
-      }),
+      })
+    },
     delivered: (deliveryId, webhookId, at, status) =>
       db.transaction(async (tx) => {
         await tx.run(

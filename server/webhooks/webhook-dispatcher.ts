@@ -46,6 +46,8 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
   let stopped = false
   let timer: NodeJS.Timeout | null = null
   let round: Promise<void> = Promise.resolve()
+  /** the reason the last round failed, logged once while it lasts */
+  let failing: string | null = null
 
   const announce = async (snapshot: Snapshot) => {
     const after = await table.lastAnnounced()
@@ -125,8 +127,11 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       const snapshot = deps.current()
       if (snapshot.id !== handled && (await announce(snapshot))) handled = snapshot.id
       await deliverDue()
+      failing = null
     } catch (error) {
-      logger.warn('webhook_round_failed', { reason: (error as Error).message })
+      const reason = (error as Error).message
+      if (reason !== failing) logger.warn('webhook_round_failed', { reason })
+      failing = reason
     }
   }
 
