@@ -157,6 +157,17 @@ describe('registering a webhook', () => {
     expect((await s.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204)
     expect((await s.call('GET', '/v1/webhooks')).body.webhooks).toEqual([])
   })
+  it('are described in the OpenAPI document, with what a delivery sends', async () => {
+    const s = await scene()
+    const document = await (await fetch(`${s.server.url}/openapi.json`)).json()
+    expect(document.paths['/v1/webhooks'].post.operationId).toBe('createWebhook')
+    expect(document.paths['/v1/webhooks/{id}'].patch.operationId).toBe('updateWebhook')
+    expect(document.paths['/v1/webhooks/{id}/deliveries'].get.operationId).toBe('listWebhookDeliveries')
+    const delivery = document.webhooks['rate_changes.announced'].post
+    expect(delivery.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookRateChanges')
+    expect(delivery.parameters.map((p: any) => p.name)).toContain('Taxatlas-Signature')
+    expect(document.components.schemas.RateChanges.properties.notices).toBeDefined()
+  })
 })
 
 describe('deliveries', () => {
