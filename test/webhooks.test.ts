@@ -14,6 +14,8 @@ import { endpointFilePath } from '../server/admin/endpoint-file.ts'
 import { createTestDatabase } from './support/postgres-server.ts'
 import { manualClock, startTestServer, type ManualClock, type TestServer } from './support/server-harness.ts'
 import { tempDir } from './support/temp-dirs.ts'
+import { Agent, request } from 'undici'
+import { guardedLookup } from '../server/webhooks/webhook-url.ts'
 import { copyOfCachedArtifacts, pointTo } from './support/server-snapshot.ts'
 import { startReceiver, type Received, type Receiver } from './support/webhook-receiver.ts'
 
@@ -157,6 +159,24 @@ describe('registering a webhook', () => {
     expect((await s.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204)
     expect((await s.call('GET', '/v1/webhooks')).body.webhooks).toEqual([])
   })
+  it("connects an attempt only to an address the policy allows, whatever the name resolves to when it connects", async () => {
+    const receiver = await startReceiver()
+    cleanups.push(() => receiver.close())
+    const byName = receiver.url.replace('127.0.0.1', 'localhost')
+    const send = async (allowLoopback: boolean) => {
+      const agent = new Agent({ connect: { lookup: guardedLookup({ allowLoopback, allowPrivate: false }) } })
+      try {
+        return await request(byName, { method: 'POST', body: '{}', dispatcher: agent }).then((r) => r.statusCode)
+      } finally {
+        await agent.close()
+      }
+    }
+    await expect(send(false)).rejects.toThrow(/localhost is a loopback address/)
+    expect(receiver.received).toHaveLength(0)
+    expect(await send(true)).toBe(200)
+    expect(receiver.received).toHaveLength(1)
+  })
+
   it('are described in the OpenAPI document, with what a delivery sends', async () => {
     const s = await scene()
     const document = await (await fetch(`${s.server.url}/openapi.json`)).json()

@@ -15,7 +15,7 @@ import type { ClaimedDelivery, WebhookTable } from '../store/webhooks.ts'
 import { announcementPlan, changesFirstSeenAfter, WEBHOOK_EVENT_TYPE } from './announcement.ts'
 import { retryDelayMs, type WebhookSettings } from './webhook-settings.ts'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts'
-import { checkWebhookUrl } from './webhook-url.ts'
+import { checkWebhookUrl, guardedLookup } from './webhook-url.ts'
 
 export type DispatcherDeps = {
   table: WebhookTable
@@ -40,7 +40,7 @@ const ERROR_TEXT_LIMIT = 300
 
 export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher {
   const { table, settings, clock, logger } = deps
-  const agent = new Agent({ connections: settings.concurrency, connect: { timeout: settings.timeoutMs } })
+  const agent = new Agent({ connections: settings.concurrency, connect: { timeout: settings.timeoutMs, lookup: guardedLookup(settings) } })
   const limit = pLimit(settings.concurrency)
   let handled: string | null = null
   let stopped = false

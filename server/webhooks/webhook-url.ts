@@ -1,8 +1,11 @@
 // Whether taxatlas may send to a webhook URL: https, to a public address. Every address the host
 // name resolves to is checked (a name may point anywhere), at registration and again before each
-// attempt, so a name moved onto an internal address afterwards is refused too.
+// attempt, so a name moved onto an internal address afterwards is refused too; and the connection
+// of an attempt resolves the name through the same check (guardedLookup), so a name that answers
+// differently between the check and the connection cannot lead it inside either.
+import { lookup as lookupCallback, type LookupAddress } from 'node:dns'
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
 
 export type UrlPolicy = { allowLoopback: boolean; allowPrivate: boolean }
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string }
@@ -36,6 +39,28 @@ function kindOf(address: string): AddressKind {
   return 'public'
 }
 
+/** Why the addresses a host resolves to may not be sent to, or null when they may. */
+function addressRefusal(host: string, addresses: readonly string[], policy: UrlPolicy): string | null {
+  const kinds = new Set(addresses.map(kindOf))
+  if (kinds.has('never')) return `the host ${host} resolves to an address that is not a destination (${addresses.join(', ')})`
+  if (kinds.has('loopback') && !policy.allowLoopback) return `the host ${host} is a loopback address; webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1 allows loopback, for tests)`
+  if (kinds.has('private') && !policy.allowPrivate) return `the host ${host} resolves into a private address range (${addresses.join(', ')}); webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_PRIVATE=1 allows private ranges)`
+  return null
+}
+
+/** A DNS lookup for outbound connections that fails, with the reason, for an address the policy refuses. */
+export function guardedLookup(policy: UrlPolicy): LookupFunction {
+  return ((hostname: string, options: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    lookupCallback(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '')
+      const refusal = addressRefusal(hostname, addresses.map((a) => a.address), policy)
+      if (refusal) return callback(Object.assign(new Error(refusal), { code: 'EADDRREFUSED' }), '')
+      if (options.all) callback(null, addresses)
+      else callback(null, addresses[0]!.address, addresses[0]!.family)
+    })
+  }) as LookupFunction
+}
+
 /** The URL when taxatlas may send to it, or why not. */
 export async function checkWebhookUrl(text: string, policy: UrlPolicy): Promise<UrlCheck> {
   if (text.length > MAX_URL_LENGTH) return { ok: false, reason: `the URL is longer than ${MAX_URL_LENGTH} characters` }
@@ -58,11 +83,9 @@ export async function checkWebhookUrl(text: string, policy: UrlPolicy): Promise<
       return { ok: false, reason: `the host ${host} cannot be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }
     }
   }
-  const kinds = new Set(addresses.map(kindOf))
-  if (kinds.has('never')) return { ok: false, reason: `the host ${host} resolves to an address that is not a destination (${addresses.join(', ')})` }
-  if (kinds.has('loopback') && !policy.allowLoopback) return { ok: false, reason: `the host ${host} is a loopback address; webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1 allows loopback, for tests)` }
-  if (kinds.has('private') && !policy.allowPrivate) return { ok: false, reason: `the host ${host} resolves into a private address range (${addresses.join(', ')}); webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_PRIVATE=1 allows private ranges)` }
-  const allLoopback = kinds.size === 1 && kinds.has('loopback')
+  const refusal = addressRefusal(host, addresses, policy)
+  if (refusal) return { ok: false, reason: refusal }
+  const allLoopback = addresses.every((address) => kindOf(address) === 'loopback')
   if (url.protocol === 'http:' && !(allLoopback && policy.allowLoopback)) return { ok: false, reason: 'the scheme must be https (http is allowed only to loopback addresses, with TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1)' }
   return { ok: true, url }
 }
