@@ -10,7 +10,7 @@ const FLOORS = [
   ['server-access', '^server/access/'],
   ['server-http', '^server/http/'],
   ['server-sale', '^server/sale/'],
-  ['server-lookup', '^server/(lookup|changes)/'],
+  ['server-lookup', '^server/(lookup|changes|webhooks)/'],
   ['server-order-tax', '^server/order-tax/'],
   ['server-portability', '^server/portability/'],
   ['server-taxjar', '^server/taxjar/'],

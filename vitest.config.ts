@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 /**
  * The tests of what the store keeps (orders, backfill, nexus, TaxJar transactions, account
- * isolation, metrics), run a second time with the server on PostgreSQL
+ * isolation, metrics, webhooks), run a second time with the server on PostgreSQL
  * (test/support/server-harness.ts reads TAXATLAS_TEST_STORE): the same tests against both engines.
  */
 const STORE_TESTS = [
@@ -14,6 +14,7 @@ const STORE_TESTS = [
   'test/security-isolation.test.ts',
   'test/client-server.test.ts',
   'test/server-metrics.test.ts',
+  'test/webhooks.test.ts',
 ]
 
 const common = { testTimeout: 120_000, hookTimeout: 300_000, pool: 'forks' } as const

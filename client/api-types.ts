@@ -59,6 +59,16 @@ export type BackfillReport = {
   } | null
 }
 
+export type ChangesNotice = {
+  /** one of the account's webhook endpoints was disabled: its deliveries stopped */
+  type: 'webhook_disabled'
+  webhook_id: string
+  url: string
+  disabled_at: string
+  /** why, and how to enable it again */
+  message: string
+}
+
 export type FreshnessEnvelope = {
   generated_at: string
   states: {
@@ -562,6 +572,8 @@ export type RateChanges = {
   changes: RateChange[]
   /** pass as cursor for the next page; null on the last page */
   next_cursor: string | null
+  /** what the account must know about its subscriptions to these changes: each webhook endpoint disabled */
+  notices: ChangesNotice[]
 }
 
 export type RateRow = {
@@ -782,6 +794,53 @@ export type ValidationIssue = {
   ctx?: {
     [field: string]: unknown
   }
+}
+
+export type Webhook = {
+  id: string
+  url: string
+  status: 'enabled' | 'disabled'
+  created_at: string
+  /** the first failed attempt since the last delivered one; null while deliveries succeed */
+  failing_since: string | null
+  disabled_at: string | null
+  /** why taxatlas stopped sending (every attempt failed for the set period) */
+  disabled_reason: string | null
+}
+
+export type WebhookDelivery = {
+  /** the delivery id, sent as Taxatlas-Delivery and as the body's id on every attempt */
+  id: string
+  /** the snapshot whose new changes it carries */
+  snapshot: string
+  /** pending (being tried), delivered (an attempt was answered 2xx; never sent again), failed (the endpoint was disabled before it was delivered) */
+  status: 'pending' | 'delivered' | 'failed'
+  change_count: number
+  attempts: number
+  created_at: string
+  last_attempt_at: string | null
+  /** the HTTP status of the last attempt; null when none came (timeout, refused connection) */
+  last_status: number | null
+  last_error: string | null
+  /** when it is tried again; null once delivered or failed */
+  next_attempt_at: string | null
+  delivered_at: string | null
+}
+
+export type WebhookRateChanges = {
+  /** the delivery id: the same on every attempt of this delivery, so a receiver can drop a repeat */
+  id: string
+  type: 'rate_changes.announced'
+  /** when the delivery was made, ISO 8601 UTC */
+  created_at: string
+  /** the endpoint it was made for */
+  webhook_id: string
+  /** the snapshot that announced the changes */
+  snapshot: string
+  /** the snapshot announced before it: the changes were first seen after that one */
+  previous_snapshot: string
+  /** the changes new in this snapshot, in the account's states, in the order of /v1/changes */
+  changes: RateChange[]
 }
 
 export type ZipCandidate = {

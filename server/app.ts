@@ -43,6 +43,8 @@ export type AppOptions = {
     cors?: CorsPolicy
     /** the built web console, served at /; none when absent or null */
     consoleDir?: string | null
+    /** which webhook URLs may be registered; public https addresses only when absent */
+    webhooks?: ServerSettings['webhooks']
   }
   logger: Logger
   clock?: Clock
@@ -67,6 +69,7 @@ export function createApp(options: AppOptions): polka.Polka {
       storeEngine: options.settings.store?.kind ?? 'duckdb',
       portability: options.settings.portability ?? portabilitySettingsOf(PortabilityEnv.parse({})),
       ...(options.settings.geocoder ? { geocoder: createCensusGeocoder(options.settings.geocoder) } : {}),
+      ...(options.settings.webhooks ? { webhooks: options.settings.webhooks } : {}),
     },
     logger: options.logger,
     clock,

@@ -35,6 +35,7 @@ import { openStore, type OpenedStore } from './store/store.ts'
 import { StoreSupervisor } from './store/store-supervisor.ts'
 import { finalUsageFlush } from './store/usage-final-flush.ts'
 import { readUsageSpill, removeUsageSpill } from './store/usage-spill.ts'
+import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/webhook-dispatcher.ts'
 
 // requireHostHeader: a request without Host is answered by requireHost in the envelope, not by
 // Node's bare 400. requestTimeout: Node's would cut a streamed backfill still making progress
@@ -58,6 +59,8 @@ export type RunningServer = {
   /** resolves true once any attempt opened the store, false if the server closed first */
   storeOpen: Promise<boolean>
   store: StoreSupervisor
+  /** announces newly served snapshots and sends webhook deliveries, once the store is open */
+  webhooks(): WebhookDispatcher | null
   reload(trigger: ReloadTrigger): Promise<ReloadOutcome>
   /** the server's own refresh runs, when TAXATLAS_REFRESH_SCHEDULE is set */
   refresh: RefreshScheduler | null
@@ -169,6 +172,7 @@ export async function startServer(
   let closing = false
   let stopFlushing = () => {}
   let stopWatchingAccounts = () => {}
+  let webhooks: WebhookDispatcher | null = null
   let endpointWritten = false
   const ready = async (store: OpenedStore): Promise<OpenedStore> => {
     // Key requests waiting on the gate proceed from here; a server already closing only flushes and closes it.
@@ -186,6 +190,7 @@ export async function startServer(
         accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
         registrations: (accountId) => store.registrations.forget(accountId),
       })
+      webhooks = startWebhookDispatcher({ table: store.webhooks, registrations: store.registrations, current: () => snapshots.current, settings: settings.webhooks, clock, logger })
       try {
         const token = randomBytes(32).toString('base64url')
         const adminApp = guarded(createAdminApp(deps, store, token).handler as unknown as http.RequestListener)
@@ -244,6 +249,7 @@ export async function startServer(
     if (opened) {
       stopFlushing()
       stopWatchingAccounts()
+      await webhooks?.stop()
       await finalUsageFlush(opened.usage, { deadline, spillFile, logger })
       await opened.engine.close()
     }
@@ -257,6 +263,7 @@ export async function startServer(
     storeReady: gate.firstAttempt.then((opened) => opened && settled.then((store) => store !== null)),
     storeOpen: settled.then((opened) => opened !== null),
     store: gate,
+    webhooks: () => webhooks,
     reload: (trigger) => snapshots.reload(trigger),
     refresh,
     close: () => (closed ??= close()),

@@ -10,6 +10,7 @@ import { resolveTiers, TiersOverride, type Tiers } from './base/tiers.ts'
 import { hasOtherScheme, isPostgresUrl, redactedUrl, type StoreLocation } from './store/store-location.ts'
 import { RefreshEnv, refreshSettingsOf, type RefreshSettings } from './snapshot/refresh-settings.ts'
 import { endpointFilePath } from './admin/endpoint-file.ts'
+import { WebhookEnv, webhookSettingsOf, type WebhookSettings } from './webhooks/webhook-settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65_535)
 
@@ -89,6 +90,7 @@ const ServerEnv = z.object({
   TAXATLAS_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000).describe('how long a request body may take to arrive (a streamed backfill has an idle timeout instead)'),
   ...PortabilityEnv.shape,
   ...RefreshEnv.shape,
+  ...WebhookEnv.shape,
 })
 
 export type ServerSettings = {
@@ -137,6 +139,8 @@ export type ServerSettings = {
   consoleDir: string | null
   /** null: the server never refreshes by itself (TAXATLAS_REFRESH_SCHEDULE unset) */
   refresh: RefreshSettings | null
+  /** webhook URLs allowed, delivery timeout, retries and disabling (webhooks/webhook-settings.ts) */
+  webhooks: WebhookSettings
   /** the environment a scheduled refresh run is started with (the pipeline reads its settings there) */
   env: NodeJS.ProcessEnv
 }
@@ -183,6 +187,7 @@ export function readServerSettings(env: NodeJS.ProcessEnv = process.env): Server
     cors: parseCors(e.TAXATLAS_CORS_ORIGINS),
     consoleDir: e.TAXATLAS_CONSOLE_DIR.trim() === '' ? null : path.resolve(e.TAXATLAS_CONSOLE_DIR),
     refresh: refreshSettingsOf(e),
+    webhooks: webhookSettingsOf(e),
     env,
   }
 }

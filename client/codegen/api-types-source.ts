@@ -17,6 +17,8 @@ import { BackfillReportBody } from '../../server/routes/portability-backfill.ts'
 import { nexusListRoute, nexusSetRoute } from '../../server/routes/portability-nexus.ts'
 import { createOrderRoute } from '../../server/routes/portability-orders.ts'
 import { OrderTaxInput } from '../../server/order-tax/order-tax-input.ts'
+import { WebhookEvent } from '../../server/webhooks/announcement.ts'
+import { DeliveryView, WebhookView } from '../../server/routes/webhooks.ts'
 import { TypeDeclarations } from './json-schema-types.ts'
 
 /** Each generated type: its name, its schema, and whether it is what the server sends (output) or takes (input). */
@@ -36,6 +38,9 @@ const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['OrderTax', NativeOrderTaxBody, 'output'],
   ['OrderTaxInput', OrderTaxInput, 'input'],
   ['RateChanges', ChangesBody, 'output'],
+  ['Webhook', WebhookView, 'output'],
+  ['WebhookDelivery', DeliveryView, 'output'],
+  ['WebhookRateChanges', WebhookEvent, 'output'],
   ['ValidationIssue', ValidationIssue, 'output'],
 ]
 

@@ -42,6 +42,17 @@ export const RateChangeItem = z
   })
   .meta({ id: 'RateChange' })
 
+export const ChangesNotice = z
+  .object({
+    type: z.literal('webhook_disabled').describe("one of the account's webhook endpoints was disabled: its deliveries stopped"),
+    webhook_id: z.string(),
+    url: z.string(),
+    disabled_at: z.string(),
+    message: z.string().describe('why, and how to enable it again'),
+  })
+  .meta({ id: 'ChangesNotice' })
+export type ChangesNotice = z.infer<typeof ChangesNotice>
+
 export const ChangesBody = z
   .object({
     snapshot: z.string().describe('the snapshot in service that answered'),
@@ -50,13 +61,14 @@ export const ChangesBody = z
     today: z.string().describe('YYYY-MM-DD (UTC), the day `upcoming` is counted from'),
     changes: z.array(RateChangeItem),
     next_cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
+    notices: z.array(ChangesNotice).describe("what the account must know about its subscriptions to these changes: each webhook endpoint disabled"),
   })
   .meta({ id: 'RateChanges' })
 export type ChangesBody = z.infer<typeof ChangesBody>
 
 export type ChangesScope = { states: string[]; from: (typeof STATES_BASES)[number] }
 
-export async function changesPage(snapshot: Snapshot, request: ChangesRequest, scope: ChangesScope, today: string): Promise<ChangesBody> {
+export async function changesPage(snapshot: Snapshot, request: ChangesRequest, scope: ChangesScope, today: string, notices: ChangesNotice[] = []): Promise<ChangesBody> {
   const listed: { change: StateChange; seen: FirstSeen }[] = []
   for (const state of scope.states) {
     const seenOf = await firstSeenOf(snapshot, state)
@@ -76,8 +88,9 @@ export async function changesPage(snapshot: Snapshot, request: ChangesRequest, s
     states: scope.states,
     states_from: scope.from,
     today,
-    changes: page.map(({ change, seen }) => item(change, seen, today, request.zips)),
+    changes: page.map(({ change, seen }) => changeItem(change, seen, today, request.zips)),
     next_cursor: last && listed.length > page.length ? writeCursor(last.change) : null,
+    notices,
   }
 }
 
@@ -87,7 +100,7 @@ function seenSince(seen: FirstSeen, since: Since): boolean {
   return seen.published_at !== null && seen.published_at.slice(0, 10) >= since.date
 }
 
-function item(change: StateChange, seen: FirstSeen, today: string, withZips: boolean): z.infer<typeof RateChangeItem> {
+export function changeItem(change: StateChange, seen: FirstSeen, today: string, withZips: boolean): z.infer<typeof RateChangeItem> {
   return {
     state: change.state,
     jurisdiction: { level: change.level, code: change.code, name: change.name || null },

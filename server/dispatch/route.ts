@@ -15,6 +15,7 @@ import type { StoreHealth } from '../store/store-health.ts'
 import type { LogOutputHealth } from '../base/logger.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Tier } from '../base/tiers.ts'
+import type { UrlPolicy } from '../webhooks/webhook-url.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -39,6 +40,8 @@ export type RouteSettings = {
   storeEngine: StoreEngineKind
   /** the upstream geocoder of address lookups; absent when TAXATLAS_GEOCODER_URL is unset */
   geocoder?: Geocoder
+  /** which webhook URLs may be registered; public https addresses only when absent */
+  webhooks?: UrlPolicy
 }
 
 export type RouteContext<A extends Auth, P, Q, B> = {

@@ -3,6 +3,7 @@
 // can produce (401/402/429/503 from its auth flags, 400/413/415/422 from what it validates).
 import { ERROR_STATUS, ErrorBody, ValidationErrorBody } from '../base/errors.ts'
 import type { Route } from '../dispatch/route.ts'
+import { WEBHOOK_EVENT_TYPE, WebhookEvent } from '../webhooks/announcement.ts'
 import { SchemaComponents } from './json-schema.ts'
 
 type Json = Record<string, unknown>
@@ -73,6 +74,7 @@ export function openApiDocument(routes: Route[]): Json {
       ].join(' '),
     },
     paths,
+    webhooks: webhooksOf(components),
     components: {
       schemas: components.schemas,
       responses: Object.fromEntries(
@@ -94,6 +96,26 @@ export function openApiDocument(routes: Route[]): Json {
       securitySchemes: {
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         BearerAuth: { type: 'http', scheme: 'bearer', description: 'the same API key as Authorization: Bearer <API_KEY>' },
+      },
+    },
+  }
+}
+
+/** What taxatlas sends to the endpoints registered with POST /v1/webhooks. */
+function webhooksOf(components: SchemaComponents): Json {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })
+  return {
+    [WEBHOOK_EVENT_TYPE]: {
+      post: {
+        summary: 'Rate changes first seen in a newly served snapshot, in the account\'s states',
+        parameters: [
+          header('Taxatlas-Signature', 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed by the endpoint\'s secret>'),
+          header('Taxatlas-Delivery', 'the delivery id, the same on every attempt: drop a repeat'),
+          header('Taxatlas-Event', WEBHOOK_EVENT_TYPE),
+          header('Taxatlas-Attempt', 'the attempt number, from 1'),
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: components.convert(WebhookEvent, 'output') } } },
+        responses: { '200': { description: 'Any 2xx delivers it; any other answer, or none within the timeout, is retried with a doubling wait.' } },
       },
     },
   }

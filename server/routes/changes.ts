@@ -3,7 +3,7 @@
 // account with a nexus registration list sees its own states.
 import { z } from 'zod'
 import { ValidationErrorBody } from '../base/errors.ts'
-import { ChangesBody, changesPage, type ChangesScope } from '../changes/changes-feed.ts'
+import { ChangesBody, changesPage, type ChangesNotice, type ChangesScope } from '../changes/changes-feed.ts'
 import { DEFAULT_LIMIT, INCLUDE_VALUES, MAX_LIMIT, readChangesRequest } from '../changes/changes-request.ts'
 import { validationError } from '../http/validation.ts'
 import { utcDate } from '../sale/date-window.ts'
@@ -19,6 +19,15 @@ const ChangesQuery = z.object({
   limit: z.string().optional().describe(`changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
   cursor: z.string().optional().describe('next_cursor of the previous page'),
 })
+
+/** The account's webhook endpoints that were disabled, each a notice. */
+async function noticesOf(store: StoreParts, caller: Caller): Promise<ChangesNotice[]> {
+  return (await store.webhooks.list(caller.account.id)).flatMap((endpoint) =>
+    endpoint.disabledAt
+      ? [{ type: 'webhook_disabled' as const, webhook_id: endpoint.id, url: endpoint.url, disabled_at: endpoint.disabledAt, message: `${endpoint.disabledReason ?? 'disabled'}. Enable it again with PATCH /v1/webhooks/${endpoint.id} {"enabled": true}; changes it missed are listed here with since.` }]
+      : [],
+  )
+}
 
 async function scopeOf(states: string[] | null, store: StoreParts, caller: Caller, served: readonly string[]): Promise<ChangesScope> {
   if (states) return { states, from: 'query' }
@@ -36,6 +45,7 @@ export const changesRoute = defineRoute({
     'A change is a day on which a jurisdiction\'s rate differs from the day before\'s: a new rate, a jurisdiction that starts (old_rate null) or ends (new_rate null).',
     'Listed by effective date, then state, level and code; paged by cursor (next_cursor).',
     'first_seen names the earliest snapshot held whose data for the state had the change.',
+    'notices lists the account\'s webhook endpoints that were disabled (POST /v1/webhooks).',
   ].join(' '),
   tags: ['lookup'],
   auth: 'key',
@@ -48,5 +58,5 @@ export const changesRoute = defineRoute({
   const reading = readChangesRequest(query)
   if (!reading.ok) throw validationError(reading.detail)
   const scope = await scopeOf(reading.request.states, store, caller, snapshot.rates.states)
-  return { status: 200, body: await changesPage(snapshot, reading.request, scope, utcDate(now)) }
+  return { status: 200, body: await changesPage(snapshot, reading.request, scope, utcDate(now), await noticesOf(store, caller)) }
 })

@@ -9,5 +9,6 @@ import { PORTABILITY_ROUTES } from './portability-routes.ts'
 import type { Route } from '../dispatch/route.ts'
 import { taxRoute } from './tax.ts'
 import { TAXJAR_ROUTES } from './taxjar-routes.ts'
+import { WEBHOOK_ROUTES } from './webhooks.ts'
 
-export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute, taxRoute, changesRoute, ...PORTABILITY_ROUTES, ...TAXJAR_ROUTES]
+export const API_ROUTES: Route[] = [healthRoute, freshnessRoute, accountRoute, taxRoute, changesRoute, ...WEBHOOK_ROUTES, ...PORTABILITY_ROUTES, ...TAXJAR_ROUTES]

@@ -6,9 +6,10 @@ import { DuckDBCustomerStore } from './customers.ts'
 import { duckdbRegistrationTable } from './nexus-registrations.ts'
 import { accountOf, keyRecordOf, type AccountTable, type StoreEngine, type UsageTable } from './store-engine.ts'
 import { DuckDBTransactionStore } from './transactions.ts'
+import { duckdbWebhookTable } from './webhooks.ts'
 
 export async function duckdbEngine(db: Database): Promise<StoreEngine> {
-  const [transactions, registrations, customers] = await Promise.all([DuckDBTransactionStore.of(db), duckdbRegistrationTable(db), DuckDBCustomerStore.of(db)])
+  const [transactions, registrations, customers, webhooks] = await Promise.all([DuckDBTransactionStore.of(db), duckdbRegistrationTable(db), DuckDBCustomerStore.of(db), duckdbWebhookTable(db)])
   return {
     kind: 'duckdb',
     location: db.file,
@@ -18,6 +19,7 @@ export async function duckdbEngine(db: Database): Promise<StoreEngine> {
     transactions,
     registrations,
     customers,
+    webhooks,
     watch: () => () => {},
     liveNodes: () => 1,
     close: () => db.close(),

@@ -7,6 +7,7 @@ import { TierName } from '../base/tiers.ts'
 import type { CustomerStore } from './customers.ts'
 import type { RegistrationTable } from './nexus-registrations.ts'
 import type { TransactionStore } from './transaction-store.ts'
+import type { WebhookTable } from './webhooks.ts'
 
 export type StoreEngineKind = 'duckdb' | 'postgres'
 
@@ -52,6 +53,7 @@ export type StoreEngine = {
   readonly transactions: TransactionStore
   readonly registrations: RegistrationTable
   readonly customers: CustomerStore
+  readonly webhooks: WebhookTable
   /**
    * Tells this node what another node may have changed (PostgreSQL: a notification, or the poll
    * that backs it up) — accounts and keys, or an account's nexus list (null: any); returns the

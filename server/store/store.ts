@@ -16,6 +16,7 @@ import type { StoreLocation } from './store-location.ts'
 import type { TransactionStore } from './transaction-store.ts'
 import { timedEngine } from './timed-engine.ts'
 import { UsageCounter } from './usage.ts'
+import type { WebhookTable } from './webhooks.ts'
 
 /** What the request path needs from the store: accounts and usage in memory, and the engine's tables for routes that keep their own. */
 export type StoreParts = {
@@ -24,6 +25,7 @@ export type StoreParts = {
   transactions: TransactionStore
   registrations: NexusRegistrations
   customers: CustomerStore
+  webhooks: WebhookTable
   engine: StoreEngine
 }
 
@@ -84,6 +86,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
       transactions: engine.transactions,
       registrations: new NexusRegistrations(engine.registrations),
       customers: engine.customers,
+      webhooks: engine.webhooks,
     }
   } catch (error) {
     await engine.close().catch(() => undefined)

@@ -9,6 +9,7 @@ const TIMED = {
   transactions: ['get', 'save', 'remove', 'listIds', 'stateGroups'],
   registrations: ['read', 'replace'],
   customers: ['get', 'listIds', 'save', 'remove'],
+  webhooks: ['insert', 'list', 'update', 'remove', 'active', 'lastAnnounced', 'announce', 'claimDue', 'delivered', 'failed', 'deliveries'],
 } as const
 
 export function timedEngine(engine: StoreEngine, time: ServerMetrics['timeStore']): StoreEngine {
@@ -30,5 +31,6 @@ export function timedEngine(engine: StoreEngine, time: ServerMetrics['timeStore'
     transactions: timed('transactions', engine.transactions),
     registrations: timed('registrations', engine.registrations),
     customers: timed('customers', engine.customers),
+    webhooks: timed('webhooks', engine.webhooks),
   }
 }

@@ -16,6 +16,7 @@ import { portabilityMeasures } from './portability-bench.ts'
 import { serverMeasures } from './server-bench.ts'
 import { orderMeasures } from './store-bench.ts'
 import { taxjarMeasures } from './taxjar-bench.ts'
+import { webhookMeasures } from './webhooks-bench.ts'
 import { startPostgres } from '../support/postgres-server.ts'
 import { tempDir } from '../support/refresh-run.ts'
 
@@ -42,6 +43,8 @@ try {
     portability.push(...orders.measures)
     storeNotes.push(...orders.notes)
   }
+  server.push(...(await webhookMeasures(pipeline.artifacts, { label: 'DuckDB', store: { kind: 'duckdb', file: path.join(await tempDir('bench-webhooks'), 'store.duckdb') } })))
+  server.push(...(await webhookMeasures(pipeline.artifacts, { label: 'PostgreSQL', store: { kind: 'postgres', url: await postgres.createDatabase('bench_webhooks') } })))
 } finally {
   await postgres.dispose()
 }

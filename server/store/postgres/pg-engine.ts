@@ -13,6 +13,7 @@ import { pgCustomerStore } from './pg-customers.ts'
 import { pgRegistrationTable } from './pg-registrations.ts'
 import { PgTransactionStore } from './pg-transactions.ts'
 import { pgUsageTable } from './pg-usage-table.ts'
+import { pgWebhookTable } from './pg-webhooks.ts'
 
 /** `node`: a server, announced in the nodes table; false for the admin command, which serves no requests. */
 export type PostgresOptions = { poolSize: number; pollMs: number; nodeName: string; logger: Logger; node: boolean }
@@ -32,6 +33,7 @@ export async function postgresEngine(url: string, options: PostgresOptions): Pro
       transactions: new PgTransactionStore(db),
       registrations: pgRegistrationTable(db),
       customers: pgCustomerStore(db),
+      webhooks: pgWebhookTable(db),
       watch: (changed) => listenForChanges(url, { pollMs: options.pollMs, changed, logger: options.logger, name: options.nodeName }),
       liveNodes: () => nodes?.live() ?? 1,
       close: async () => {

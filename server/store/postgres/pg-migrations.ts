@@ -134,6 +134,27 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD CONSTRAINT transactions_pkey PRIMARY KEY (account_id, kind, provider, transaction_id);
     `,
   },
+  {
+    id: 5,
+    name: 'webhook endpoints, deliveries and announcements',
+    sql: `
+      -- Times are ISO 8601 UTC text of one length (server/store/webhooks.ts), as in DuckDB. The
+      -- secret signs deliveries, so it is kept as given.
+      CREATE TABLE webhooks (
+        id text PRIMARY KEY, account_id text NOT NULL, url text NOT NULL, secret text NOT NULL,
+        created_at text NOT NULL, failing_since text, disabled_at text, disabled_reason text);
+      CREATE INDEX webhooks_account ON webhooks (account_id);
+      CREATE TABLE webhook_deliveries (
+        id text PRIMARY KEY, webhook_id text NOT NULL, account_id text NOT NULL, snapshot text NOT NULL,
+        change_count bigint NOT NULL, body text NOT NULL, status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts bigint NOT NULL, created_at text NOT NULL, next_attempt_at text, claimed_until text, last_attempt_at text,
+        last_status bigint, last_error text, delivered_at text);
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_listing ON webhook_deliveries (webhook_id, created_at);
+      CREATE TABLE webhook_announcements (snapshot text PRIMARY KEY, announced_at text NOT NULL, change_count bigint NOT NULL);
+      CREATE TABLE webhook_announced_changes (identity text PRIMARY KEY, snapshot text NOT NULL);
+    `,
+  },
 ]
 
 /** Any constant: the lock the migrating node holds, which other nodes wait on. */
