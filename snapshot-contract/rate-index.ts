@@ -25,8 +25,18 @@
 //   p.state u8 · p.c u32   places with no ZIP of their own (FeedResult.placeStacks): the state and
 //                          a candidate no ZIP entry points at; absent from older snapshots
 //   g.id strings · g.name strings   county FIPS / place GEOID and display name
-import type { CandidateBasis, FeedResult, Level, ZipCandidate } from './model.ts'
-import { CANDIDATE_BASES, LEVELS } from './model.ts'
+//   q.state u8 · q.c u32 · q.miss strings
+//                          bindings of ZIP+4 ranges (FeedResult.plus4): the state, a candidate no
+//                          ZIP entry points at (after the places'), and the district codes the
+//                          boundary file names there without a rate row (comma-separated)
+//   x.zip u32 · x.lo u16 · x.hi u16 · x.from i32 · x.to i32 · x.rec u8 · x.q u32
+//                          ZIP+4 ranges sorted by (zip, lo, hi, from, to, rec, q): +4 codes lo…hi
+//                          of the ZIP, in force over days from…to, from a record of kind
+//                          PLUS4_RECORDS[rec], bound to q[x.q]; the q.* and x.* sections are
+//                          absent when no state has a boundary file
+import type { CandidateBasis, FeedResult, Level, Plus4Binding, Plus4Record, Plus4Table, ZipCandidate } from './model.ts'
+import { CANDIDATE_BASES, LEVELS, PLUS4_RECORDS } from './model.ts'
+import { plus4Order, Plus4RangeBuilder } from './plus4-ranges.ts'
 import {
   ContainerReader,
   ContainerWriter,
@@ -168,6 +178,35 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     }
   }
 
+  // ZIP+4 bindings: candidates after the places'; their ranges, of every state, in one sorted list.
+  const q = { state: [] as number[], c: [] as number[], miss: [] as string[] }
+  const plus4States: { state: number; ranges: Plus4Table['ranges']; order: Uint32Array; first: number; next: number }[] = []
+  for (const { code, result } of states) {
+    if (!result.plus4) continue
+    const first = q.c.length
+    result.plus4.bindings.forEach((binding, i) => {
+      q.state.push(stateIndex.get(code)!)
+      q.c.push(c.cty.length)
+      q.miss.push(binding.unrated.join(','))
+      addCandidate(code, `ZIP+4 binding ${i}`, { ...binding, weight: 1 })
+    })
+    plus4States.push({ state: stateIndex.get(code)!, ranges: result.plus4.ranges, order: plus4Order(result.plus4.ranges), first, next: 0 })
+  }
+  const x = plus4Columns(plus4States.reduce((sum, s) => sum + s.order.length, 0))
+  // Each state's rows are in order; merged by ZIP (states in code order among equal ZIPs).
+  for (let row = 0; row < x.zip.length; row++) {
+    let from = plus4States[0]!
+    for (const s of plus4States) if (s.next < s.order.length && (from.next >= from.order.length || s.ranges.zip[s.order[s.next]!]! < from.ranges.zip[from.order[from.next]!]!)) from = s
+    const at = from.order[from.next++]!
+    const r = from.ranges
+    x.zip[row] = r.zip[at]!
+    x.lo[row] = r.low[at]!
+    x.hi[row] = r.high[at]!
+    x.from[row] = r.from[at]!
+    x.to[row] = r.to[at]!
+    x.rec[row] = r.record[at]!
+    x.q[row] = from.first + r.binding[at]!
+  }
   const writer = new ContainerWriter('rates')
     .strings('st.code', states.map((s) => s.code))
     .column('k.state', 'u8', orderedKeys.map(([, k]) => k.state))
@@ -207,10 +246,24 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     .column('s.key', 'u32', stackKeys)
     .strings('g.id', geoIds)
     .strings('g.name', geoNames)
-  // Written only when some place has a stack: an index without them reads as an older one does.
+  // Written only when some place has a stack (some state a boundary file): an index without them reads as an older one does.
   if (p.c.length > 0) writer.column('p.state', 'u8', p.state).column('p.c', 'u32', p.c)
+  if (q.c.length > 0) {
+    writer.column('q.state', 'u8', q.state).column('q.c', 'u32', q.c).strings('q.miss', q.miss)
+    writer.column('x.zip', 'u32', x.zip).column('x.lo', 'u16', x.lo).column('x.hi', 'u16', x.hi).column('x.from', 'i32', x.from).column('x.to', 'i32', x.to).column('x.rec', 'u8', x.rec).column('x.q', 'u32', x.q)
+  }
   return writer.toBuffer()
 }
+
+const plus4Columns = (rows: number) => ({
+  zip: new Uint32Array(rows),
+  lo: new Uint16Array(rows),
+  hi: new Uint16Array(rows),
+  from: new Int32Array(rows),
+  to: new Int32Array(rows),
+  rec: new Uint8Array(rows),
+  q: new Uint32Array(rows),
+})
 
 // ---------------------------------------------------------------------------------------------
 
@@ -232,6 +285,16 @@ export type Candidate = {
   basis: CandidateBasis
   /** authority indices; resolve with `authoritiesOn` */
   stack: number[]
+}
+
+/** One ZIP+4 range holding the +4 asked about, in force on the date asked about. */
+export type Plus4Match = {
+  record: Plus4Record
+  /** the binding's number: equal numbers, equal bindings */
+  binding: number
+  candidate: Candidate
+  /** district codes the boundary file binds there that have no rate row */
+  unrated: string[]
 }
 
 export type ZipEntry = {
@@ -257,6 +320,8 @@ export class RateIndex {
   readonly #stack: Uint32Array
   readonly #g: { id: StringColumn; name: StringColumn }
   readonly #p: { state: Uint8Array; c: Uint32Array } | null
+  readonly #q: { state: Uint8Array; c: Uint32Array; miss: StringColumn } | null
+  readonly #x: { zip: Uint32Array; lo: Uint16Array; hi: Uint16Array; from: Int32Array; to: Int32Array; rec: Uint8Array; q: Uint32Array } | null
   #placeCandidates: Map<string, number[]> | null = null
 
   constructor(bytes: Uint8Array, label = 'rates.bin') {
@@ -271,12 +336,16 @@ export class RateIndex {
     this.#stack = r.column('s.key', 'u32')
     this.#g = { id: r.strings('g.id'), name: r.strings('g.name') }
     this.#p = r.has('p.c') ? { state: r.column('p.state', 'u8'), c: r.column('p.c', 'u32') } : null
+    this.#q = r.has('q.c') ? { state: r.column('q.state', 'u8'), c: r.column('q.c', 'u32'), miss: r.strings('q.miss') } : null
+    this.#x = this.#q
+      ? { zip: r.column('x.zip', 'u32'), lo: r.column('x.lo', 'u16'), hi: r.column('x.hi', 'u16'), from: r.column('x.from', 'i32'), to: r.column('x.to', 'i32'), rec: r.column('x.rec', 'u8'), q: r.column('x.q', 'u32') }
+      : null
     this.#check(new SectionChecks(label))
   }
 
   /** Every cross-reference of the sections, checked once (section-checks.ts). */
   #check(check: SectionChecks): void {
-    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p
+    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p, q = this.#q, x = this.#x
     const states = this.states.length
     check.sameLength(k.state.length, { 'k.level': k.level, 'k.code': k.code, 'k.name': k.name, 'k.v0': k.v0, 'k.vn': k.vn })
     check.indices('k.state', k.state, states)
@@ -294,9 +363,10 @@ export class RateIndex {
       if (z.zip[i] < z.zip[i - 1] || (z.zip[i] === z.zip[i - 1] && z.state[i] <= z.state[i - 1])) check.fail('z.zip', i, 'ZIP entries are out of (zip, state) order')
     }
     check.ranges('z.c0', z.c0, z.cn, c.cty.length)
-    // The ZIPs' candidates first, in ZIP order, then one per place with no ZIP of its own.
+    // The ZIPs' candidates first, in ZIP order, then one per place with no ZIP of its own, then one per ZIP+4 binding.
+    const bindingCandidates = q ? q.c.length : 0
     const placeCandidates = p ? p.c.length : 0
-    check.contiguous('z.c0', z.c0, z.cn, 0, c.cty.length - placeCandidates)
+    check.contiguous('z.c0', z.c0, z.cn, 0, c.cty.length - placeCandidates - bindingCandidates)
     check.sameLength(c.cty.length, { 'c.plc': c.plc, 'c.w': c.w, 'c.s0': c.s0, 'c.sn': c.sn })
     check.indices('c.cty', c.cty, this.#g.id.length, NONE)
     check.indices('c.plc', c.plc, this.#g.id.length, NONE)
@@ -322,8 +392,24 @@ export class RateIndex {
       check.sameLength(p.state.length, { 'p.c': p.c })
       check.indices('p.state', p.state, states)
       check.indices('p.c', p.c, c.cty.length)
-      for (let i = 0; i < p.c.length; i++) if (p.c[i] !== c.cty.length - p.c.length + i) check.fail('p.c', i, `names candidate ${p.c[i]}, not the place's own`)
+      for (let i = 0; i < p.c.length; i++) if (p.c[i] !== c.cty.length - bindingCandidates - p.c.length + i) check.fail('p.c', i, `names candidate ${p.c[i]}, not the place's own`)
       for (let i = 0; i < p.c.length; i++) stackOf(p.c[i], p.state[i], 'p.c', i)
+    }
+    if (q && x) {
+      check.sameLength(q.state.length, { 'q.c': q.c, 'q.miss': q.miss })
+      check.indices('q.state', q.state, states)
+      for (let i = 0; i < q.c.length; i++) if (q.c[i] !== c.cty.length - q.c.length + i) check.fail('q.c', i, `names candidate ${q.c[i]}, not the binding's own`)
+      for (let i = 0; i < q.c.length; i++) stackOf(q.c[i], q.state[i], 'q.c', i)
+      check.sameLength(x.zip.length, { 'x.lo': x.lo, 'x.hi': x.hi, 'x.from': x.from, 'x.to': x.to, 'x.rec': x.rec, 'x.q': x.q })
+      check.indices('x.zip', x.zip, 100_000)
+      check.sorted('x.zip', x.zip)
+      check.indices('x.hi', x.hi, 10_000)
+      check.indices('x.rec', x.rec, PLUS4_RECORDS.length)
+      check.indices('x.q', x.q, q.c.length)
+      for (let i = 0; i < x.zip.length; i++) {
+        if (x.lo[i] > x.hi[i]) check.fail('x.lo', i, `+4 range ${x.lo[i]}…${x.hi[i]} is reversed`)
+        if (x.from[i] > x.to[i]) check.fail('x.from', i, 'the window starts after it ends')
+      }
     }
   }
 
@@ -395,6 +481,58 @@ export class RateIndex {
     if (!this.#p) return
     const s = this.states.indexOf(state)
     for (let i = 0; i < this.#p.c.length; i++) if (this.#p.state[i] === s) yield this.#candidateAt(this.#p.c[i])
+  }
+
+  /** True when the state's data holds ZIP+4 ranges (a boundary file was read). */
+  hasPlus4(state: string): boolean {
+    const s = this.states.indexOf(state)
+    return this.#q !== null && this.#q.state.includes(s)
+  }
+
+  /** The ranges of the state's boundary file that hold ZIP+4 `zip5`-`plus4` and are in force on `isoDate`. */
+  plus4Matches(zip5: string, plus4: number, state: string, isoDate: string): Plus4Match[] {
+    const x = this.#x
+    const q = this.#q
+    if (!x || !q) return []
+    const target = Number(zip5)
+    const s = this.states.indexOf(state)
+    const day = dayNumber(isoDate)
+    const found: Plus4Match[] = []
+    for (let i = lowerBound(x.zip.length, (i) => x.zip[i] < target); i < x.zip.length && x.zip[i] === target; i++) {
+      const binding = x.q[i]
+      if (q.state[binding] !== s || plus4 < x.lo[i] || plus4 > x.hi[i] || day < x.from[i] || day > x.to[i]) continue
+      const miss = q.miss.get(binding)
+      found.push({ record: PLUS4_RECORDS[x.rec[i]]!, binding, candidate: this.#candidateAt(q.c[binding]), unrated: miss ? miss.split(',') : [] })
+    }
+    return found
+  }
+
+  /** The state's ZIP+4 bindings and ranges as the writer was given them (carried forward unchanged); null when it has none. */
+  plus4OfState(state: string): Plus4Table | null {
+    const x = this.#x
+    const q = this.#q
+    const s = this.states.indexOf(state)
+    if (!x || !q || !q.state.includes(s)) return null
+    const first = q.state.indexOf(s)
+    const bindings: Plus4Binding[] = []
+    for (let i = first; i < q.state.length && q.state[i] === s; i++) {
+      const candidate = this.#candidateAt(q.c[i])
+      const miss = q.miss.get(i)
+      bindings.push({
+        countyFips: candidate.county?.fips || null,
+        countyName: candidate.county?.name ?? '',
+        placeFips: candidate.place?.geoid || null,
+        placeName: candidate.place?.name ?? '',
+        stack: candidate.stack.map((key) => ({ level: LEVELS[this.#k.level[key]]!, code: this.#k.code.get(key) })),
+        unrated: miss ? miss.split(',') : [],
+      })
+    }
+    const builder = new Plus4RangeBuilder()
+    for (let i = 0; i < x.zip.length; i++) {
+      if (q.state[x.q[i]] !== s) continue
+      builder.push({ zip: x.zip[i], low: x.lo[i], high: x.hi[i], from: x.from[i], to: x.to[i], record: PLUS4_RECORDS[x.rec[i]]!, binding: x.q[i] - first })
+    }
+    return { bindings, ranges: builder.finish() }
   }
 
   /** Every version of every authority of one state. */
