@@ -10,7 +10,9 @@ import { decodeText } from '../pipeline/text-decoding.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import { FormatError } from '../snapshot-contract/format.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
+import { sectionExtent } from './support/reliability-damaged-snapshot.ts'
 import { sharedPath } from './support/shared.ts'
 
 const MN_ZIP = 'MNR2026Q2FEB18.zip'
@@ -89,6 +91,19 @@ describe('ZIP+4 index from the MN boundary sample', () => {
     const again = write({ ...compile(REOPENED), ...carried })
     expect(new RateIndex(again).plus4OfState('MN')).toEqual(new RateIndex(first).plus4OfState('MN'))
     expect(carried.plus4!.ranges.zip.length).toBe(compile(REOPENED).plus4!.ranges.zip.length)
+  })
+
+  it('a damaged range (reversed, or naming no binding) refuses the whole file when opened', () => {
+    const bytes = write(compile(REOPENED))
+    const damage = (section: string, value: (view: DataView, at: number) => void) => {
+      const copy = Buffer.from(bytes)
+      value(new DataView(copy.buffer, copy.byteOffset, copy.length), sectionExtent(copy, section).offset)
+      return () => new RateIndex(copy)
+    }
+    const hiOf = (view: DataView) => view.getUint16(sectionExtent(bytes, 'x.hi').offset, true)
+    expect(damage('x.lo', (view, at) => view.setUint16(at, hiOf(view) + 1, true))).toThrow(FormatError)
+    expect(damage('x.lo', (view, at) => view.setUint16(at, hiOf(view) + 1, true))).toThrow(/x.lo row 0: \+4 range .* is reversed/)
+    expect(damage('x.q', (view, at) => view.setUint32(at, 0xfffffff0, true))).toThrow(/x.q row 0/)
   })
 
   it('ZIP5 candidates of a bound ZIP carry basis boundary_share, weighed by +4 width', () => {
