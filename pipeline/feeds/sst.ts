@@ -439,8 +439,14 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     notes.push(...placeStacksNotes(placeStacks))
   }
   const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
-  if (reading.countyWithinCities === 'folded') assertCitiesFoldCounties(prepared, withPlaces)
-  if (reading.localCap !== undefined) assertLocalCap(prepared, reading.localCap, [...withPlaces.map((c) => ({ where: `ZIP ${c.zip}`, stack: c.stack })), ...placeStacks.map((p) => ({ where: `place ${p.placeFips}`, stack: p.stack }))])
+  // A ZIP+4 answers its binding's stack: checked as every candidate's is, also where no ZIP candidate carries it.
+  const plus4Bindings = bound && bound.ranges.zip.length > 0 ? bound.combos.map(bindingOf) : null
+  const bindingChecks = (plus4Bindings ?? []).map((binding, i) => ({ where: `ZIP+4 binding ${i} (${[binding.placeName, binding.countyName].filter(Boolean).join(', ') || 'no county'})`, ...binding }))
+  if (reading.countyWithinCities === 'folded') assertCitiesFoldCounties(prepared, [...withPlaces, ...bindingChecks])
+  if (reading.localCap !== undefined) {
+    const stacks = [...withPlaces.map((c) => ({ where: `ZIP ${c.zip}`, stack: c.stack })), ...bindingChecks, ...placeStacks.map((p) => ({ where: `place ${p.placeFips}`, stack: p.stack }))]
+    assertLocalCap(prepared, reading.localCap, stacks)
+  }
 
   // The file attests every rate in force in its quarter, even when no row starts that late.
   const { year, quarter } = prepared.fileName
@@ -454,7 +460,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     edition: prepared.fileName.edition,
     effectiveThrough: latestFrom,
     effectiveDateBasis: 'publisher_effective_date',
-    ...(bound && bound.ranges.zip.length > 0 ? { plus4: { bindings: bound.combos.map(bindingOf), ranges: bound.ranges } } : {}),
+    ...(plus4Bindings ? { plus4: { bindings: plus4Bindings, ranges: bound!.ranges } } : {}),
     rowsRead: prepared.rowsRead + (bound?.stats.rowsRead ?? 0),
     rowsParsed: prepared.rowsParsed + (bound?.stats.rowsParsed ?? 0),
     files: [],
@@ -501,7 +507,7 @@ function rateOn({ rowsByRef }: Prepared, ref: JurisdictionRef, day: string): num
  * Where a city's rate folds in its county's, a city rate below the county's in force means the
  * file does not fold it: the county layer would go missing, so the state fails.
  */
-function assertCitiesFoldCounties(prepared: Prepared, candidates: ZipCandidate[]): void {
+function assertCitiesFoldCounties(prepared: Prepared, candidates: Pick<ZipCandidate, 'countyFips' | 'stack'>[]): void {
   const days = checkDays(prepared)
   const seen = new Set<string>()
   for (const candidate of candidates) {
