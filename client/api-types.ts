@@ -161,8 +161,8 @@ export type LogsHealth = {
 
 /** Spec 2.2. */
 export type LookupMeta = {
-  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
-  /** exact: statutory statewide rate; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
+  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
+  /** exact: statutory statewide rate, or the binding an SST boundary file gives the ZIP+4 sent; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
   confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
   /** latest start date of the rates answered, where the publisher dates its rows (SST); else null */
   effective_date: string | null
@@ -176,7 +176,7 @@ export type LookupMeta = {
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip_answer_carried_over' | 'zip_figure_rejected' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip4_not_covered' | 'zip4_ambiguous' | 'zip4_unrated_district' | 'zip_answer_carried_over' | 'zip_figure_rejected' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
 }
@@ -443,7 +443,7 @@ export type OrderTax = {
     }
   }
   confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
-  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
+  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
   effective_date: string | null
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   warnings: (LookupWarning | {
@@ -688,8 +688,8 @@ export type TaxLookupFull = {
   rate: Rate
   /** as in simple mode; normalization is top-level here */
   meta: {
-    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
-    /** exact: statutory statewide rate; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
+    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
+    /** exact: statutory statewide rate, or the binding an SST boundary file gives the ZIP+4 sent; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
     confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
     /** latest start date of the rates answered, where the publisher dates its rows (SST); else null */
     effective_date: string | null
@@ -703,7 +703,7 @@ export type TaxLookupFull = {
   rows: RateRow[]
   resolved_place: {
     zip: string
-    /** as sent; not used (no ZIP+4 data is held) */
+    /** as sent; read against the state's SST boundary file ranges where it has them (resolved_via zip4), else not used */
     zip4: string | null
     state: string
     county: {
@@ -719,7 +719,7 @@ export type TaxLookupFull = {
     /** the point sent (coordinates mode) or geocoded (census_geocoder), else the ZIP centroid */
     lat: number | null
     lng: number | null
-    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder'
+    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
   }
   ambiguous_zip5: {
     ambiguous: boolean
@@ -851,7 +851,7 @@ export type ZipCandidate = {
   /** share of the ZIP's addresses, 0..1; where no measured share is held, a ranking (2/3 for the preferred of two) */
   weight: number
   /** why it is a candidate: published (the source's own answer), zip_point / usps_city (the place holding the ZIP's Census point / named by its USPS city), usual_rate (the rate the other ZIPs of the city, or of the county's unincorporated area, agree on), sub_zip_district / neighbour_region (an aggregator row answering part of the ZIP, set aside), aggregator_figure (an official state's ZIP answered by the aggregator drop's combined rate because the official answer is only a lower bound) / lower_bound (that official answer, kept), zip_area (a place holding part of the ZIP's land, weighted by that part), known_layers (the state and county layers of a ZIP whose source figure failed the legal bounds) */
-  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region' | 'aggregator_figure' | 'lower_bound' | 'zip_area' | 'known_layers'
+  basis: 'published' | 'zip_point' | 'usps_city' | 'within_zip' | 'usual_rate' | 'sub_zip_district' | 'neighbour_region' | 'aggregator_figure' | 'lower_bound' | 'zip_area' | 'known_layers' | 'boundary_share'
   /** the files (or statute labels) its rates come from */
   source: string
   selected: boolean

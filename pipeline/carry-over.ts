@@ -1,11 +1,11 @@
 // A state whose refresh failed keeps serving what the previous snapshot held: its authorities and
-// ZIP candidates and the stacks of places with no ZIP of their own are read back out of the
-// previous rates index, unchanged. So does a single ZIP whose new source row was withheld
+// ZIP candidates, the stacks of places with no ZIP of their own and its ZIP+4 ranges are read back
+// out of the previous rates index, unchanged. So does a single ZIP whose new source row was withheld
 // (`carriedZip`).
 import type { FeedResult, JurisdictionRef, PlaceStack, ZipCandidate } from '../snapshot-contract/model.ts'
 import type { Candidate, RateIndex } from '../snapshot-contract/rate-index.ts'
 
-export type StateData = Pick<FeedResult, 'jurisdictions' | 'candidates' | 'placeStacks'>
+export type StateData = Pick<FeedResult, 'jurisdictions' | 'candidates' | 'placeStacks' | 'plus4'>
 
 export function dataFromIndex(index: RateIndex, state: string): StateData {
   const jurisdictions = index.authoritiesOfState(state).map((authority) => ({ state, ...authority }))
@@ -28,7 +28,8 @@ export function dataFromIndex(index: RateIndex, state: string): StateData {
       stack: refsOf(candidate),
     })
   }
-  return { jurisdictions, candidates, placeStacks }
+  const plus4 = index.plus4OfState(state)
+  return { jurisdictions, candidates, placeStacks, ...(plus4 ? { plus4 } : {}) }
 }
 
 /** A ZIP's candidate as the index holds it, on the given stack. */

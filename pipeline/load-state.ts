@@ -43,7 +43,7 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, RawFile } from '../snapshot-contract/model.ts'
 import type { PipelineSettings } from './settings.ts'
 import type { Listings } from './source-listing.ts'
-import { decodeText } from './text-decoding.ts'
+import { decodeLines, decodeText } from './text-decoding.ts'
 
 export type LoadContext = { settings: PipelineSettings; geography: Geography; listings: Listings }
 
@@ -130,13 +130,13 @@ export async function compileState(descriptor: StateDescriptor, feed: Feed, sour
   }
   switch (feed.kind) {
     case 'sst': {
-      const [rateFile, boundaryFile] = sources.fetched.map(fileText)
+      const [rateFile, boundaryFile] = [fileText(sources.fetched[0]!), sources.fetched[1] && memberOf(sources.fetched[1])]
       const districtAreas = districtAreasOf(descriptor.code)
       const result = await compileSstStateStreaming({
         state: descriptor.code,
         stateName: descriptor.name,
         rateFile: { name: rateFile!.name, text: rateFile!.text },
-        ...(boundaryFile ? { boundaryFile: { name: boundaryFile.name, lines: boundaryFile.text } } : {}),
+        ...(boundaryFile ? { boundaryFile: { name: boundaryFile.name, lines: decodeLines(boundaryFile.bytes, boundaryFile.label) } } : {}),
         ...(districtAreas ? { districtAreas } : {}),
         ...(feed.reading ? { reading: feed.reading } : {}),
         geography: context.geography,
@@ -264,12 +264,18 @@ function withUnlistedZips(result: FeedResult, state: string, sources: StateSourc
   return bounded === result ? result : { ...bounded, files: [...bounded.files, sources.drop.raw] }
 }
 
-function fileText(fetched: FetchedSource): { name: string; text: string; member?: string } {
+/** A fetched file's bytes, or those of the one member of a ZIP archive; `label` names it in messages. */
+function memberOf(fetched: FetchedSource): { name: string; bytes: Uint8Array; label: string; member?: string } {
   if (/\.zip$/i.test(fetched.name) || isZipContainer(fetched.bytes)) {
     const { member, bytes } = extractMember(fetched.bytes, fetched.name)
-    return { name: member, text: decodeText(bytes, `${fetched.name}:${member}`), member }
+    return { name: member, bytes, label: `${fetched.name}:${member}`, member }
   }
-  return { name: fetched.name, text: decodeText(fetched.bytes, fetched.name) }
+  return { name: fetched.name, bytes: fetched.bytes, label: fetched.name }
+}
+
+function fileText(fetched: FetchedSource): { name: string; text: string; member?: string } {
+  const { bytes, label, ...file } = memberOf(fetched)
+  return { ...file, text: decodeText(bytes, label) }
 }
 
 const textOf = (fetched: FetchedSource): string => decodeText(fetched.bytes, fetched.name)

@@ -53,20 +53,23 @@ export type RefreshResult = { manifest: Manifest | null; states: StateRecord[]; 
 
 type Outcome = { descriptor: StateDescriptor; record: StateRecord; data: StateData | null }
 
-/** One run, while no other runs on the same artifacts (refresh-lock.ts); refused when one does. */
-export async function refresh(settings: PipelineSettings, reporter: Reporter): Promise<RefreshResult> {
+/**
+ * One run, while no other runs on the same artifacts (refresh-lock.ts); refused when one does.
+ * `descriptors`: the states served (sources/index.ts; a test may give a state another feed parameter).
+ */
+export async function refresh(settings: PipelineSettings, reporter: Reporter, descriptors: readonly StateDescriptor[] = STATES): Promise<RefreshResult> {
   const lock = await takeRefreshLock(settings.artifactsDir, settings.now)
   if (!('release' in lock)) {
     return { manifest: null, states: [], reason: `another refresh is running on ${settings.artifactsDir} (pid ${lock.heldBy}, started ${lock.since}); this one changed nothing` }
   }
   try {
-    return await refreshUnlocked(settings, reporter)
+    return await refreshUnlocked(settings, reporter, descriptors)
   } finally {
     await lock.release()
   }
 }
 
-async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter): Promise<RefreshResult> {
+async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter, descriptors: readonly StateDescriptor[]): Promise<RefreshResult> {
   const now = settings.now
   const nowIso = now.toISOString()
   const today = nowIso.slice(0, 10)
@@ -89,7 +92,7 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter): 
   const listings = new Listings(settings)
   const staging = await openStaging(settings.buildDir)
   try {
-    const selected = STATES.filter((d) => !settings.states || settings.states.includes(d.code))
+    const selected = descriptors.filter((d) => !settings.states || settings.states.includes(d.code))
     reporter.start(selected.length)
     const limit = pLimit(SOURCE_CONCURRENCY)
     const context: StateContext = { settings, listings, fingerprint, geographyHashes, geography, previous, previousIndex, staging, snapshotId, nowIso, today }
@@ -103,13 +106,13 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter): 
         }),
       ),
     )
-    const outcomes = STATES.map(
+    const outcomes = descriptors.map(
       (descriptor) => refreshed.find((o) => o.descriptor === descriptor) ?? carried(descriptor, previous, previousIndex, now),
     )
     reporter.finish()
 
     const served = (state: string) => outcomes.find((o) => o.descriptor.code === state && o.data)?.record
-    const keys = await historyKeys({ descriptors: STATES, dropsDir: settings.dropsDir, code: fingerprint, geography: geographyHashes, inService: served })
+    const keys = await historyKeys({ descriptors, dropsDir: settings.dropsDir, code: fingerprint, geography: geographyHashes, inService: served })
     const priorLayers = previous ? await previousLayers(settings.artifactsDir, previous, reporter) : []
     const layersReadable = priorLayers.length === previous?.manifest.history.length
     const historyCarried = (state: string) => layersReadable && previous?.manifest.history_keys[state] === keys.get(state)
@@ -128,7 +131,7 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter): 
     const { geography: geo, zipMeta } = await geography()
     keepOneStatePerZip(outcomes, geo)
     const layers = await buildHistoryLayers({
-      descriptors: STATES,
+      descriptors,
       rebuilt: (state) => !historyCarried(state),
       previous: priorLayers,
       inService: served,

@@ -47,8 +47,11 @@ export type JurisdictionRef = z.infer<typeof JurisdictionRef>
  *                     file), weighted by that part (a shared ZIP)
  *   known_layers      the state and county layers of a ZIP whose source figure failed the legal
  *                     bounds and which had no earlier answer (validate-state.ts withholdViolations)
+ *   boundary_share    official stack of a county/place/district combination an SST boundary file
+ *                     binds in the ZIP, weighted by its share of the ZIP's +4 codes (or of its
+ *                     address ranges, where only address records bind the ZIP)
  */
-export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region', 'aggregator_figure', 'lower_bound', 'zip_area', 'known_layers'] as const
+export const CANDIDATE_BASES = ['published', 'zip_point', 'usps_city', 'within_zip', 'usual_rate', 'sub_zip_district', 'neighbour_region', 'aggregator_figure', 'lower_bound', 'zip_area', 'known_layers', 'boundary_share'] as const
 export type CandidateBasis = (typeof CANDIDATE_BASES)[number]
 
 /**
@@ -98,6 +101,42 @@ export type UnplacedJurisdiction = {
   until?: string
 }
 
+/**
+ * What an SST boundary file binds one ZIP+4 range to: a county, a place and the stack of their
+ * authorities; `unrated`: district codes the boundary file names there that have no rate row (left
+ * out of the stack, so an answer from it is short of them).
+ */
+export type Plus4Binding = {
+  countyFips: string | null
+  countyName: string
+  placeFips: string | null
+  placeName: string
+  stack: JurisdictionRef[]
+  unrated: string[]
+}
+
+/** `4`: a boundary `4` record's +4 range; `Z`: a `Z` record, the default for the +4s of its ZIP no `4` record lists. */
+export const PLUS4_RECORDS = ['4', 'Z'] as const
+export type Plus4Record = (typeof PLUS4_RECORDS)[number]
+
+/**
+ * The ZIP+4 ranges of a boundary file as columns, row i being one range inside one ZIP: +4 codes
+ * `low[i]…high[i]` (inclusive, 0…9999) of ZIP `zip[i]`, in force over days `from[i]…to[i]` (day
+ * numbers, format.ts; OPEN_TO: no end), from a record of kind `PLUS4_RECORDS[record[i]]`, bound
+ * to `bindings[binding[i]]`.
+ */
+export type Plus4Ranges = {
+  zip: Uint32Array
+  low: Uint16Array
+  high: Uint16Array
+  from: Int32Array
+  to: Int32Array
+  record: Uint8Array
+  binding: Uint32Array
+}
+
+export type Plus4Table = { bindings: Plus4Binding[]; ranges: Plus4Ranges }
+
 export type RawFile = { url: string; name: string; sha256: string; size: number; member?: string }
 
 export type FeedResult = {
@@ -123,6 +162,8 @@ export type FeedResult = {
   coverageFrom?: string
   /** jurisdictions whose rate varies by address, answered with what the file supports */
   rateVaries?: RateVaries[]
+  /** the ZIP+4 ranges of the state's boundary file (SST feeds with one) */
+  plus4?: Plus4Table
   /** ZIPs the file has a row for, every one of them rejected (a garbled rate, parts not summing): each keeps its previous answer where it had one */
   rejectedZips?: { zip: string; reason: string }[]
 }

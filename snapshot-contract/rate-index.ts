@@ -25,8 +25,20 @@
 //   p.state u8 · p.c u32   places with no ZIP of their own (FeedResult.placeStacks): the state and
 //                          a candidate no ZIP entry points at; absent from older snapshots
 //   g.id strings · g.name strings   county FIPS / place GEOID and display name
-import type { CandidateBasis, FeedResult, Level, ZipCandidate } from './model.ts'
-import { CANDIDATE_BASES, LEVELS } from './model.ts'
+//   q.state u8 · q.cty u32 · q.plc u32 · q.s0 u32 · q.sn u8 · q.miss strings · q.key u32
+//                          bindings of ZIP+4 ranges (FeedResult.plus4), each state's together: the
+//                          state, county and place as c.cty/c.plc, its stack q.key[q.s0 … q.s0 + q.sn)
+//                          (laid out as s.key is), and the district codes the boundary file names
+//                          there without a rate row (comma-separated); apart from c.* and s.key, so
+//                          a reader that knows no ZIP+4 data reads the rest unchanged
+//   x.zip u32 · x.lo u16 · x.hi u16 · x.from i32 · x.to i32 · x.rec u8 · x.q u32
+//                          ZIP+4 ranges sorted by (zip, lo, hi, from, to, rec, q): +4 codes lo…hi
+//                          of the ZIP, in force over days from…to, from a record of kind
+//                          PLUS4_RECORDS[rec], bound to q[x.q]; the q.* and x.* sections are
+//                          absent when no state has a boundary file
+import type { CandidateBasis, FeedResult, Level, Plus4Binding, Plus4Record, Plus4Table, ZipCandidate } from './model.ts'
+import { CANDIDATE_BASES, LEVELS, PLUS4_RECORDS } from './model.ts'
+import { plus4Order, Plus4RangeBuilder } from './plus4-ranges.ts'
 import {
   ContainerReader,
   ContainerWriter,
@@ -122,19 +134,21 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
   const z = { zip: [] as number[], state: [] as number[], flags: [] as number[], c0: [] as number[], cn: [] as number[], city: [] as string[], lat: [] as number[], lng: [] as number[] }
   const c = { cty: [] as number[], plc: [] as number[], w: [] as number[], s0: [] as number[], sn: [] as number[], basis: [] as number[] }
   const stackKeys: number[] = []
-  const addCandidate = (state: string, where: string, candidate: Pick<ZipCandidate, 'countyFips' | 'countyName' | 'placeFips' | 'placeName' | 'weight' | 'stack' | 'basis'>) => {
-    c.basis.push(CANDIDATE_BASES.indexOf(candidate.basis ?? 'published'))
-    c.cty.push(geoIndex(candidate.countyFips, candidate.countyName))
-    c.plc.push(candidate.placeFips || candidate.placeName ? geoIndex(candidate.placeFips, candidate.placeName) : NONE)
-    c.w.push(Math.round(candidate.weight * WEIGHT_SCALE))
-    c.s0.push(stackKeys.length)
-    const stack = candidate.stack
+  const stackPositions = (state: string, where: string, stack: ZipCandidate['stack']) =>
+    stack
       .map((ref) => {
         const position = keyPosition.get(keyId(state, ref.level, ref.code))
         if (position === undefined) throw new Error(`${state} ${where}: stack names ${ref.level} ${ref.code}, which has no rate`)
         return position
       })
       .sort((a, b) => a - b)
+  const addCandidate = (state: string, where: string, candidate: Pick<ZipCandidate, 'countyFips' | 'countyName' | 'placeFips' | 'placeName' | 'weight' | 'stack' | 'basis'>) => {
+    c.basis.push(CANDIDATE_BASES.indexOf(candidate.basis ?? 'published'))
+    c.cty.push(geoIndex(candidate.countyFips, candidate.countyName))
+    c.plc.push(candidate.placeFips || candidate.placeName ? geoIndex(candidate.placeFips, candidate.placeName) : NONE)
+    c.w.push(Math.round(candidate.weight * WEIGHT_SCALE))
+    c.s0.push(stackKeys.length)
+    const stack = stackPositions(state, where, candidate.stack)
     c.sn.push(stack.length)
     stackKeys.push(...stack)
   }
@@ -168,6 +182,39 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     }
   }
 
+  // ZIP+4 bindings, each state's together; their ranges, of every state, in one sorted list.
+  const q = { state: [] as number[], cty: [] as number[], plc: [] as number[], s0: [] as number[], sn: [] as number[], miss: [] as string[], key: [] as number[] }
+  const plus4States: { state: number; ranges: Plus4Table['ranges']; order: Uint32Array; first: number; next: number }[] = []
+  for (const { code, result } of states) {
+    if (!result.plus4) continue
+    const first = q.state.length
+    result.plus4.bindings.forEach((binding, i) => {
+      q.state.push(stateIndex.get(code)!)
+      q.cty.push(geoIndex(binding.countyFips, binding.countyName))
+      q.plc.push(binding.placeFips || binding.placeName ? geoIndex(binding.placeFips, binding.placeName) : NONE)
+      q.miss.push(binding.unrated.join(','))
+      const stack = stackPositions(code, `ZIP+4 binding ${i}`, binding.stack)
+      q.s0.push(q.key.length)
+      q.sn.push(stack.length)
+      q.key.push(...stack)
+    })
+    plus4States.push({ state: stateIndex.get(code)!, ranges: result.plus4.ranges, order: plus4Order(result.plus4.ranges), first, next: 0 })
+  }
+  const x = plus4Columns(plus4States.reduce((sum, s) => sum + s.order.length, 0))
+  // Each state's rows are in order; merged by ZIP (states in code order among equal ZIPs).
+  for (let row = 0; row < x.zip.length; row++) {
+    let from = plus4States[0]!
+    for (const s of plus4States) if (s.next < s.order.length && (from.next >= from.order.length || s.ranges.zip[s.order[s.next]!]! < from.ranges.zip[from.order[from.next]!]!)) from = s
+    const at = from.order[from.next++]!
+    const r = from.ranges
+    x.zip[row] = r.zip[at]!
+    x.lo[row] = r.low[at]!
+    x.hi[row] = r.high[at]!
+    x.from[row] = r.from[at]!
+    x.to[row] = r.to[at]!
+    x.rec[row] = r.record[at]!
+    x.q[row] = from.first + r.binding[at]!
+  }
   const writer = new ContainerWriter('rates')
     .strings('st.code', states.map((s) => s.code))
     .column('k.state', 'u8', orderedKeys.map(([, k]) => k.state))
@@ -207,10 +254,24 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     .column('s.key', 'u32', stackKeys)
     .strings('g.id', geoIds)
     .strings('g.name', geoNames)
-  // Written only when some place has a stack: an index without them reads as an older one does.
+  // Written only when some place has a stack (some state a boundary file): an index without them reads as an older one does.
   if (p.c.length > 0) writer.column('p.state', 'u8', p.state).column('p.c', 'u32', p.c)
+  if (q.state.length > 0) {
+    writer.column('q.state', 'u8', q.state).column('q.cty', 'u32', q.cty).column('q.plc', 'u32', q.plc).column('q.s0', 'u32', q.s0).column('q.sn', 'u8', q.sn).strings('q.miss', q.miss).column('q.key', 'u32', q.key)
+    writer.column('x.zip', 'u32', x.zip).column('x.lo', 'u16', x.lo).column('x.hi', 'u16', x.hi).column('x.from', 'i32', x.from).column('x.to', 'i32', x.to).column('x.rec', 'u8', x.rec).column('x.q', 'u32', x.q)
+  }
   return writer.toBuffer()
 }
+
+const plus4Columns = (rows: number) => ({
+  zip: new Uint32Array(rows),
+  lo: new Uint16Array(rows),
+  hi: new Uint16Array(rows),
+  from: new Int32Array(rows),
+  to: new Int32Array(rows),
+  rec: new Uint8Array(rows),
+  q: new Uint32Array(rows),
+})
 
 // ---------------------------------------------------------------------------------------------
 
@@ -232,6 +293,16 @@ export type Candidate = {
   basis: CandidateBasis
   /** authority indices; resolve with `authoritiesOn` */
   stack: number[]
+}
+
+/** One ZIP+4 range holding the +4 asked about, in force on the date asked about. */
+export type Plus4Match = {
+  record: Plus4Record
+  /** the binding's number: equal numbers, equal bindings */
+  binding: number
+  candidate: Candidate
+  /** district codes the boundary file binds there that have no rate row */
+  unrated: string[]
 }
 
 export type ZipEntry = {
@@ -257,6 +328,8 @@ export class RateIndex {
   readonly #stack: Uint32Array
   readonly #g: { id: StringColumn; name: StringColumn }
   readonly #p: { state: Uint8Array; c: Uint32Array } | null
+  readonly #q: { state: Uint8Array; cty: Uint32Array; plc: Uint32Array; s0: Uint32Array; sn: Uint8Array; miss: StringColumn; key: Uint32Array } | null
+  readonly #x: { zip: Uint32Array; lo: Uint16Array; hi: Uint16Array; from: Int32Array; to: Int32Array; rec: Uint8Array; q: Uint32Array } | null
   #placeCandidates: Map<string, number[]> | null = null
 
   constructor(bytes: Uint8Array, label = 'rates.bin') {
@@ -271,12 +344,18 @@ export class RateIndex {
     this.#stack = r.column('s.key', 'u32')
     this.#g = { id: r.strings('g.id'), name: r.strings('g.name') }
     this.#p = r.has('p.c') ? { state: r.column('p.state', 'u8'), c: r.column('p.c', 'u32') } : null
+    this.#q = r.has('q.state')
+      ? { state: r.column('q.state', 'u8'), cty: r.column('q.cty', 'u32'), plc: r.column('q.plc', 'u32'), s0: r.column('q.s0', 'u32'), sn: r.column('q.sn', 'u8'), miss: r.strings('q.miss'), key: r.column('q.key', 'u32') }
+      : null
+    this.#x = this.#q
+      ? { zip: r.column('x.zip', 'u32'), lo: r.column('x.lo', 'u16'), hi: r.column('x.hi', 'u16'), from: r.column('x.from', 'i32'), to: r.column('x.to', 'i32'), rec: r.column('x.rec', 'u8'), q: r.column('x.q', 'u32') }
+      : null
     this.#check(new SectionChecks(label))
   }
 
   /** Every cross-reference of the sections, checked once (section-checks.ts). */
   #check(check: SectionChecks): void {
-    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p
+    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p, q = this.#q, x = this.#x
     const states = this.states.length
     check.sameLength(k.state.length, { 'k.level': k.level, 'k.code': k.code, 'k.name': k.name, 'k.v0': k.v0, 'k.vn': k.vn })
     check.indices('k.state', k.state, states)
@@ -310,13 +389,14 @@ export class RateIndex {
     check.indices('s.key', this.#stack, k.state.length)
     check.sameLength(this.#g.id.length, { 'g.name': this.#g.name })
     // A stack names authorities of its own ZIP's state, each once, in ascending order (as written).
-    const stackOf = (j: number, state: number, section: string, row: number) => {
-      for (let s = c.s0[j]; s < c.s0[j] + c.sn[j]; s++) {
-        const key = this.#stack[s]
+    const stackIn = (keys: Uint32Array, s0: Uint32Array, sn: Uint8Array) => (j: number, state: number, section: string, row: number) => {
+      for (let s = s0[j]; s < s0[j] + sn[j]; s++) {
+        const key = keys[s]
         if (k.state[key] !== state) check.fail(section, row, `candidate ${j} names authority ${key} of another state`)
-        if (s > c.s0[j] && key <= this.#stack[s - 1]) check.fail(section, row, `candidate ${j} names its authorities out of order or twice`)
+        if (s > s0[j] && key <= keys[s - 1]) check.fail(section, row, `candidate ${j} names its authorities out of order or twice`)
       }
     }
+    const stackOf = stackIn(this.#stack, c.s0, c.sn)
     for (let i = 0; i < z.zip.length; i++) for (let j = z.c0[i]; j < z.c0[i] + z.cn[i]; j++) stackOf(j, z.state[i], 'z.c0', i)
     if (p) {
       check.sameLength(p.state.length, { 'p.c': p.c })
@@ -324,6 +404,27 @@ export class RateIndex {
       check.indices('p.c', p.c, c.cty.length)
       for (let i = 0; i < p.c.length; i++) if (p.c[i] !== c.cty.length - p.c.length + i) check.fail('p.c', i, `names candidate ${p.c[i]}, not the place's own`)
       for (let i = 0; i < p.c.length; i++) stackOf(p.c[i], p.state[i], 'p.c', i)
+    }
+    if (q && x) {
+      check.sameLength(q.state.length, { 'q.cty': q.cty, 'q.plc': q.plc, 'q.s0': q.s0, 'q.sn': q.sn, 'q.miss': q.miss })
+      check.indices('q.state', q.state, states)
+      check.sorted('q.state', q.state)
+      check.indices('q.cty', q.cty, this.#g.id.length, NONE)
+      check.indices('q.plc', q.plc, this.#g.id.length, NONE)
+      check.contiguous('q.s0', q.s0, q.sn, 0, q.key.length)
+      check.indices('q.key', q.key, k.state.length)
+      const bindingStack = stackIn(q.key, q.s0, q.sn)
+      for (let i = 0; i < q.state.length; i++) bindingStack(i, q.state[i], 'q.s0', i)
+      check.sameLength(x.zip.length, { 'x.lo': x.lo, 'x.hi': x.hi, 'x.from': x.from, 'x.to': x.to, 'x.rec': x.rec, 'x.q': x.q })
+      check.indices('x.zip', x.zip, 100_000)
+      check.sorted('x.zip', x.zip)
+      check.indices('x.hi', x.hi, 10_000)
+      check.indices('x.rec', x.rec, PLUS4_RECORDS.length)
+      check.indices('x.q', x.q, q.state.length)
+      for (let i = 0; i < x.zip.length; i++) {
+        if (x.lo[i] > x.hi[i]) check.fail('x.lo', i, `+4 range ${x.lo[i]}…${x.hi[i]} is reversed`)
+        if (x.from[i] > x.to[i]) check.fail('x.from', i, 'the window starts after it ends')
+      }
     }
   }
 
@@ -397,6 +498,58 @@ export class RateIndex {
     for (let i = 0; i < this.#p.c.length; i++) if (this.#p.state[i] === s) yield this.#candidateAt(this.#p.c[i])
   }
 
+  /** True when the state's data holds ZIP+4 ranges (a boundary file was read). */
+  hasPlus4(state: string): boolean {
+    const s = this.states.indexOf(state)
+    return this.#q !== null && this.#q.state.includes(s)
+  }
+
+  /** The ranges of the state's boundary file that hold ZIP+4 `zip5`-`plus4` and are in force on `isoDate`. */
+  plus4Matches(zip5: string, plus4: number, state: string, isoDate: string): Plus4Match[] {
+    const x = this.#x
+    const q = this.#q
+    if (!x || !q) return []
+    const target = Number(zip5)
+    const s = this.states.indexOf(state)
+    const day = dayNumber(isoDate)
+    const found: Plus4Match[] = []
+    for (let i = lowerBound(x.zip.length, (i) => x.zip[i] < target); i < x.zip.length && x.zip[i] === target; i++) {
+      const binding = x.q[i]
+      if (q.state[binding] !== s || plus4 < x.lo[i] || plus4 > x.hi[i] || day < x.from[i] || day > x.to[i]) continue
+      const miss = q.miss.get(binding)
+      found.push({ record: PLUS4_RECORDS[x.rec[i]]!, binding, candidate: this.#bindingAt(binding), unrated: miss ? miss.split(',') : [] })
+    }
+    return found
+  }
+
+  /** The state's ZIP+4 bindings and ranges as the writer was given them (carried forward unchanged); null when it has none. */
+  plus4OfState(state: string): Plus4Table | null {
+    const x = this.#x
+    const q = this.#q
+    const s = this.states.indexOf(state)
+    if (!x || !q || !q.state.includes(s)) return null
+    const first = q.state.indexOf(s)
+    const bindings: Plus4Binding[] = []
+    for (let i = first; i < q.state.length && q.state[i] === s; i++) {
+      const candidate = this.#bindingAt(i)
+      const miss = q.miss.get(i)
+      bindings.push({
+        countyFips: candidate.county?.fips || null,
+        countyName: candidate.county?.name ?? '',
+        placeFips: candidate.place?.geoid || null,
+        placeName: candidate.place?.name ?? '',
+        stack: candidate.stack.map((key) => ({ level: LEVELS[this.#k.level[key]]!, code: this.#k.code.get(key) })),
+        unrated: miss ? miss.split(',') : [],
+      })
+    }
+    const builder = new Plus4RangeBuilder()
+    for (let i = 0; i < x.zip.length; i++) {
+      if (q.state[x.q[i]] !== s) continue
+      builder.push({ zip: x.zip[i], low: x.lo[i], high: x.hi[i], from: x.from[i], to: x.to[i], record: PLUS4_RECORDS[x.rec[i]]!, binding: x.q[i] - first })
+    }
+    return { bindings, ranges: builder.finish() }
+  }
+
   /** Every version of every authority of one state. */
   authoritiesOfState(state: string): Authority[] {
     const s = this.states.indexOf(state)
@@ -410,16 +563,25 @@ export class RateIndex {
 
   #candidateAt(j: number): Candidate {
     const c = this.#c
-    const geo = (index: number) => (index === NONE ? null : { id: this.#g.id.get(index), name: this.#g.name.get(index) })
-    const county = geo(c.cty[j])
-    const place = geo(c.plc[j])
     return {
-      county: county && { fips: county.id, name: county.name },
-      place: place && { geoid: place.id, name: place.name },
+      ...this.#countyAndPlace(c.cty[j], c.plc[j]),
       weight: c.w[j] / WEIGHT_SCALE,
       basis: c.basis ? (CANDIDATE_BASES[c.basis[j]] ?? 'published') : 'published',
       stack: Array.from(this.#stack.subarray(c.s0[j], c.s0[j] + c.sn[j])),
     }
+  }
+
+  /** A ZIP+4 binding as a candidate (weight 1): its county, place and stack. */
+  #bindingAt(i: number): Candidate {
+    const q = this.#q!
+    return { ...this.#countyAndPlace(q.cty[i], q.plc[i]), weight: 1, basis: 'published', stack: Array.from(q.key.subarray(q.s0[i], q.s0[i] + q.sn[i])) }
+  }
+
+  #countyAndPlace(cty: number, plc: number): Pick<Candidate, 'county' | 'place'> {
+    const geo = (index: number) => (index === NONE ? null : { id: this.#g.id.get(index), name: this.#g.name.get(index) })
+    const county = geo(cty)
+    const place = geo(plc)
+    return { county: county && { fips: county.id, name: county.name }, place: place && { geoid: place.id, name: place.name } }
   }
 
   /** The version of each stacked authority in force on `isoDate`; authorities with no version then are left out. */

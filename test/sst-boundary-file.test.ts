@@ -12,7 +12,7 @@ import {
   readBoundaryLines,
   type BoundaryRow,
 } from '../pipeline/feeds/sst-boundary-file.ts'
-import { decodeText } from '../pipeline/text-decoding.ts'
+import { decodeLines, decodeText } from '../pipeline/text-decoding.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 
@@ -213,5 +213,23 @@ describe('ZIP range expansion', () => {
     expect(plus4RangeWithin(crossing, crossing.zipLow)).toEqual({ low: crossing.plus4Low, high: 9999 })
     expect(plus4RangeWithin(crossing, crossing.zipHigh)).toEqual({ low: 0, high: crossing.plus4High })
     if (high - low > 1) expect(plus4RangeWithin(crossing, String(low + 1))).toEqual({ low: 0, high: 9999 })
+  })
+})
+
+describe('a boundary file decoded line by line (decodeLines)', () => {
+  const asText = (bytes: Uint8Array) => decodeText(bytes, SAMPLE_NAME).split('\n')
+  it('gives the lines decodeText gives, with a BOM and CRLF endings too', () => {
+    expect([...decodeLines(SAMPLE_BYTES, SAMPLE_NAME)]).toEqual(asText(SAMPLE_BYTES))
+    const bomCrlf = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(SAMPLE.replace(/\n/g, '\r\n'))])
+    expect([...decodeLines(bomCrlf, SAMPLE_NAME)]).toEqual(asText(bomCrlf))
+  })
+
+  it('P11 a windows-1252 city name (WV-style city_name field) decodes as the whole file does; UTF-16 is refused', () => {
+    const latin1 = Buffer.from(`${edit(MINNEAPOLIS, { 14: 'LAKE ELMO' })}\n${edit(FOUR_ROW, { 14: 'SAINT JOSÉ' })}\n`, 'latin1')
+    expect(latin1.includes(0xc9)).toBe(true)
+    const lines = [...decodeLines(latin1, SAMPLE_NAME)]
+    expect(lines).toEqual(asText(latin1))
+    expect(lines[1]!.split(',')[14]).toBe('SAINT JOSÉ')
+    expect(() => [...decodeLines(Buffer.from([0xff, 0xfe, 0x41, 0x00]), SAMPLE_NAME)]).toThrow(/UTF-16/)
   })
 })

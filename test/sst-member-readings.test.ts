@@ -200,6 +200,23 @@ describe('SST members read by their own rules', () => {
     expect(() => compile('IAR2025Q3MAY30.csv', doubled)).toThrow(/sum to 0\.02000 .* above the IA local cap of 0\.01000: a layer would be counted twice/)
   })
 
+  it('ia-lost-local-cap-on-a-zip4-binding: a Z record no +4 falls to still binds ZIP+4s on other days, so its stack is checked too', () => {
+    // city 99990 is no place of the geography: only the boundary file can bind it
+    const lines = rateRows('19', `45 19 0.06 20080701\n       00 153 0.0\n       01 99990 0.01\n       63 98153 0.01 20090101`)
+    const zip = firstZip('IA', '19153', null)
+    // Z and 4 records in the MN sample's layout: the 4 record lists every +4 of the ZIP (county only), the Z record binds city 99990
+    const record = (type: string, from: string, county: string, place: string, plus4: [string, string] | null) => {
+      const fields = Array<string>(89).fill('')
+      Object.assign(fields, { 0: type, 1: from, 2: '99991231', 17: zip, 19: zip, 22: '19', 23: '19', 24: county, 25: place })
+      if (plus4) Object.assign(fields, { 18: plus4[0], 20: plus4[1] })
+      return fields.join(',')
+    }
+    const boundary = [record('4', '20260101', '153', '', ['0000', '9999']), record('Z', '20200101', '153', '99990', null)]
+    // The ZIP answer weighs the Z record at 0 (every +4 is listed), yet before 2026 its ZIP+4s answer the city's 1% beside the LOST.
+    expect(compile('IAR2025Q3MAY30.csv', lines, { name: 'IAB2025Q3MAY19.csv', lines: [boundary[0]!] }).plus4?.bindings).toHaveLength(1)
+    expect(() => compile('IAR2025Q3MAY30.csv', lines, { name: 'IAB2025Q3MAY19.csv', lines: boundary })).toThrow(/local layers of ZIP\+4 binding 1 \(Polk\) sum to 0\.02000 .* above the IA local cap of 0\.01000/)
+  })
+
   it('wa-county-codes-079-087-not-counties: read as special areas, alphanumeric L codes accepted, neither summed', () => {
     const lines = rateRows(
       '53',

@@ -246,10 +246,20 @@ export class BoundaryLineReader {
   }
 }
 
+/** The lines of a text one at a time: a 380 MB file is never also held as an array of its lines. */
+function* linesOf(text: string): Generator<string> {
+  let start = 0
+  for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+    yield text.slice(start, end)
+    start = end + 1
+  }
+  yield text.slice(start)
+}
+
 /** Reads a boundary file from its whole text or its lines, calling `onRow` for each valid row. */
 export function readBoundaryLines(input: string | Iterable<string>, onRow: (row: BoundaryRow) => void): BoundaryFileStats {
   const reader = new BoundaryLineReader(onRow)
-  for (const line of typeof input === 'string' ? input.split('\n') : input) reader.add(line)
+  for (const line of typeof input === 'string' ? linesOf(input) : input) reader.add(line)
   return reader.stats
 }
 

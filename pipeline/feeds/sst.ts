@@ -1,7 +1,9 @@
 // The SST feed for one state: rate file (+ optional boundary file) + geography → FeedResult.
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
-import { LEVELS, type FeedResult, type JurisdictionRate, type JurisdictionRef, type Level, type PlaceStack, type UnplacedJurisdiction, type ZipCandidate } from '../../snapshot-contract/model.ts'
+import { LEVELS, PLUS4_RECORDS, type FeedResult, type JurisdictionRate, type JurisdictionRef, type Level, type PlaceStack, type Plus4Binding, type Plus4Ranges, type UnplacedJurisdiction, type ZipCandidate } from '../../snapshot-contract/model.ts'
+import { dayNumber, OPEN_TO } from '../../snapshot-contract/format.ts'
+import { plus4Order, Plus4RangeBuilder } from '../../snapshot-contract/plus4-ranges.ts'
 import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, placeStacksNotes, placeStacksOf, postalNameSpread, withinZipCandidates, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
@@ -43,8 +45,11 @@ const NOTES_LISTED = 5
 
 /** One binding of a boundary row: 3-digit county, 5-digit place, district codes. */
 type Combo = { countyFips: string | null; placeFips: string | null; districts: string[] }
-/** `address`: combinations of `A` rows with how many address ranges carry each (used where no Z or 4 row binds the ZIP) */
-type ZipBindings = { z: Map<string, Combo>; four: Map<string, { combo: Combo; width: number }>; plus4Ranges: [number, number][]; address: Map<string, { combo: Combo; ranges: number }> }
+/**
+ * `covered`: how many of the ZIP's +4 codes some `4` row lists; `address`: combinations of `A` rows
+ * with how many address ranges carry each (used where no Z or 4 row binds the ZIP)
+ */
+type ZipBindings = { z: Map<string, Combo>; four: Map<string, { combo: Combo; width: number }>; covered: number; address: Map<string, { combo: Combo; ranges: number }> }
 type RateEntry = { level: Level; code: string; rows: SstRateRow[] }
 
 type Prepared = {
@@ -66,7 +71,8 @@ type Prepared = {
   replacesState: Set<string>
 }
 
-type Bound = { byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string }
+/** `combos`: every binding of a Z or 4 row, in first-seen order; `ranges`: those rows' +4 ranges, bound to `combos` */
+type Bound = { byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string; combos: Combo[]; ranges: Plus4Ranges }
 
 const refKey = (level: Level, code: string) => `${level}:${code}`
 
@@ -234,6 +240,9 @@ class BoundaryBinder {
   private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0, excludedTriplets: 0 }
   private addressRows = 0
   private latestFrom = ''
+  private readonly comboIds = new Map<string, number>()
+  private readonly combos: Combo[] = []
+  private readonly ranges = new Plus4RangeBuilder()
 
   constructor(
     private readonly prepared: Prepared,
@@ -261,17 +270,23 @@ class BoundaryBinder {
       return
     }
     const { zips } = expandZipRange(row, (zip) => this.isInState(zip), ZIP_SPACE)
+    let binding = this.comboIds.get(key)
+    if (binding === undefined && zips.length > 0) {
+      binding = this.combos.push(combo) - 1
+      this.comboIds.set(key, binding)
+    }
+    const window = { from: dayNumber(row.from), to: row.to === null ? OPEN_TO : dayNumber(row.to) }
     for (const zip of zips) {
       const bindings = this.bindingsOf(zip)
+      const { low, high } = row.type === 'Z' ? { low: 0, high: PLUS4_SPACE - 1 } : plus4RangeWithin(row, zip)
+      this.ranges.push({ zip: Number(zip), low, high, ...window, record: row.type, binding: binding! })
       if (row.type === 'Z') {
         bindings.z.set(key, combo)
         continue
       }
-      const { low, high } = plus4RangeWithin(row, zip)
       const entry = bindings.four.get(key) ?? { combo, width: 0 }
       entry.width += high - low + 1
       bindings.four.set(key, entry)
-      bindings.plus4Ranges.push([low, high])
     }
   }
 
@@ -288,7 +303,14 @@ class BoundaryBinder {
     if (this.foreignZips.size > 0) {
       prepared.notes.push(`${fileName}: ranges reach ${this.foreignZips.size} ZIPs of other states, not bound (e.g. ${[...this.foreignZips].slice(0, NOTES_LISTED).join(', ')})`)
     }
-    return { byZip: this.byZip, districtCodes: this.districtCodes, stats, latestFrom: this.latestFrom }
+    const ranges = this.ranges.finish()
+    const { covered, conflicts } = sweepPlus4Ranges(ranges)
+    for (const [zip, width] of covered) this.byZip.get(String(zip).padStart(5, '0'))!.covered = width
+    if (conflicts.length > 0) {
+      const examples = conflicts.slice(0, NOTES_LISTED).map(({ zip, low, high }) => `${String(zip).padStart(5, '0')}-${String(low).padStart(4, '0')}…${String(high).padStart(4, '0')}`)
+      prepared.notes.push(`${fileName}: ${conflicts.length} +4 ranges overlap a range of another binding in force at the same time (e.g. ${examples.join(', ')}): those ZIP+4s are answered as ambiguous, not exact`)
+    }
+    return { byZip: this.byZip, districtCodes: this.districtCodes, stats, latestFrom: this.latestFrom, combos: this.combos, ranges }
   }
 
   private isInState(zip: string): boolean {
@@ -317,7 +339,7 @@ class BoundaryBinder {
 
   private bindingsOf(zip: string): ZipBindings {
     let bindings = this.byZip.get(zip)
-    if (!bindings) this.byZip.set(zip, (bindings = { z: new Map(), four: new Map(), plus4Ranges: [], address: new Map() }))
+    if (!bindings) this.byZip.set(zip, (bindings = { z: new Map(), four: new Map(), covered: 0, address: new Map() }))
     return bindings
   }
 }
@@ -363,21 +385,24 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
       }))
     })
 
+  /** A boundary row's binding: its county and place, and their stack (districts with no rate row listed apart). */
+  const bindingOf = (combo: Combo): Plus4Binding => {
+    const countyFips = combo.countyFips && stateFips + combo.countyFips
+    const placeGeoid = combo.placeFips && stateFips + combo.placeFips
+    const districts = combo.districts.filter((code) => has('district', code)).map((code) => ({ level: 'district' as const, code }))
+    return {
+      countyFips,
+      countyName: countyName(geography, countyFips),
+      placeFips: placeGeoid,
+      placeName: placeGeoid ? (geography.places.get(placeGeoid)?.name ?? '') : '',
+      stack: stackOf(countyFips, combo.placeFips, districts),
+      unrated: combo.districts.filter((code) => !has('district', code)),
+    }
+  }
   const fromBoundary = (zip: GeoZip, bindings: ZipBindings): ZipCandidate[] =>
     weighBindings(bindings).map(({ combo, weight }) => {
-      const countyFips = combo.countyFips && stateFips + combo.countyFips
-      const placeGeoid = combo.placeFips && stateFips + combo.placeFips
-      const districts = combo.districts.filter((code) => has('district', code)).map((code) => ({ level: 'district' as const, code }))
-      return {
-        zip: zip.zip,
-        state,
-        countyFips,
-        countyName: countyName(geography, countyFips),
-        placeFips: placeGeoid,
-        placeName: placeGeoid ? (geography.places.get(placeGeoid)?.name ?? '') : '',
-        weight,
-        stack: stackOf(countyFips, combo.placeFips, districts),
-      }
+      const { unrated: _, ...binding } = bindingOf(combo)
+      return { zip: zip.zip, state, ...binding, weight, basis: 'boundary_share' }
     })
 
   const candidates = zipsOfState.flatMap((zip) => {
@@ -414,8 +439,14 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     notes.push(...placeStacksNotes(placeStacks))
   }
   const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
-  if (reading.countyWithinCities === 'folded') assertCitiesFoldCounties(prepared, withPlaces)
-  if (reading.localCap !== undefined) assertLocalCap(prepared, reading.localCap, [...withPlaces.map((c) => ({ where: `ZIP ${c.zip}`, stack: c.stack })), ...placeStacks.map((p) => ({ where: `place ${p.placeFips}`, stack: p.stack }))])
+  // A ZIP+4 answers its binding's stack: checked as every candidate's is, also where no ZIP candidate carries it.
+  const plus4Bindings = bound && bound.ranges.zip.length > 0 ? bound.combos.map(bindingOf) : null
+  const bindingChecks = (plus4Bindings ?? []).map((binding, i) => ({ where: `ZIP+4 binding ${i} (${[binding.placeName, binding.countyName].filter(Boolean).join(', ') || 'no county'})`, ...binding }))
+  if (reading.countyWithinCities === 'folded') assertCitiesFoldCounties(prepared, [...withPlaces, ...bindingChecks])
+  if (reading.localCap !== undefined) {
+    const stacks = [...withPlaces.map((c) => ({ where: `ZIP ${c.zip}`, stack: c.stack })), ...bindingChecks, ...placeStacks.map((p) => ({ where: `place ${p.placeFips}`, stack: p.stack }))]
+    assertLocalCap(prepared, reading.localCap, stacks)
+  }
 
   // The file attests every rate in force in its quarter, even when no row starts that late.
   const { year, quarter } = prepared.fileName
@@ -429,6 +460,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     edition: prepared.fileName.edition,
     effectiveThrough: latestFrom,
     effectiveDateBasis: 'publisher_effective_date',
+    ...(plus4Bindings ? { plus4: { bindings: plus4Bindings, ranges: bound!.ranges } } : {}),
     rowsRead: prepared.rowsRead + (bound?.stats.rowsRead ?? 0),
     rowsParsed: prepared.rowsParsed + (bound?.stats.rowsParsed ?? 0),
     files: [],
@@ -475,7 +507,7 @@ function rateOn({ rowsByRef }: Prepared, ref: JurisdictionRef, day: string): num
  * Where a city's rate folds in its county's, a city rate below the county's in force means the
  * file does not fold it: the county layer would go missing, so the state fails.
  */
-function assertCitiesFoldCounties(prepared: Prepared, candidates: ZipCandidate[]): void {
+function assertCitiesFoldCounties(prepared: Prepared, candidates: Pick<ZipCandidate, 'countyFips' | 'stack'>[]): void {
   const days = checkDays(prepared)
   const seen = new Set<string>()
   for (const candidate of candidates) {
@@ -516,17 +548,30 @@ function assertLocalCap(prepared: Prepared, cap: number, stacks: { where: string
   }
 }
 
-/** Union width of plus-4 intervals, so overlapping rows (current and future windows) count once. */
-function unionWidth(ranges: [number, number][]): number {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0])
-  let width = 0
-  let end = -1
-  for (const [low, high] of sorted) {
-    if (high <= end) continue
-    width += high - Math.max(low, end + 1) + 1
-    end = high
+const FOUR_RECORD = PLUS4_RECORDS.indexOf('4')
+
+/**
+ * One pass over the `4` ranges in ZIP and +4 order: per ZIP, the width of their union (overlapping
+ * rows, current and future windows, count once), and the ranges that overlap an earlier range of
+ * another binding whose window overlaps theirs (compared with the earlier range reaching furthest).
+ */
+function sweepPlus4Ranges(ranges: Plus4Ranges): { covered: Map<number, number>; conflicts: { zip: number; low: number; high: number }[] } {
+  const covered = new Map<number, number>()
+  const conflicts: { zip: number; low: number; high: number }[] = []
+  let zip = -1
+  let reach = -1
+  for (const i of plus4Order(ranges)) {
+    if (ranges.record[i] !== FOUR_RECORD) continue
+    const [low, high] = [ranges.low[i], ranges.high[i]]
+    if (ranges.zip[i] !== zip) [zip, reach] = [ranges.zip[i], -1]
+    else if (low <= ranges.high[reach] && ranges.binding[reach] !== ranges.binding[i] && ranges.from[i] <= ranges.to[reach] && ranges.from[reach] <= ranges.to[i]) {
+      conflicts.push({ zip, low, high })
+    }
+    if (reach >= 0 && high <= ranges.high[reach]) continue
+    covered.set(zip, (covered.get(zip) ?? 0) + high - Math.max(low, reach >= 0 ? ranges.high[reach] + 1 : 0) + 1)
+    reach = i
   }
-  return width
+  return { covered, conflicts }
 }
 
 /**
@@ -540,7 +585,7 @@ function weighBindings(bindings: ZipBindings): { combo: Combo; weight: number }[
     const total = [...bindings.address.values()].reduce((sum, entry) => sum + entry.ranges, 0)
     return [...bindings.address.values()].map(({ combo, ranges }) => ({ combo, weight: ranges / total }))
   }
-  const covered = Math.min(PLUS4_SPACE, unionWidth(bindings.plus4Ranges))
+  const covered = Math.min(PLUS4_SPACE, bindings.covered)
   const zShare = bindings.z.size > 0 ? (PLUS4_SPACE - covered) / bindings.z.size : 0
   const weights = new Map<string, { combo: Combo; weight: number }>()
   for (const [key, { combo, width }] of bindings.four) weights.set(key, { combo, weight: width })

@@ -10,7 +10,8 @@ export type Confidence = (typeof CONFIDENCES)[number]
 export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
 
 /**
- * exact   the statutory statewide rate of a `static` state: the same everywhere in the state
+ * exact   the statutory statewide rate of a `static` state: the same everywhere in the state; or the
+ *         binding an SST boundary file gives the ZIP+4 sent (`exactZip4`), nothing lowering it
  * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
  *         (also a place name found in several states, answered where it is most populous), or a
  *         rate the file does not print because it varies by address (estimated from other records)
@@ -21,11 +22,11 @@ export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
  * high    one jurisdiction from a feed whose ceiling is high (official files), no unplaced local tax that may lie there
  * none    never sent with a 200 (nothing resolved is a 404)
  */
-export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: ConfidenceCap, ambiguousRate: boolean, unplacedTaxes: boolean): Confidence {
+export function confidenceOf(record: Pick<StateRecord, 'feed' | 'klass'>, cap: ConfidenceCap, ambiguousRate: boolean, unplacedTaxes: boolean, exactZip4 = false): Confidence {
   if (isStatewide(record)) return 'exact'
   if (cap === 'low') return 'low'
   if (cap === 'medium' || ambiguousRate || unplacedTaxes || feedTraits(record.feed).confidenceCeiling === 'medium') return 'medium'
-  return 'high'
+  return exactZip4 ? 'exact' : 'high'
 }
 
 /** Publisher-dated rows (SST, ordmache) give the latest start among the rates answered; other sources give none. */

@@ -10,12 +10,16 @@ import { warning, type WarningObject } from './lookup-warnings.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
 import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
 import type { ZipEntries } from './zip-entries.ts'
+import { readZip4, zip4Located } from './zip4-location.ts'
 
 /** `ok: false`: the match cannot be used with this snapshot (another state, a ZIP not held); `reason` says why. */
 export type GeocodedLocation = { ok: true; located: Located } | { ok: false; reason: string }
 
-/** What the caller sent beside the street: the city (for place_input_mismatch) and the +4. */
-export type GeocodedInput = { city: string | null; zip4: string | null }
+/**
+ * What the caller sent beside the street: the city (for place_input_mismatch), the ZIP and +4, and
+ * the date asked about (the +4 is read against the boundary file's ranges when the geocoder's ZIP is the one sent).
+ */
+export type GeocodedInput = { city: string | null; zip5: string | null; zip4: string | null; isoDate: string }
 
 /**
  * `strong`: the candidate's place is the geocoder's; `weak`: an aggregator row without a city,
@@ -40,6 +44,8 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
   if (match.state !== state) return { ok: false, reason: `its match "${match.matchedAddress}" lies in ${match.state}, not ${state}` }
   const entry = zips.of(match.zip5).find((e) => e.state === state)
   if (!entry) return { ok: false, reason: `its match "${match.matchedAddress}" has ZIP ${match.zip5}, which the ${state} data does not hold` }
+  const zip4 = input.zip4 && input.zip5 === entry.zip ? readZip4(view, entry, input.zip4, input.isoDate) : null
+  if (zip4?.kind === 'exact') return { ok: true, located: zip4Located(view, zip4, { city: input.city, zip4: input.zip4!, point: { lat: match.lat, lng: match.lng } }) }
   const facts = factsOf(view)
   const model = facts.placeModel(state)
   const fits = entry.candidates.map((candidate) => placeFit(candidate, match, model, facts))
@@ -59,6 +65,7 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
   const choice = index < 0 ? 0 : index
   const mismatch = placeMismatch(input.city, entry.candidates[choice]!, model)
   if (mismatch) warnings.push(mismatch)
+  if (zip4) warnings.push(zip4.warning)
   return {
     ok: true,
     located: {
@@ -67,7 +74,7 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
       choice,
       chosenBy: index < 0 ? 'weight' : 'geocoder',
       resolvedVia: 'census_geocoder',
-      confidenceCap: index < 0 ? 'medium' : null,
+      confidenceCap: index < 0 || zip4?.ambiguous ? 'medium' : null,
       warnings,
       zip4: input.zip4,
       point: { lat: match.lat, lng: match.lng },

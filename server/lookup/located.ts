@@ -16,8 +16,10 @@ import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
  *   coordinates       lat/lng through county and place polygons, then the ZIPs of that county and place
  *   census_geocoder   an address with a street through the upstream Census geocoder (TAXATLAS_GEOCODER_URL):
  *                     its ZIP, county and place chose the candidate
+ *   zip4              the ZIP+4 sent (with a ZIP or an address) lies in one binding of the state's SST
+ *                     boundary file: that binding answered (zip4-location.ts)
  */
-export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'postal_city', 'coordinates', 'census_geocoder'] as const
+export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'postal_city', 'coordinates', 'census_geocoder', 'zip4'] as const
 export type ResolvedVia = (typeof RESOLVED_VIA)[number]
 
 export type ConfidenceCap = 'low' | 'medium' | null
@@ -35,8 +37,10 @@ export type Located = {
   /** the most the answer can claim: `low` for a nearest-centroid or county-only answer, `medium` for a guess among namesakes */
   confidenceCap: ConfidenceCap
   warnings: WarningObject[]
-  /** the +4 sent with the ZIP; never used (no ZIP+4 data is held) */
+  /** the +4 sent with the ZIP */
   zip4: string | null
+  /** the answer is the binding the state's boundary file gives the ZIP+4: every tax of the location is known */
+  exact?: true
   /** the point asked about (coordinates mode), or the geocoder's point for the address */
   point: { lat: number; lng: number } | null
 }

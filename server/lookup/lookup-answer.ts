@@ -80,7 +80,9 @@ export function settleAnswer({ located, dated, normalization, shape }: AnswerInp
   const restated = restatedDefault(view.rates, entry, located.choice, isoDate)
   warnings.push(...restated.warnings)
   if (byWeight) warnings.push(ambiguityWarning(located, summaries!, rateDiffers))
-  const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, isoDate, shape === 'full', authorities)
+  // A ZIP+4 or ZIP the boundary file binds has every tax that lies there named: none is unplaced.
+  const boundPlaced = located.exact === true || candidate.basis === 'boundary_share'
+  const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, isoDate, shape === 'full', authorities, boundPlaced)
   warnings.push(...standing)
   const varies = rateVariesWarning(record, authorities)
   if (varies) warnings.push(varies.warning)
@@ -90,7 +92,7 @@ export function settleAnswer({ located, dated, normalization, shape }: AnswerInp
   const basis = effectiveDateBasisOf(record)
   const meta: AnswerMeta = {
     resolved_via: resolvedVia,
-    confidence: confidenceOf(record, lowerCap(lowerCap(located.confidenceCap, restated.cap), varies?.cap ?? null), rateDiffers, unplacedTaxes),
+    confidence: confidenceOf(record, lowerCap(lowerCap(located.confidenceCap, restated.cap), varies?.cap ?? null), rateDiffers, unplacedTaxes, located.exact === true),
     effective_date: effectiveDateOf(basis, authorities),
     effective_date_basis: basis,
     period: legacyPeriodOf(record),

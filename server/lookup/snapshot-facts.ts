@@ -106,15 +106,16 @@ export class SnapshotFacts {
   /**
    * The aggregator label, freshness status and unplaced taxes of the state for an answer in the
    * county (`countyFips`; null: not known, so every unplaced tax may lie there) on the date: shared
-   * by every answer with the same unplaced taxes.
+   * by every answer with the same unplaced taxes. `boundPlaced`: the state's boundary file binds
+   * the location, naming every tax that lies there, so no unplaced tax may.
    */
-  standingWarnings(state: string, countyFips: string | null, isoDate: string, detailed: boolean, answered: readonly Authority[]): readonly LookupWarning[] {
+  standingWarnings(state: string, countyFips: string | null, isoDate: string, detailed: boolean, answered: readonly Authority[], boundPlaced = false): readonly LookupWarning[] {
     const record = this.#records.get(state)
     if (!record) return []
     let taxes = this.#unplaced.get(state)
     if (!taxes) this.#unplaced.set(state, (taxes = taxingUnplaced(record)))
     // A place with no ZIP of its own answers its own taxes, which stay listed as unplaced for ZIP answers.
-    const unplaced = unplacedAt(taxes, countyFips, isoDate).filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
+    const unplaced = boundPlaced ? [] : unplacedAt(taxes, countyFips, isoDate).filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
     const inCounty = countyFips !== null
     const cache = detailed ? this.#detailedWarnings : this.#warnings
     // The example an unplaced warning gives depends on the answered taxes it is told apart from.

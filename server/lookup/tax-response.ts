@@ -59,7 +59,7 @@ export const NormalizationBlock = z
 
 const metaFields = {
   resolved_via: z.enum(RESOLVED_VIA),
-  confidence: z.enum(CONFIDENCES).describe('exact: statutory statewide rate; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200'),
+  confidence: z.enum(CONFIDENCES).describe('exact: statutory statewide rate, or the binding an SST boundary file gives the ZIP+4 sent; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200'),
   effective_date: z.string().nullable().describe('latest start date of the rates answered, where the publisher dates its rows (SST); else null'),
   effective_date_basis: z.enum(EFFECTIVE_DATE_BASES),
   period: z.string().nullable().describe('deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere'),
@@ -118,7 +118,7 @@ export const FullLookupBody = z
     rows: z.array(RateRow),
     resolved_place: z.object({
       zip: z.string(),
-      zip4: z.string().nullable().describe('as sent; not used (no ZIP+4 data is held)'),
+      zip4: z.string().nullable().describe("as sent; read against the state's SST boundary file ranges where it has them (resolved_via zip4), else not used"),
       state: z.string(),
       county: z.object({ fips: z.string(), name: z.string() }).nullable(),
       city: z.object({ geoid: z.string().nullable(), name: z.string() }).nullable(),

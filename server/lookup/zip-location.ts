@@ -11,6 +11,7 @@ import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import { onZipOf, ownPlaceNear, placeWithoutZip } from './place-stack.ts'
 import { isStatewideZip, statewideZipWarning } from './statewide-zip.ts'
 import type { ZipEntries } from './zip-entries.ts'
+import { readZip4, zip4Located } from './zip4-location.ts'
 
 export type ZipQuery = {
   zip5: string
@@ -20,6 +21,8 @@ export type ZipQuery = {
   /** city sent with the address; picks among the ZIP's candidates */
   city: string | null
   via: 'zip5' | 'address_locator'
+  /** the date asked about: which ZIP+4 ranges are in force */
+  isoDate: string
 }
 
 /** The entry of `state` for the ZIP, or the reason there is none. */
@@ -52,6 +55,8 @@ export function cityOfUnknownZip(view: SnapshotView, zips: ZipEntries, query: Zi
 
 export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery): Located {
   const zipEntry = zipEntryOf(view, zips, query.zip5, query.state)
+  const zip4 = query.zip4 ? readZip4(view, zipEntry, query.zip4, query.isoDate) : null
+  if (zip4?.kind === 'exact') return zip4Located(view, zip4, { city: query.city, zip4: query.zip4!, point: null })
   const facts = factsOf(view)
   const model = facts.placeModel(query.state)
   let entry = zipEntry
@@ -89,9 +94,7 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
     )
   }
   if (isStatewideZip(view, entry)) warnings.push(statewideZipWarning(entry))
-  if (query.zip4) {
-    warnings.push(warning('zip4_not_used', `No ZIP+4 data is held: ZIP+4 ${query.zip5}-${query.zip4} was answered as ZIP ${query.zip5}.`, { zip4: query.zip4 }))
-  }
+  if (zip4) warnings.push(zip4.warning)
   return {
     state: query.state,
     entry,
@@ -99,7 +102,7 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
     chosenBy: choice.by,
     resolvedVia: query.via,
     // The ZIP's candidates do not list the place: its lying beside the ZIP is read from the distance only.
-    confidenceCap: byRegionName || layered ? 'low' : own ? 'medium' : null,
+    confidenceCap: byRegionName || layered ? 'low' : own || zip4?.ambiguous ? 'medium' : null,
     warnings,
     zip4: query.zip4,
     point: null,
