@@ -81,7 +81,7 @@ export type PortabilityRatesParams = PortabilityRatesInput & {
   seller_zip?: string
 }
 /**
- * GET /v1/portability/rates answers "an object with free-form properties" (spec 4.2) whose shape
+ * GET /v1/portability/rates answers "an object with free-form properties" (api.md "GET /v1/portability/rates") whose shape
  * depends on `format`; typed precisely once the route exports its schemas.
  */
 export type PortabilityRatesResponse = { [field: string]: unknown }

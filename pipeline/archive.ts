@@ -1,4 +1,4 @@
-// Picks the one data file out of a downloaded ZIP explicitly (pitfall P3); the caller records
+// Picks the one data file out of a downloaded ZIP explicitly (trap P3); the caller records
 // the member name in the manifest.
 import { unzipSync } from 'fflate'
 

@@ -1,4 +1,4 @@
-// Bytes → text for official source files. Strict UTF-8 first; Latin-1 place names (pitfall P11)
+// Bytes → text for official source files. Strict UTF-8 first; Latin-1 place names (trap P11)
 // fall back to windows-1252. A replacement character never reaches the parsers.
 import { isUtf8 } from 'node:buffer'
 

@@ -1,5 +1,5 @@
 // `npm run admin -- <command> [options]` (commands in USAGE): account and API-key management
-// (spec 5.3). Talks to the running server's loopback admin listener, or opens the store when no
+// (api.md "Authentication"). Talks to the running server's loopback admin listener, or opens the store when no
 // server runs.
 import { parseArgs } from 'node:util'
 import { AdminError, connectAdmin, type AdminClient } from './admin/admin-client.ts'

@@ -39,7 +39,7 @@ export type GeoZip = {
   lng: number | null
   /** zcta: Census internal point; usps: the USPS ZIP list's point (a ZIP with no ZCTA); county: inside its largest county */
   centroidSource: 'zcta' | 'usps' | 'county' | null
-  /** true when the ZIP is a Census ZCTA; false for PO-box / unique ZIPs (pitfall P28) */
+  /** true when the ZIP is a Census ZCTA; false for PO-box / unique ZIPs (trap P28) */
   zcta: boolean
   /** states of the counties holding its addresses; more than one for a straddling ZIP */
   states: string[]

@@ -1,5 +1,5 @@
 // The shapes every feed adapter and the geography builder hand to the compiler.
-// Identity of an authority is (state, level, code); names are metadata only (pitfall P37).
+// Identity of an authority is (state, level, code); names are metadata only (trap P37).
 import { z } from 'zod'
 
 export const LEVELS = ['state', 'county', 'city', 'district'] as const

@@ -39,7 +39,7 @@ export const SstRowRule = z
 export type SstRowRule = z.infer<typeof SstRowRule>
 
 export const SstReading = z.object({
-  /** first matching rule wins; a row no rule matches fails the state (pitfall P13) */
+  /** first matching rule wins; a row no rule matches fails the state (trap P13) */
   rules: z.array(SstRowRule).min(1),
   /**
    * The most the local layers of one stack may sum to, in 1e-5 units, by statute: above it a layer

@@ -1,11 +1,11 @@
 // Avalara's free ZIP5 rate tables (TAXRATES_ZIP5_<ST><YYYYMM>.csv): an aggregator's estimate,
-// used for states without a machine-readable official source. Not an official source (P39).
+// used for states without a machine-readable official source. Not an official source (trap P39).
 //
 // Parsing decisions, all checked against the three held editions (201804, 201911, 202512):
 // - columns are found by header name; 2018/2019 put StateRate before EstimatedCombinedRate, 2025 after.
 // - ZIPs are never padded: every held row has a 5-digit ZIP, so a 4-digit one means the file went
 //   through a spreadsheet and the row is rejected rather than guessed.
-// - rates are read as text. Avalara prints 6 decimals; the API serves 5 (spec 2.1), so a 6th digit is
+// - rates are read as text. Avalara prints 6 decimals; the API serves 5 (api.md "Simple answer"), so a 6th digit is
 //   rounded half-up to 1e-5: that repairs export artefacts (0.048499 for UT's 4.85%) and brings
 //   genuinely finer rates (NM's 0.074375, MO's 0.030625) to the served precision. Rounded cells are
 //   counted in the notes.
@@ -327,7 +327,7 @@ export function compileAvalara(input: CompileAvalaraInput): FeedResult {
   }
   const missing = zipsInState(geography, state).filter((zip) => !covered.has(zip.zip)).length
   const notes = [`${AVALARA_LABEL}; edition ${edition}, no row dates: every rate is dated from the edition month`]
-  if (elsewhere.length) notes.push(`${elsewhere.length} border ZIPs dropped as geography assigns them to another state (P23): ${elsewhere.join(', ')}`)
+  if (elsewhere.length) notes.push(`${elsewhere.length} border ZIPs dropped as geography assigns them to another state (trap P23): ${elsewhere.join(', ')}`)
   if (unknown) notes.push(`${unknown} ZIPs unknown to geography kept without a county`)
   if (missing) notes.push(`${missing} geography ZIPs of ${state} have no row in this file`)
   notes.push(...restated)

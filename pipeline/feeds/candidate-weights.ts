@@ -1,6 +1,6 @@
 // What the CDTFA, Avalara and statutory compilers share: which ZIPs belong to a state, how a ZIP's
 // address share splits over that state's counties, and a jurisdiction table that refuses two
-// different rates under one identity (state, level, code) — pitfall P37.
+// different rates under one identity (state, level, code) — trap P37.
 import { stateByCode } from '../../sources/index.ts'
 import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
 import type { GeoCounty, GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'

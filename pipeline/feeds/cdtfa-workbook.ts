@@ -6,8 +6,8 @@
 // transactions and use taxes): each city row becomes one district jurisdiction `city:<NAME>` with
 // rate = city combined − 7.25%, and each county's unincorporated rate becomes `county:<NAME>` with
 // rate = unincorporated combined − 7.25%. The individual districts inside those sums (CDTFA-105)
-// are not split out — we transcribe the combined rate the publisher prints (pitfall P40).
-// County and city jurisdictions themselves carry rate 0 so names resolve (pitfall P29).
+// are not split out — we transcribe the combined rate the publisher prints (trap P40).
+// County and city jurisdictions themselves carry rate 0 so names resolve (trap P29).
 import readXlsxFile from 'read-excel-file/node'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import { placeMatchWords, placesByMatchKey } from '../../snapshot-contract/place-names.ts'

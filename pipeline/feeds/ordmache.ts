@@ -2,7 +2,7 @@
 //
 // Model. Each record prints the combined general rate of one locality in one county, state share
 // included. As for California (cdtfa-workbook.ts), the combined rate is transcribed, not split
-// into components (pitfall P41: IL county = combined − 6.25% − RTA share is a derivation that
+// into components (trap P41: IL county = combined − 6.25% − RTA share is a derivation that
 // goes wrong): the state level is the statewide 6.25%, and each record becomes one district
 // jurisdiction, coded by its location code, at its combined rate minus the statewide rate. County
 // and city jurisdictions carry rate 0 so names resolve. Every record keeps its current and prior
@@ -202,7 +202,7 @@ export function compileOrdmache({ file, stateRate, geography }: CompileOrdmacheI
 
 /**
  * Location codes with their listings merged: a code listed twice (100-0001-1, Marion, as at the
- * source) is one locality when both listings agree on every day they share (pitfall P21); a
+ * source) is one locality when both listings agree on every day they share (trap P21); a
  * disagreement, or a county name that is not the geography's county of that number, fails the file.
  */
 function mergeListings(records: OrdmacheRecord[], geography: Geography, fileName: string, notes: string[]): Map<string, Locality> {

@@ -1,5 +1,5 @@
 // A rate over time as spans (ISO dates, `to` inclusive, null = open), ordered and not overlapping.
-// Two listings of one code merge when they agree on every day both cover (pitfall P21: key by code
+// Two listings of one code merge when they agree on every day both cover (trap P21: key by code
 // and window); timelines combine day by day over the days all of them cover.
 
 export type Span = { from: string; to: string | null; rate: number }

@@ -3,11 +3,11 @@
 import Papa from 'papaparse'
 import { MAX_REJECTED_SHARE, OPEN_END_YEAR, parseSstDate, trimCell, type RejectedLine } from './sst-rate-file.ts'
 
-/** 29 fixed fields + 20 district triplets; newer files carry extra trailing fields (pitfall P4). */
+/** 29 fixed fields + 20 district triplets; newer files carry extra trailing fields (trap P4). */
 export const BOUNDARY_MIN_FIELDS = 89
 const TRIPLETS_START = 29
 const TRIPLET_COUNT = 20
-/** Triplets of this type are location codes, not districts (WA `L####`, pitfall P8). */
+/** Triplets of this type are location codes, not districts (WA `L####`, trap P8). */
 export const LOCATION_CODE_TYPE = '45'
 const REJECTIONS_KEPT = 100
 
@@ -42,7 +42,7 @@ export type BoundaryRow = {
   /** Z/4: fields 18 and 20; A: the address ZIP (field 16) in both */
   zipLow: string
   zipHigh: string
-  /** 4: fields 19 and 21 as integers (`1` = 0001, pitfall P7); A: field 17; Z: null */
+  /** 4: fields 19 and 21 as integers (`1` = 0001, trap P7); A: field 17; Z: null */
   plus4Low: number | null
   plus4High: number | null
   address: BoundaryAddress | null
@@ -274,7 +274,7 @@ export async function readBoundaryFile(
   return reader.stats
 }
 
-/** Refuses a boundary file with no valid rows, an invalid first record, or >1% unknown-type or rejected rows (P1, P4, P5). */
+/** Refuses a boundary file with no valid rows, an invalid first record, or >1% unknown-type or rejected rows (traps P1, P4, P5). */
 export function assertBoundaryFileHealthy(stats: BoundaryFileStats, fileName: string): void {
   const example = stats.rejected[0] ? ` (line ${stats.rejected[0].line}: ${stats.rejected[0].reason})` : ''
   if (stats.rowsParsed === 0) throw new Error(`${fileName}: no valid boundary rows out of ${stats.rowsRead} read${example}`)
@@ -295,7 +295,7 @@ export function isActiveOn(row: { from: string; to: string | null }, date: strin
 
 /**
  * The ZIPs of a row's 5-digit range that `allowedZips` accepts (the caller passes "ZIP is in this
- * state per geography", pitfall P22), and how many range values it refused. Ranges wider than
+ * state per geography", trap P22), and how many range values it refused. Ranges wider than
  * `maxWidth` throw rather than being enumerated blindly.
  */
 export function expandZipRange(

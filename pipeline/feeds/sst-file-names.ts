@@ -1,5 +1,5 @@
 // SST file names `<ST><R|B><YYYY>Q<q><MON><D>.csv|zip`: parsed case-insensitively and discovered
-// from a listing, never constructed (pitfall P2).
+// from a listing, never constructed (trap P2).
 
 export type SstFileKind = 'rate' | 'boundary'
 

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { parseRateFraction } from '../../snapshot-contract/rate-units.ts'
 
 export const RATE_FILE_FIELDS = 9
-/** End dates in or after this year are open-ended sentinels (`29991231`, `99991231`), pitfall P9. */
+/** End dates in or after this year are open-ended sentinels (`29991231`, `99991231`), trap P9. */
 export const OPEN_END_YEAR = 2900
 /** Share of rejected rows above which a whole file is refused. */
 export const MAX_REJECTED_SHARE = 0.01
@@ -50,7 +50,7 @@ const RequiredRate = z.string().transform((text, ctx) => {
   return parsed.units
 })
 
-/** Food/drug rates may be blank (VT): blank is null, never 0 (pitfall P10). */
+/** Food/drug rates may be blank (VT): blank is null, never 0 (trap P10). */
 const OptionalRate = z.string().transform((text, ctx): number | null => {
   if (text === '') return null
   const parsed = parseRateFraction(text)
@@ -91,7 +91,7 @@ const FIELD_NAMES = ['stateFips', 'typeCode', 'code', 'generalIntra', 'generalIn
 
 /**
  * Trims spaces, tabs and stray carriage returns only. String#trim would also eat U+FEFF, hiding a
- * BOM glued to the first field, which must fail the file instead (pitfall P1).
+ * BOM glued to the first field, which must fail the file instead (trap P1).
  */
 export function trimCell(cell: string): string {
   return cell.replace(/^[ \t\r]+|[ \t\r]+$/g, '')

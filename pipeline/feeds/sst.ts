@@ -32,7 +32,7 @@ export type SstStateInput<Lines = string | Iterable<string>> = {
   /** whole text or its lines */
   boundaryFile?: { name: string; lines: Lines }
   geography: Geography
-  /** what the state's type codes mean and its own rules (pitfall P13); the common reading when absent */
+  /** what the state's type codes mean and its own rules (trap P13); the common reading when absent */
   reading?: SstReading
   /** without a boundary file, district codes are bound to the counties these facts give them */
   districtAreas?: DistrictAreaTable
@@ -111,7 +111,7 @@ function prepare(input: SstStateInput<unknown>): Prepared {
   const unknown = ruled.filter(({ rule }) => !rule).map(({ row }) => row)
   if (unknown.length > 0) {
     const lines = unknown.slice(0, NOTES_LISTED).map((row) => row.line).join(', ')
-    throw new Error(`${rateFile.name}: unknown jurisdiction type codes ${summarise(unknown.map((row) => row.typeCode))} (lines ${lines}); add them to the state's SST reading (pitfall P13)`)
+    throw new Error(`${rateFile.name}: unknown jurisdiction type codes ${summarise(unknown.map((row) => row.typeCode))} (lines ${lines}); add them to the state's SST reading (trap P13)`)
   }
   const byRule = groupByRule(ruled as { row: SstRateRow; rule: SstRowRule }[])
   const undecoded = [...byRule].filter(([rule]) => rule.read === 'undecoded')
@@ -224,13 +224,13 @@ function jurisdictionName(level: Level, code: string, stateFips: string, input: 
   if (level === 'state') return input.stateName
   if (level === 'county') return input.geography.counties.get(stateFips + code)?.name ?? ''
   if (level === 'city') return input.geography.places.get(stateFips + code)?.name ?? ''
-  // Names only from authoritative tables (pitfall P36); the rate file has none for districts.
+  // Names only from authoritative tables (trap P36); the rate file has none for districts.
   return `District ${code}`
 }
 
 /**
  * Collects, per in-state ZIP, the county/place/district combinations of boundary `Z` and `4`
- * rows that are current or future at the rate file's quarter start (pitfall P12).
+ * rows that are current or future at the rate file's quarter start (trap P12).
  */
 class BoundaryBinder {
   private readonly byZip = new Map<string, ZipBindings>()
@@ -259,7 +259,7 @@ class BoundaryBinder {
     if (row.locationCodes.length > 0) skipped.locationCodeRows++
     const combo: Combo = { countyFips: row.countyFips, placeFips: row.placeFips, districts: this.districtsOf(row.districts, row.line) }
     const key = [combo.countyFips ?? '', combo.placeFips ?? '', [...combo.districts].sort().join(',')].join('|')
-    // An address row binds its street range in one ZIP (pitfall P6); a ZIP answer weighs it by range count.
+    // An address row binds its street range in one ZIP (trap P6); a ZIP answer weighs it by range count.
     if (row.type === 'A') {
       if (!this.isInState(row.zipLow)) return
       this.addressRows++
@@ -297,7 +297,7 @@ class BoundaryBinder {
       `${fileName}: ${stats.rowsParsed} of ${stats.rowsRead} boundary rows parsed (Z ${stats.byType.Z}, 4 ${stats.byType['4']}, A ${stats.byType.A}; unknown types ${JSON.stringify(stats.unknownTypes)})`,
       `${fileName}: ${skipped.expired} rows ended before ${prepared.quarterStart}, ${this.addressRows} current address rows (binding the ZIPs no Z or 4 row binds), ${skipped.otherState} rows for another state`,
     )
-    if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (pitfall P8)`)
+    if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (trap P8)`)
     if (skipped.nonDistrictTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.nonDistrictTriplets} triplets typed as a non-district level were ignored`)
     if (skipped.excludedTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.excludedTriplets} triplets of codes the state's reading excludes were ignored`)
     if (this.foreignZips.size > 0) {
@@ -323,7 +323,7 @@ class BoundaryBinder {
   private districtsOf(triplets: Triplet[], line: number): string[] {
     return triplets.flatMap((triplet) => {
       const read = ruleFor(this.prepared.reading, triplet.type, triplet.code)?.read
-      if (!read || read === 'undecoded') throw new Error(`${this.fileName} line ${line}: unknown district triplet type ${triplet.type} (code ${triplet.code}, pitfall P13)`)
+      if (!read || read === 'undecoded') throw new Error(`${this.fileName} line ${line}: unknown district triplet type ${triplet.type} (code ${triplet.code}, trap P13)`)
       if (read === 'excluded') {
         this.skipped.excludedTriplets++
         return []

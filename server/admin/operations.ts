@@ -1,4 +1,4 @@
-// Account and key management (spec 5.3: not part of the public API). The same operations run
+// Account and key management (api.md "Authentication": not part of the public API). The same operations run
 // behind the loopback admin listener of a running server and, with no server running, straight
 // against the store from the admin command.
 import { z } from 'zod'

@@ -1,5 +1,5 @@
 // A located, dated lookup settled (its rates in integer units, its meta) and written as the simple
-// (spec 2.1/2.2) or full (spec 2.4) body.
+// (api.md "Simple answer") or full (api.md "Full answer") body.
 import { feedTraits, isStatewide, type SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import type { Authority, Candidate } from '../../snapshot-contract/rate-index.ts'
 import { freightTaxable, stateFacts } from '../../sources/state-facts.ts'
@@ -103,7 +103,7 @@ export function settleAnswer({ located, dated, normalization, shape }: AnswerInp
   return { shape, located, candidate, authorities, parts, rate, meta, resolvedVia, sourceKind: feedTraits(record.feed).sourceKind, summaries, normalized }
 }
 
-/** The simple (spec 2.1/2.2) or full (spec 2.4) body of a settled answer; `billing`: the billing block of a full one. */
+/** The simple (api.md "Simple answer") or full (api.md "Full answer") body of a settled answer; `billing`: the billing block of a full one. */
 export function answerBody(answer: Answer, billing: () => Billing): SimpleLookupBody | FullLookupBody {
   const { rate, meta, normalized, located, candidate } = answer
   if (answer.shape === 'simple') return { rate, meta: normalized ? { ...meta, normalization: normalized } : meta }

@@ -1,5 +1,5 @@
 // The request's input made ready to locate: address and ZIP modes through the address module
-// (spec 4.7 repairs, state derived from the ZIP), place and point modes through the path state and
+// (the repairs of api.md "Normalization", state derived from the ZIP), place and point modes through the path state and
 // the location's own state. Strict mode refuses anything that would be repaired (400 + correction).
 import { HttpError } from '../base/errors.ts'
 import { normalizeAddressInput, RULE, strictCorrection, type AddressInput, type NormalizationEntry, type NormalizedInput } from './address/index.ts'

@@ -96,6 +96,6 @@ export function readLookupRequest(pathState: string | null, query: LookupQuery, 
   if (typeof strict !== 'boolean') return { ok: false, error: strict }
   const date = readLookupDate(query.as_of, query.period, now)
   if (!date.ok) return { ok: false, error: invalidInput(date.reason) }
-  // Strict mode is about repairing address text; a point has none (spec 4.1: accepted and ignored).
+  // Strict mode is about repairing address text; a point has none (api.md "GET /v1/tax/{state}": accepted and ignored).
   return { ok: true, request: { pathState, input, shape, strict: input.mode === 'coordinates' ? false : strict, date: date.date } }
 }

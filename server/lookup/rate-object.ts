@@ -1,4 +1,4 @@
-// The spec 2.1 rate object, the per-candidate summaries of an ambiguous ZIP, and the full-mode rows.
+// The api.md "Simple answer" rate object, the per-candidate summaries of an ambiguous ZIP, and the full-mode rows.
 import { sourceKindOfFile, type SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { LEVELS } from '../../snapshot-contract/model.ts'
 import type { Authority, Candidate, RateIndex } from '../../snapshot-contract/rate-index.ts'

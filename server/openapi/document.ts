@@ -12,7 +12,7 @@ export const API_VERSION = '1.0.0'
 
 const ERROR_RESPONSES: Record<string, { status: number; description: string }> = {
   MalformedRequest: { status: 400, description: 'MALFORMED_JSON: the body is not valid JSON.' },
-  Unauthorized: { status: 401, description: 'UNAUTHORIZED: no API key, or one that matches no account (spec 5.2).' },
+  Unauthorized: { status: 401, description: 'UNAUTHORIZED: no API key, or one that matches no account (api.md "Authentication").' },
   PaymentRequired: { status: 402, description: 'QUOTA_EXCEEDED (lookup quota of the period used up) or TRIAL_EXPIRED. Not retried by clients.' },
   PayloadTooLarge: { status: 413, description: 'PAYLOAD_TOO_LARGE: the body exceeds the limit.' },
   UnsupportedMediaType: { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.' },

@@ -14,7 +14,7 @@ export class SchemaComponents {
     const converted = z.toJSONSchema(schema, {
       io,
       unrepresentable: 'any',
-      // Response objects may grow new fields (spec 2.1): do not promise there are no others.
+      // Response objects may grow new fields (api.md "Simple answer"): do not promise there are no others.
       override: (ctx) => {
         if (io === 'output' && ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties
       },

@@ -1,4 +1,4 @@
-// GET /v1/freshness (public): the spec 2.5 envelope of the served snapshot, precomputed at load
+// GET /v1/freshness (public): the api.md "GET /v1/freshness" envelope of the served snapshot, precomputed at load
 // time. Clients poll hourly; the ETag turns an unchanged poll into a bodiless 304.
 import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
 import { matchesIfNoneMatch } from '../base/etag.ts'
@@ -19,7 +19,7 @@ export const freshnessRoute = defineRoute({
   auth: 'public',
   responses: {
     200: {
-      description: 'The freshness envelope (spec 2.5).',
+      description: 'The freshness envelope (api.md "GET /v1/freshness").',
       schema: FreshnessEnvelope.meta({ id: 'FreshnessEnvelope' }),
       headers: { ETag: 'identifies this body; changes with the snapshot', 'Cache-Control': FRESHNESS_CACHE_CONTROL },
     },

@@ -1,4 +1,4 @@
-// GET /v1/portability/rates (spec 4.2): the rate lookup for migrating integrations. Its input
+// GET /v1/portability/rates (api.md "GET /v1/portability/rates"): the rate lookup for migrating integrations. Its input
 // forms are mapped onto the GET /v1/tax resolver (the same repairs, candidates and warnings); the
 // answer is shaped as `format` asks (ours, TaxJar's or Avalara's), at the location the state's
 // sourcing rule names for the seller sent.

@@ -1,4 +1,4 @@
-// GET /v1/tax/{state} (spec 4.1): the rate lookup by address, ZIP, place or coordinates. The schema
+// GET /v1/tax/{state} (api.md "GET /v1/tax/{state}"): the rate lookup by address, ZIP, place or coordinates. The schema
 // takes mode, strict, as_of and period as plain strings: their refusals are 400 INVALID_INPUT
 // (spec 7), checked by the lookup; the schema's own failures are 422.
 import { z } from 'zod'
@@ -23,7 +23,7 @@ export const coordinate = (name: string, limit: number) =>
     .describe(`${name} in decimal degrees (-${limit}..${limit}); coordinates mode needs lat and lng`)
 
 export const TaxParams = z.object({
-  state: z.string().min(1).max(60).describe('2-letter state code, any case; a wrong or placeholder state is replaced by the ZIP\'s (spec 4.7)'),
+  state: z.string().min(1).max(60).describe('2-letter state code, any case; a wrong or placeholder state is replaced by the ZIP\'s (api.md "Normalization")'),
 })
 
 export const TaxQuery = z.object({

@@ -16,7 +16,7 @@ export type Snapshot = {
   /** ISO timestamp of when this process loaded it */
   readonly loadedAt: string
   readonly manifest: Manifest
-  /** spec 2.5 envelope, serialized once, with its ETag */
+  /** api.md "GET /v1/freshness" envelope, serialized once, with its ETag */
   readonly freshness: { readonly body: string; readonly etag: string }
   readonly rates: RateIndex
   readonly places: PlaceIndex

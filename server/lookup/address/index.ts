@@ -1,4 +1,4 @@
-// Embedded US address parser and the normalization repairs of spec 4.7 for GET /v1/tax/{state}. Pure: no I/O.
+// Embedded US address parser and the normalization repairs of api.md "Normalization" for GET /v1/tax/{state}. Pure: no I/O.
 export type { AddressInput, Confidence, FieldError, NormalizationEntry, NormalizedInput, NormalizeResult, ZipFacts } from './types.ts'
 export { normalizeAddressInput } from './normalize.ts'
 export { NORMALIZATION_RULES, RULE, type NormalizationRule, type RuleId } from './rules.ts'

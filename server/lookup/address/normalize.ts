@@ -1,4 +1,4 @@
-// normalizeAddressInput: the six repairs of spec 4.7 and the parse of address, city, zip and path state.
+// normalizeAddressInput: the six repairs of api.md "Normalization" and the parse of address, city, zip and path state.
 import { normalizePlaceName } from '../../../snapshot-contract/place-names.ts'
 import { readAddressField, replaceAddressState, type ParsedAddress } from './address-field.ts'
 import { checkFieldLimits, hasUsableContent } from './input-limits.ts'

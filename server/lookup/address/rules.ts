@@ -1,4 +1,4 @@
-// The documented normalization table (spec 4.7), in the order the repairs are applied.
+// The documented normalization table (api.md "Normalization"), in the order the repairs are applied.
 import type { Confidence } from './types.ts'
 
 export const RULE = {

@@ -5,7 +5,7 @@ export type ZipFacts = (zip5: string) => { state: string; straddles: boolean; st
 
 export type Confidence = 'unambiguous' | 'heuristic'
 
-/** One applied repair (spec 2.3). `raw`/`normalized` are the whole field value before and after it. */
+/** One applied repair (api.md "Normalization"). `raw`/`normalized` are the whole field value before and after it. */
 export type NormalizationEntry = {
   rule_id: string
   field: string
