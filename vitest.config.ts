@@ -24,6 +24,10 @@ export default defineConfig({
     // Once for the whole run, both projects: the run's temp directory (checked for leftovers at the
     // end, after the others are torn down), one mirror, one PostgreSQL server.
     globalSetup: ['test/temp-dir-setup.ts', 'test/global-setup.ts', 'test/postgres-setup.ts'],
+    // Two test files at a time. Most of them spend their time waiting on processes of their own (a
+    // server, a refresh, PostgreSQL, Chromium), so one file at a time, vitest's choice on two cores,
+    // leaves a core idle for much of the run.
+    maxWorkers: 2,
     projects: [
       { test: { ...common, name: 'default', include: ['test/**/*.test.ts'] } },
       { test: { ...common, name: 'postgres', include: STORE_TESTS, env: { TAXATLAS_TEST_STORE: 'postgres' } } },
