@@ -37,6 +37,12 @@ const iso = (ms: number) => new Date(ms).toISOString()
 /** A claim outlasts the attempt's timeout by this much before another node may take the delivery. */
 const CLAIM_MARGIN_MS = 30_000
 const ERROR_TEXT_LIMIT = 300
+/**
+ * With nothing known to fall due, the store is asked for deliveries due this often rather than at
+ * every round: an idle server leaves its store alone. What falls due sooner is known here (a snapshot
+ * announced, an attempt failed here); this look finds the rest (another node's lapsed claim).
+ */
+const IDLE_LOOK_MS = 60_000
 
 export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher {
   const { table, settings, clock, logger } = deps
@@ -48,6 +54,8 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
   let round: Promise<void> = Promise.resolve()
   /** the reason the last round failed, logged once while it lasts */
   let failing: string | null = null
+  /** the clock time before which no delivery is known to be due */
+  let wakeAt = 0
 
   const announce = async (snapshot: Snapshot) => {
     const after = await table.lastAnnounced()
@@ -99,13 +107,15 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       await table.delivered(delivery.id, delivery.webhookId, iso(now), status!)
       return
     }
+    const retryAt = now + retryDelayMs(settings, delivery.attempts)
+    wakeAt = Math.min(wakeAt, retryAt)
     const disabled = await table.failed({
       deliveryId: delivery.id,
       webhookId: delivery.webhookId,
       at: iso(now),
       status,
       error: error.slice(0, ERROR_TEXT_LIMIT),
-      nextAttemptAt: iso(now + retryDelayMs(settings, delivery.attempts)),
+      nextAttemptAt: iso(retryAt),
       disableIfFailingSince: iso(now - settings.disableAfterMs),
       disabledReason: `every delivery attempt failed for ${Math.round((settings.disableAfterMs / 86_400_000) * 100) / 100} days; the last: ${error.slice(0, ERROR_TEXT_LIMIT)}`,
     })
@@ -114,6 +124,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
 
   const deliverDue = async () => {
     const batch = settings.concurrency * 4
+    wakeAt = clock() + IDLE_LOOK_MS
     while (!stopped) {
       const now = clock()
       const claimed = await table.claimDue(iso(now), iso(now + settings.timeoutMs + CLAIM_MARGIN_MS), batch)
@@ -125,10 +136,15 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
   const once = async () => {
     try {
       const snapshot = deps.current()
-      if (snapshot.id !== handled && (await announce(snapshot))) handled = snapshot.id
-      await deliverDue()
+      if (snapshot.id !== handled && (await announce(snapshot))) {
+        handled = snapshot.id
+        // Its deliveries (made here or by another node) are due now.
+        wakeAt = 0
+      }
+      if (clock() >= wakeAt) await deliverDue()
       failing = null
     } catch (error) {
+      wakeAt = 0
       const reason = (error as Error).message
       if (reason !== failing) logger.warn('webhook_round_failed', { reason })
       failing = reason
