@@ -15,7 +15,7 @@ import AZ from '../sources/az.ts'
 import { AZ_TPT_PAGE } from '../sources/descriptor.ts'
 import { AZ_CITIES, azRateTable, COUNTY_PART, type AzFixtureRow } from './support/az-tpt-fixture.ts'
 import { stateIndex, zipsWholly } from './support/feed-answers.ts'
-import { loadFeedProcess, withPublisherReplica } from './support/feed-load-process.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 
@@ -126,27 +126,25 @@ describe('through the publisher replica, as production runs', () => {
   const servePage = (replica: PublisherReplica) => replica.answer(AZ_TPT_PAGE, { kind: 'page', html: rateTablePage(['TPT_RATETABLE_ALL_12012026.csv', IN_EFFECT, 'TPT_RATETABLE_ALL_10012026.csv']) })
 
   it('finds the newest table in effect from the rate table page at azdor.gov through the proxy, and answers a Phoenix ZIP from it', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
+    const load = await loadFeedAtPublisher('AZ', NOW, [HOST], async (replica) => {
       servePage(replica)
       await replica.serveBytes(tableUrl(IN_EFFECT), azRateTable({ bom: true }))
-      const loaded = await loadFeedProcess('AZ', NOW, dir, replica.env)
-      if ('error' in loaded) throw new Error(loaded.error)
-      expect(loaded.choices[0]).toMatchObject({ edition: '2026-11-01', request: { fileName: IN_EFFECT, officialUrl: tableUrl(IN_EFFECT) } })
-      expect(loaded.choices[0]!.how).toMatch(/held until their date: TPT_RATETABLE_ALL_12012026\.csv/)
-      expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([tableUrl(IN_EFFECT)])
-      const phoenix = zipsWholly(loaded.result, '04013', placeNamed('Phoenix').geoid)
-      expect(phoenix.length).toBeGreaterThan(0)
-      expect(defaultCombinedRate(stateIndex('AZ', loaded.result), phoenix[0]!, 'AZ', NOW.slice(0, 10))).toBe(STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.3'))
-      expect(replica.proxy.tunnels.map((t) => t.replace(/:443$/, ''))).toContain(HOST)
     })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: '2026-11-01', request: { fileName: IN_EFFECT, officialUrl: tableUrl(IN_EFFECT) } })
+    expect(loaded.choices[0]!.how).toMatch(/held until their date: TPT_RATETABLE_ALL_12012026\.csv/)
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([tableUrl(IN_EFFECT)])
+    const phoenix = zipsWholly(loaded.result, '04013', placeNamed('Phoenix').geoid)
+    expect(phoenix.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('AZ', loaded.result), phoenix[0]!, 'AZ', NOW.slice(0, 10))).toBe(STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.3'))
+    expect(load.tunnels).toContain(HOST)
   }, 120_000)
 
   it('fails with a note naming the file when a sign-in page is answered with 200 in its place', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
+    const { outcome } = await loadFeedAtPublisher('AZ', NOW, [HOST], (replica) => {
       servePage(replica)
       replica.answer(tableUrl(IN_EFFECT), { kind: 'page', html: '<!DOCTYPE html><html><head><title>Sign In | AZTaxes</title></head><body><form></form></body></html>' })
-      const loaded = await loadFeedProcess('AZ', NOW, dir, replica.env)
-      expect(loaded).toEqual({ error: expect.stringMatching(/TPT_RATETABLE_ALL_11012026\.csv: the server answered an HTML page \("Sign In \| AZTaxes"\) in place of the file/) })
     })
+    expect(outcome).toEqual({ error: expect.stringMatching(/TPT_RATETABLE_ALL_11012026\.csv: the server answered an HTML page \("Sign In \| AZTaxes"\) in place of the file/) })
   }, 120_000)
 })

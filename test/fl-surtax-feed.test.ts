@@ -18,7 +18,7 @@ import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import FL from '../sources/fl.ts'
 import { FL_SURTAX_PAGE } from '../sources/descriptor.ts'
 import { flSurtaxWorkbook, FL_SURTAX, pointMatchPage, POINTMATCH_DOWNLOAD_FIELDS } from './support/fl-surtax-fixture.ts'
-import { loadFeedProcess, withPublisherReplica } from './support/feed-load-process.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 
@@ -120,32 +120,26 @@ describe('finding the workbook', () => {
 describe('through the publisher replica, as production runs', () => {
   const NOW = '2026-11-21T03:00:00.000Z'
   const HOST = new URL(FL_SURTAX_PAGE).host
-  const servePointMatch = async (replica: PublisherReplica, dir: string, page: string) => {
+  const servePointMatch = (page: string) => async (replica: PublisherReplica, dir: string) => {
     const file = path.join(dir, FILE)
     await writeFile(file, await flSurtaxWorkbook({ counties }))
     replica.answer(FL_SURTAX_PAGE, { kind: 'postback', html: page, fields: POINTMATCH_DOWNLOAD_FIELDS, file })
   }
 
   it('posts PointMatch\'s page back with "Download All" at pointmatch.floridarevenue.com through the proxy, and answers the anchors from the workbook', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
-      await servePointMatch(replica, dir, pointMatchPage())
-      const loaded = await loadFeedProcess('FL', NOW, dir, replica.env)
-      if ('error' in loaded) throw new Error(loaded.error)
-      expect(loaded.choices[0]).toMatchObject({ edition: 'current', postback: 'Download All', request: { fileName: FILE, officialUrl: FL_SURTAX_PAGE } })
-      expect(loaded.result.edition).toBe('2026-01-01')
-      expect(loaded.result.files.filter((f) => f.url.startsWith('https:')).map((f) => [f.name, f.url])).toEqual([[FILE, FL_SURTAX_PAGE]])
-      const index = new RateIndex(writeRateIndex({ states: [{ code: 'FL', result: loaded.result }], zipMeta: () => undefined }))
-      for (const anchor of FL.anchors.filter((a) => a.feed === 'fl-dor-surtax')) expect(defaultCombinedRate(index, anchor.zip, 'FL', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
-      expect(replica.requests.filter((r) => r.url === FL_SURTAX_PAGE).map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200', 'POST 200'])
-      expect(replica.proxy.tunnels.map((t) => t.replace(/:443$/, ''))).toContain(HOST)
-    })
+    const load = await loadFeedAtPublisher('FL', NOW, [HOST], servePointMatch(pointMatchPage()))
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: 'current', postback: 'Download All', request: { fileName: FILE, officialUrl: FL_SURTAX_PAGE } })
+    expect(loaded.result.edition).toBe('2026-01-01')
+    expect(loaded.result.files.filter((f) => f.url.startsWith('https:')).map((f) => [f.name, f.url])).toEqual([[FILE, FL_SURTAX_PAGE]])
+    const index = new RateIndex(writeRateIndex({ states: [{ code: 'FL', result: loaded.result }], zipMeta: () => undefined }))
+    for (const anchor of FL.anchors.filter((a) => a.feed === 'fl-dor-surtax')) expect(defaultCombinedRate(index, anchor.zip, 'FL', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
+    expect(load.requests.filter((r) => r.url === FL_SURTAX_PAGE).map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200', 'POST 200'])
+    expect(load.tunnels).toContain(HOST)
   }, 120_000)
 
   it('fails with a note naming the page and the button when the page no longer offers "Download All"', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
-      await servePointMatch(replica, dir, pointMatchPage('Export to Excel'))
-      const loaded = await loadFeedProcess('FL', NOW, dir, replica.env)
-      expect(loaded).toEqual({ error: `${FILE}: ${FL_SURTAX_PAGE}: the page has no "Download All" button` })
-    })
+    const { outcome } = await loadFeedAtPublisher('FL', NOW, [HOST], servePointMatch(pointMatchPage('Export to Excel')))
+    expect(outcome).toEqual({ error: `${FILE}: ${FL_SURTAX_PAGE}: the page has no "Download All" button` })
   }, 120_000)
 })

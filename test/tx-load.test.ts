@@ -11,7 +11,7 @@ import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import { TX_EDI_PAGE, TX_RATES_FILE } from '../sources/descriptor.ts'
 import TX from '../sources/tx.ts'
 import { stateIndex, zipsWholly } from './support/feed-answers.ts'
-import { loadFeedProcess, withPublisherReplica } from './support/feed-load-process.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 import { tempDir } from './support/refresh-run.ts'
@@ -118,26 +118,22 @@ describe('through the publisher replica, as production runs', () => {
   const serveEdiPage = (replica: PublisherReplica) => replica.answer(TX_EDI_PAGE, { kind: 'page', html: ediPage(['taxrates.txt', 'taxrates262.txt']) })
 
   it('finds taxrates.txt from the EDI page at comptroller.texas.gov through the proxy, and answers a Houston ZIP from it', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
+    const load = await loadFeedAtPublisher('TX', NOW, [HOST], async (replica) => {
       serveEdiPage(replica)
       await replica.serveBytes(TX_RATES_FILE, txRateFile())
-      const loaded = await loadFeedProcess('TX', NOW, dir, replica.env)
-      if ('error' in loaded) throw new Error(loaded.error)
-      expect(loaded.choices[0]).toMatchObject({ edition: 'current', request: { fileName: 'taxrates.txt', officialUrl: TX_RATES_FILE } })
-      expect(loaded.result.edition).toBe('2026Q3')
-      expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([TX_RATES_FILE])
-      const houston = zipsWholly(loaded.result, '48201', '4835000')
-      expect(houston.length).toBeGreaterThan(0)
-      expect(defaultCombinedRate(stateIndex('TX', loaded.result), houston[0]!, 'TX', NOW.slice(0, 10))).toBe(6250 + txUnits(HOUSTON[2]) + txUnits(METRO[2]))
-      expect(replica.proxy.tunnels.map((t) => t.replace(/:443$/, ''))).toContain(HOST)
     })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: 'current', request: { fileName: 'taxrates.txt', officialUrl: TX_RATES_FILE } })
+    expect(loaded.result.edition).toBe('2026Q3')
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([TX_RATES_FILE])
+    const houston = zipsWholly(loaded.result, '48201', '4835000')
+    expect(houston.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('TX', loaded.result), houston[0]!, 'TX', NOW.slice(0, 10))).toBe(6250 + txUnits(HOUSTON[2]) + txUnits(METRO[2]))
+    expect(load.tunnels).toContain(HOST)
   }, 120_000)
 
   it('fails with a note naming the file, its address and the 404 when the file is gone between the page and the download', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
-      serveEdiPage(replica)
-      const loaded = await loadFeedProcess('TX', NOW, dir, replica.env)
-      expect(loaded).toEqual({ error: expect.stringMatching(/taxrates\.txt: GET https:\/\/comptroller\.texas\.gov\/data\/edi\/sales-tax\/taxrates\.txt through the proxy http:\/\/127\.0\.0\.1:\d+ failed: .*404/) })
-    })
+    const { outcome } = await loadFeedAtPublisher('TX', NOW, [HOST], serveEdiPage)
+    expect(outcome).toEqual({ error: expect.stringMatching(/taxrates\.txt: GET https:\/\/comptroller\.texas\.gov\/data\/edi\/sales-tax\/taxrates\.txt through the proxy http:\/\/127\.0\.0\.1:\d+ failed: .*404/) })
   }, 120_000)
 })

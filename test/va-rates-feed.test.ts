@@ -13,7 +13,7 @@ import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { VA_RATES_URL } from '../sources/descriptor.ts'
 import VA from '../sources/va.ts'
 import { stateIndex } from './support/feed-answers.ts'
-import { loadFeedProcess, withPublisherReplica } from './support/feed-load-process.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { VA_HEADER, vaRateWorkbook, type VaLocalityRow } from './support/va-rate-fixture.ts'
 
@@ -83,24 +83,18 @@ describe('through the publisher replica, as production runs', () => {
   const HOST = new URL(VA_RATES_URL).host
 
   it('fetches the workbook at its fixed address on www.tax.virginia.gov through the proxy, and answers the anchors from it', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
-      await replica.serveBytes(VA_RATES_URL, await vaRateWorkbook(localities))
-      const loaded = await loadFeedProcess('VA', NOW, dir, replica.env)
-      if ('error' in loaded) throw new Error(loaded.error)
-      expect(loaded.choices[0]).toMatchObject({ edition: 'current', request: { fileName: FILE, officialUrl: VA_RATES_URL } })
-      expect(loaded.result).toMatchObject({ edition: '2026-11-21', effectiveDateBasis: 'no_published_date' })
-      expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([VA_RATES_URL])
-      const index = stateIndex('VA', loaded.result)
-      for (const anchor of VA.anchors.filter((a) => a.feed === 'va-tax')) expect(defaultCombinedRate(index, anchor.zip, 'VA', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
-      expect(replica.proxy.tunnels.map((t) => t.replace(/:443$/, ''))).toContain(HOST)
-    })
+    const load = await loadFeedAtPublisher('VA', NOW, [HOST], async (replica) => replica.serveBytes(VA_RATES_URL, await vaRateWorkbook(localities)))
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: 'current', request: { fileName: FILE, officialUrl: VA_RATES_URL } })
+    expect(loaded.result).toMatchObject({ edition: '2026-11-21', effectiveDateBasis: 'no_published_date' })
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([VA_RATES_URL])
+    const index = stateIndex('VA', loaded.result)
+    for (const anchor of VA.anchors.filter((a) => a.feed === 'va-tax')) expect(defaultCombinedRate(index, anchor.zip, 'VA', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
+    expect(load.tunnels).toContain(HOST)
   }, 120_000)
 
   it('fails with a note naming the file when a PDF is answered with 200 in its place', async () => {
-    await withPublisherReplica([HOST], async (replica, dir) => {
-      await replica.serveBytes(VA_RATES_URL, '%PDF-1.7\n1 0 obj\n<<>>\nendobj\n')
-      const loaded = await loadFeedProcess('VA', NOW, dir, replica.env)
-      expect(loaded).toEqual({ error: expect.stringMatching(/sales-tax-rates\.xlsx: the server answered a PDF document in place of the file/) })
-    })
+    const { outcome } = await loadFeedAtPublisher('VA', NOW, [HOST], (replica) => replica.serveBytes(VA_RATES_URL, '%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'))
+    expect(outcome).toEqual({ error: expect.stringMatching(/sales-tax-rates\.xlsx: the server answered a PDF document in place of the file/) })
   }, 120_000)
 })
