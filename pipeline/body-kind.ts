@@ -22,6 +22,7 @@ export function assertBodyKind(fileName: string, bytes: Buffer): void {
 export function htmlTitle(bytes: Buffer): string | null {
   const head = bytes.subarray(0, 2048).toString('latin1').replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '').trimStart()
   if (!/^<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|!--)/i.test(head)) return null
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(bytes.subarray(0, 65_536).toString('latin1'))
+  // Read as UTF-8, what publishers' pages are served in: a title such as "Log In ‹ …" reads as written in the note.
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(bytes.subarray(0, 65_536).toString('utf8'))
   return title ? title[1]!.replace(/\s+/g, ' ').trim().slice(0, 120) : ''
 }

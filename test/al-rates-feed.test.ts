@@ -1,20 +1,26 @@
 // Alabama from DOR's local rates file: a CSV built from the documented layout
-// (support/al-rate-fixture.ts), parsed by header name and compiled against the real AL geography.
+// (support/al-rate-fixture.ts), parsed by header name and compiled against the real AL geography;
+// found on a mirror served over loopback HTTP and, as production runs, from the local rates page at
+// www.revenue.alabama.gov through the publisher replica in a process of its own.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseAlRateFile } from '../pipeline/feeds/al-rate-file.ts'
 import { compileAlRates } from '../pipeline/feeds/al-rates.ts'
 import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
-import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import AL from '../sources/al.ts'
+import { AL_RATES_PAGE } from '../sources/descriptor.ts'
 import { AL_HEADER, alRateFile } from './support/al-rate-fixture.ts'
+import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
+import type { PublisherReplica } from './support/publisher-replica.ts'
 
 const FILE = 'taxrates_current.csv'
 const STATE_RATE = 4000
-const bed = feedTestBed('AL', '2026-11-21T03:00:00.000Z')
+const NOW = '2026-11-21T03:00:00.000Z'
+const bed = feedTestBed('AL', NOW)
 let geography: Geography
 let counties: string[]
 const compile = (text: string, edition = '2026-11-21') => compileAlRates({ file: parseAlRateFile(text, FILE), stateRate: STATE_RATE, geography, edition })
@@ -24,12 +30,6 @@ beforeAll(() => {
   counties = bed.counties.map((c) => c.name).sort()
 })
 
-/** ZIPs whose every candidate lies in one county part (of a place, or outside any: null). */
-const zipsWholly = (result: FeedResult, county: string, place: string | null) => {
-  const byZip = new Map<string, FeedResult['candidates']>()
-  for (const c of result.candidates) byZip.set(c.zip, [...(byZip.get(c.zip) ?? []), c])
-  return [...byZip].filter(([, cs]) => cs.every((c) => c.countyFips === county && c.placeFips === place)).map(([zip]) => zip)
-}
 const placeNamed = (name: string) => [...geography.places.values()].find((p) => p.state === 'AL' && p.name === name && p.kind === 'incorporated')!
 
 describe('reading the local rates file', () => {
@@ -92,4 +92,36 @@ describe('finding the local rates file', () => {
     await bed.mirror.publish({ 'al-dor/taxrates_current.csv': '<!DOCTYPE html><html><head><title>Log In</title></head></html>' })
     await expect(fetchStateSources(AL, AL.feeds[0]!, await bed.context())).rejects.toThrow(/taxrates_current\.csv: the server answered an HTML page \("Log In"\)/)
   })
+})
+
+/** The local rates page as DOR links the file: from its uploads, beside the text "Updated for <Month> <YYYY>". */
+const localRatesPage = (href: string) =>
+  `<!DOCTYPE html><html><head><title>Local Cities and Counties Tax Rates Text File - Alabama Department of Revenue</title></head><body><h1>Local Cities and Counties Tax Rates Text File</h1><p>Updated for November 2026</p><p><a href="${href}">Tax Rates Text File</a></p><a href="/sales-use/state-sales-use-tax-rates/">State Sales and Use Tax Rates</a></body></html>`
+
+describe('through the publisher replica, as production runs', () => {
+  const HOST = new URL(AL_RATES_PAGE).host
+  const fileUrl = new URL(`/wp-content/uploads/2026/11/${FILE}`, AL_RATES_PAGE).href
+  const servePage = (replica: PublisherReplica) => replica.answer(AL_RATES_PAGE, { kind: 'page', html: localRatesPage(fileUrl) })
+
+  it('finds taxrates_current.csv from the local rates page at www.revenue.alabama.gov through the proxy, and answers a Birmingham ZIP from it', async () => {
+    const load = await loadFeedAtPublisher('AL', NOW, [HOST], async (replica) => {
+      servePage(replica)
+      await replica.serveBytes(fileUrl, alRateFile(counties))
+    })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: NOW.slice(0, 10), request: { fileName: FILE, officialUrl: fileUrl } })
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([fileUrl])
+    const birmingham = zipsWholly(loaded.result, '01073', placeNamed('Birmingham').geoid)
+    expect(birmingham.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('AL', loaded.result), birmingham[0]!, 'AL', NOW.slice(0, 10))).toBe(STATE_RATE + 1000 + 4500)
+    expect(load.tunnels).toContain(HOST)
+  }, 120_000)
+
+  it('fails with a note naming the file when a sign-in page is answered with 200 in its place', async () => {
+    const { outcome } = await loadFeedAtPublisher('AL', NOW, [HOST], (replica) => {
+      servePage(replica)
+      replica.answer(fileUrl, { kind: 'page', html: '<!DOCTYPE html><html><head><title>Log In ‹ Alabama Department of Revenue</title></head><body><form></form></body></html>' })
+    })
+    expect(outcome).toEqual({ error: expect.stringMatching(/taxrates_current\.csv: the server answered an HTML page \("Log In ‹ Alabama Department of Revenue"\) in place of the file/) })
+  }, 120_000)
 })

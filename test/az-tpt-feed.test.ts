@@ -1,6 +1,7 @@
 // Arizona from DOR's TPT rate table: a CSV built from the documented layout (support/az-tpt-fixture.ts),
 // decoded as fetched (BOM included), parsed by header name and compiled against the real AZ
-// geography; discovered on a mirror served over loopback HTTP, newest table in effect.
+// geography; discovered on a mirror served over loopback HTTP and, as production runs, at azdor.gov
+// through the publisher replica in a process of its own, newest table in effect.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compileAzTpt } from '../pipeline/feeds/az-tpt.ts'
 import { parseAzTptFile } from '../pipeline/feeds/az-tpt-file.ts'
@@ -9,14 +10,20 @@ import { decodeText } from '../pipeline/text-decoding.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import AZ from '../sources/az.ts'
+import { AZ_TPT_PAGE } from '../sources/descriptor.ts'
 import { AZ_CITIES, azRateTable, COUNTY_PART, type AzFixtureRow } from './support/az-tpt-fixture.ts'
+import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
+import type { PublisherReplica } from './support/publisher-replica.ts'
 
 const FILE = 'TPT_RATETABLE_ALL_05012026.csv'
 const STATE_RATE = 5600
 const pct = (text: string) => Math.round(Number(text) * 1000)
-const bed = feedTestBed('AZ', '2026-11-21T03:00:00.000Z')
+const NOW = '2026-11-21T03:00:00.000Z'
+const bed = feedTestBed('AZ', NOW)
 let geography: Geography
 let result: FeedResult
 let index: RateIndex
@@ -106,4 +113,38 @@ describe('finding the rate table', () => {
     await bed.mirror.publish({ 'az-dor-tpt/TPT_RATETABLE_ALL_11012026.csv': '<!DOCTYPE html><html><head><title>Access Denied</title></head></html>' })
     await expect(fetchStateSources(AZ, AZ.feeds[0]!, await bed.context())).rejects.toThrow(/answered an HTML page \("Access Denied"\)/)
   })
+})
+
+/** The rate table page as DOR links its monthly tables, by absolute path under /sites/default/files/document/. */
+const rateTablePage = (files: string[]) =>
+  `<!DOCTYPE html><html><head><title>Tax Rate Table | Arizona Department of Revenue</title></head><body><h1>Tax Rate Table</h1><ul>${files.map((file) => `<li><a href="/sites/default/files/document/${file}">${file.slice(0, -4)}</a></li>`).join('')}</ul><a href="/business/transaction-privilege-tax">TPT</a></body></html>`
+const tableUrl = (file: string) => new URL(`/sites/default/files/document/${file}`, AZ_TPT_PAGE).href
+
+describe('through the publisher replica, as production runs', () => {
+  const HOST = new URL(AZ_TPT_PAGE).host
+  const IN_EFFECT = 'TPT_RATETABLE_ALL_11012026.csv'
+  const servePage = (replica: PublisherReplica) => replica.answer(AZ_TPT_PAGE, { kind: 'page', html: rateTablePage(['TPT_RATETABLE_ALL_12012026.csv', IN_EFFECT, 'TPT_RATETABLE_ALL_10012026.csv']) })
+
+  it('finds the newest table in effect from the rate table page at azdor.gov through the proxy, and answers a Phoenix ZIP from it', async () => {
+    const load = await loadFeedAtPublisher('AZ', NOW, [HOST], async (replica) => {
+      servePage(replica)
+      await replica.serveBytes(tableUrl(IN_EFFECT), azRateTable({ bom: true }))
+    })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: '2026-11-01', request: { fileName: IN_EFFECT, officialUrl: tableUrl(IN_EFFECT) } })
+    expect(loaded.choices[0]!.how).toMatch(/held until their date: TPT_RATETABLE_ALL_12012026\.csv/)
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([tableUrl(IN_EFFECT)])
+    const phoenix = zipsWholly(loaded.result, '04013', placeNamed('Phoenix').geoid)
+    expect(phoenix.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('AZ', loaded.result), phoenix[0]!, 'AZ', NOW.slice(0, 10))).toBe(STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.3'))
+    expect(load.tunnels).toContain(HOST)
+  }, 120_000)
+
+  it('fails with a note naming the file when a sign-in page is answered with 200 in its place', async () => {
+    const { outcome } = await loadFeedAtPublisher('AZ', NOW, [HOST], (replica) => {
+      servePage(replica)
+      replica.answer(tableUrl(IN_EFFECT), { kind: 'page', html: '<!DOCTYPE html><html><head><title>Sign In | AZTaxes</title></head><body><form></form></body></html>' })
+    })
+    expect(outcome).toEqual({ error: expect.stringMatching(/TPT_RATETABLE_ALL_11012026\.csv: the server answered an HTML page \("Sign In \| AZTaxes"\) in place of the file/) })
+  }, 120_000)
 })

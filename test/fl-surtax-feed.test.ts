@@ -1,9 +1,12 @@
 // Florida from DOR's surtax workbook: a workbook built from the documented layout
 // (support/fl-surtax-fixture.ts) in both documented cell forms, parsed and compiled against the
 // real FL geography; discovered on a mirror and by PointMatch's "Download All" postback over
-// loopback HTTP; the evidence's CY2026 figures as anchors.
+// loopback HTTP and, as production runs, at pointmatch.floridarevenue.com through the publisher
+// replica in a process of its own; the evidence's CY2026 figures as anchors.
+import { writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { fetchByPostback } from '../pipeline/feeds/aspnet-postback.ts'
 import { compileFlSurtax } from '../pipeline/feeds/fl-surtax.ts'
@@ -13,8 +16,11 @@ import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import FL from '../sources/fl.ts'
-import { flSurtaxWorkbook, FL_SURTAX } from './support/fl-surtax-fixture.ts'
+import { FL_SURTAX_PAGE } from '../sources/descriptor.ts'
+import { flSurtaxWorkbook, FL_SURTAX, pointMatchPage, POINTMATCH_DOWNLOAD_FIELDS } from './support/fl-surtax-fixture.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
+import type { PublisherReplica } from './support/publisher-replica.ts'
 
 const FILE = 'DiscretionarySalesSurtaxRates.xlsx'
 const STATE_RATE = 6000
@@ -83,7 +89,7 @@ describe('finding the workbook', () => {
   it('fetches it from PointMatch by posting the page back with "Download All", its hidden state fields included', async () => {
     const workbook = await flSurtaxWorkbook({ counties })
     const posted: string[] = []
-    const page = '<html><body><form method="post"><input type="hidden" name="__VIEWSTATE" value="dDwtMTA4&amp;x" /><input type="hidden" name="__EVENTVALIDATION" value="/wEdAAK" /><input type="submit" name="ctl00$MainContent$btnDownloadAll" value="Download All" /></form></body></html>'
+    const page = pointMatchPage()
     const server = http.createServer((req, res) => {
       if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page)
       let body = ''
@@ -91,7 +97,7 @@ describe('finding the workbook', () => {
       req.on('end', () => {
         posted.push(body)
         const form = new URLSearchParams(body)
-        const ok = form.get('__VIEWSTATE') === 'dDwtMTA4&x' && form.get('__EVENTVALIDATION') === '/wEdAAK' && form.get('ctl00$MainContent$btnDownloadAll') === 'Download All'
+        const ok = Object.entries(POINTMATCH_DOWNLOAD_FIELDS).every(([name, value]) => form.get(name) === value)
         if (ok) res.writeHead(200, { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }).end(workbook)
         else res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><head><title>Session expired</title></head></html>')
       })
@@ -109,4 +115,31 @@ describe('finding the workbook', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }
   })
+})
+
+describe('through the publisher replica, as production runs', () => {
+  const NOW = '2026-11-21T03:00:00.000Z'
+  const HOST = new URL(FL_SURTAX_PAGE).host
+  const servePointMatch = (page: string) => async (replica: PublisherReplica, dir: string) => {
+    const file = path.join(dir, FILE)
+    await writeFile(file, await flSurtaxWorkbook({ counties }))
+    replica.answer(FL_SURTAX_PAGE, { kind: 'postback', html: page, fields: POINTMATCH_DOWNLOAD_FIELDS, file })
+  }
+
+  it('posts PointMatch\'s page back with "Download All" at pointmatch.floridarevenue.com through the proxy, and answers the anchors from the workbook', async () => {
+    const load = await loadFeedAtPublisher('FL', NOW, [HOST], servePointMatch(pointMatchPage()))
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: 'current', postback: 'Download All', request: { fileName: FILE, officialUrl: FL_SURTAX_PAGE } })
+    expect(loaded.result.edition).toBe('2026-01-01')
+    expect(loaded.result.files.filter((f) => f.url.startsWith('https:')).map((f) => [f.name, f.url])).toEqual([[FILE, FL_SURTAX_PAGE]])
+    const index = new RateIndex(writeRateIndex({ states: [{ code: 'FL', result: loaded.result }], zipMeta: () => undefined }))
+    for (const anchor of FL.anchors.filter((a) => a.feed === 'fl-dor-surtax')) expect(defaultCombinedRate(index, anchor.zip, 'FL', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
+    expect(load.requests.filter((r) => r.url === FL_SURTAX_PAGE).map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200', 'POST 200'])
+    expect(load.tunnels).toContain(HOST)
+  }, 120_000)
+
+  it('fails with a note naming the page and the button when the page no longer offers "Download All"', async () => {
+    const { outcome } = await loadFeedAtPublisher('FL', NOW, [HOST], servePointMatch(pointMatchPage('Export to Excel')))
+    expect(outcome).toEqual({ error: `${FILE}: ${FL_SURTAX_PAGE}: the page has no "Download All" button` })
+  }, 120_000)
 })

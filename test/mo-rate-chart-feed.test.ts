@@ -1,6 +1,7 @@
 // Missouri from DOR's rate chart: a workbook built from the documented layout
 // (support/mo-rate-chart-fixture.ts), parsed by header name and compiled against the real MO
-// geography; found on a mirror served over loopback HTTP from the rate-tables pages.
+// geography; found from the rate-tables pages on a mirror served over loopback HTTP and, as
+// production runs, at dor.mo.gov through the publisher replica in a process of its own.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseMoRateChart } from '../pipeline/feeds/mo-rate-chart.ts'
 import { compileMoRates } from '../pipeline/feeds/mo-rates.ts'
@@ -8,15 +9,19 @@ import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
+import { MO_RATE_TABLES_PAGE } from '../sources/descriptor.ts'
 import MO from '../sources/mo.ts'
 import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
+import type { PublisherReplica } from './support/publisher-replica.ts'
 import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
 
 const FILE = 'rate-chart.xlsx'
 const STATE_RATE = 4225
 const units = (percent: number) => Math.round(percent * 1000)
-const bed = feedTestBed('MO', '2026-11-21T03:00:00.000Z')
+const NOW = '2026-11-21T03:00:00.000Z'
+const bed = feedTestBed('MO', NOW)
 let geography: Geography
 let rows: MoChartRow[]
 
@@ -135,4 +140,34 @@ describe('finding the rate chart', () => {
     await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['Rate chart', 'oct2026.xlsx']]) })
     await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/link no chart by the text "MM\/YYYY - MM\/YYYY - XLS": their layout changed/)
   })
+})
+
+describe('through the publisher replica, as production runs', () => {
+  const HOST = new URL(MO_RATE_TABLES_PAGE).host
+  const chartUrl = new URL('/forms/oct2026.xlsx', MO_RATE_TABLES_PAGE).href
+  const servePages = (replica: PublisherReplica) => {
+    replica.answer(MO_RATE_TABLES_PAGE, { kind: 'page', html: landingPage([2026, 2025]) })
+    replica.answer(new URL('2026/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]) })
+    replica.answer(new URL('2025/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: yearPage([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]) })
+  }
+
+  it('finds the chart from the rate-tables page and its year pages at dor.mo.gov through the proxy, and answers a Cape Girardeau ZIP from it', async () => {
+    const load = await loadFeedAtPublisher('MO', NOW, [HOST], async (replica) => {
+      servePages(replica)
+      await replica.serveBytes(chartUrl, await moRateChart(rows))
+    })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: '2026-10-01', request: { fileName: 'oct2026.xlsx', officialUrl: chartUrl } })
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([chartUrl])
+    const cape = zipsWholly(loaded.result, '29031', '2911242')
+    expect(cape.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('MO', loaded.result), cape[0]!, 'MO', NOW.slice(0, 10))).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
+    expect(load.requests.filter((r) => r.url.startsWith(MO_RATE_TABLES_PAGE)).map((r) => r.url).sort()).toEqual([MO_RATE_TABLES_PAGE, `${MO_RATE_TABLES_PAGE}2025/`, `${MO_RATE_TABLES_PAGE}2026/`])
+    expect(load.tunnels).toContain(HOST)
+  }, 120_000)
+
+  it('fails with a note naming the chart, its address and the 404 when it is gone between the year page and the download', async () => {
+    const { outcome } = await loadFeedAtPublisher('MO', NOW, [HOST], servePages)
+    expect(outcome).toEqual({ error: expect.stringMatching(/oct2026\.xlsx: GET https:\/\/dor\.mo\.gov\/forms\/oct2026\.xlsx through the proxy http:\/\/127\.0\.0\.1:\d+ failed: .*404/) })
+  }, 120_000)
 })

@@ -5,18 +5,13 @@ import { compileTxComptroller } from '../pipeline/feeds/tx-comptroller.ts'
 import { parseTxRateFile } from '../pipeline/feeds/tx-rate-file.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
-import { parseRateFraction } from '../snapshot-contract/rate-units.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
-import { CAPITAL_METRO, HARRIS_ESD, HAYS, HOUSTON, METRO, NOWHERE, SAN_MARCOS, TX_AREAS, txRateFile, type TxRow } from './support/tx-rate-fixture.ts'
+import { CAPITAL_METRO, HARRIS_ESD, HAYS, HOUSTON, METRO, NOWHERE, SAN_MARCOS, TX_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
 
 const FILE = 'taxrates.txt'
 const STATE_RATE = 6250
-const units = (rate: string) => {
-  const parsed = parseRateFraction(rate)
-  if (!parsed.ok) throw new Error(parsed.reason)
-  return parsed.units
-}
+const units = txUnits
 
 let geography: Geography
 let result: FeedResult

@@ -1,16 +1,21 @@
 // Texas at the load: the rate file discovered on a mirror served over loopback HTTP
-// (<mirror>/tx-comptroller/), bad files refused with a clear reason, and the trial against the
+// (<mirror>/tx-comptroller/) and, as production runs, at comptroller.texas.gov through the publisher
+// replica in a process of its own; bad files refused with a clear reason, and the trial against the
 // aggregator drop judged (pipeline/official-trial.ts), on the real TX geography and drop.
 import { describe, expect, it } from 'vitest'
 import { compileState, fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { judgeTrial } from '../pipeline/official-trial.ts'
-import { withholdViolations } from '../pipeline/validate-state.ts'
+import { defaultCombinedRate, withholdViolations } from '../pipeline/validate-state.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
+import { TX_EDI_PAGE, TX_RATES_FILE } from '../sources/descriptor.ts'
 import TX from '../sources/tx.ts'
+import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
+import type { PublisherReplica } from './support/publisher-replica.ts'
 import { tempDir } from './support/refresh-run.ts'
-import { txRateFile } from './support/tx-rate-fixture.ts'
+import { HOUSTON, METRO, txRateFile, txUnits } from './support/tx-rate-fixture.ts'
 
 const OFFICIAL = TX.feeds[0]!
 const NOW = '2026-11-21T03:00:00.000Z'
@@ -102,4 +107,33 @@ describe('the trial against the aggregator drop', () => {
     expect(undropped.held).toBeNull()
     expect(undropped.notes).toEqual(['tx-comptroller on trial: not compared with the aggregator, no aggregator drop of the state is held'])
   })
+})
+
+/** The EDI page as the Comptroller links its files: the current one and the archived quarters, by path. */
+const ediPage = (files: string[]) =>
+  `<!DOCTYPE html><html><head><title>Sales Tax Rate Files (EDI)</title></head><body><h1>Sales and Use Tax Rates</h1><ul>${files.map((file) => `<li><a href="/data/edi/sales-tax/${file}">${file}</a></li>`).join('')}</ul><a href="/taxes/sales/city.php">City Sales and Use Tax</a></body></html>`
+
+describe('through the publisher replica, as production runs', () => {
+  const HOST = new URL(TX_EDI_PAGE).host
+  const serveEdiPage = (replica: PublisherReplica) => replica.answer(TX_EDI_PAGE, { kind: 'page', html: ediPage(['taxrates.txt', 'taxrates262.txt']) })
+
+  it('finds taxrates.txt from the EDI page at comptroller.texas.gov through the proxy, and answers a Houston ZIP from it', async () => {
+    const load = await loadFeedAtPublisher('TX', NOW, [HOST], async (replica) => {
+      serveEdiPage(replica)
+      await replica.serveBytes(TX_RATES_FILE, txRateFile())
+    })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: 'current', request: { fileName: 'taxrates.txt', officialUrl: TX_RATES_FILE } })
+    expect(loaded.result.edition).toBe('2026Q3')
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([TX_RATES_FILE])
+    const houston = zipsWholly(loaded.result, '48201', '4835000')
+    expect(houston.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('TX', loaded.result), houston[0]!, 'TX', NOW.slice(0, 10))).toBe(6250 + txUnits(HOUSTON[2]) + txUnits(METRO[2]))
+    expect(load.tunnels).toContain(HOST)
+  }, 120_000)
+
+  it('fails with a note naming the file, its address and the 404 when the file is gone between the page and the download', async () => {
+    const { outcome } = await loadFeedAtPublisher('TX', NOW, [HOST], serveEdiPage)
+    expect(outcome).toEqual({ error: expect.stringMatching(/taxrates\.txt: GET https:\/\/comptroller\.texas\.gov\/data\/edi\/sales-tax\/taxrates\.txt through the proxy http:\/\/127\.0\.0\.1:\d+ failed: .*404/) })
+  }, 120_000)
 })

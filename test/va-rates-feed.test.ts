@@ -1,6 +1,7 @@
 // Virginia from Virginia Tax's rate workbook: a workbook built from the documented layout
 // (support/va-rate-fixture.ts), parsed by header name and compiled against the real VA geography;
-// fetched from a mirror served over loopback HTTP.
+// fetched from a mirror served over loopback HTTP and, as production runs, from www.tax.virginia.gov
+// through the publisher replica in a process of its own.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
 import { parseVaRateWorkbook } from '../pipeline/feeds/va-rate-workbook.ts'
@@ -9,13 +10,17 @@ import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
+import { VA_RATES_URL } from '../sources/descriptor.ts'
 import VA from '../sources/va.ts'
+import { stateIndex } from './support/feed-answers.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { VA_HEADER, vaRateWorkbook, type VaLocalityRow } from './support/va-rate-fixture.ts'
 
 const FILE = 'sales-tax-rates.xlsx'
 const STATE_RATE = 4300
-const bed = feedTestBed('VA', '2026-11-21T03:00:00.000Z')
+const NOW = '2026-11-21T03:00:00.000Z'
+const bed = feedTestBed('VA', NOW)
 let geography: Geography
 let localities: VaLocalityRow[]
 
@@ -72,4 +77,24 @@ describe('fetching the workbook', () => {
     await bed.mirror.publish({ [`va-tax/${FILE}`]: '%PDF-1.4\n' })
     await expect(fetchStateSources(VA, VA.feeds[0]!, await bed.context())).rejects.toThrow(/sales-tax-rates\.xlsx: the server answered a PDF document in place of the file/)
   })
+})
+
+describe('through the publisher replica, as production runs', () => {
+  const HOST = new URL(VA_RATES_URL).host
+
+  it('fetches the workbook at its fixed address on www.tax.virginia.gov through the proxy, and answers the anchors from it', async () => {
+    const load = await loadFeedAtPublisher('VA', NOW, [HOST], async (replica) => replica.serveBytes(VA_RATES_URL, await vaRateWorkbook(localities)))
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ edition: 'current', request: { fileName: FILE, officialUrl: VA_RATES_URL } })
+    expect(loaded.result).toMatchObject({ edition: '2026-11-21', effectiveDateBasis: 'no_published_date' })
+    expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([VA_RATES_URL])
+    const index = stateIndex('VA', loaded.result)
+    for (const anchor of VA.anchors.filter((a) => a.feed === 'va-tax')) expect(defaultCombinedRate(index, anchor.zip, 'VA', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
+    expect(load.tunnels).toContain(HOST)
+  }, 120_000)
+
+  it('fails with a note naming the file when a PDF is answered with 200 in its place', async () => {
+    const { outcome } = await loadFeedAtPublisher('VA', NOW, [HOST], (replica) => replica.serveBytes(VA_RATES_URL, '%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'))
+    expect(outcome).toEqual({ error: expect.stringMatching(/sales-tax-rates\.xlsx: the server answered a PDF document in place of the file/) })
+  }, 120_000)
 })

@@ -5,6 +5,7 @@ import got from 'got'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { assertBodyKind } from '../body-kind.ts'
 import { download, FetchError, type FetchedSource, type SourceRequest } from '../fetch-source.ts'
+import { agentsFor } from '../proxy-agents.ts'
 import type { PipelineSettings } from '../settings.ts'
 
 const attribute = (tag: string, name: string): string | null => {
@@ -42,9 +43,12 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
     throw new FetchError(`${request.fileName}: ${request.officialUrl}: ${(error as Error).message}`)
   }
   let bytes: Buffer
+  // The POST takes the proxy the page's GET took (HTTPS_PROXY, NO_PROXY), not a direct connection.
+  const { agent, proxy } = agentsFor(request.officialUrl)
   try {
     const response = await got.post(request.officialUrl, {
       form: fields,
+      agent,
       headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' },
       responseType: 'buffer',
       timeout: { request: settings.fetchTimeoutMs },
@@ -52,7 +56,7 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
     })
     bytes = response.rawBody
   } catch (error) {
-    throw new FetchError(`${request.fileName}: POST ${request.officialUrl} ("${button}") failed: ${(error as Error).message}`)
+    throw new FetchError(`${request.fileName}: POST ${request.officialUrl} ("${button}")${proxy ? ` through the proxy ${proxy}` : ''} failed: ${(error as Error).message}`)
   }
   try {
     assertBodyKind(request.fileName, bytes)

@@ -12,7 +12,7 @@ import { readPipelineSettings } from '../../pipeline/settings.ts'
 import type { FeedResult } from '../../snapshot-contract/model.ts'
 import { stateByCode } from '../../sources/index.ts'
 import { loadMiniGeography } from './mini-geography.ts'
-import { startPublisherReplica, type PublisherReplica } from './publisher-replica.ts'
+import { startPublisherReplica, type PublisherReplica, type ReplicaRequest } from './publisher-replica.ts'
 import { tempDir, withOnlySettings } from './refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from './shared.ts'
 
@@ -40,6 +40,29 @@ export async function withPublisherReplica(hosts: string[], run: (replica: Publi
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+export type PublisherLoad = { outcome: FeedLoadOutcome; requests: ReplicaRequest[]; tunnels: string[] }
+
+/**
+ * `state`'s feed loaded by a process of its own through a publisher replica of `hosts` that `serve`
+ * sets up (its work folder given for files), as production reaches the publisher: the outcome, the
+ * replica's requests and the host names the proxy tunnelled to.
+ */
+export async function loadFeedAtPublisher(state: string, now: string, hosts: string[], serve: (replica: PublisherReplica, dir: string) => unknown): Promise<PublisherLoad> {
+  let load: PublisherLoad | undefined
+  await withPublisherReplica(hosts, async (replica, dir) => {
+    await serve(replica, dir)
+    const outcome = await loadFeedProcess(state, now, dir, replica.env)
+    load = { outcome, requests: replica.requests, tunnels: replica.proxy.tunnels.map((authority) => authority.replace(/:443$/, '')) }
+  })
+  return load!
+}
+
+/** The loaded feed of a publisher load, its error thrown. */
+export function loadedFeed({ outcome }: PublisherLoad): Exclude<FeedLoadOutcome, { error: string }> {
+  if ('error' in outcome) throw new Error(outcome.error)
+  return outcome
 }
 
 async function main([state, now, workDir]: string[]): Promise<void> {

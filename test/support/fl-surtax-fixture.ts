@@ -30,3 +30,10 @@ export async function flSurtaxWorkbook(options: FlWorkbookOptions): Promise<Buff
   if (options.asOf !== null) rows.push([{ value: `Rates shown above are current as of ${options.asOf ?? '1/1/2026'}` }])
   return writeXlsxFile(rows as never).toBuffer()
 }
+
+/** The fields PointMatch's form sends back for "Download All": its hidden state and the button, as decoded. */
+export const POINTMATCH_DOWNLOAD_FIELDS = { __VIEWSTATE: 'dDwtMTA4&x', __EVENTVALIDATION: '/wEdAAK', ctl00$MainContent$btnDownloadAll: 'Download All' }
+
+/** PointMatch's surtax page: an ASP.NET form with its hidden state fields (entity-encoded) and a submit button labelled `button`. */
+export const pointMatchPage = (button = 'Download All') =>
+  `<html><body><form method="post"><input type="hidden" name="__VIEWSTATE" value="dDwtMTA4&amp;x" /><input type="hidden" name="__EVENTVALIDATION" value="/wEdAAK" /><input type="submit" name="ctl00$MainContent$btnDownloadAll" value="${button}" /></form></body></html>`

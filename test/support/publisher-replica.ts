@@ -5,7 +5,8 @@
 //
 // Every answer carries an ETag and Last-Modified and honours If-None-Match / If-Modified-Since, so a
 // second refresh against unchanged files is a no-change refresh.
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import type { IncomingMessage } from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
@@ -17,11 +18,14 @@ import { issueReplicaCertificates } from './replica-certificates.ts'
 /**
  * What the replica answers at one URL (without its query). `browserOnly`: a client that does not
  * present itself as a browser gets 403 and an "Access Denied" page, as some publishers' firewalls do.
+ * `postback`: an ASP.NET page answering a GET with its form and a POST sending back every field of
+ * `fields` with the file; any other POST gets the form again, as a page whose state it cannot match.
  */
 export type ReplicaAnswer =
   | { kind: 'file'; file: string; browserOnly?: boolean }
   | { kind: 'page'; html: string; status?: number; browserOnly?: boolean }
   | { kind: 'status'; status: number }
+  | { kind: 'postback'; html: string; fields: Record<string, string>; file: string }
 
 export type ReplicaRequest = { method: string; url: string; status: number; conditional: boolean }
 
@@ -33,6 +37,8 @@ export type PublisherReplica = {
   answer(url: string, answer: ReplicaAnswer): void
   /** answers `answer` at `url` until the returned function puts the previous answer back */
   override(url: string, answer: ReplicaAnswer): () => void
+  /** `bytes` written under the replica's folder and answered as a file at `url` */
+  serveBytes(url: string, bytes: Buffer | string): Promise<void>
   /** the files of `dir` at `baseUrl<name>`, with the directory's listing at `baseUrl` in the publisher's style */
   serveDirectory(baseUrl: string, dir: string, style: 'iis' | 'apache', options?: { listedWithoutFile?: readonly string[] }): Promise<void>
   close(): Promise<void>
@@ -46,16 +52,18 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase()
     const url = `https://${host}${new URL(req.url ?? '/', 'https://x').pathname}`
     const conditional = Boolean(req.headers['if-none-match'] ?? req.headers['if-modified-since'])
-    respond(answers.get(url), req.headers, req.method === 'HEAD').then(
-      ({ status, headers, body }) => {
-        requests.push({ method: req.method ?? 'GET', url, status, conditional })
-        res.writeHead(status, headers).end(body)
-      },
-      (error: Error) => {
-        requests.push({ method: req.method ?? 'GET', url, status: 500, conditional })
-        res.writeHead(500, { 'content-type': 'text/plain' }).end(error.message)
-      },
-    )
+    requestBody(req)
+      .then((body) => respond(postedAnswer(answers.get(url), req.method, body), req.headers, req.method === 'HEAD'))
+      .then(
+        ({ status, headers, body }) => {
+          requests.push({ method: req.method ?? 'GET', url, status, conditional })
+          res.writeHead(status, headers).end(body)
+        },
+        (error: Error) => {
+          requests.push({ method: req.method ?? 'GET', url, status: 500, conditional })
+          res.writeHead(500, { 'content-type': 'text/plain' }).end(error.message)
+        },
+      )
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address() as AddressInfo
@@ -71,6 +79,11 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
       const previous = answers.get(url)
       answers.set(url, answer)
       return () => void (previous ? answers.set(url, previous) : answers.delete(url))
+    },
+    async serveBytes(url, bytes) {
+      const file = path.join(certificateDir, `served-${sha256Hex(Buffer.from(url)).slice(0, 12)}-${path.posix.basename(new URL(url).pathname)}`)
+      await writeFile(file, bytes)
+      answers.set(url, { kind: 'file', file })
     },
     async serveDirectory(baseUrl, dir, style, options = {}) {
       const { host, pathname } = new URL(baseUrl)
@@ -95,8 +108,26 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
 }
 
 type Reply = { status: number; headers: Record<string, string | number>; body?: Buffer }
+type PlainAnswer = Exclude<ReplicaAnswer, { kind: 'postback' }>
 
-async function respond(answer: ReplicaAnswer | undefined, headers: Record<string, string | string[] | undefined>, head: boolean): Promise<Reply> {
+function requestBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+/** A postback page's answer to this request: its form to a GET or to a POST that does not send its fields back, else its file. */
+function postedAnswer(answer: ReplicaAnswer | undefined, method: string | undefined, body: string): PlainAnswer | undefined {
+  if (answer?.kind !== 'postback') return answer
+  const form = new URLSearchParams(body)
+  const matched = method === 'POST' && Object.entries(answer.fields).every(([name, value]) => form.get(name) === value)
+  return matched ? { kind: 'file', file: answer.file } : { kind: 'page', html: answer.html }
+}
+
+async function respond(answer: PlainAnswer | undefined, headers: Record<string, string | string[] | undefined>, head: boolean): Promise<Reply> {
   if (!answer) return notFound()
   if (answer.kind === 'status') return { status: answer.status, headers: { 'content-length': 0 } }
   if (answer.browserOnly && !BROWSER.test(String(headers['user-agent'] ?? ''))) return accessDenied()

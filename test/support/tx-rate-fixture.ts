@@ -2,8 +2,17 @@
 // tab-separated, CRLF, a control record, filing-due-date rows of period kind q and m, then one
 // 12-field row per taxing area, `n/a` where a triple is absent. Codes follow the documented families
 // (2… city, 3… transit, 4… county, 5…/6… district); the figures are the fixture's own.
+import { parseRateFraction } from '../../snapshot-contract/rate-units.ts'
+
 export type TxRow = [city: Triple | null, county: Triple | null, a: Triple | null, b: Triple | null]
 export type Triple = [name: string, code: string, rate: string]
+
+/** A rate of the file in 1e-5 units. */
+export function txUnits(rate: string): number {
+  const parsed = parseRateFraction(rate)
+  if (!parsed.ok) throw new Error(parsed.reason)
+  return parsed.units
+}
 
 const NA: Triple = ['n/a', 'n/a', 'n/a']
 
