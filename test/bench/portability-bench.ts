@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { tempDir } from '../support/refresh-run.ts'
 import { ndjsonOf, postNdjson, type RowPlan } from '../support/portability-rows.ts'
-import { servedZips } from '../support/portability-snapshot.ts'
+import { servedZips } from '../support/served-zips.ts'
 import type { Measure } from './measure.ts'
 import { startBenchServer, type StoreTarget } from './store-bench.ts'
 
