@@ -2,7 +2,7 @@
 // NDJSON body, the 24-month window, per-row rejections with reasons, duplicates, re-runs, gzip.
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
+import { centsText, ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { servedZips } from './support/portability-snapshot.ts'
 import { gaOrder, startPortabilityServer, TODAY, type PortabilityServer } from './support/portability-server.ts'
 
@@ -67,7 +67,7 @@ describe('backfill', () => {
     for (const state of ['GA', 'CT', 'MA']) {
       const row = before.states.find((s: { state: string }) => s.state === state)
       const cents = planCents(plan, state)
-      expect(row.order_total).toBe(`${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`)
+      expect(row.order_total).toBe(centsText(cents))
     }
   })
 

@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { startChildServer, type ChildServer } from './support/portability-child-server.ts'
-import { ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
+import { centsText, ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { portabilityArtifacts, servedZips } from './support/portability-snapshot.ts'
 
 let artifactsDir: string
@@ -77,7 +77,7 @@ describe('durability', () => {
     const health = await (await call(second, 'GET', '/v1/portability/nexus/health')).json()
     const ga = health.states.find((s: { state: string }) => s.state === 'GA')
     const cents = planCents(plan, 'GA')
-    expect(ga).toMatchObject({ transaction_count: 130_000, order_total: `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`, registered: true, registered_since: '2025-03-01' })
+    expect(ga).toMatchObject({ transaction_count: 130_000, order_total: centsText(cents), registered: true, registered_since: '2025-03-01' })
     expect(health.states.find((s: { state: string }) => s.state === 'CT').transaction_count).toBe(orders)
     // A re-run of the backfill finds every row already there.
     expect(await (await postNdjson(second.url, key, ndjsonOf(plan))).json()).toMatchObject({ accepted: 0, duplicate: 130_000 })

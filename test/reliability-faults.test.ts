@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { ErrorBody } from '../server/base/errors.ts'
 import { COMMIT_ROWS } from '../server/store/transactions-bulk.ts'
 import { TaxjarErrorBody } from '../server/taxjar/taxjar-error.ts'
-import { ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
+import { centsText, ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { servedZips } from './support/portability-snapshot.ts'
 import { keyCaller } from './support/reliability-server-process.ts'
 import { storeProcessSuite } from './support/store-process-suite.ts'
@@ -139,7 +139,7 @@ describe('kill -9 in the middle of a streamed backfill', () => {
     const report = await (await postNdjson(second.url, key, ndjsonOf(plan))).json()
     expect(report).toMatchObject({ received: plan.rows, accepted: plan.rows - committed, duplicate: committed, rejected: 0 })
     const cents = planCents(plan, 'GA')
-    expect(await gaTotals(recall)).toMatchObject({ transaction_count: plan.rows, order_total: `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}` })
+    expect(await gaTotals(recall)).toMatchObject({ transaction_count: plan.rows, order_total: centsText(cents) })
     expect(await second.stop()).toBe(0)
   })
 })

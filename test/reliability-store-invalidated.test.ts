@@ -10,7 +10,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ErrorBody } from '../server/base/errors.ts'
 import { fillerOf, leaveFree } from './support/disk-filler.ts'
-import { ndjsonOf, planCents, planRow, postNdjson, type RowPlan } from './support/portability-rows.ts'
+import { centsText, ndjsonOf, planCents, planRow, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { servedZips } from './support/portability-snapshot.ts'
 import { keyCaller, type ServerProcess } from './support/reliability-server-process.ts'
 import { storeProcessSuite } from './support/store-process-suite.ts'
@@ -31,8 +31,6 @@ const ORDER_CENTS = 1999n
 /** Rows [from, from + CHUNK_ROWS) of the plan, as one backfill. */
 const chunk = (server: ServerProcess, key: string, plan: RowPlan, from: number) =>
   postNdjson(server.url, key, ndjsonOf({ ...plan, rows: CHUNK_ROWS }, (i) => planRow(plan, from + i)))
-
-const money = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
 
 describe('a checkpoint refused by a full disk invalidates DuckDB', () => {
   it('refuses writes with when to retry, keeps answering, reopens the same file once there is room, and loses nothing acknowledged', async () => {
@@ -116,7 +114,7 @@ describe('a checkpoint refused by a full disk invalidates DuckDB', () => {
       for (const id of ['during-1', 'during-2']) expect((await caller('GET', `/v1/portability/orders/${id}`)).status, id).toBe(404)
       const health = await caller('GET', '/v1/portability/nexus/health')
       const ga = health.body.states.find((s: { state: string }) => s.state === 'GA')
-      expect(ga).toMatchObject({ transaction_count: sent + orders.length, order_total: money(planCents(plan, 'GA', sent) + ORDER_CENTS * BigInt(orders.length)) })
+      expect(ga).toMatchObject({ transaction_count: sent + orders.length, order_total: centsText(planCents(plan, 'GA', sent) + ORDER_CENTS * BigInt(orders.length)) })
     }
     await holdsEverything(call)
     expect(await server.stop()).toBe(0)

@@ -33,6 +33,9 @@ export function planRow(plan: RowPlan, i: number): Record<string, unknown> {
 }
 
 /** The exact total of a plan's rows in one state, in 1/100 dollar (the plan only uses cents). */
+/** Whole cents as the API's dollar string (`1234` → `12.34`). */
+export const centsText = (cents: bigint): string => `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`
+
 export function planCents(plan: RowPlan, state: string, rows = plan.rows): bigint {
   let total = 0n
   for (let i = 0; i < rows; i++) if (plan.zips[i % plan.zips.length][0] === state) total += BigInt(1_000 + ((i * 7_919) % 50_000))
