@@ -40,15 +40,19 @@ test: node_modules/.package-lock.json
 typecheck: node_modules/.package-lock.json
 	$(NODE_BIN)/tsc --noEmit
 
+# Runs a script with a temp directory of its own (TMPDIR), removed when it ends, also when it fails or
+# is interrupted: the bench and the soak build snapshots and start servers and databases in it.
+IN_OWN_TMPDIR = dir=$$(mktemp -d "$${TMPDIR:-/tmp}/taxatlas-make-$@-XXXXXX") && trap 'rm -rf "$$dir"' EXIT INT TERM && TMPDIR="$$dir"
+
 # Side-by-side measurements, printed as a table and written to build/bench.json and docs/benchmarks.md.
 bench: node_modules/.package-lock.json
-	TZ=UTC $(TSX) test/bench/bench.ts
+	@$(IN_OWN_TMPDIR) TZ=UTC $(TSX) test/bench/bench.ts
 
 # The lookup server under sustained load (SOAK_SECONDS, default 60, at SOAK_FRACTION, default 0.8,
 # of its measured maximum) with a snapshot published midway and the store file taken away for
 # SOAK_STORE_OUTAGE_SECONDS (5); writes build/soak.json.
 soak: node_modules/.package-lock.json
-	TZ=UTC $(TSX) test/soak/soak.ts
+	@$(IN_OWN_TMPDIR) TZ=UTC $(TSX) test/soak/soak.ts
 
 clean:
 	rm -rf build
