@@ -8,7 +8,7 @@
 //   cty.fips strings (sorted) · cty.name strings
 // A place appears once per match key (a consolidated city answers to its core name too).
 import { ContainerReader, ContainerWriter, type StringColumn } from './format.ts'
-import type { Geography } from './geography-model.ts'
+import type { GeoPlace, Geography } from './geography-model.ts'
 import { placeMatchKey, placeMatchKeys } from './place-names.ts'
 import { lowerBound } from './lower-bound.ts'
 import { SectionChecks } from './section-checks.ts'
@@ -26,7 +26,7 @@ export function writePlaceIndex(geography: Geography): Buffer {
   }
   const rows = [...geography.places.values()]
     .flatMap((place) => placeMatchKeys(place.fullName).map((key) => ({ key, place })))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || a.place.state.localeCompare(b.place.state) || a.place.geoid.localeCompare(b.place.geoid))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || largerFirst(a.place, b.place))
   const states = [...new Set(rows.map((row) => row.place.state))].sort()
   const pz: number[] = []
   const z0: number[] = []
@@ -58,6 +58,11 @@ export function writePlaceIndex(geography: Geography): Buffer {
     .strings('cty.name', counties.map((county) => county.name))
     .toBuffer()
 }
+
+// Places of one name are written largest first: by population, and by land area where no population
+// is held (the Census files have none), so a reader's ties keep that order.
+const largerFirst = (a: GeoPlace, b: GeoPlace) =>
+  b.population - a.population || (b.landArea ?? 0) - (a.landArea ?? 0) || a.geoid.localeCompare(b.geoid)
 
 export type PlaceMatch = {
   geoid: string
@@ -124,7 +129,7 @@ export class PlaceIndex {
     return this.#key.length
   }
 
-  /** Places whose name matches (any state unless one is given), most populous first. */
+  /** Places whose name matches (any state unless one is given), most populous first; without population figures, in the written order (largest land area first). */
   find(name: string, state?: string): PlaceMatch[] {
     const key = placeMatchKey(name)
     if (!key) return []
@@ -134,7 +139,7 @@ export class PlaceIndex {
       const match = this.#at(i)
       if (!state || match.state === state.toUpperCase()) matches.push(match)
     }
-    return matches.sort((a, b) => b.population - a.population || a.geoid.localeCompare(b.geoid))
+    return matches.sort((a, b) => b.population - a.population)
   }
 
   countyName(fips: string): string | null {

@@ -14,6 +14,7 @@ import { fetchHudCrosswalk } from '../pipeline/geography/hud-api.ts'
 import { parseHudCrosswalk } from '../pipeline/geography/hud-crosswalk.ts'
 import { readUspsZips } from '../pipeline/geography/usps-zips.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
+import { PlaceIndex, writePlaceIndex } from '../snapshot-contract/place-index.ts'
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { writeCensusGeographyFiles } from './support/census-files.ts'
 import { pipelineSettings, refreshProcess, runRefresh, tempDir } from './support/refresh-run.ts'
@@ -104,6 +105,18 @@ describe('geography from the Census files (no HUD, no Geocorr)', () => {
     ])
     expect(shares[0]!.share).toBeCloseTo(0.75, 12)
     expect(shares[1]!.share).toBeCloseTo(0.25, 12)
+  })
+
+  it('holds no populations, so places of one name are found largest by land area first', () => {
+    const measured = [...geo.places.values()].filter((place) => place.landArea !== undefined).sort((a, b) => a.geoid.localeCompare(b.geoid))
+    const [first] = measured
+    const larger = measured.filter((place) => place.landArea! > first!.landArea!).at(-1)!
+    expect(measured.every((place) => place.population === 0)).toBe(true)
+    // Two real GA places given one name, the larger listed later by GEOID.
+    const renamed = { ...larger, name: first!.name, fullName: first!.fullName }
+    const index = new PlaceIndex(writePlaceIndex({ ...geo, places: new Map([...geo.places, [larger.geoid, renamed]]) }))
+    const found = index.find(first!.name, 'GA').map((match) => match.geoid)
+    expect(found.slice(0, 2)).toEqual([larger.geoid, first!.geoid])
   })
 
   it('names places, their kind and counties from the place-by-county list', () => {

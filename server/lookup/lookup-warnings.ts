@@ -13,7 +13,7 @@ export const WARNING_CODES = {
   sub_zip_district: 'the aggregator\'s figure for the ZIP includes a special district covering part of it; the rate the other ZIPs of its city in its county agree on was answered (the district stays a candidate)',
   neighbour_region: 'the aggregator files the ZIP under a tax region named for a neighbouring place; the rate the other ZIPs of the city its USPS name and Census point agree on was answered (the region stays a candidate)',
   place_input_mismatch: 'the city or location sent is not the place the answer is for',
-  place_name_ambiguous: 'several places in the state have the name sent; the most populous was answered',
+  place_name_ambiguous: 'several places in the state have the name sent; the most populous (without population figures: the largest by land area) was answered',
   postal_city: 'the name sent is no place of the state but the USPS name of some of its ZIPs; the taxing place most of them resolve to was answered (others listed)',
   county_only: 'the place is a CDP (unincorporated), or no ZIP carries its own rates; its county\'s rates are answered',
   place_without_zip: 'the place has no ZIP of its own (it shares its ZIPs with neighbouring places); its own official rates were answered, with a ZIP of its county near it as the answer\'s ZIP',

@@ -64,11 +64,16 @@ function findPlace(view: SnapshotView, query: PlaceQuery, inState: PlaceMatch[])
     cap = matches.some((p) => p.state !== place.state) ? 'low' : 'medium'
     const others = matches.slice(1).map((p) => ({ name: p.name, state: p.state, geoid: p.geoid, kind: p.kind, population: p.population }))
     warnings.push(
-      warning('place_name_ambiguous', `${matches.length} places are named "${query.name}"; answered ${place.name}, ${place.state} (population ${place.population}), the most populous.`, { others }),
+      warning('place_name_ambiguous', `${matches.length} places are named "${query.name}"; answered ${place.name}, ${place.state}, ${largest(place)}.`, { others }),
     )
   }
   return { place, warnings, cap }
 }
+
+// The snapshot holds populations when its geography came with them (Geocorr); the Census files have
+// none, and places of one name then come largest by land area first.
+const largest = (place: PlaceMatch) =>
+  place.population > 0 ? `the most populous (population ${place.population})` : 'the largest by land area (no population figures are held)'
 
 /** Every candidate of the place's ZIPs (in the place's state) that `keep` accepts. */
 function* candidatesOfPlaceZips(view: SnapshotView, place: PlaceMatch, keep: (candidate: Candidate) => boolean): Generator<Bound> {
