@@ -90,8 +90,10 @@ describe('finding the workbook', () => {
     const workbook = await flSurtaxWorkbook({ counties })
     const posted: string[] = []
     const page = pointMatchPage()
+    let postGone = false
     const server = http.createServer((req, res) => {
       if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page)
+      if (postGone) return void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><title>404</title></html>')
       let body = ''
       req.on('data', (chunk) => (body += chunk))
       req.on('end', () => {
@@ -110,6 +112,9 @@ describe('finding the workbook', () => {
       expect(fetched.bytes.equals(workbook)).toBe(true)
       expect(posted).toHaveLength(1)
       await expect(fetchByPostback({ feed: 'fl-dor-surtax', fileName: FILE, officialUrl: url }, 'Export', settings)).rejects.toThrow(/the page has no "Export" button/)
+      // A postback the server no longer takes is a file gone (FetchError.notFound), like a GET's 404.
+      postGone = true
+      await expect(fetchByPostback({ feed: 'fl-dor-surtax', fileName: FILE, officialUrl: url }, 'Download All', settings)).rejects.toMatchObject({ notFound: true, status: 404 })
     } finally {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -1,7 +1,7 @@
 // A file an ASP.NET page answers to a button's postback rather than at an address of its own
 // (Florida's PointMatch "Download All"): GET the page, send its form back with the hidden state
 // fields (__VIEWSTATE, __EVENTVALIDATION, …) and the button, and take the answer as the file.
-import got from 'got'
+import got, { HTTPError } from 'got'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { assertBodyKind } from '../body-kind.ts'
 import { download, FetchError, type FetchedSource, type SourceRequest } from '../fetch-source.ts'
@@ -56,7 +56,8 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
     })
     bytes = response.rawBody
   } catch (error) {
-    throw new FetchError(`${request.fileName}: POST ${request.officialUrl} ("${button}")${proxy ? ` through the proxy ${proxy}` : ''} failed: ${(error as Error).message}`)
+    const status = error instanceof HTTPError ? error.response.statusCode : undefined
+    throw new FetchError(`${request.fileName}: POST ${request.officialUrl} ("${button}")${proxy ? ` through the proxy ${proxy}` : ''} failed: ${(error as Error).message}`, { status })
   }
   try {
     assertBodyKind(request.fileName, bytes)
