@@ -14,7 +14,8 @@ import { readSeller } from '../portability/rates-seller.ts'
 import { statesSourced } from '../order-tax/sourcing.ts'
 import { TaxjarRatesBody } from '../portability/rates-taxjar.ts'
 import { defineRoute } from '../dispatch/route.ts'
-import { billingOf, coordinate } from './tax.ts'
+import { billingOf } from './caller-billing.ts'
+import { coordinate } from './coordinate-param.ts'
 
 const latitude = (name: string) => coordinate(name, 90).describe(`latitude in decimal degrees (-90..90)${name === 'lat' ? '' : '; same as lat'}`)
 const longitude = (name: string) => coordinate(name, 180).describe(`longitude in decimal degrees (-180..180)${name === 'lng' ? '' : '; same as lng'}`)

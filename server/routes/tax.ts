@@ -7,20 +7,10 @@ import { lookupSources } from '../lookup/history-source.ts'
 import { INPUT_MODES } from '../lookup/lookup-errors.ts'
 import { readLookupRequest, RESPONSE_SHAPES, STRICT_OFF, STRICT_ON } from '../lookup/lookup-request.ts'
 import { lookupTax } from '../lookup/resolve-lookup.ts'
-import { FullLookupBody, SimpleLookupBody, type Billing } from '../lookup/tax-response.ts'
-import { defineRoute, type Caller } from '../dispatch/route.ts'
-
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
-
-export const coordinate = (name: string, limit: number) =>
-  z
-    .string()
-    .trim()
-    .regex(DECIMAL, `${name} must be a decimal number of degrees`)
-    .transform(Number)
-    .pipe(z.number().min(-limit).max(limit))
-    .optional()
-    .describe(`${name} in decimal degrees (-${limit}..${limit}); coordinates mode needs lat and lng`)
+import { FullLookupBody, SimpleLookupBody } from '../lookup/tax-response.ts'
+import { defineRoute } from '../dispatch/route.ts'
+import { billingOf } from './caller-billing.ts'
+import { coordinate } from './coordinate-param.ts'
 
 export const TaxParams = z.object({
   state: z.string().min(1).max(60).describe('2-letter state code, any case; a wrong or placeholder state is replaced by the ZIP\'s (api.md "Normalization")'),
@@ -29,7 +19,7 @@ export const TaxParams = z.object({
 export const TaxQuery = z.object({
   address: z.string().optional().describe('address mode: a freeform address, e.g. "123 Main St, Seattle, WA 98101"'),
   city: z.string().optional().describe('address mode: the city, used to choose among the ZIP\'s jurisdictions'),
-  zip: z.string().optional().describe('ZIP mode (or address mode): 5-digit ZIP or ZIP+4; the +4 is not used'),
+  zip: z.string().optional().describe('ZIP mode (or address mode): 5-digit ZIP or ZIP+4; a ZIP+4 is answered exactly where the state\'s boundary file holds it, else as its ZIP with a warning'),
   location: z.string().max(200).optional().describe('place mode: a place name with an optional state, e.g. "Springfield, IL", "Saint Paul MN"'),
   lat: coordinate('lat', 90),
   lng: coordinate('lng', 180),
@@ -38,18 +28,6 @@ export const TaxQuery = z.object({
   as_of: z.string().optional().describe('answer for this date, YYYY-MM-DD'),
   period: z.string().optional().describe('answer for the first day of this quarter: YYYYQ (20262) or YYYYQn (2026Q2); not with as_of'),
 })
-
-export function billingOf(caller: Caller): Billing {
-  const { quota } = caller
-  // The lookup was counted before the handler ran; the quota status was read before counting it.
-  const used = quota.used + 1
-  return {
-    tier: caller.account.tier,
-    account_id: caller.account.id,
-    quota: { period: quota.period, limit: quota.limit, used, remaining: quota.limit === null ? null : Math.max(0, quota.limit - used) },
-    lookup_counted: true,
-  }
-}
 
 const error = (description: string) => ({ description, schema: ErrorBody })
 

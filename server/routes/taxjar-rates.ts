@@ -10,7 +10,7 @@ import { TaxjarRatesBody, taxjarRates } from '../portability/rates-taxjar.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'
 import { defineRoute } from '../dispatch/route.ts'
-import { billingOf } from './tax.ts'
+import { billingOf } from './caller-billing.ts'
 
 /** Plugins send `false` or nothing for a field they lack. */
 const absent = (value: string | undefined): boolean => value === undefined || value.trim() === '' || value.trim().toLowerCase() === 'false'
