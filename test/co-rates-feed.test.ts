@@ -20,7 +20,7 @@ import type { FeedResult } from '../snapshot-contract/model.ts'
 import CO from '../sources/co.ts'
 import { CO_RATES_PAGE } from '../sources/descriptor.ts'
 import { AURORA, BOULDER_CITY, CO_COUNTY, CO_STATE, coRateWorkbook, coRows, DENVER_CITY, type CoRow, type CoWorkbookOptions } from './support/co-rate-fixture.ts'
-import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { stateIndex, units, zipsWholly } from './support/feed-answers.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { startPublisherReplica, type PublisherReplica } from './support/publisher-replica.ts'
 import { scriptProcessWithOnly, tempDir } from './support/refresh-run.ts'
@@ -30,7 +30,6 @@ const FILE = 'Colorado_Jurisdiction_Codes_Rates_July-Dec2026.xlsx'
 const OFFICIAL = CO.feeds[0]!
 const NOW = '2026-11-21T03:00:00.000Z'
 const STATE_RATE = 2900
-const units = (percent: number) => Math.round(percent * 1000)
 const METRO = 1.1
 const bed = feedTestBed('CO', NOW)
 let geography: Geography
@@ -69,7 +68,7 @@ describe('reading the DR 1002 workbook', () => {
 
   it('never reads the merged Total Rate column, whose figures lag the rates', async () => {
     const aurora = (await parse()).rows.find((r) => r.code === '001004')!
-    expect(aurora.taxes.reduce((sum, t) => sum + t.rate, 0)).toBe(units(CO_STATE + AURORA.adams + AURORA.city + METRO))
+    expect(aurora.taxes.reduce((sum, t) => sum + t.rate, 0)).toBe(units(CO_STATE, AURORA.adams, AURORA.city, METRO))
   })
 
   it('reads a code the spreadsheet stored as a number, its leading zeros restored', async () => {
@@ -95,9 +94,9 @@ describe('compiling Colorado', () => {
     const boulder = zipsWholly(result, '08013', '0807850')
     const outside = zipsWholly(result, '08013', null)
     for (const zips of [denver, boulder, outside]) expect(zips.length).toBeGreaterThan(0)
-    for (const zip of denver) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE + DENVER_CITY + METRO))
-    for (const zip of boulder) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE + CO_COUNTY + BOULDER_CITY + METRO))
-    for (const zip of outside) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE + CO_COUNTY))
+    for (const zip of denver) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE, DENVER_CITY, METRO))
+    for (const zip of boulder) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE, CO_COUNTY, BOULDER_CITY, METRO))
+    for (const zip of outside) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE, CO_COUNTY))
     expect(result.notes.join(' ')).toMatch(/3 codes are self-collected home-rule cities/)
   })
 
@@ -105,14 +104,14 @@ describe('compiling Colorado', () => {
     const result = await compile()
     const arapahoe = zipsWholly(result, '08005', '0804000')
     expect(arapahoe.length).toBeGreaterThan(0)
-    const aurora = units(CO_STATE + AURORA.arapahoe + AURORA.city + METRO)
+    const aurora = units(CO_STATE, AURORA.arapahoe, AURORA.city, METRO)
     for (const zip of arapahoe) {
       expect(candidateTotals(result, zip)).toEqual([aurora, aurora + units(AURORA.lid)])
       const [low, high] = result.candidates.filter((c) => c.zip === zip)
       expect(low!.weight).toBe(high!.weight)
     }
     const adams = zipsWholly(result, '08001', '0804000')
-    for (const zip of adams) expect(candidateTotals(result, zip)).toEqual([units(CO_STATE + AURORA.adams + AURORA.city + METRO)])
+    for (const zip of adams) expect(candidateTotals(result, zip)).toEqual([units(CO_STATE, AURORA.adams, AURORA.city, METRO)])
     expect(result.notes.join(' ')).toMatch(/1 places or county parts carry codes at different rates/)
   })
 

@@ -11,7 +11,7 @@ import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { MO_RATE_TABLES_PAGE } from '../sources/descriptor.ts'
 import MO from '../sources/mo.ts'
-import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { stateIndex, units, zipsWholly } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
@@ -19,7 +19,6 @@ import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, mo
 
 const FILE = 'rate-chart.xlsx'
 const STATE_RATE = 4225
-const units = (percent: number) => Math.round(percent * 1000)
 const NOW = '2026-11-21T03:00:00.000Z'
 const bed = feedTestBed('MO', NOW)
 let geography: Geography
@@ -44,7 +43,7 @@ describe('reading the rate chart', () => {
 
   it('reads rates as % strings and as fractions to the same units', async () => {
     expect((await parse(rows, { form: 'fraction' })).rows).toEqual((await parse()).rows)
-    expect((await parse()).rows.find((r) => r.code === '11242-031-000')!.rate).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
+    expect((await parse()).rows.find((r) => r.code === '11242-031-000')!.rate).toBe(units(MO_STATE, MO_COUNTY_PART, 2.5))
   })
 
   it('refuses a header moved out of reach or lacking a column, a percent number where a fraction is expected, and a code of another shape', async () => {
@@ -64,8 +63,8 @@ describe('compiling Missouri', () => {
     const outside = zipsWholly(result, '29031', null)
     expect(cape.length).toBeGreaterThan(0)
     expect(outside.length).toBeGreaterThan(0)
-    for (const zip of cape) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
-    for (const zip of outside) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_COUNTY_PART))
+    for (const zip of cape) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE, MO_COUNTY_PART, 2.5))
+    for (const zip of outside) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE, MO_COUNTY_PART))
   })
 
   it('answers St. Louis, an independent city with no unincorporated row, with state and city alone', async () => {
@@ -73,7 +72,7 @@ describe('compiling Missouri', () => {
     const index = indexOf(result)
     const stLouis = zipsWholly(result, '29510', '2965000')
     expect(stLouis.length).toBeGreaterThan(0)
-    for (const zip of stLouis) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE + MO_CITIES[1]!.part))
+    for (const zip of stLouis) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE, MO_CITIES[1]!.part))
   })
 
   it('lists overlay districts as unplaced, never summed into a ZIP', async () => {
@@ -89,7 +88,7 @@ describe('compiling Missouri', () => {
     expect(result.rateVaries!.map((v) => v.code).sort()).toEqual([...MO_NO_BASE_COUNTIES].sort())
     expect(result.rateVaries!.every((v) => v.lower_bound && /all its unincorporated land lies in overlays/.test(v.basis))).toBe(true)
     const camden = result.jurisdictions.find((j) => j.level === 'county' && j.code === '029')!
-    expect(camden.rate).toBe(units(MO_COUNTY_PART + 0.5))
+    expect(camden.rate).toBe(units(MO_COUNTY_PART, 0.5))
   })
 
   it('lists a city code that binds to no place as unplaced; refuses a county code that binds to no county', async () => {
@@ -161,7 +160,7 @@ describe('through the publisher replica, as production runs', () => {
     expect(loaded.result.files.map((f) => f.url).filter((url) => url.startsWith('https:'))).toEqual([chartUrl])
     const cape = zipsWholly(loaded.result, '29031', '2911242')
     expect(cape.length).toBeGreaterThan(0)
-    expect(defaultCombinedRate(stateIndex('MO', loaded.result), cape[0]!, 'MO', NOW.slice(0, 10))).toBe(units(MO_STATE + MO_COUNTY_PART + 2.5))
+    expect(defaultCombinedRate(stateIndex('MO', loaded.result), cape[0]!, 'MO', NOW.slice(0, 10))).toBe(units(MO_STATE, MO_COUNTY_PART, 2.5))
     expect(load.requests.filter((r) => r.url.startsWith(MO_RATE_TABLES_PAGE)).map((r) => r.url).sort()).toEqual([MO_RATE_TABLES_PAGE, `${MO_RATE_TABLES_PAGE}2025/`, `${MO_RATE_TABLES_PAGE}2026/`])
     expect(load.tunnels).toContain(HOST)
   }, 120_000)

@@ -1,7 +1,17 @@
-// Reading a compiled feed's answers in a test: its rate index, and the ZIPs that lie wholly in one
-// county part.
+// Reading a compiled feed's answers in a test: its rate index, the ZIPs that lie wholly in one
+// county part, and expected rates in 1e-5 units.
+import { parseRatePercent } from '../../snapshot-contract/rate-units.ts'
 import type { FeedResult } from '../../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../../snapshot-contract/rate-index.ts'
+
+/** The sum of percents written as numbers (as the workbooks hold them), in 1e-5 units, each read exactly from its decimal text. */
+export function units(...percents: number[]): number {
+  return percents.reduce((sum, percent) => {
+    const parsed = parseRatePercent(String(percent))
+    if (!parsed.ok) throw new Error(`${percent}: ${parsed.reason}`)
+    return sum + parsed.units
+  }, 0)
+}
 
 /** The rate index of one state's compiled result. */
 export const stateIndex = (code: string, result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code, result }], zipMeta: () => undefined }))
