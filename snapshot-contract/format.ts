@@ -24,14 +24,11 @@
 //
 // Changelog: version 1 — first layout.
 //            version 2 — shapes.bin gains its spatial grid (g.* sections); rates.bin and
-//            places.bin unchanged.
-//            version 3 — shapes.bin's grid (g.*) and sh.bbox give way to one R-tree of the
-//            shapes' boxes (sh.tree); rates.bin and places.bin unchanged.
-//            Files of an earlier version are refused: rebuild the snapshot.
+//            places.bin unchanged. Version 1 files are refused: rebuild the snapshot.
 import { endianness } from 'node:os'
 
 export const MAGIC = 'TXATLAS\0'
-export const FORMAT_VERSION = 3
+export const FORMAT_VERSION = 2
 export const HEADER_SIZE = 32
 export const DIRECTORY_ENTRY_SIZE = 32
 const NAME_SIZE = 16

@@ -2,25 +2,33 @@
 //
 // Sections:
 //   st.code strings
-//   sh.id strings · sh.kind u8 (0 county, 1 place) · sh.state u8 · sh.r0 u32 · sh.rn u32
-//                                                            rings r[sh.r0 … sh.r0 + sh.rn)
+//   sh.id strings · sh.kind u8 (0 county, 1 place) · sh.state u8 · sh.bbox f64 (4 per shape:
+//   west, south, east, north) · sh.r0 u32 · sh.rn u32      rings r[sh.r0 … sh.r0 + sh.rn)
 //   r.p0 u32 · r.pn u32                                      points pt[r.p0 … r.p0 + r.pn)
 //   pt i32                                                    lng, lat pairs in microdegrees
-//   sh.tree u8                                                the shapes' bounding boxes (west,
-//                                                             south, east, north in degrees) as a
-//                                                             flatbush tree, box i for shape i
+//   g.size f64 (1)                                            grid cell edge in degrees
+//   g.key u32 · g.i0 u32 (count + 1) · g.ids u32              non-empty grid cells by ascending key
+//                                                             (row × columns + column, from 180°W,
+//                                                             90°S); cell k lists the shapes
+//                                                             g.ids[g.i0[k] … g.i0[k + 1]) whose
+//                                                             bbox touches it, ascending
+//   g.wide u32                                                shapes whose bbox spans too many cells
+//                                                             to list (the Aleutians cross 180°);
+//                                                             candidates of every query
 // Rings are filled even-odd, so holes and multipolygons need no extra structure. Shapes are
 // ordered counties first, each layer by id, which is the order `at` reports them in.
-import type Flatbush from 'flatbush'
-import { boxesAt, boxTreeBytes, buildBoxTree, openBoxTree } from './box-tree.ts'
 import { ContainerReader, ContainerWriter, FormatError, type StringColumn } from './format.ts'
 import type { GeoShape } from './geography-model.ts'
+import { lowerBound } from './lower-bound.ts'
 import { SectionChecks } from './section-checks.ts'
 
 export const SHAPE_KIND = ['county', 'place'] as const
 export type ShapeKind = (typeof SHAPE_KIND)[number]
 
 const MICRO = 1e6
+const CELL_DEGREES = 0.25
+/** 64 × 64 cells (16° at 0.25°): no US county or place but the antimeridian-crossing ones is wider. */
+const MAX_CELLS_PER_SHAPE = 4096
 
 export function writeShapeIndex(layers: { county: GeoShape[]; place: GeoShape[] }): Buffer {
   const shapes = [
@@ -28,12 +36,14 @@ export function writeShapeIndex(layers: { county: GeoShape[]; place: GeoShape[] 
     ...[...layers.place].sort((a, b) => a.id.localeCompare(b.id)).map((shape) => ({ kind: 1, shape })),
   ]
   const states = [...new Set(shapes.map(({ shape }) => shape.state))].sort()
+  const bbox: number[] = []
   const r0: number[] = []
   const rn: number[] = []
   const p0: number[] = []
   const pn: number[] = []
   let pointCount = 0
   for (const { shape } of shapes) {
+    bbox.push(...shape.bbox)
     r0.push(p0.length)
     rn.push(shape.rings.length)
     for (const ring of shape.rings) {
@@ -49,19 +59,76 @@ export function writeShapeIndex(layers: { county: GeoShape[]; place: GeoShape[] 
       for (let i = 0; i < ring.length; i++) points[at++] = Math.round(ring[i] * MICRO)
     }
   }
-  const tree = buildBoxTree(shapes.length, (i) => shapes[i].shape.bbox)
+  const grid = buildGrid(shapes.map(({ shape }) => shape.bbox), new CellGrid(CELL_DEGREES))
   return new ContainerWriter('shapes')
     .strings('st.code', states)
     .strings('sh.id', shapes.map(({ shape }) => shape.id))
     .column('sh.kind', 'u8', shapes.map(({ kind }) => kind))
     .column('sh.state', 'u8', shapes.map(({ shape }) => states.indexOf(shape.state)))
+    .column('sh.bbox', 'f64', bbox)
     .column('sh.r0', 'u32', r0)
     .column('sh.rn', 'u32', rn)
     .column('r.p0', 'u32', p0)
     .column('r.pn', 'u32', pn)
     .column('pt', 'i32', points)
-    .column('sh.tree', 'u8', boxTreeBytes(tree))
+    .column('g.size', 'f64', [CELL_DEGREES])
+    .column('g.key', 'u32', grid.keys)
+    .column('g.i0', 'u32', grid.starts)
+    .column('g.ids', 'u32', grid.ids)
+    .column('g.wide', 'u32', grid.wide)
     .toBuffer()
+}
+
+/**
+ * Cell numbering shared by writer and reader. Column and row are clamped monotone functions of
+ * lng and lat, so a point inside a bbox always falls in one of the cells the bbox was listed in.
+ */
+class CellGrid {
+  readonly columns: number
+  readonly rows: number
+
+  constructor(readonly degrees: number) {
+    this.columns = Math.ceil(360 / degrees)
+    this.rows = Math.ceil(180 / degrees)
+  }
+
+  column(lng: number): number {
+    return Math.min(this.columns - 1, Math.max(0, Math.floor((lng + 180) / this.degrees)))
+  }
+
+  row(lat: number): number {
+    return Math.min(this.rows - 1, Math.max(0, Math.floor((lat + 90) / this.degrees)))
+  }
+}
+
+function buildGrid(bboxes: readonly GeoShape['bbox'][], grid: CellGrid) {
+  const cells = new Map<number, number[]>()
+  const wide: number[] = []
+  bboxes.forEach(([west, south, east, north], shape) => {
+    const x0 = grid.column(west), x1 = grid.column(east)
+    const y0 = grid.row(south), y1 = grid.row(north)
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS_PER_SHAPE) {
+      wide.push(shape)
+      return
+    }
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const key = y * grid.columns + x
+        const list = cells.get(key)
+        if (list) list.push(shape)
+        else cells.set(key, [shape])
+      }
+    }
+  })
+  // Shapes were visited in ascending order, so every cell's list is already ascending.
+  const keys = [...cells.keys()].sort((a, b) => a - b)
+  const starts = [0]
+  const ids: number[] = []
+  for (const key of keys) {
+    ids.push(...cells.get(key)!)
+    starts.push(ids.length)
+  }
+  return { keys, starts, ids, wide }
 }
 
 export type ShapeHit = { id: string; kind: ShapeKind; state: string }
@@ -71,12 +138,17 @@ export class ShapeIndex {
   readonly #id: StringColumn
   readonly #kind: Uint8Array
   readonly #state: Uint8Array
+  readonly #bbox: Float64Array
   readonly #r0: Uint32Array
   readonly #rn: Uint32Array
   readonly #p0: Uint32Array
   readonly #pn: Uint32Array
   readonly #pt: Int32Array
-  readonly #tree: Flatbush | null
+  readonly #grid: CellGrid
+  readonly #cellKey: Uint32Array
+  readonly #cellStart: Uint32Array
+  readonly #cellIds: Uint32Array
+  readonly #wide: Uint32Array
 
   constructor(bytes: Uint8Array, label = 'shapes.bin') {
     const r = new ContainerReader(bytes, 'shapes', label)
@@ -85,21 +157,36 @@ export class ShapeIndex {
     this.#id = r.strings('sh.id')
     this.#kind = r.column('sh.kind', 'u8')
     this.#state = r.column('sh.state', 'u8')
+    this.#bbox = r.column('sh.bbox', 'f64')
     this.#r0 = r.column('sh.r0', 'u32')
     this.#rn = r.column('sh.rn', 'u32')
     this.#p0 = r.column('r.p0', 'u32')
     this.#pn = r.column('r.pn', 'u32')
     this.#pt = r.column('pt', 'i32')
+    this.#grid = new CellGrid(r.column('g.size', 'f64')[0])
+    this.#cellKey = r.column('g.key', 'u32')
+    this.#cellStart = r.column('g.i0', 'u32')
+    this.#cellIds = r.column('g.ids', 'u32')
+    this.#wide = r.column('g.wide', 'u32')
     const check = new SectionChecks(label)
     const shapes = this.#kind.length
     check.sameLength(shapes, { 'sh.id': this.#id, 'sh.state': this.#state, 'sh.r0': this.#r0, 'sh.rn': this.#rn })
+    check.sameLength(shapes * 4, { 'sh.bbox': this.#bbox })
     check.indices('sh.kind', this.#kind, SHAPE_KIND.length)
     check.indices('sh.state', this.#state, this.#states.length)
     check.ranges('sh.r0', this.#r0, this.#rn, this.#p0.length)
     check.sameLength(this.#p0.length, { 'r.pn': this.#pn })
     if (this.#pt.length % 2 !== 0) throw new FormatError(`${label}: section pt holds ${this.#pt.length} values, not lng, lat pairs`)
     check.ranges('r.p0', this.#p0, this.#pn, this.#pt.length / 2)
-    this.#tree = openBoxTree(r.column('sh.tree', 'u8'), shapes, `${label}: section sh.tree`)
+    const size = r.column('g.size', 'f64')
+    if (size.length !== 1 || !(size[0] > 0 && size[0] <= 360)) throw new FormatError(`${label}: section g.size holds no grid cell size`)
+    check.sorted('g.key', this.#cellKey, true)
+    check.indices('g.key', this.#cellKey, this.#grid.columns * this.#grid.rows)
+    check.sameLength(this.#cellKey.length + 1, { 'g.i0': this.#cellStart })
+    check.offsets('g.i0', this.#cellStart, this.#cellIds.length)
+    check.indices('g.ids', this.#cellIds, shapes)
+    check.sorted('g.wide', this.#wide, true)
+    check.indices('g.wide', this.#wide, shapes)
   }
 
   get size(): number {
@@ -108,11 +195,32 @@ export class ShapeIndex {
 
   /** Every shape containing the point, counties first. */
   at(lng: number, lat: number): ShapeHit[] {
+    const hits: ShapeHit[] = []
     const x = Math.round(lng * MICRO)
     const y = Math.round(lat * MICRO)
-    return boxesAt(this.#tree, lng, lat)
-      .filter((s) => this.#contains(s, x, y))
-      .map((s) => ({ id: this.#id.get(s), kind: SHAPE_KIND[this.#kind[s]], state: this.#states[this.#state[s]] }))
+    const ids = this.#cellIds
+    const wide = this.#wide
+    let [i, end] = this.#cellRange(lng, lat)
+    let w = 0
+    // Merge the cell's list with the wide shapes, both ascending, to keep the file's shape order.
+    while (i < end || w < wide.length) {
+      const s = w === wide.length || (i < end && ids[i] < wide[w]) ? ids[i++] : wide[w++]
+      const b = s * 4
+      if (lng < this.#bbox[b] || lng > this.#bbox[b + 2] || lat < this.#bbox[b + 1] || lat > this.#bbox[b + 3]) continue
+      if (this.#contains(s, x, y)) {
+        hits.push({ id: this.#id.get(s), kind: SHAPE_KIND[this.#kind[s]], state: this.#states[this.#state[s]] })
+      }
+    }
+    return hits
+  }
+
+  /** The g.ids range of the point's cell; empty when no shape's bbox touches the cell. */
+  #cellRange(lng: number, lat: number): [number, number] {
+    const key = this.#grid.row(lat) * this.#grid.columns + this.#grid.column(lng)
+    const keys = this.#cellKey
+    const lo = lowerBound(keys.length, (i) => keys[i] < key)
+    if (lo === keys.length || keys[lo] !== key) return [0, 0]
+    return [this.#cellStart[lo], this.#cellStart[lo + 1]]
   }
 
   #contains(s: number, x: number, y: number): boolean {

@@ -1,7 +1,7 @@
 // Coordinates mode at the shore, through a real server on the all-states snapshot: ZIP centroids
 // the simplified county outlines cut off answer their nearest ZIP with low confidence, the open
 // sea and water far from a state's ZIPs stay 404, a centroid inside another state's county stays
-// 400; and the nearest-centroid tree search answers exactly what a scan of the list does.
+// 400; and the nearest-centroid grid search answers exactly what a scan of the list does.
 import { describe, expect, it } from 'vitest'
 import type { ZipEntry } from '../snapshot-contract/rate-index.ts'
 import { ErrorBody } from '../server/base/errors.ts'
@@ -108,7 +108,7 @@ describe('points that stay errors', () => {
 })
 
 describe('nearest ZIP centroid search', () => {
-  /** The plain scan the tree search must equal: first point at the least distance holding a match. */
+  /** The plain scan the grid replaces: first point at the least distance holding a match. */
   function scan(points: readonly ZipPoint[], lat: number, lng: number, match: CandidateMatch) {
     const cosLat = Math.cos((lat * Math.PI) / 180)
     let best: { point: ZipPoint; index: number } | null = null

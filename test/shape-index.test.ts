@@ -1,17 +1,15 @@
-// shapes.bin round trip on the real geography of a few states: the tree-indexed `at` answers
+// shapes.bin round trip on the real geography of a few states: the grid-indexed `at` answers
 // exactly what a scan over every shape does (ZIP centroids, random points, points inside every
-// shape, points on bbox edges), the writer is deterministic, old versions and damaged trees are
-// refused.
+// shape, points on cell and bbox edges), the writer is deterministic, old versions are refused.
 import { beforeAll, describe, expect, it } from 'vitest'
-import Flatbush from 'flatbush'
-import { ContainerReader, FORMAT_VERSION, FormatError } from '../snapshot-contract/format.ts'
+import { FORMAT_VERSION } from '../snapshot-contract/format.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import type { GeoShape, Geography } from '../snapshot-contract/geography-model.ts'
 import { bboxOfRings, interiorPoint } from '../pipeline/geography/point-in-shape.ts'
 import { ShapeIndex, writeShapeIndex, type ShapeHit } from '../snapshot-contract/shape-index.ts'
 import { sharedPath } from './support/shared.ts'
 
-// AK: Aleutians West crosses 180° (a bbox wider than half the globe); the others have long shores.
+// AK: Aleutians West crosses 180° (a bbox no grid cell list holds); the others have long shores.
 const STATES = ['AK', 'CA', 'IL', 'NY', 'TX', 'WA']
 
 type Point = { lng: number; lat: number }
@@ -75,7 +73,7 @@ function expectSameHits(points: Point[], label: string): number {
   return hits
 }
 
-describe('shapes.bin tree index', () => {
+describe('shapes.bin grid index', () => {
   it('holds every county and place shape', () => {
     expect(index.size).toBe(geo.countyShapes.length + geo.placeShapes.length)
   })
@@ -121,7 +119,7 @@ describe('shapes.bin tree index', () => {
     }
   })
 
-  it('answers exactly the scan on quarter-degree lines and shape bbox edges', () => {
+  it('answers exactly the scan on grid cell edges and shape bbox edges', () => {
     const edges: Point[] = []
     for (const zip of geo.zips.values()) {
       if (zip.lat === null || zip.lng === null) continue
@@ -134,7 +132,7 @@ describe('shapes.bin tree index', () => {
   })
 })
 
-describe('shapes.bin tree index on shapes whose box edges meet on quarter degrees', () => {
+describe('shapes.bin grid index on shapes aligned to its 0.25° cells', () => {
   const polygon = (id: string, ...xy: number[]): GeoShape => {
     const ring = Float64Array.from(xy)
     return { id, state: 'TX', rings: [ring], bbox: bboxOfRings([ring]) }
@@ -144,7 +142,7 @@ describe('shapes.bin tree index on shapes whose box edges meet on quarter degree
     place: [polygon('4800001', -90, 30.125, -89.75, 29.75, -89.5, 30.125, -89.75, 30.5)],
   }
 
-  it('answers exactly the scan on every edge and corner, where boxes meet', () => {
+  it('answers exactly the scan on every cell edge and corner, where bbox and cell edges meet', () => {
     const aligned = new ShapeIndex(copy(writeShapeIndex(layers)))
     const alignedScan = bruteForce(layers)
     let hits = 0
@@ -160,12 +158,6 @@ describe('shapes.bin tree index on shapes whose box edges meet on quarter degree
 })
 
 describe('shapes.bin bytes', () => {
-  it('of no shapes hold an empty tree and answer no shape anywhere', () => {
-    const empty = new ShapeIndex(copy(writeShapeIndex({ county: [], place: [] })))
-    expect(empty.size).toBe(0)
-    expect(empty.at(-89.65, 39.78)).toEqual([])
-  })
-
   it('are the same for the same shapes, whatever their input order', () => {
     const reversed = writeShapeIndex({ county: [...geo.countyShapes].reverse(), place: [...geo.placeShapes].reverse() })
     expect(Buffer.compare(reversed, bytes)).toBe(0)
@@ -178,35 +170,5 @@ describe('shapes.bin bytes', () => {
     expect(() => new ShapeIndex(old, 'old/shapes.bin')).toThrow(
       `old/shapes.bin: format version ${FORMAT_VERSION - 1}; this build reads version ${FORMAT_VERSION}`,
     )
-  })
-})
-
-describe('shapes.bin with a damaged tree (bytes a checksum would pass, as a faulty compiler writes them)', () => {
-  /** A copy of the file with its sh.tree section changed in place by `damage`. */
-  const damaged = (damage: (tree: Flatbush, section: Uint8Array) => void) => {
-    const file = copy(bytes)
-    const section = new ContainerReader(file, 'shapes').column('sh.tree', 'u8')
-    damage(Flatbush.from(section.buffer as ArrayBuffer, section.byteOffset), section)
-    return () => new ShapeIndex(file, 'bad/shapes.bin')
-  }
-
-  it('is refused when it is no flatbush tree', () => {
-    expect(damaged((_, section) => (section[0] = 0))).toThrow(new FormatError('bad/shapes.bin: section sh.tree: not a flatbush tree (Data does not appear to be in a Flatbush format.)'))
-  })
-
-  it('is refused when it indexes another number of shapes than the file holds', () => {
-    expect(damaged((_, section) => new DataView(section.buffer, section.byteOffset + 4).setUint32(0, index.size - 1, true))).toThrow(FormatError)
-  })
-
-  it('is refused when a leaf names a shape twice', () => {
-    expect(damaged((tree) => (tree._indices[1] = tree._indices[0]))).toThrow(/^bad\/shapes\.bin: section sh\.tree: leaf 1 names box \d+ twice/)
-  })
-
-  it('is refused when a node no longer bounds its children', () => {
-    expect(damaged((tree) => (tree._boxes[tree.numItems * 4] += 0.5))).toThrow(/^bad\/shapes\.bin: section sh\.tree: node \d+ does not bound its children/)
-  })
-
-  it('is refused when a node points at other children', () => {
-    expect(damaged((tree) => (tree._indices[tree.numItems] += 4))).toThrow(/^bad\/shapes\.bin: section sh\.tree: node \d+ points at \d+, not at its children from 0/)
   })
 })

@@ -1,6 +1,5 @@
-// Point-in-polygon over GeoShape (flat lng/lat rings, even-odd fill), an index for many shapes,
+// Point-in-polygon over GeoShape (flat lng/lat rings, even-odd fill), a grid index for many shapes,
 // and a representative point guaranteed to lie inside a shape.
-import { boxesAt, buildBoxTree } from '../../snapshot-contract/box-tree.ts'
 import type { GeoShape } from '../../snapshot-contract/geography-model.ts'
 
 export function bboxOfRings(rings: Float64Array[]): [number, number, number, number] {
@@ -45,13 +44,45 @@ export type ShapeIndex = {
   find(lng: number, lat: number, accept?: (shape: GeoShape) => boolean): GeoShape | undefined
 }
 
-/** An R-tree over the shapes' bounding boxes narrows a point to the shapes whose box holds it. */
-export function buildShapeIndex(shapes: GeoShape[]): ShapeIndex {
-  const tree = buildBoxTree(shapes.length, (i) => shapes[i]!.bbox)
+const MAX_CELLS_PER_SHAPE = 4096
+
+/**
+ * Uniform grid over lng/lat: each cell lists the shapes whose bbox touches it. Shapes with huge
+ * bboxes (the Aleutians span the antimeridian) are kept in a short list checked for every query.
+ */
+export function buildShapeIndex(shapes: GeoShape[], cellDegrees = 0.25): ShapeIndex {
+  const columns = Math.ceil(720 / cellDegrees)
+  const cellOf = (lng: number, lat: number) =>
+    Math.floor((lat + 90) / cellDegrees) * columns + Math.floor((lng + 360) / cellDegrees)
+  const cells = new Map<number, number[]>()
+  const wide: number[] = []
+
+  shapes.forEach((shape, index) => {
+    const [minX, minY, maxX, maxY] = shape.bbox
+    const x0 = Math.floor((minX + 360) / cellDegrees), x1 = Math.floor((maxX + 360) / cellDegrees)
+    const y0 = Math.floor((minY + 90) / cellDegrees), y1 = Math.floor((maxY + 90) / cellDegrees)
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS_PER_SHAPE) {
+      wide.push(index)
+      return
+    }
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const key = y * columns + x
+        const list = cells.get(key)
+        if (list) list.push(index)
+        else cells.set(key, [index])
+      }
+    }
+  })
+
+  const candidates = (lng: number, lat: number): number[] => {
+    const local = cells.get(cellOf(lng, lat)) ?? []
+    return wide.length ? [...local, ...wide].sort((a, b) => a - b) : local
+  }
   return {
-    findAll: (lng, lat) => boxesAt(tree, lng, lat).map((i) => shapes[i]!).filter((s) => shapeContains(s, lng, lat)),
+    findAll: (lng, lat) => candidates(lng, lat).map((i) => shapes[i]!).filter((s) => shapeContains(s, lng, lat)),
     find: (lng, lat, accept) => {
-      for (const i of boxesAt(tree, lng, lat)) {
+      for (const i of candidates(lng, lat)) {
         const shape = shapes[i]!
         if ((!accept || accept(shape)) && shapeContains(shape, lng, lat)) return shape
       }
