@@ -26,6 +26,10 @@ export const SHAPE_KIND = ['county', 'place'] as const
 export type ShapeKind = (typeof SHAPE_KIND)[number]
 
 const MICRO = 1e6
+
+/** A coordinate in the file's integer microdegrees, as the points are stored. */
+export const toMicrodegrees = (degrees: number) => Math.round(degrees * MICRO)
+
 const CELL_DEGREES = 0.25
 /** 64 × 64 cells (16° at 0.25°): no US county or place but the antimeridian-crossing ones is wider. */
 const MAX_CELLS_PER_SHAPE = 4096
@@ -56,7 +60,7 @@ export function writeShapeIndex(layers: { county: GeoShape[]; place: GeoShape[] 
   let at = 0
   for (const { shape } of shapes) {
     for (const ring of shape.rings) {
-      for (let i = 0; i < ring.length; i++) points[at++] = Math.round(ring[i] * MICRO)
+      for (let i = 0; i < ring.length; i++) points[at++] = toMicrodegrees(ring[i])
     }
   }
   const grid = buildGrid(shapes.map(({ shape }) => shape.bbox), new CellGrid(CELL_DEGREES))
@@ -133,17 +137,37 @@ function buildGrid(bboxes: readonly GeoShape['bbox'][], grid: CellGrid) {
 
 export type ShapeHit = { id: string; kind: ShapeKind; state: string }
 
+/** The sections holding the outlines: shape s has rings r0[s] … r0[s] + rn[s], ring r the points p0[r] … p0[r] + pn[r] of pt. */
+export type ShapeRings = { r0: Uint32Array; rn: Uint32Array; p0: Uint32Array; pn: Uint32Array; pt: Int32Array }
+
+export function readShapeRings(r: ContainerReader): ShapeRings {
+  return { r0: r.column('sh.r0', 'u32'), rn: r.column('sh.rn', 'u32'), p0: r.column('r.p0', 'u32'), pn: r.column('r.pn', 'u32'), pt: r.column('pt', 'i32') }
+}
+
+/** Whether shape `s` holds the point (x, y) in microdegrees: even-odd over all its rings. */
+export function ringsContain({ r0, rn, p0, pn, pt }: ShapeRings, s: number, x: number, y: number): boolean {
+  let inside = false
+  for (let r = r0[s]; r < r0[s] + rn[s]; r++) {
+    const start = p0[r]
+    const count = pn[r]
+    for (let i = 0, j = count - 1; i < count; j = i++) {
+      const xi = pt[(start + i) * 2]
+      const yi = pt[(start + i) * 2 + 1]
+      const xj = pt[(start + j) * 2]
+      const yj = pt[(start + j) * 2 + 1]
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside
+    }
+  }
+  return inside
+}
+
 export class ShapeIndex {
   readonly #states: string[]
   readonly #id: StringColumn
   readonly #kind: Uint8Array
   readonly #state: Uint8Array
   readonly #bbox: Float64Array
-  readonly #r0: Uint32Array
-  readonly #rn: Uint32Array
-  readonly #p0: Uint32Array
-  readonly #pn: Uint32Array
-  readonly #pt: Int32Array
+  readonly #rings: ShapeRings
   readonly #grid: CellGrid
   readonly #cellKey: Uint32Array
   readonly #cellStart: Uint32Array
@@ -158,11 +182,8 @@ export class ShapeIndex {
     this.#kind = r.column('sh.kind', 'u8')
     this.#state = r.column('sh.state', 'u8')
     this.#bbox = r.column('sh.bbox', 'f64')
-    this.#r0 = r.column('sh.r0', 'u32')
-    this.#rn = r.column('sh.rn', 'u32')
-    this.#p0 = r.column('r.p0', 'u32')
-    this.#pn = r.column('r.pn', 'u32')
-    this.#pt = r.column('pt', 'i32')
+    this.#rings = readShapeRings(r)
+    const { r0, rn, p0, pn, pt } = this.#rings
     this.#grid = new CellGrid(r.column('g.size', 'f64')[0])
     this.#cellKey = r.column('g.key', 'u32')
     this.#cellStart = r.column('g.i0', 'u32')
@@ -170,14 +191,14 @@ export class ShapeIndex {
     this.#wide = r.column('g.wide', 'u32')
     const check = new SectionChecks(label)
     const shapes = this.#kind.length
-    check.sameLength(shapes, { 'sh.id': this.#id, 'sh.state': this.#state, 'sh.r0': this.#r0, 'sh.rn': this.#rn })
+    check.sameLength(shapes, { 'sh.id': this.#id, 'sh.state': this.#state, 'sh.r0': r0, 'sh.rn': rn })
     check.sameLength(shapes * 4, { 'sh.bbox': this.#bbox })
     check.indices('sh.kind', this.#kind, SHAPE_KIND.length)
     check.indices('sh.state', this.#state, this.#states.length)
-    check.ranges('sh.r0', this.#r0, this.#rn, this.#p0.length)
-    check.sameLength(this.#p0.length, { 'r.pn': this.#pn })
-    if (this.#pt.length % 2 !== 0) throw new FormatError(`${label}: section pt holds ${this.#pt.length} values, not lng, lat pairs`)
-    check.ranges('r.p0', this.#p0, this.#pn, this.#pt.length / 2)
+    check.ranges('sh.r0', r0, rn, p0.length)
+    check.sameLength(p0.length, { 'r.pn': pn })
+    if (pt.length % 2 !== 0) throw new FormatError(`${label}: section pt holds ${pt.length} values, not lng, lat pairs`)
+    check.ranges('r.p0', p0, pn, pt.length / 2)
     const size = r.column('g.size', 'f64')
     if (size.length !== 1 || !(size[0] > 0 && size[0] <= 360)) throw new FormatError(`${label}: section g.size holds no grid cell size`)
     check.sorted('g.key', this.#cellKey, true)
@@ -196,8 +217,8 @@ export class ShapeIndex {
   /** Every shape containing the point, counties first. */
   at(lng: number, lat: number): ShapeHit[] {
     const hits: ShapeHit[] = []
-    const x = Math.round(lng * MICRO)
-    const y = Math.round(lat * MICRO)
+    const x = toMicrodegrees(lng)
+    const y = toMicrodegrees(lat)
     const ids = this.#cellIds
     const wide = this.#wide
     let [i, end] = this.#cellRange(lng, lat)
@@ -207,11 +228,14 @@ export class ShapeIndex {
       const s = w === wide.length || (i < end && ids[i] < wide[w]) ? ids[i++] : wide[w++]
       const b = s * 4
       if (lng < this.#bbox[b] || lng > this.#bbox[b + 2] || lat < this.#bbox[b + 1] || lat > this.#bbox[b + 3]) continue
-      if (this.#contains(s, x, y)) {
-        hits.push({ id: this.#id.get(s), kind: SHAPE_KIND[this.#kind[s]], state: this.#states[this.#state[s]] })
-      }
+      if (ringsContain(this.#rings, s, x, y)) hits.push(this.hit(s))
     }
     return hits
+  }
+
+  /** Shape `s` (in file order) as `at` reports it. */
+  hit(s: number): ShapeHit {
+    return { id: this.#id.get(s), kind: SHAPE_KIND[this.#kind[s]], state: this.#states[this.#state[s]] }
   }
 
   /** The g.ids range of the point's cell; empty when no shape's bbox touches the cell. */
@@ -221,22 +245,5 @@ export class ShapeIndex {
     const lo = lowerBound(keys.length, (i) => keys[i] < key)
     if (lo === keys.length || keys[lo] !== key) return [0, 0]
     return [this.#cellStart[lo], this.#cellStart[lo + 1]]
-  }
-
-  #contains(s: number, x: number, y: number): boolean {
-    let inside = false
-    const pt = this.#pt
-    for (let r = this.#r0[s]; r < this.#r0[s] + this.#rn[s]; r++) {
-      const start = this.#p0[r]
-      const count = this.#pn[r]
-      for (let i = 0, j = count - 1; i < count; j = i++) {
-        const xi = pt[(start + i) * 2]
-        const yi = pt[(start + i) * 2 + 1]
-        const xj = pt[(start + j) * 2]
-        const yj = pt[(start + j) * 2 + 1]
-        if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside
-      }
-    }
-    return inside
   }
 }

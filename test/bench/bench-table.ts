@@ -7,6 +7,7 @@ import path from 'node:path'
 import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import type { LoadRun } from './lookup-bench.ts'
 import { meetsTarget, ratioToTarget, type Measure } from './measure.ts'
+import { spatialFigures, type SpatialComparison } from './spatial-bench.ts'
 
 export type BenchRow = {
   measure: string
@@ -56,6 +57,8 @@ export async function artifactSizes(artifacts: string): Promise<{ name: string; 
 export function benchRows(parts: {
   pipeline: Measure[]
   sizes: { name: string; mb: number }[]
+  /** each grid index against flatbush: no target, a line whose answers differ is marked FAILED */
+  spatial?: SpatialComparison[]
   server: Measure[]
   lookups: { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[] }
   /** runs: the bare server's turns beside order tax, then order tax (none when not measured) */
@@ -64,6 +67,7 @@ export function benchRows(parts: {
 }): BenchRow[] {
   const rows = parts.pipeline.map((m) => measureRow(m))
   for (const { name, mb } of parts.sizes) rows.push(infoRow(`  ${name}`, `${mb.toFixed(mb < 0.1 ? 3 : 2)} MB`))
+  for (const line of parts.spatial ?? []) rows.push({ ...infoRow(`${line.query}: flatbush / grid`, spatialFigures(line)), met: line.mismatch ? 'FAILED' : '' })
   rows.push(...parts.server.map((m) => measureRow(m)))
   // runs: the bare server (all its turns), then one per lookup measure in order.
   const { measures, runs } = parts.lookups
