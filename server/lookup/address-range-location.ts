@@ -19,13 +19,13 @@ export function readAddressRanges(view: SnapshotView, entry: ZipEntry, streetSen
   const { zip, state } = entry
   const key = streetAddressKey(streetSent)
   if (!key) return null
-  const facts = factsOf(view)
-  if (facts.carried(zip, state) || facts.answeredByKnownLayers(zip, state)) return null
   // "N Robert St" for "Robert St N": only where the ZIP has no ranges on the street as written.
   const otherSide = view.rates.hasStreet(zip, key.street) ? null : otherDirectionalSide(key.street)
   const street = otherSide && view.rates.hasStreet(zip, otherSide) ? otherSide : key.street
   const matches = view.rates.addressMatches(zip, street, key.house, state, isoDate)
   if (!matches.some((match) => match.read)) return null
+  const facts = factsOf(view)
+  if (facts.carried(zip, state) || facts.answeredByKnownLayers(zip, state)) return null
   const bindings = [...new Map(matches.map((match) => [match.binding, match])).values()]
   const sent = `${key.house} ${street}, ${zip}`
   if (bindings.length > 1) {
