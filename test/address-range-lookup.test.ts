@@ -9,6 +9,8 @@ import { SST_BOUNDARY_URL, type StateDescriptor } from '../sources/descriptor.ts
 import { STATES } from '../sources/index.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { BOUNDARY_WITH_ADDRESSES, DAKOTA, ST_PAUL, UNRATED_CODE } from './support/boundary-address-records.ts'
+import { censusAnswer, censusMatch } from './support/geocoder-census-bodies.ts'
+import { startFakeCensusGeocoder, type FakeCensusGeocoder } from './support/geocoder-fake.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { pipelineSettings } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
@@ -23,6 +25,8 @@ const withBoundary = (d: StateDescriptor): StateDescriptor =>
 
 let mirror: TempMirror
 let lookup: LookupServer
+let fake: FakeCensusGeocoder
+let geocoded: LookupServer
 
 beforeAll(async () => {
   mirror = await serveTempMirror({ [`sst/${MN_ZIP}`]: readFileSync(sharedPath('mirror/sst', MN_ZIP)), 'sst/MNB2026Q2FEB18.csv': BOUNDARY_WITH_ADDRESSES.join('\n') })
@@ -32,9 +36,12 @@ beforeAll(async () => {
   const run = await refresh(settings, silent, STATES.map(withBoundary))
   if (!run.manifest) throw new Error(`no snapshot: ${run.reason}: ${JSON.stringify(run.states.find((s) => s.code === 'MN')?.notes)}`)
   lookup = await startLookupServer({ dir: artifacts })
+  fake = await startFakeCensusGeocoder()
+  geocoded = await startLookupServer({ dir: artifacts }, { TAXATLAS_GEOCODER_URL: fake.baseUrl, TAXATLAS_GEOCODER_TIMEOUT_MS: '2000' })
 }, 300_000)
 afterAll(async () => {
-  await lookup?.close()
+  await Promise.all([lookup?.close(), geocoded?.close()])
+  await fake?.close()
   await mirror?.close()
 })
 
@@ -127,5 +134,28 @@ describe('an address in a ZIP whose boundary file has address ranges', () => {
   it('ZIP mode carries no street: the ZIP5 answer', async () => {
     const body = await simple('/v1/tax/mn?zip=55101')
     expect(body.meta.resolved_via).toBe('zip5')
+  })
+})
+
+describe('with the upstream geocoder', () => {
+  // The geocoder places every Robert St N house in Ramsey County's St. Paul, as the +4 row ST_PAUL binds.
+  const answer = (oneLine: string) => {
+    const stPaul = censusMatch({ address: `${oneLine}`, zip: '55101', state: 'MN', county: [`27${ST_PAUL[24]}`, 'Ramsey'], place: [`27${ST_PAUL[25]}`, 'St. Paul'], x: -93.09, y: 44.95 })
+    fake.behavior = { kind: 'body', text: JSON.stringify(censusAnswer(oneLine, [stPaul])) }
+  }
+
+  it("the address ranges of the geocoder's ZIP answer before its county and place choose", async () => {
+    answer('150 ROBERT ST N, SAINT PAUL, MN 55101')
+    const ranged = await geocoded.get(`/v1/tax/mn?address=${encodeURIComponent(at('150 Robert St N'))}&mode=full`)
+    const body = FullLookupBody.parse(ranged.body)
+    expect(fake.requests.length).toBeGreaterThan(0)
+    expect(body.meta.resolved_via).toBe('address_range')
+    expect(body.resolved_place.county?.fips).toBe(`27${DAKOTA[24]}`)
+    expect(body.meta.confidence).toBe('exact')
+
+    answer('300 ROBERT ST N, SAINT PAUL, MN 55101')
+    const unranged = FullLookupBody.parse((await geocoded.get(`/v1/tax/mn?address=${encodeURIComponent(at('300 Robert St N'))}&mode=full`)).body)
+    expect(unranged.meta.resolved_via).toBe('census_geocoder')
+    expect(unranged.resolved_place.county?.fips).toBe(`27${ST_PAUL[24]}`)
   })
 })
