@@ -18,8 +18,8 @@ export type GeocodedLocation = { ok: true; located: Located } | { ok: false; rea
 
 /**
  * What the caller sent: the street, the city (for place_input_mismatch), the ZIP and +4, and the date
- * asked about (the +4 is read against the boundary file's ranges when the geocoder's ZIP is the one
- * sent; the street against its address ranges in the geocoder's ZIP when no other ZIP was sent).
+ * asked about (when the geocoder's ZIP is the one sent, the +4 is read against the boundary file's
+ * ZIP+4 ranges and the street against its address ranges).
  */
 export type GeocodedInput = { street: string; city: string | null; zip5: string | null; zip4: string | null; isoDate: string }
 
@@ -49,7 +49,7 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
   const zip4 = input.zip4 && input.zip5 === entry.zip ? readZip4(view, entry, input.zip4, input.isoDate) : null
   const point = { lat: match.lat, lng: match.lng }
   if (zip4?.kind === 'exact') return { ok: true, located: boundLocated(view, zip4, 'zip4', { city: input.city, zip4: input.zip4!, point }) }
-  const address = input.isoDate && (input.zip5 ?? entry.zip) === entry.zip ? readAddressRanges(view, entry, input.street, input.isoDate) : null
+  const address = input.isoDate && input.zip5 === entry.zip ? readAddressRanges(view, entry, input.street, input.isoDate) : null
   if (address?.kind === 'exact') {
     const located = boundLocated(view, address, 'address_range', { city: input.city, zip4: input.zip4, point })
     if (zip4) located.warnings.push(zip4.warning)
