@@ -82,6 +82,10 @@ describe('sst-boundary-address-records: A records compiled into address ranges',
     expect(matchesOf('Robert St N', 200)).toEqual([])
   })
 
+  it('blank house numbers bind the whole street, a blank indicator both sides; a lower-case record type reads as A', () => {
+    for (const house of [0, 1, 2, 98_765]) expect(matchesOf('Lafayette Rd', house)).toEqual([bindingOf(DAKOTA)])
+  })
+
   it('address-ranges-overlapping-different-bindings: both ranges hold a house in the overlap', () => {
     expect(matchesOf('E 7th St', 75)).toEqual(expect.arrayContaining([bindingOf(DAKOTA), bindingOf(ST_PAUL)]))
     expect(matchesOf('E 7th St', 25)).toEqual([bindingOf(DAKOTA)])

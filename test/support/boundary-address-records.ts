@@ -49,6 +49,8 @@ export const ADDRESS_RECORDS = {
   ended: addressRecord(DAKOTA, { low: '1', high: '99', side: 'B', name: 'CEDAR', suffix: 'ST', from: '20150101', to: '20191231' }),
   /** a range that starts in the future */
   future: addressRecord(DAKOTA, { low: '1', high: '99', side: 'B', name: 'MINNESOTA', suffix: 'ST', from: '20270101', to: '29991231' }),
+  /** both house numbers and the indicator blank, the record type in lower case (pitfall P5): the whole street */
+  wholeStreet: ['a', ...addressRecord(DAKOTA, { low: '', high: '', side: '', name: 'LAFAYETTE', suffix: 'RD' }).slice(1)],
   /** a range whose record carries a +4 as well */
   withPlus4: addressRecord(DAKOTA, { low: '1', high: '99', side: 'B', name: 'SIBLEY', suffix: 'ST', plus4: DAKOTA[18] }),
 }
