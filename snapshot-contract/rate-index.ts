@@ -43,7 +43,7 @@
 //                          from, to, q): house numbers lo…hi on the ADDRESS_SIDES[side] of street
 //                          a.street[st] in the ZIP, in force over days from…to, bound to q[a.q];
 //                          absent when no state's boundary file has address ranges
-import type { AddressRangeTable, CandidateBasis, FeedResult, Level, Plus4Binding, Plus4Record, Plus4Table, ZipCandidate } from './model.ts'
+import type { AddressRanges, CandidateBasis, FeedResult, Level, Plus4Binding, Plus4Record, Plus4Table, ZipCandidate } from './model.ts'
 import { ADDRESS_SIDES, CANDIDATE_BASES, LEVELS, PLUS4_RECORDS } from './model.ts'
 import { plus4Order, Plus4RangeBuilder } from './plus4-ranges.ts'
 import { AddressRangeBuilder, rangeHolds, sortedAddressRanges } from './address-ranges.ts'
@@ -209,7 +209,7 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     })
     plus4States.push({ state: stateIndex.get(code)!, ranges: result.plus4.ranges, order: plus4Order(result.plus4.ranges), first, next: 0 })
     const own = result.plus4.addresses
-    if (own) for (let i = 0; i < own.ranges.zip.length; i++) addresses.push(addressRowAt(own, i, first))
+    if (own) for (let i = 0; i < own.ranges.zip.length; i++) addresses.push(addressRowAt((id) => own.streets[id]!, own.ranges, i, first))
   }
   const a = sortedAddressRanges(addresses.finish())
   const x = plus4Columns(plus4States.reduce((sum, s) => sum + s.order.length, 0))
@@ -280,10 +280,10 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
   return writer.toBuffer()
 }
 
-/** Row `i` of a table as a builder takes it, its binding moved by `first`. */
-const addressRowAt = ({ streets, ranges: r }: AddressRangeTable, i: number, first: number) => ({
+/** Address range `i` as a builder takes it, its street named by `streetOf`, its binding moved by `first`. */
+const addressRowAt = (streetOf: (id: number) => string, r: AddressRanges, i: number, first: number) => ({
   zip: r.zip[i]!,
-  street: streets[r.street[i]!]!,
+  street: streetOf(r.street[i]!),
   low: r.low[i]!,
   high: r.high[i]!,
   side: ADDRESS_SIDES[r.side[i]!]!,
@@ -365,7 +365,7 @@ export class RateIndex {
   readonly #p: { state: Uint8Array; c: Uint32Array } | null
   readonly #q: { state: Uint8Array; cty: Uint32Array; plc: Uint32Array; s0: Uint32Array; sn: Uint8Array; miss: StringColumn; key: Uint32Array } | null
   readonly #x: { zip: Uint32Array; lo: Uint16Array; hi: Uint16Array; from: Int32Array; to: Int32Array; rec: Uint8Array; q: Uint32Array } | null
-  readonly #a: { street: StringColumn; zip: Uint32Array; st: Uint32Array; lo: Uint32Array; hi: Uint32Array; side: Uint8Array; from: Int32Array; to: Int32Array; q: Uint32Array } | null
+  readonly #a: { streets: StringColumn; ranges: AddressRanges } | null
   #plus4States: Set<number> | null = null
   #placeCandidates: Map<string, number[]> | null = null
 
@@ -388,7 +388,10 @@ export class RateIndex {
       ? { zip: r.column('x.zip', 'u32'), lo: r.column('x.lo', 'u16'), hi: r.column('x.hi', 'u16'), from: r.column('x.from', 'i32'), to: r.column('x.to', 'i32'), rec: r.column('x.rec', 'u8'), q: r.column('x.q', 'u32') }
       : null
     this.#a = this.#q && r.has('a.zip')
-      ? { street: r.strings('a.street'), zip: r.column('a.zip', 'u32'), st: r.column('a.st', 'u32'), lo: r.column('a.lo', 'u32'), hi: r.column('a.hi', 'u32'), side: r.column('a.side', 'u8'), from: r.column('a.from', 'i32'), to: r.column('a.to', 'i32'), q: r.column('a.q', 'u32') }
+      ? {
+          streets: r.strings('a.street'),
+          ranges: { zip: r.column('a.zip', 'u32'), street: r.column('a.st', 'u32'), low: r.column('a.lo', 'u32'), high: r.column('a.hi', 'u32'), side: r.column('a.side', 'u8'), from: r.column('a.from', 'i32'), to: r.column('a.to', 'i32'), binding: r.column('a.q', 'u32') },
+        }
       : null
     this.#check(new SectionChecks(label))
   }
@@ -467,16 +470,17 @@ export class RateIndex {
       }
     }
     if (q && a) {
-      check.sameLength(a.zip.length, { 'a.st': a.st, 'a.lo': a.lo, 'a.hi': a.hi, 'a.side': a.side, 'a.from': a.from, 'a.to': a.to, 'a.q': a.q })
-      check.sortedStrings('a.street', a.street.length, (i) => a.street.get(i))
-      check.indices('a.zip', a.zip, 100_000)
-      check.indices('a.st', a.st, a.street.length)
-      check.indices('a.side', a.side, ADDRESS_SIDES.length)
-      check.indices('a.q', a.q, q.state.length)
-      for (let i = 0; i < a.zip.length; i++) {
-        if (i > 0 && (a.zip[i] < a.zip[i - 1] || (a.zip[i] === a.zip[i - 1] && a.st[i] < a.st[i - 1]))) check.fail('a.zip', i, 'address ranges are out of (zip, street) order')
-        if (a.lo[i] > a.hi[i]) check.fail('a.lo', i, `house range ${a.lo[i]}…${a.hi[i]} is reversed`)
-        if (a.from[i] > a.to[i]) check.fail('a.from', i, 'the window starts after it ends')
+      const { streets, ranges: r } = a
+      check.sameLength(r.zip.length, { 'a.st': r.street, 'a.lo': r.low, 'a.hi': r.high, 'a.side': r.side, 'a.from': r.from, 'a.to': r.to, 'a.q': r.binding })
+      check.sortedStrings('a.street', streets.length, (i) => streets.get(i))
+      check.indices('a.zip', r.zip, 100_000)
+      check.indices('a.st', r.street, streets.length)
+      check.indices('a.side', r.side, ADDRESS_SIDES.length)
+      check.indices('a.q', r.binding, q.state.length)
+      for (let i = 0; i < r.zip.length; i++) {
+        if (i > 0 && (r.zip[i] < r.zip[i - 1] || (r.zip[i] === r.zip[i - 1] && r.street[i] < r.street[i - 1]))) check.fail('a.zip', i, 'address ranges are out of (zip, street) order')
+        if (r.low[i] > r.high[i]) check.fail('a.lo', i, `house range ${r.low[i]}…${r.high[i]} is reversed`)
+        if (r.from[i] > r.to[i]) check.fail('a.from', i, 'the window starts after it ends')
       }
     }
   }
@@ -565,18 +569,18 @@ export class RateIndex {
 
   /** The address ranges of the state's boundary file that hold house `house` of `street` (a street key) in the ZIP and are in force on `isoDate`. */
   addressMatches(zip5: string, street: string, house: number, state: string, isoDate: string): AddressMatch[] {
-    const a = this.#a
+    const r = this.#a?.ranges
     const q = this.#q
     const first = this.#firstStreetRow(zip5, street)
-    if (!a || !q || first < 0) return []
+    if (!r || !q || first < 0) return []
     const s = this.states.indexOf(state)
     const day = dayNumber(isoDate)
     const found: AddressMatch[] = []
-    for (let i = first; i < a.zip.length && a.zip[i] === a.zip[first] && a.st[i] === a.st[first]; i++) {
-      const binding = a.q[i]
-      if (q.state[binding] !== s || day < a.from[i] || day > a.to[i] || !rangeHolds({ low: a.lo, high: a.hi, side: a.side }, i, house)) continue
+    for (let i = first; i < r.zip.length && r.zip[i] === r.zip[first] && r.street[i] === r.street[first]; i++) {
+      const binding = r.binding[i]
+      if (q.state[binding] !== s || day < r.from[i] || day > r.to[i] || !rangeHolds(r, i, house)) continue
       const miss = q.miss.get(binding)
-      found.push({ binding, candidate: this.#bindingAt(binding), unrated: miss ? miss.split(',') : [], read: ADDRESS_SIDES[a.side[i]] !== 'unread' })
+      found.push({ binding, candidate: this.#bindingAt(binding), unrated: miss ? miss.split(',') : [], read: ADDRESS_SIDES[r.side[i]] !== 'unread' })
     }
     return found
   }
@@ -606,13 +610,13 @@ export class RateIndex {
 
   /** The first address range on the street in the ZIP, -1 when none is. */
   #firstStreetRow(zip5: string, street: string): number {
-    const a = this.#a
-    if (!a) return -1
-    const id = lowerBound(a.street.length, (i) => a.street.get(i) < street)
-    if (id === a.street.length || a.street.get(id) !== street) return -1
+    if (!this.#a) return -1
+    const { streets, ranges: r } = this.#a
+    const id = lowerBound(streets.length, (i) => streets.get(i) < street)
+    if (id === streets.length || streets.get(id) !== street) return -1
     const zip = Number(zip5)
-    const first = lowerBound(a.zip.length, (i) => a.zip[i] < zip || (a.zip[i] === zip && a.st[i] < id))
-    return first < a.zip.length && a.zip[first] === zip && a.st[first] === id ? first : -1
+    const first = lowerBound(r.zip.length, (i) => r.zip[i] < zip || (r.zip[i] === zip && r.street[i] < id))
+    return first < r.zip.length && r.zip[first] === zip && r.street[first] === id ? first : -1
   }
 
   /** The state's ZIP+4 bindings and ranges as the writer was given them (carried forward unchanged); null when it has none. */
@@ -642,9 +646,8 @@ export class RateIndex {
     }
     const addresses = new AddressRangeBuilder()
     const a = this.#a
-    for (let i = 0; a && i < a.zip.length; i++) {
-      if (q.state[a.q[i]] !== s) continue
-      addresses.push({ zip: a.zip[i], street: a.street.get(a.st[i]), low: a.lo[i], high: a.hi[i], side: ADDRESS_SIDES[a.side[i]]!, from: a.from[i], to: a.to[i], binding: a.q[i] - first })
+    for (let i = 0; a && i < a.ranges.zip.length; i++) {
+      if (q.state[a.ranges.binding[i]] === s) addresses.push(addressRowAt((id) => a.streets.get(id), a.ranges, i, -first))
     }
     return { bindings, ranges: builder.finish(), ...(addresses.length > 0 ? { addresses: addresses.finish() } : {}) }
   }

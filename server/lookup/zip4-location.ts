@@ -1,7 +1,9 @@
 // A ZIP+4 sent with a ZIP or an address, read against the ZIP+4 ranges of the state's SST boundary
 // file (rates.bin x.* sections): the one binding that holds the +4 on the date answers exactly. A `4`
 // record wins over the `Z` record of its ZIP (the `Z` record is the default for the +4s no `4`
-// record lists). No range, or ranges of different bindings: the ZIP5 answer, with a warning.
+// record lists). No range, or ranges of different bindings: the ZIP5 answer, with a warning. The
+// located form of an exact answer and the ambiguity listing serve address ranges too
+// (address-range-location.ts).
 import type { Candidate, Plus4Match, ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeMismatch, type Located } from './located.ts'
@@ -82,7 +84,7 @@ export const listedBindings = (view: SnapshotView, bindings: { candidate: Candid
     combined_rate: formatRate(view.rates.combinedRate(candidate.stack, isoDate)),
   }))
 
-/** "Hennepin, Minneapolis; Dakota": where each binding lies. */
+/** "Minneapolis, Hennepin; Dakota": where each binding lies. */
 export const bindingPlaces = (bindings: { candidate: Candidate }[]): string => bindings.map((b) => where(b.candidate)).join('; ')
 
 function ambiguousWarning(view: SnapshotView, sent: string, bindings: Plus4Match[], isoDate: string): WarningObject {
