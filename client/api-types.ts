@@ -161,7 +161,7 @@ export type LogsHealth = {
 
 /** Spec 2.2. */
 export type LookupMeta = {
-  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
+  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4' | 'address_range'
   /** exact: statutory statewide rate, or the binding an SST boundary file gives the ZIP+4 sent; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
   confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
   /** latest start date of the rates answered, where the publisher dates its rows (SST); else null */
@@ -176,7 +176,7 @@ export type LookupMeta = {
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip4_not_covered' | 'zip4_ambiguous' | 'zip4_unrated_district' | 'zip_answer_carried_over' | 'zip_figure_rejected' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip4_not_covered' | 'zip4_ambiguous' | 'zip4_unrated_district' | 'address_ambiguous' | 'address_unrated_district' | 'zip_answer_carried_over' | 'zip_figure_rejected' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
 }
@@ -443,7 +443,7 @@ export type OrderTax = {
     }
   }
   confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
-  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
+  resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4' | 'address_range'
   effective_date: string | null
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   warnings: (LookupWarning | {
@@ -688,7 +688,7 @@ export type TaxLookupFull = {
   rate: Rate
   /** as in simple mode; normalization is top-level here */
   meta: {
-    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
+    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4' | 'address_range'
     /** exact: statutory statewide rate, or the binding an SST boundary file gives the ZIP+4 sent; high: official source, one jurisdiction; medium: aggregator estimate or a ZIP whose candidates differ, resolved by weight; low: nearest centroid or county-only answer; none: never on a 200 */
     confidence: 'exact' | 'high' | 'medium' | 'low' | 'none'
     /** latest start date of the rates answered, where the publisher dates its rows (SST); else null */
@@ -719,7 +719,7 @@ export type TaxLookupFull = {
     /** the point sent (coordinates mode) or geocoded (census_geocoder), else the ZIP centroid */
     lat: number | null
     lng: number | null
-    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4'
+    resolved_via: 'static_statewide' | 'zip5' | 'address_locator' | 'place_gazetteer' | 'postal_city' | 'coordinates' | 'census_geocoder' | 'zip4' | 'address_range'
   }
   ambiguous_zip5: {
     ambiguous: boolean

@@ -135,7 +135,34 @@ export type Plus4Ranges = {
   binding: Uint32Array
 }
 
-export type Plus4Table = { bindings: Plus4Binding[]; ranges: Plus4Ranges }
+/**
+ * Which house numbers of an address range it binds: every one, the odd or the even ones; `unread`:
+ * bounds that cannot be compared (not plain numbers, reversed, an unknown side, or a secondary-unit
+ * range), so the range covers every house of its street only to make an answer ambiguous, never to give one.
+ */
+export const ADDRESS_SIDES = ['both', 'odd', 'even', 'unread'] as const
+export type AddressSide = (typeof ADDRESS_SIDES)[number]
+
+/**
+ * The address ranges of a boundary file's `A` records as columns, row i being house numbers
+ * `low[i]…high[i]` (inclusive) on the `ADDRESS_SIDES[side[i]]` of street `streets[street[i]]` (a
+ * street-key.ts key) in ZIP `zip[i]`, in force over days `from[i]…to[i]`, bound to `bindings[binding[i]]`.
+ */
+export type AddressRanges = {
+  zip: Uint32Array
+  street: Uint32Array
+  low: Uint32Array
+  high: Uint32Array
+  side: Uint8Array
+  from: Int32Array
+  to: Int32Array
+  binding: Uint32Array
+}
+
+export type AddressRangeTable = { streets: string[]; ranges: AddressRanges }
+
+/** `addresses`: the `A` records' ranges, bound to the same bindings as the ZIP+4 ranges (absent: none) */
+export type Plus4Table = { bindings: Plus4Binding[]; ranges: Plus4Ranges; addresses?: AddressRangeTable }
 
 export type RawFile = { url: string; name: string; sha256: string; size: number; member?: string }
 
@@ -162,7 +189,7 @@ export type FeedResult = {
   coverageFrom?: string
   /** jurisdictions whose rate varies by address, answered with what the file supports */
   rateVaries?: RateVaries[]
-  /** the ZIP+4 ranges of the state's boundary file (SST feeds with one) */
+  /** the ZIP+4 and address ranges of the state's boundary file (SST feeds with one) */
   plus4?: Plus4Table
   /** ZIPs the file has a row for, every one of them rejected (a garbled rate, parts not summing): each keeps its previous answer where it had one */
   rejectedZips?: { zip: string; reason: string }[]

@@ -1,58 +1,26 @@
-// Collects ZIP+4 ranges (model.ts Plus4Ranges) one at a time into typed columns that grow by
-// doubling, so millions of boundary rows cost a few bytes each rather than an object each.
+// Collects ZIP+4 ranges (model.ts Plus4Ranges) one at a time into typed columns.
 import type { Plus4Ranges, Plus4Record } from './model.ts'
 import { PLUS4_RECORDS } from './model.ts'
-
-const FIRST_CAPACITY = 1024
-
-type Columns = { [K in keyof Plus4Ranges]: Plus4Ranges[K] }
-
-const allocate = (capacity: number): Columns => ({
-  zip: new Uint32Array(capacity),
-  low: new Uint16Array(capacity),
-  high: new Uint16Array(capacity),
-  from: new Int32Array(capacity),
-  to: new Int32Array(capacity),
-  record: new Uint8Array(capacity),
-  binding: new Uint32Array(capacity),
-})
-
-const COLUMNS = Object.keys(allocate(0)) as (keyof Plus4Ranges)[]
+import { GrowingColumns } from './growing-columns.ts'
 
 export type Plus4Row = { zip: number; low: number; high: number; from: number; to: number; record: Plus4Record; binding: number }
 
+const PLUS4_COLUMNS = { zip: Uint32Array, low: Uint16Array, high: Uint16Array, from: Int32Array, to: Int32Array, record: Uint8Array, binding: Uint32Array }
+
 export class Plus4RangeBuilder {
-  #columns = allocate(FIRST_CAPACITY)
-  #length = 0
+  readonly #columns = new GrowingColumns(PLUS4_COLUMNS)
 
   get length(): number {
-    return this.#length
+    return this.#columns.length
   }
 
   push(row: Plus4Row): void {
-    if (this.#length === this.#columns.zip.length) this.#grow()
-    const at = this.#length++
-    const c = this.#columns
-    c.zip[at] = row.zip
-    c.low[at] = row.low
-    c.high[at] = row.high
-    c.from[at] = row.from
-    c.to[at] = row.to
-    c.record[at] = PLUS4_RECORDS.indexOf(row.record)
-    c.binding[at] = row.binding
+    this.#columns.push({ ...row, record: PLUS4_RECORDS.indexOf(row.record) })
   }
 
   /** The columns, trimmed to the rows pushed (views over the builder's buffers: push no more). */
   finish(): Plus4Ranges {
-    const c = this.#columns
-    const n = this.#length
-    return { zip: c.zip.subarray(0, n), low: c.low.subarray(0, n), high: c.high.subarray(0, n), from: c.from.subarray(0, n), to: c.to.subarray(0, n), record: c.record.subarray(0, n), binding: c.binding.subarray(0, n) }
-  }
-
-  #grow(): void {
-    const grown = allocate(this.#columns.zip.length * 2)
-    for (const name of COLUMNS) (grown[name] as Uint32Array).set(this.#columns[name] as Uint32Array)
-    this.#columns = grown
+    return this.#columns.finish()
   }
 }
 

@@ -35,10 +35,18 @@
 //                          ZIP+4 ranges sorted by (zip, lo, hi, from, to, rec, q): +4 codes lo…hi
 //                          of the ZIP, in force over days from…to, from a record of kind
 //                          PLUS4_RECORDS[rec], bound to q[x.q]; the q.* and x.* sections are
-//                          absent when no state has a boundary file
-import type { CandidateBasis, FeedResult, Level, Plus4Binding, Plus4Record, Plus4Table, ZipCandidate } from './model.ts'
-import { CANDIDATE_BASES, LEVELS, PLUS4_RECORDS } from './model.ts'
+//                          absent when no state has a boundary file (x.* is written, maybe empty,
+//                          whenever q.* is)
+//   a.street strings       the street keys of address ranges (street-key.ts), sorted, each once
+//   a.zip u32 · a.st u32 · a.lo u32 · a.hi u32 · a.side u8 · a.from i32 · a.to i32 · a.q u32
+//                          address ranges of boundary A records sorted by (zip, st, lo, hi, side,
+//                          from, to, q): house numbers lo…hi on the ADDRESS_SIDES[side] of street
+//                          a.street[st] in the ZIP, in force over days from…to, bound to q[a.q];
+//                          absent when no state's boundary file has address ranges
+import type { AddressRanges, CandidateBasis, FeedResult, Level, Plus4Binding, Plus4Record, Plus4Table, ZipCandidate } from './model.ts'
+import { ADDRESS_SIDES, CANDIDATE_BASES, LEVELS, PLUS4_RECORDS } from './model.ts'
 import { plus4Order, Plus4RangeBuilder } from './plus4-ranges.ts'
+import { AddressRangeBuilder, rangeHolds, sortedAddressRanges } from './address-ranges.ts'
 import {
   ContainerReader,
   ContainerWriter,
@@ -185,6 +193,7 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
   // ZIP+4 bindings, each state's together; their ranges, of every state, in one sorted list.
   const q = { state: [] as number[], cty: [] as number[], plc: [] as number[], s0: [] as number[], sn: [] as number[], miss: [] as string[], key: [] as number[] }
   const plus4States: { state: number; ranges: Plus4Table['ranges']; order: Uint32Array; first: number; next: number }[] = []
+  const addresses = new AddressRangeBuilder()
   for (const { code, result } of states) {
     if (!result.plus4) continue
     const first = q.state.length
@@ -199,7 +208,10 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
       q.key.push(...stack)
     })
     plus4States.push({ state: stateIndex.get(code)!, ranges: result.plus4.ranges, order: plus4Order(result.plus4.ranges), first, next: 0 })
+    const own = result.plus4.addresses
+    if (own) for (let i = 0; i < own.ranges.zip.length; i++) addresses.push(addressRowAt((id) => own.streets[id]!, own.ranges, i, first))
   }
+  const a = sortedAddressRanges(addresses.finish())
   const x = plus4Columns(plus4States.reduce((sum, s) => sum + s.order.length, 0))
   // Each state's rows are in order; merged by ZIP (states in code order among equal ZIPs).
   for (let row = 0; row < x.zip.length; row++) {
@@ -260,8 +272,25 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     writer.column('q.state', 'u8', q.state).column('q.cty', 'u32', q.cty).column('q.plc', 'u32', q.plc).column('q.s0', 'u32', q.s0).column('q.sn', 'u8', q.sn).strings('q.miss', q.miss).column('q.key', 'u32', q.key)
     writer.column('x.zip', 'u32', x.zip).column('x.lo', 'u16', x.lo).column('x.hi', 'u16', x.hi).column('x.from', 'i32', x.from).column('x.to', 'i32', x.to).column('x.rec', 'u8', x.rec).column('x.q', 'u32', x.q)
   }
+  if (a.ranges.zip.length > 0) {
+    const r = a.ranges
+    writer.strings('a.street', a.streets).column('a.zip', 'u32', r.zip).column('a.st', 'u32', r.street).column('a.lo', 'u32', r.low).column('a.hi', 'u32', r.high)
+    writer.column('a.side', 'u8', r.side).column('a.from', 'i32', r.from).column('a.to', 'i32', r.to).column('a.q', 'u32', r.binding)
+  }
   return writer.toBuffer()
 }
+
+/** Address range `i` as a builder takes it, its street named by `streetOf`, its binding moved by `first`. */
+const addressRowAt = (streetOf: (id: number) => string, r: AddressRanges, i: number, first: number) => ({
+  zip: r.zip[i]!,
+  street: streetOf(r.street[i]!),
+  low: r.low[i]!,
+  high: r.high[i]!,
+  side: ADDRESS_SIDES[r.side[i]!]!,
+  from: r.from[i]!,
+  to: r.to[i]!,
+  binding: first + r.binding[i]!,
+})
 
 const plus4Columns = (rows: number) => ({
   zip: new Uint32Array(rows),
@@ -294,6 +323,12 @@ export type Candidate = {
   /** authority indices; resolve with `authoritiesOn` */
   stack: number[]
 }
+
+/**
+ * One address range holding the house asked about, in force on the date asked about; `read`: false
+ * for an `unread` range, which can make an answer ambiguous but never gives one.
+ */
+export type AddressMatch = { binding: number; candidate: Candidate; unrated: string[]; read: boolean }
 
 /** One ZIP+4 range holding the +4 asked about, in force on the date asked about. */
 export type Plus4Match = {
@@ -330,6 +365,8 @@ export class RateIndex {
   readonly #p: { state: Uint8Array; c: Uint32Array } | null
   readonly #q: { state: Uint8Array; cty: Uint32Array; plc: Uint32Array; s0: Uint32Array; sn: Uint8Array; miss: StringColumn; key: Uint32Array } | null
   readonly #x: { zip: Uint32Array; lo: Uint16Array; hi: Uint16Array; from: Int32Array; to: Int32Array; rec: Uint8Array; q: Uint32Array } | null
+  readonly #a: { streets: StringColumn; ranges: AddressRanges } | null
+  #plus4States: Set<number> | null = null
   #placeCandidates: Map<string, number[]> | null = null
 
   constructor(bytes: Uint8Array, label = 'rates.bin') {
@@ -350,12 +387,18 @@ export class RateIndex {
     this.#x = this.#q
       ? { zip: r.column('x.zip', 'u32'), lo: r.column('x.lo', 'u16'), hi: r.column('x.hi', 'u16'), from: r.column('x.from', 'i32'), to: r.column('x.to', 'i32'), rec: r.column('x.rec', 'u8'), q: r.column('x.q', 'u32') }
       : null
+    this.#a = this.#q && r.has('a.zip')
+      ? {
+          streets: r.strings('a.street'),
+          ranges: { zip: r.column('a.zip', 'u32'), street: r.column('a.st', 'u32'), low: r.column('a.lo', 'u32'), high: r.column('a.hi', 'u32'), side: r.column('a.side', 'u8'), from: r.column('a.from', 'i32'), to: r.column('a.to', 'i32'), binding: r.column('a.q', 'u32') },
+        }
+      : null
     this.#check(new SectionChecks(label))
   }
 
   /** Every cross-reference of the sections, checked once (section-checks.ts). */
   #check(check: SectionChecks): void {
-    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p, q = this.#q, x = this.#x
+    const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p, q = this.#q, x = this.#x, a = this.#a
     const states = this.states.length
     check.sameLength(k.state.length, { 'k.level': k.level, 'k.code': k.code, 'k.name': k.name, 'k.v0': k.v0, 'k.vn': k.vn })
     check.indices('k.state', k.state, states)
@@ -424,6 +467,20 @@ export class RateIndex {
       for (let i = 0; i < x.zip.length; i++) {
         if (x.lo[i] > x.hi[i]) check.fail('x.lo', i, `+4 range ${x.lo[i]}…${x.hi[i]} is reversed`)
         if (x.from[i] > x.to[i]) check.fail('x.from', i, 'the window starts after it ends')
+      }
+    }
+    if (q && a) {
+      const { streets, ranges: r } = a
+      check.sameLength(r.zip.length, { 'a.st': r.street, 'a.lo': r.low, 'a.hi': r.high, 'a.side': r.side, 'a.from': r.from, 'a.to': r.to, 'a.q': r.binding })
+      check.sortedStrings('a.street', streets.length, (i) => streets.get(i))
+      check.indices('a.zip', r.zip, 100_000)
+      check.indices('a.st', r.street, streets.length)
+      check.indices('a.side', r.side, ADDRESS_SIDES.length)
+      check.indices('a.q', r.binding, q.state.length)
+      for (let i = 0; i < r.zip.length; i++) {
+        if (i > 0 && (r.zip[i] < r.zip[i - 1] || (r.zip[i] === r.zip[i - 1] && r.street[i] < r.street[i - 1]))) check.fail('a.zip', i, 'address ranges are out of (zip, street) order')
+        if (r.low[i] > r.high[i]) check.fail('a.lo', i, `house range ${r.low[i]}…${r.high[i]} is reversed`)
+        if (r.from[i] > r.to[i]) check.fail('a.from', i, 'the window starts after it ends')
       }
     }
   }
@@ -498,10 +555,34 @@ export class RateIndex {
     for (let i = 0; i < this.#p.c.length; i++) if (this.#p.state[i] === s) yield this.#candidateAt(this.#p.c[i])
   }
 
-  /** True when the state's data holds ZIP+4 ranges (a boundary file was read). */
+  /** True when the state's data holds ZIP+4 ranges (a boundary file with Z or 4 records was read). */
   hasPlus4(state: string): boolean {
+    const x = this.#x
+    const q = this.#q
+    if (!x || !q) return false
+    if (!this.#plus4States) {
+      this.#plus4States = new Set()
+      for (let i = 0; i < x.q.length; i++) this.#plus4States.add(q.state[x.q[i]])
+    }
+    return this.#plus4States.has(this.states.indexOf(state))
+  }
+
+  /** The address ranges of the state's boundary file that hold house `house` of `street` (a street key) in the ZIP and are in force on `isoDate`. */
+  addressMatches(zip5: string, street: string, house: number, state: string, isoDate: string): AddressMatch[] {
+    const r = this.#a?.ranges
+    const q = this.#q
+    const first = this.#firstStreetRow(zip5, street)
+    if (!r || !q || first < 0) return []
     const s = this.states.indexOf(state)
-    return this.#q !== null && this.#q.state.includes(s)
+    const day = dayNumber(isoDate)
+    const found: AddressMatch[] = []
+    for (let i = first; i < r.zip.length && r.zip[i] === r.zip[first] && r.street[i] === r.street[first]; i++) {
+      const binding = r.binding[i]
+      if (q.state[binding] !== s || day < r.from[i] || day > r.to[i] || !rangeHolds(r, i, house)) continue
+      const miss = q.miss.get(binding)
+      found.push({ binding, candidate: this.#bindingAt(binding), unrated: miss ? miss.split(',') : [], read: ADDRESS_SIDES[r.side[i]] !== 'unread' })
+    }
+    return found
   }
 
   /** The ranges of the state's boundary file that hold ZIP+4 `zip5`-`plus4` and are in force on `isoDate`. */
@@ -520,6 +601,22 @@ export class RateIndex {
       found.push({ record: PLUS4_RECORDS[x.rec[i]]!, binding, candidate: this.#bindingAt(binding), unrated: miss ? miss.split(',') : [] })
     }
     return found
+  }
+
+  /** True when some address range of any date lies on `street` (a street key) in the ZIP. */
+  hasStreet(zip5: string, street: string): boolean {
+    return this.#firstStreetRow(zip5, street) >= 0
+  }
+
+  /** The first address range on the street in the ZIP, -1 when none is. */
+  #firstStreetRow(zip5: string, street: string): number {
+    if (!this.#a) return -1
+    const { streets, ranges: r } = this.#a
+    const id = lowerBound(streets.length, (i) => streets.get(i) < street)
+    if (id === streets.length || streets.get(id) !== street) return -1
+    const zip = Number(zip5)
+    const first = lowerBound(r.zip.length, (i) => r.zip[i] < zip || (r.zip[i] === zip && r.street[i] < id))
+    return first < r.zip.length && r.zip[first] === zip && r.street[first] === id ? first : -1
   }
 
   /** The state's ZIP+4 bindings and ranges as the writer was given them (carried forward unchanged); null when it has none. */
@@ -547,7 +644,12 @@ export class RateIndex {
       if (q.state[x.q[i]] !== s) continue
       builder.push({ zip: x.zip[i], low: x.lo[i], high: x.hi[i], from: x.from[i], to: x.to[i], record: PLUS4_RECORDS[x.rec[i]]!, binding: x.q[i] - first })
     }
-    return { bindings, ranges: builder.finish() }
+    const addresses = new AddressRangeBuilder()
+    const a = this.#a
+    for (let i = 0; a && i < a.ranges.zip.length; i++) {
+      if (q.state[a.ranges.binding[i]] === s) addresses.push(addressRowAt((id) => a.streets.get(id), a.ranges, i, -first))
+    }
+    return { bindings, ranges: builder.finish(), ...(addresses.length > 0 ? { addresses: addresses.finish() } : {}) }
   }
 
   /** Every version of every authority of one state. */

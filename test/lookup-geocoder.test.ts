@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { ERROR_STATUS, ErrorBody } from '../server/base/errors.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { NativeRatesBody } from '../server/portability/rates-native.ts'
-import { CENSUS_MATCHES, censusAnswer } from './support/geocoder-census-bodies.ts'
+import { CENSUS_MATCHES, censusAnswer, censusMatch } from './support/geocoder-census-bodies.ts'
 import { closedPortUrl, startFakeCensusGeocoder, type FakeCensusGeocoder } from './support/geocoder-fake.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { lookupArtifacts, type LookupArtifacts } from './support/lookup-snapshots.ts'
@@ -46,19 +46,6 @@ const codes = (warnings: readonly unknown[]) => warnings.filter((w): w is { code
 const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any>
 const askedFor = () => fake.requests.map((url) => url.searchParams.get('address'))
 
-/** A Census match in the API's documented shape (the fields the adapter reads). */
-function censusMatch(match: { address: string; zip: string; state: string; county: [string, string]; place: [string, string] | null; x: number; y: number }) {
-  return {
-    matchedAddress: match.address,
-    coordinates: { x: match.x, y: match.y },
-    addressComponents: { zip: match.zip, state: match.state },
-    geographies: {
-      States: [{ STUSAB: match.state }],
-      Counties: [{ GEOID: match.county[0], BASENAME: match.county[1], NAME: `${match.county[1]} County` }],
-      'Incorporated Places': match.place ? [{ GEOID: match.place[0], BASENAME: match.place[1], NAME: `${match.place[1]} city` }] : [],
-    },
-  }
-}
 const answerWith = (oneLine: string, matches: unknown[]) => {
   fake.behavior = { kind: 'body', text: JSON.stringify(censusAnswer(oneLine, matches)) }
 }

@@ -1,9 +1,11 @@
 // The SST feed for one state: rate file (+ optional boundary file) + geography → FeedResult.
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
-import { LEVELS, PLUS4_RECORDS, type FeedResult, type JurisdictionRate, type JurisdictionRef, type Level, type PlaceStack, type Plus4Binding, type Plus4Ranges, type UnplacedJurisdiction, type ZipCandidate } from '../../snapshot-contract/model.ts'
+import { LEVELS, PLUS4_RECORDS, type AddressRangeTable, type FeedResult, type JurisdictionRate, type JurisdictionRef, type Level, type PlaceStack, type Plus4Binding, type Plus4Ranges, type UnplacedJurisdiction, type ZipCandidate } from '../../snapshot-contract/model.ts'
 import { dayNumber, OPEN_TO } from '../../snapshot-contract/format.ts'
 import { plus4Order, Plus4RangeBuilder } from '../../snapshot-contract/plus4-ranges.ts'
+import { AddressRangeBuilder } from '../../snapshot-contract/address-ranges.ts'
+import { addressRangeOf } from './boundary-address-range.ts'
 import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, placeStacksNotes, placeStacksOf, postalNameSpread, withinZipCandidates, zipsInState } from './candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
@@ -71,8 +73,8 @@ type Prepared = {
   replacesState: Set<string>
 }
 
-/** `combos`: every binding of a Z or 4 row, in first-seen order; `ranges`: those rows' +4 ranges, bound to `combos` */
-type Bound = { byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string; combos: Combo[]; ranges: Plus4Ranges }
+/** `combos`: every binding of a boundary row, in first-seen order; `ranges`: the Z and 4 rows' +4 ranges and `addresses` the A rows' address ranges, bound to `combos` */
+type Bound = { byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string; combos: Combo[]; ranges: Plus4Ranges; addresses: AddressRangeTable }
 
 const refKey = (level: Level, code: string) => `${level}:${code}`
 
@@ -239,10 +241,13 @@ class BoundaryBinder {
   private readonly inStateZips: Set<string>
   private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0, excludedTriplets: 0 }
   private addressRows = 0
+  private unreadAddressRanges = 0
+  private streetlessAddressRows = 0
   private latestFrom = ''
   private readonly comboIds = new Map<string, number>()
   private readonly combos: Combo[] = []
   private readonly ranges = new Plus4RangeBuilder()
+  private readonly addresses = new AddressRangeBuilder()
 
   constructor(
     private readonly prepared: Prepared,
@@ -259,6 +264,7 @@ class BoundaryBinder {
     if (row.locationCodes.length > 0) skipped.locationCodeRows++
     const combo: Combo = { countyFips: row.countyFips, placeFips: row.placeFips, districts: this.districtsOf(row.districts, row.line) }
     const key = [combo.countyFips ?? '', combo.placeFips ?? '', [...combo.districts].sort().join(',')].join('|')
+    const window = { from: dayNumber(row.from), to: row.to === null ? OPEN_TO : dayNumber(row.to) }
     // An address row binds its street range in one ZIP (trap P6); a ZIP answer weighs it by range count.
     if (row.type === 'A') {
       if (!this.isInState(row.zipLow)) return
@@ -267,15 +273,14 @@ class BoundaryBinder {
       const entry = address.get(key) ?? { combo, ranges: 0 }
       entry.ranges++
       address.set(key, entry)
+      const range = addressRangeOf(row.address!)
+      if (!range) return void this.streetlessAddressRows++
+      if (range.side === 'unread') this.unreadAddressRanges++
+      this.addresses.push({ zip: Number(row.zipLow), ...range, ...window, binding: this.bindingOf(key, combo) })
       return
     }
     const { zips } = expandZipRange(row, (zip) => this.isInState(zip), ZIP_SPACE)
-    let binding = this.comboIds.get(key)
-    if (binding === undefined && zips.length > 0) {
-      binding = this.combos.push(combo) - 1
-      this.comboIds.set(key, binding)
-    }
-    const window = { from: dayNumber(row.from), to: row.to === null ? OPEN_TO : dayNumber(row.to) }
+    const binding = zips.length > 0 ? this.bindingOf(key, combo) : undefined
     for (const zip of zips) {
       const bindings = this.bindingsOf(zip)
       const { low, high } = row.type === 'Z' ? { low: 0, high: PLUS4_SPACE - 1 } : plus4RangeWithin(row, zip)
@@ -297,6 +302,11 @@ class BoundaryBinder {
       `${fileName}: ${stats.rowsParsed} of ${stats.rowsRead} boundary rows parsed (Z ${stats.byType.Z}, 4 ${stats.byType['4']}, A ${stats.byType.A}; unknown types ${JSON.stringify(stats.unknownTypes)})`,
       `${fileName}: ${skipped.expired} rows ended before ${prepared.quarterStart}, ${this.addressRows} current address rows (binding the ZIPs no Z or 4 row binds), ${skipped.otherState} rows for another state`,
     )
+    if (this.unreadAddressRanges > 0 || this.streetlessAddressRows > 0) {
+      prepared.notes.push(
+        `${fileName}: ${this.unreadAddressRanges} address ranges with house numbers, side or unit ranges that cannot be compared make their street's answers ambiguous and give none; ${this.streetlessAddressRows} address rows name no street`,
+      )
+    }
     if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (trap P8)`)
     if (skipped.nonDistrictTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.nonDistrictTriplets} triplets typed as a non-district level were ignored`)
     if (skipped.excludedTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.excludedTriplets} triplets of codes the state's reading excludes were ignored`)
@@ -310,7 +320,17 @@ class BoundaryBinder {
       const examples = conflicts.slice(0, NOTES_LISTED).map(({ zip, low, high }) => `${String(zip).padStart(5, '0')}-${String(low).padStart(4, '0')}…${String(high).padStart(4, '0')}`)
       prepared.notes.push(`${fileName}: ${conflicts.length} +4 ranges overlap a range of another binding in force at the same time (e.g. ${examples.join(', ')}): those ZIP+4s are answered as ambiguous, not exact`)
     }
-    return { byZip: this.byZip, districtCodes: this.districtCodes, stats, latestFrom: this.latestFrom, combos: this.combos, ranges }
+    return { byZip: this.byZip, districtCodes: this.districtCodes, stats, latestFrom: this.latestFrom, combos: this.combos, ranges, addresses: this.addresses.finish() }
+  }
+
+  /** The number of a row's binding, the same for every row binding the same combination. */
+  private bindingOf(key: string, combo: Combo): number {
+    let binding = this.comboIds.get(key)
+    if (binding === undefined) {
+      binding = this.combos.push(combo) - 1
+      this.comboIds.set(key, binding)
+    }
+    return binding
   }
 
   private isInState(zip: string): boolean {
@@ -439,8 +459,8 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     notes.push(...placeStacksNotes(placeStacks))
   }
   const withPlaces = withinZipCandidates(geography, candidates, placeStacks)
-  // A ZIP+4 answers its binding's stack: checked as every candidate's is, also where no ZIP candidate carries it.
-  const plus4Bindings = bound && bound.ranges.zip.length > 0 ? bound.combos.map(bindingOf) : null
+  // A ZIP+4 or an address answers its binding's stack: checked as every candidate's is, also where no ZIP candidate carries it.
+  const plus4Bindings = bound && bound.combos.length > 0 ? bound.combos.map(bindingOf) : null
   const bindingChecks = (plus4Bindings ?? []).map((binding, i) => ({ where: `ZIP+4 binding ${i} (${[binding.placeName, binding.countyName].filter(Boolean).join(', ') || 'no county'})`, ...binding }))
   if (reading.countyWithinCities === 'folded') assertCitiesFoldCounties(prepared, [...withPlaces, ...bindingChecks])
   if (reading.localCap !== undefined) {
@@ -460,7 +480,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     edition: prepared.fileName.edition,
     effectiveThrough: latestFrom,
     effectiveDateBasis: 'publisher_effective_date',
-    ...(plus4Bindings ? { plus4: { bindings: plus4Bindings, ranges: bound!.ranges } } : {}),
+    ...(plus4Bindings ? { plus4: { bindings: plus4Bindings, ranges: bound!.ranges, ...(bound!.addresses.ranges.zip.length > 0 ? { addresses: bound!.addresses } : {}) } } : {}),
     rowsRead: prepared.rowsRead + (bound?.stats.rowsRead ?? 0),
     rowsParsed: prepared.rowsParsed + (bound?.stats.rowsParsed ?? 0),
     files: [],

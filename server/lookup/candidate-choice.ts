@@ -6,7 +6,7 @@ import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import type { SnapshotFacts } from './snapshot-facts.ts'
 import { placeName, placeNameMatch } from './taxing-place.ts'
 
-export type ChosenBy = 'only' | 'weight' | 'city' | 'place' | 'county' | 'point' | 'nearest' | 'geocoder' | 'zip4'
+export type ChosenBy = 'only' | 'weight' | 'city' | 'place' | 'county' | 'point' | 'nearest' | 'geocoder' | 'zip4' | 'address_range'
 
 export type CandidateChoice = { index: number; by: ChosenBy }
 

@@ -10,16 +10,18 @@ import { warning, type WarningObject } from './lookup-warnings.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView } from './snapshot-facts.ts'
 import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
 import type { ZipEntries } from './zip-entries.ts'
-import { readZip4, zip4Located } from './zip4-location.ts'
+import { boundLocated, readZip4 } from './zip4-location.ts'
+import { readAddressRanges } from './address-range-location.ts'
 
 /** `ok: false`: the match cannot be used with this snapshot (another state, a ZIP not held); `reason` says why. */
 export type GeocodedLocation = { ok: true; located: Located } | { ok: false; reason: string }
 
 /**
- * What the caller sent beside the street: the city (for place_input_mismatch), the ZIP and +4, and
- * the date asked about (the +4 is read against the boundary file's ranges when the geocoder's ZIP is the one sent).
+ * What the caller sent: the street, the city (for place_input_mismatch), the ZIP and +4, and the date
+ * asked about (when the geocoder's ZIP is the one sent, the +4 is read against the boundary file's
+ * ZIP+4 ranges and the street against its address ranges).
  */
-export type GeocodedInput = { city: string | null; zip5: string | null; zip4: string | null; isoDate: string }
+export type GeocodedInput = { street: string; city: string | null; zip5: string | null; zip4: string | null; isoDate: string }
 
 /**
  * `strong`: the candidate's place is the geocoder's; `weak`: an aggregator row without a city,
@@ -45,7 +47,14 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
   const entry = zips.of(match.zip5).find((e) => e.state === state)
   if (!entry) return { ok: false, reason: `its match "${match.matchedAddress}" has ZIP ${match.zip5}, which the ${state} data does not hold` }
   const zip4 = input.zip4 && input.zip5 === entry.zip ? readZip4(view, entry, input.zip4, input.isoDate) : null
-  if (zip4?.kind === 'exact') return { ok: true, located: zip4Located(view, zip4, { city: input.city, zip4: input.zip4!, point: { lat: match.lat, lng: match.lng } }) }
+  const point = { lat: match.lat, lng: match.lng }
+  if (zip4?.kind === 'exact') return { ok: true, located: boundLocated(view, zip4, 'zip4', { city: input.city, zip4: input.zip4!, point }) }
+  const address = input.isoDate && input.zip5 === entry.zip ? readAddressRanges(view, entry, input.street, input.isoDate) : null
+  if (address?.kind === 'exact') {
+    const located = boundLocated(view, address, 'address_range', { city: input.city, zip4: input.zip4, point })
+    if (zip4) located.warnings.push(zip4.warning)
+    return { ok: true, located }
+  }
   const facts = factsOf(view)
   const model = facts.placeModel(state)
   const fits = entry.candidates.map((candidate) => placeFit(candidate, match, model, facts))
@@ -66,6 +75,7 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
   const mismatch = placeMismatch(input.city, entry.candidates[choice]!, model)
   if (mismatch) warnings.push(mismatch)
   if (zip4) warnings.push(zip4.warning)
+  if (address) warnings.push(address.warning)
   return {
     ok: true,
     located: {
@@ -74,10 +84,10 @@ export function locateGeocoded(view: SnapshotView, zips: ZipEntries, state: stri
       choice,
       chosenBy: index < 0 ? 'weight' : 'geocoder',
       resolvedVia: 'census_geocoder',
-      confidenceCap: index < 0 || zip4?.ambiguous ? 'medium' : null,
+      confidenceCap: index < 0 || zip4?.ambiguous || address ? 'medium' : null,
       warnings,
       zip4: input.zip4,
-      point: { lat: match.lat, lng: match.lng },
+      point,
     },
   }
 }

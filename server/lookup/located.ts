@@ -18,8 +18,10 @@ import { placeName, placeNameMatch, type PlaceModel } from './taxing-place.ts'
  *                     its ZIP, county and place chose the candidate
  *   zip4              the ZIP+4 sent (with a ZIP or an address) lies in one binding of the state's SST
  *                     boundary file: that binding answered (zip4-location.ts)
+ *   address_range     the address's street and house number lie in address ranges (A records) of the
+ *                     state's SST boundary file of one binding: that binding answered (address-range-location.ts)
  */
-export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'postal_city', 'coordinates', 'census_geocoder', 'zip4'] as const
+export const RESOLVED_VIA = ['static_statewide', 'zip5', 'address_locator', 'place_gazetteer', 'postal_city', 'coordinates', 'census_geocoder', 'zip4', 'address_range'] as const
 export type ResolvedVia = (typeof RESOLVED_VIA)[number]
 
 export type ConfidenceCap = 'low' | 'medium' | null
@@ -39,7 +41,7 @@ export type Located = {
   warnings: WarningObject[]
   /** the +4 sent with the ZIP */
   zip4: string | null
-  /** the answer is the binding the state's boundary file gives the ZIP+4: every tax of the location is known */
+  /** the answer is the binding the state's boundary file gives the ZIP+4 or the address: every tax of the location is known */
   exact?: true
   /** the point asked about (coordinates mode), or the geocoder's point for the address */
   point: { lat: number; lng: number } | null

@@ -48,7 +48,7 @@ function prepareAddress(request: LookupRequest, input: AddressInput, zips: ZipEn
   const streetAddress = value.street ? { street: value.street, city: value.city, state, zip5: value.zip5, zip4: value.zip4 } : null
   if (value.zip5) {
     const via = request.input.mode === 'zip' ? 'zip5' : 'address_locator'
-    return { kind: 'zip', query: { zip5: value.zip5, zip4: value.zip4, state, city: value.city, via, isoDate: request.date.iso }, normalization, streetAddress }
+    return { kind: 'zip', query: { zip5: value.zip5, zip4: value.zip4, street: value.street, state, city: value.city, via, isoDate: request.date.iso }, normalization, streetAddress }
   }
   if (!value.city) {
     throw invalidInput(`The address has no ZIP and no city to locate${value.street ? ` (street "${value.street}" alone cannot be placed without a geocoder)` : ''}; send a ZIP or a city.`, { field: 'address' })
@@ -96,7 +96,7 @@ function cleanZip(request: LookupRequest, zip: string, zips: ZipEntries): Prepar
   const facts = zips.facts(zip)
   const state = request.pathState === null ? (facts?.straddles ? null : facts?.state) : request.pathState.toUpperCase()
   if (!state || !facts?.states.includes(state)) return null
-  return { kind: 'zip', query: { zip5: zip, zip4: null, state, city: null, via: 'zip5', isoDate: request.date.iso }, normalization: { applied: [], warnings: [] }, streetAddress: null }
+  return { kind: 'zip', query: { zip5: zip, zip4: null, street: null, state, city: null, via: 'zip5', isoDate: request.date.iso }, normalization: { applied: [], warnings: [] }, streetAddress: null }
 }
 
 export function prepareInput(request: LookupRequest, zips: ZipEntries): PreparedInput {

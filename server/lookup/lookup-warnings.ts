@@ -22,6 +22,8 @@ export const WARNING_CODES = {
   zip4_not_covered: "the ZIP+4 lies in no range of the state's SST boundary file in force on the date (or the ZIP's latest figure was not published); the 5-digit ZIP was answered",
   zip4_ambiguous: "ranges of the state's SST boundary file bind the ZIP+4 to different jurisdictions; the 5-digit ZIP was answered, not a guess among them (`bindings` lists them)",
   zip4_unrated_district: "the state's SST boundary file binds the ZIP+4 to a district the rate file gives no rate; it may apply and is not included",
+  address_ambiguous: "address ranges of the state's SST boundary file holding the address's house number bind it to different jurisdictions; the 5-digit ZIP was answered, not a guess among them (`bindings` lists them)",
+  address_unrated_district: "the state's SST boundary file binds the address's house number to a district the rate file gives no rate; it may apply and is not included",
   zip_answer_carried_over: "the latest source figure for the ZIP failed validation and was not published; the ZIP's answer of an earlier snapshot was kept",
   zip_figure_rejected: 'the source figure for the ZIP failed the legal bounds and no earlier answer was held: the state and county rates it carries were answered (city or district taxes may apply), at low confidence',
   zip_placed_by_region_name: 'the ZIP geography lacks the ZIP (a PO-box or unique ZIP); it was placed by the tax region name an aggregator edition gives it, and the official rates of that place were answered',

@@ -67,9 +67,9 @@ function locateInput(view: SnapshotView, zips: ZipEntries, prepared: PreparedInp
   if (geocoding.kind === 'not_asked') return locate(view, zips, prepared, state)
   let outcome = `The geocoder found no match for "${geocoding.oneLine}"`
   if (geocoding.kind === 'match') {
-    const { city, zip5, zip4 } = geocoding.address
+    const { street, city, zip5, zip4 } = geocoding.address
     const isoDate = prepared.kind === 'zip' ? prepared.query.isoDate : ''
-    const geocoded = locateGeocoded(view, zips, state ?? geocoding.address.state, geocoding.match, { city, zip5, zip4: isoDate ? zip4 : null, isoDate })
+    const geocoded = locateGeocoded(view, zips, state ?? geocoding.address.state, geocoding.match, { street, city, zip5, zip4: isoDate ? zip4 : null, isoDate })
     if (geocoded.ok) return geocoded.located
     outcome = `The geocoder's answer for "${geocoding.oneLine}" could not be used: ${geocoded.reason}`
   }

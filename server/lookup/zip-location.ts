@@ -11,11 +11,14 @@ import { factsOf, type SnapshotView } from './snapshot-facts.ts'
 import { onZipOf, ownPlaceNear, placeWithoutZip } from './place-stack.ts'
 import { isStatewideZip, statewideZipWarning } from './statewide-zip.ts'
 import type { ZipEntries } from './zip-entries.ts'
-import { readZip4, zip4Located } from './zip4-location.ts'
+import { boundLocated, readZip4 } from './zip4-location.ts'
+import { readAddressRanges } from './address-range-location.ts'
 
 export type ZipQuery = {
   zip5: string
   zip4: string | null
+  /** the address's street as normalized ("123 N MAIN ST"), matched against the boundary file's address ranges; null in ZIP mode */
+  street: string | null
   /** the state served (the ZIP's, or the path state for a ZIP straddling a state line) */
   state: string
   /** city sent with the address; picks among the ZIP's candidates */
@@ -56,7 +59,13 @@ export function cityOfUnknownZip(view: SnapshotView, zips: ZipEntries, query: Zi
 export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery): Located {
   const zipEntry = zipEntryOf(view, zips, query.zip5, query.state)
   const zip4 = query.zip4 ? readZip4(view, zipEntry, query.zip4, query.isoDate) : null
-  if (zip4?.kind === 'exact') return zip4Located(view, zip4, { city: query.city, zip4: query.zip4!, point: null })
+  if (zip4?.kind === 'exact') return boundLocated(view, zip4, 'zip4', { city: query.city, zip4: query.zip4!, point: null })
+  const address = query.street ? readAddressRanges(view, zipEntry, query.street, query.isoDate) : null
+  if (address?.kind === 'exact') {
+    const located = boundLocated(view, address, 'address_range', { city: query.city, zip4: query.zip4, point: null })
+    if (zip4) located.warnings.push(zip4.warning)
+    return located
+  }
   const facts = factsOf(view)
   const model = facts.placeModel(query.state)
   let entry = zipEntry
@@ -95,6 +104,7 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
   }
   if (isStatewideZip(view, entry)) warnings.push(statewideZipWarning(entry))
   if (zip4) warnings.push(zip4.warning)
+  if (address) warnings.push(address.warning)
   return {
     state: query.state,
     entry,
@@ -102,7 +112,7 @@ export function locateZip(view: SnapshotView, zips: ZipEntries, query: ZipQuery)
     chosenBy: choice.by,
     resolvedVia: query.via,
     // The ZIP's candidates do not list the place: its lying beside the ZIP is read from the distance only.
-    confidenceCap: byRegionName || layered ? 'low' : own || zip4?.ambiguous ? 'medium' : null,
+    confidenceCap: byRegionName || layered ? 'low' : own || zip4?.ambiguous || address ? 'medium' : null,
     warnings,
     zip4: query.zip4,
     point: null,

@@ -1,7 +1,9 @@
 // A ZIP+4 sent with a ZIP or an address, read against the ZIP+4 ranges of the state's SST boundary
 // file (rates.bin x.* sections): the one binding that holds the +4 on the date answers exactly. A `4`
 // record wins over the `Z` record of its ZIP (the `Z` record is the default for the +4s no `4`
-// record lists). No range, or ranges of different bindings: the ZIP5 answer, with a warning.
+// record lists). No range, or ranges of different bindings: the ZIP5 answer, with a warning. The
+// located form of an exact answer and the ambiguity listing serve address ranges too
+// (address-range-location.ts).
 import type { Candidate, Plus4Match, ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeMismatch, type Located } from './located.ts'
@@ -14,7 +16,7 @@ import { factsOf, type SnapshotView } from './snapshot-facts.ts'
  * `zip5`: the ZIP5 answer stands, for the reason the warning gives.
  */
 export type Zip4Reading =
-  | { kind: 'exact'; entry: ZipEntry; unrated: WarningObject | null }
+  | ({ kind: 'exact' } & BoundReading)
   | { kind: 'zip5'; warning: WarningObject; ambiguous: boolean }
 
 const where = (candidate: Candidate) => [candidate.place?.name, candidate.county?.name].filter(Boolean).join(', ') || 'no county or place'
@@ -42,8 +44,19 @@ export function readZip4(view: SnapshotView, entry: ZipEntry, zip4: string, isoD
   return { kind: 'exact', entry: { ...entry, candidates: [candidate] }, unrated: unrated.length > 0 ? unratedWarning(sent, state, unrated) : null }
 }
 
-/** The located answer of an exact reading; `city`: the city sent, checked against the binding's place. */
-export function zip4Located(view: SnapshotView, reading: Extract<Zip4Reading, { kind: 'exact' }>, sent: { city: string | null; zip4: string; point: Located['point'] }): Located {
+/** An exact reading of the boundary file: the binding, as the one candidate of its ZIP; `unrated` as in Zip4Reading. */
+export type BoundReading = { entry: ZipEntry; unrated: WarningObject | null }
+
+/**
+ * The located answer of an exact reading of a ZIP+4 or of an address's street and house number
+ * (`via`); `city`: the city sent, checked against the binding's place.
+ */
+export function boundLocated(
+  view: SnapshotView,
+  reading: BoundReading,
+  via: 'zip4' | 'address_range',
+  sent: { city: string | null; zip4: string | null; point: Located['point'] },
+): Located {
   const { entry, unrated } = reading
   const warnings: WarningObject[] = []
   const mismatch = placeMismatch(sent.city, entry.candidates[0]!, factsOf(view).placeModel(entry.state))
@@ -53,8 +66,8 @@ export function zip4Located(view: SnapshotView, reading: Extract<Zip4Reading, { 
     state: entry.state,
     entry,
     choice: 0,
-    chosenBy: 'zip4',
-    resolvedVia: 'zip4',
+    chosenBy: via,
+    resolvedVia: via,
     confidenceCap: unrated ? 'low' : null,
     warnings,
     zip4: sent.zip4,
@@ -63,15 +76,22 @@ export function zip4Located(view: SnapshotView, reading: Extract<Zip4Reading, { 
   }
 }
 
-function ambiguousWarning(view: SnapshotView, sent: string, bindings: Plus4Match[], isoDate: string): WarningObject {
-  const listed = bindings.map(({ candidate }) => ({
+/** The bindings an ambiguity warning lists: each one's county, city and combined rate on the date. */
+export const listedBindings = (view: SnapshotView, bindings: { candidate: Candidate }[], isoDate: string) =>
+  bindings.map(({ candidate }) => ({
     county: candidate.county?.name ?? '',
     city: candidate.place?.name ?? '',
     combined_rate: formatRate(view.rates.combinedRate(candidate.stack, isoDate)),
   }))
+
+/** "Minneapolis, Hennepin; Dakota": where each binding lies. */
+export const bindingPlaces = (bindings: { candidate: Candidate }[]): string => bindings.map((b) => where(b.candidate)).join('; ')
+
+function ambiguousWarning(view: SnapshotView, sent: string, bindings: Plus4Match[], isoDate: string): WarningObject {
+  const listed = listedBindings(view, bindings, isoDate)
   return warning(
     'zip4_ambiguous',
-    `The ${bindings.length} ranges of the boundary file holding ZIP+4 ${sent} bind it to different jurisdictions (${bindings.map((b) => where(b.candidate)).join('; ')}): it was answered as its ZIP5, not by a guess among them.`,
+    `The ${bindings.length} ranges of the boundary file holding ZIP+4 ${sent} bind it to different jurisdictions (${bindingPlaces(bindings)}): it was answered as its ZIP5, not by a guess among them.`,
     { zip4: sent.slice(6), bindings: listed },
   )
 }

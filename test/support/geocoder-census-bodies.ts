@@ -10,6 +10,20 @@ const input = (address: string) => ({
 
 export const censusAnswer = (address: string, addressMatches: unknown[]) => ({ result: { input: input(address), addressMatches } })
 
+/** A Census match in the API's documented shape (the fields the adapter reads). */
+export function censusMatch(match: { address: string; zip: string; state: string; county: [string, string]; place: [string, string] | null; x: number; y: number }) {
+  return {
+    matchedAddress: match.address,
+    coordinates: { x: match.x, y: match.y },
+    addressComponents: { zip: match.zip, state: match.state },
+    geographies: {
+      States: [{ STUSAB: match.state }],
+      Counties: [{ GEOID: match.county[0], BASENAME: match.county[1], NAME: `${match.county[1]} County` }],
+      'Incorporated Places': match.place ? [{ GEOID: match.place[0], BASENAME: match.place[1], NAME: `${match.place[1]} city` }] : [],
+    },
+  }
+}
+
 type Layer = Record<string, string | number>
 
 type MatchParts = {

@@ -1,7 +1,7 @@
 // The end of a freeform address: trailing country, ZIP and state, read right to left.
 import { LONGEST_STATE_NAME_WORDS, STATE_CODES, matchState } from './state-names.ts'
 import { findStreetEnd } from './street-end.ts'
-import { DIRECTIONALS, NUMBER_TAKING_WORDS, STREET_SUFFIXES, isHouseNumber } from './street-vocabulary.ts'
+import { DIRECTIONALS, NUMBER_TAKING_WORDS, STREET_SUFFIXES, isHouseNumber } from '../../../snapshot-contract/street-vocabulary.ts'
 import { hasComma, type Token } from './tokens.ts'
 import { hasFiveDigitBase, isZipShaped, readZip } from './zip-text.ts'
 

@@ -1,7 +1,7 @@
 // Splitting what precedes the state and ZIP into a street and a city, with or without commas.
 import { normalizePlaceName } from '../../../snapshot-contract/place-names.ts'
 import { findStreetEnd } from './street-end.ts'
-import { isGluedUnit, isHouseNumber, isUnitDesignator, matchPoBox } from './street-vocabulary.ts'
+import { isGluedUnit, isHouseNumber, isUnitDesignator, matchPoBox } from '../../../snapshot-contract/street-vocabulary.ts'
 import { hasComma, type Token } from './tokens.ts'
 
 export type StreetAndCity = { street: string | null; city: string | null }

@@ -1,5 +1,5 @@
 // Street fragments typed twice back to back (rule street_fragment_deduplicated).
-import { STREET_SUFFIXES } from './street-vocabulary.ts'
+import { STREET_SUFFIXES } from '../../../snapshot-contract/street-vocabulary.ts'
 import type { Edit, Token } from './tokens.ts'
 
 export type DuplicateRemoval = { edits: Edit[]; fragments: string[] }

@@ -14,7 +14,7 @@ import {
   isUnitDesignator,
   isUnitValue,
   matchPoBox,
-} from './street-vocabulary.ts'
+} from '../../../snapshot-contract/street-vocabulary.ts'
 
 const isRouteNumber = (key: string | undefined): boolean => key !== undefined && /^\d+[A-Z]?$/.test(key)
 

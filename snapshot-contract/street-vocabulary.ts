@@ -2,16 +2,32 @@
 // All sets hold token keys (upper case, periods removed).
 
 /**
- * Common USPS street suffixes, written out and abbreviated. Words frequent in city names (Park, Springs,
+ * Common USPS street suffixes, written out and abbreviated, each with its USPS standard abbreviation
+ * (the form of a boundary file's `street_suffix_abbr`). Words frequent in city names (Park, Springs,
  * Bend, Pass, Point, Key, Heights) are left out: a missed suffix costs the city, a false one corrupts it.
  */
-export const STREET_SUFFIXES: ReadonlySet<string> = new Set([
-  'ST', 'STR', 'STREET', 'AVE', 'AV', 'AVENUE', 'RD', 'ROAD', 'BLVD', 'BOULEVARD', 'DR', 'DRIVE',
-  'LN', 'LANE', 'WAY', 'WY', 'CT', 'COURT', 'PL', 'PLACE', 'PKWY', 'PKY', 'PARKWAY', 'HWY', 'HIGHWAY',
-  'CIR', 'CIRCLE', 'TER', 'TERR', 'TERRACE', 'TRL', 'TRAIL', 'SQ', 'SQUARE', 'LOOP', 'ALY', 'ALLEY',
-  'EXPY', 'EXPRESSWAY', 'FWY', 'FREEWAY', 'PIKE', 'TPKE', 'TURNPIKE', 'ROW', 'RUN', 'PATH', 'WALK',
-  'XING', 'CROSSING', 'PLZ', 'PLAZA', 'CV', 'COVE', 'BYP', 'BYPASS', 'CSWY', 'CAUSEWAY', 'HOLW', 'HOLLOW',
-  'RTE', 'ROUTE', 'RT', 'TRCE', 'TRACE', 'CRES', 'CRESCENT', 'ESPLANADE',
+const SUFFIX_FORMS: Readonly<Record<string, readonly string[]>> = {
+  ST: ['STR', 'STREET'], AVE: ['AV', 'AVENUE'], RD: ['ROAD'], BLVD: ['BOULEVARD'], DR: ['DRIVE'],
+  LN: ['LANE'], WAY: ['WY'], CT: ['COURT'], PL: ['PLACE'], PKWY: ['PKY', 'PARKWAY'], HWY: ['HIGHWAY'],
+  CIR: ['CIRCLE'], TER: ['TERR', 'TERRACE'], TRL: ['TRAIL'], SQ: ['SQUARE'], LOOP: [], ALY: ['ALLEY'],
+  EXPY: ['EXPRESSWAY'], FWY: ['FREEWAY'], PIKE: [], TPKE: ['TURNPIKE'], ROW: [], RUN: [], PATH: [], WALK: [],
+  XING: ['CROSSING'], PLZ: ['PLAZA'], CV: ['COVE'], BYP: ['BYPASS'], CSWY: ['CAUSEWAY'], HOLW: ['HOLLOW'],
+  RTE: ['ROUTE', 'RT'], TRCE: ['TRACE'], CRES: ['CRESCENT'], ESPLANADE: [],
+}
+
+/** Every written form of a known suffix → its USPS standard abbreviation. */
+export const STREET_SUFFIX_ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries(SUFFIX_FORMS).flatMap(([abbreviation, forms]) => [abbreviation, ...forms].map((form) => [form, abbreviation] as const)),
+)
+
+export const STREET_SUFFIXES: ReadonlySet<string> = new Set(STREET_SUFFIX_ABBREVIATIONS.keys())
+
+/**
+ * The suffixes left out of STREET_SUFFIXES for being frequent in city names, with their USPS
+ * abbreviations: a street already known to be one may still end in them ("Summit Heights" → "SUMMIT HTS").
+ */
+export const CITY_LIKE_SUFFIX_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['PARK', 'PARK'], ['SPRINGS', 'SPGS'], ['BEND', 'BND'], ['PASS', 'PASS'], ['POINT', 'PT'], ['KEY', 'KY'], ['HEIGHTS', 'HTS'],
 ])
 
 /** "123 Main St St Paul": an ST after a suffix starts the city (Saint), so it never extends the street. */
@@ -25,6 +41,11 @@ export const RURAL_ROUTE_WORDS: ReadonlySet<string> = new Set(['RR', 'HC'])
 
 /** Only abbreviations: "North Bend" after a street is a city, "N" is a directional. */
 export const DIRECTIONALS: ReadonlySet<string> = new Set(['N', 'S', 'E', 'W', 'NE', 'NW', 'SE', 'SW'])
+
+/** Directionals written out → their abbreviation (within a street already told apart from its city). */
+export const DIRECTIONAL_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
+  ['NORTH', 'N'], ['SOUTH', 'S'], ['EAST', 'E'], ['WEST', 'W'], ['NORTHEAST', 'NE'], ['NORTHWEST', 'NW'], ['SOUTHEAST', 'SE'], ['SOUTHWEST', 'SW'],
+])
 
 /** Unit designators followed by a unit value ("APT 4", "STE 200", "# 5", "BOX 7" after a rural route). */
 export const UNIT_WITH_VALUE: ReadonlySet<string> = new Set([
