@@ -51,7 +51,7 @@ async function showDeliveries(id: string): Promise<void> {
   const webhook = listed.find((w) => w.id === id)
   const { deliveries } = await client().webhookDeliveries(id, { limit: 20 })
   deliveriesOf = id
-  byId('deliveries-title').replaceChildren(`Recent deliveries to ${webhook?.url ?? id}`)
+  byId('deliveries-title').replaceChildren('Recent deliveries to ', h('span', { class: 'url' }, webhook?.url ?? id))
   byId('deliveries-list').replaceChildren(deliveriesTable(deliveries))
   deliveriesSection.hidden = false
 }

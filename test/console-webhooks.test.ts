@@ -3,7 +3,8 @@
 // (the signing secret shown once, and the one the deliveries are signed with), re-addresses,
 // gives a new secret, enables again and deletes endpoints, and sees each delivery's status as
 // GET /v1/webhooks/{id}/deliveries has it; refusals show the server's envelope; every text is
-// readable on a 1280×800 screen and a 390×844 phone. Screenshots go to build/screenshots.
+// readable on a 1280×800 screen and a 390×844 phone, and the page no wider than the screen.
+// Screenshots go to build/screenshots.
 import { createHmac } from 'node:crypto'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
@@ -207,7 +208,7 @@ describe('the webhooks page', () => {
     })
   })
 
-  it('shows every text whole and readable on a 1280×800 screen and a 390×844 phone', async () => {
+  it('shows every text whole and readable, and nothing wider than the screen, on a 1280×800 screen and a 390×844 phone', async () => {
     await withConsole({}, async (s, browser) => {
       const receiver = await s.receiver()
       receiver.script(500)
@@ -222,6 +223,8 @@ describe('the webhooks page', () => {
         await act(page, id, 'edit')
         await page.screenshot({ path: path.join(SCREENSHOTS, `console-webhooks-${viewport.width}x${viewport.height}.png`), fullPage: true })
         expect(await unreadableTexts(page, 'main'), `${viewport.width}×${viewport.height}`).toEqual([])
+        // Nothing makes the page wider than the screen: wide tables scroll in their own box.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(viewport.width)
         await page.close()
       }
     })
