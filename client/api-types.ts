@@ -69,6 +69,20 @@ export type ChangesNotice = {
   message: string
 }
 
+export type CreatedWebhook = {
+  id: string
+  url: string
+  status: 'enabled' | 'disabled'
+  created_at: string
+  /** the first failed attempt since the last delivered one; null while deliveries succeed */
+  failing_since: string | null
+  disabled_at: string | null
+  /** why taxatlas stopped sending (every attempt failed for the set period) */
+  disabled_reason: string | null
+  /** the signing secret: shown only here, in this answer */
+  secret: string
+}
+
 export type FreshnessEnvelope = {
   generated_at: string
   states: {
@@ -808,6 +822,14 @@ export type Webhook = {
   disabled_reason: string | null
 }
 
+export type WebhookChanges = {
+  url?: string
+  /** a new secret: every attempt from now on, of pending deliveries too, is signed with it */
+  secret?: string
+  /** true: enable a disabled endpoint again (deliveries that failed are not sent again; GET /v1/changes?since lists what was missed) */
+  enabled?: true
+}
+
 export type WebhookDelivery = {
   /** the delivery id, sent as Taxatlas-Delivery and as the body's id on every attempt */
   id: string
@@ -825,6 +847,13 @@ export type WebhookDelivery = {
   /** when it is tried again; null once delivered or failed */
   next_attempt_at: string | null
   delivered_at: string | null
+}
+
+export type WebhookInput = {
+  /** https URL on a public address */
+  url: string
+  /** the key of the HMAC-SHA256 signature in Taxatlas-Signature (16 to 256 characters); generated when omitted */
+  secret?: string
 }
 
 export type WebhookRateChanges = {

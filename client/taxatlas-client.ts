@@ -6,6 +6,7 @@ import { send, type ApiRequest, type CallOptions } from './transport.ts'
 import type {
   AccountResponse,
   BackfillReport,
+  CreatedWebhook,
   FreshnessResponse,
   GetOrderParams,
   HealthResponse,
@@ -25,7 +26,15 @@ import type {
   TaxFullResponse,
   TaxParams,
   TaxSimpleResponse,
+  Webhook,
+  WebhookChanges,
+  WebhookDeliveries,
+  WebhookDeliveriesParams,
+  WebhookInput,
+  WebhookList,
 } from './types.ts'
+
+const webhookPath = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`
 
 const utcDay = (date: string | Date) => (typeof date === 'string' ? date : date.toISOString().slice(0, 10))
 
@@ -118,6 +127,48 @@ export class TaxatlasClient {
   changes(params: RateChangesParams = {}, options?: CallOptions): Promise<RateChangesResponse> {
     const { states, ...rest } = params
     return this.#send({ method: 'GET', path: '/v1/changes', query: { ...rest, ...(states ? { states: states.join(',') } : {}) } }, options)
+  }
+
+  /**
+   * Every page of GET /v1/changes for `params`, first to last: each call asks for the page after
+   * the previous one's `next_cursor`. A failed call ends the iteration with its error.
+   */
+  async *changePages(params: Omit<RateChangesParams, 'cursor'> = {}, options?: CallOptions): AsyncGenerator<RateChangesResponse, void, undefined> {
+    let cursor: string | undefined
+    do {
+      const page = await this.changes({ ...params, cursor }, options)
+      yield page
+      cursor = page.next_cursor ?? undefined
+    } while (cursor)
+  }
+
+  /**
+   * POST /v1/webhooks: registers an endpoint for the rate changes each newly served snapshot
+   * announces. The answer holds the signing secret, shown only here. Retried only after a 429: a
+   * timeout or 5xx may follow a stored registration, so list webhooks() before trying again.
+   */
+  createWebhook(input: WebhookInput, options?: CallOptions): Promise<CreatedWebhook> {
+    return this.#send({ method: 'POST', path: '/v1/webhooks', body: jsonBody(input), idempotent: false }, options)
+  }
+
+  /** GET /v1/webhooks: the account's endpoints, oldest first, without their secrets. */
+  webhooks(options?: CallOptions): Promise<WebhookList> {
+    return this.#send({ method: 'GET', path: '/v1/webhooks' }, options)
+  }
+
+  /** PATCH /v1/webhooks/{id}: a new URL, a new secret (rotation), or `enabled: true` for a disabled endpoint. */
+  updateWebhook(id: string, changes: WebhookChanges, options?: CallOptions): Promise<Webhook> {
+    return this.#send({ method: 'PATCH', path: webhookPath(id), body: jsonBody(changes) }, options)
+  }
+
+  /** DELETE /v1/webhooks/{id}: removes the endpoint and its delivery records; nothing more is sent to it. */
+  deleteWebhook(id: string, options?: CallOptions): Promise<void> {
+    return this.#send({ method: 'DELETE', path: webhookPath(id) }, options)
+  }
+
+  /** GET /v1/webhooks/{id}/deliveries: the endpoint's deliveries, newest first (`limit` 1 to 500, default 50). */
+  webhookDeliveries(id: string, params: WebhookDeliveriesParams = {}, options?: CallOptions): Promise<WebhookDeliveries> {
+    return this.#send({ method: 'GET', path: `${webhookPath(id)}/deliveries`, query: { ...params } }, options)
   }
 
   /** GET /v1/freshness (public): per-state data freshness. Suggested polling: hourly. */

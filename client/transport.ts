@@ -19,10 +19,15 @@ export type CallOptions = {
 }
 
 export type ApiRequest = {
-  method: 'GET' | 'POST' | 'PUT'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   path: string
   query?: Record<string, QueryValue>
   body?: RequestBody
+  /**
+   * false: a call that must not take effect twice (an endpoint registered twice is sent each change
+   * twice). It is retried only after a 429, which the server answers before acting on the call.
+   */
+  idempotent?: false
 }
 
 type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; error: TaxatlasError; retryAfter: number | null }
@@ -36,6 +41,7 @@ export async function send<T>(settings: TransportSettings, request: ApiRequest, 
       if (outcome.ok) return outcome.value
       // A streamed body whose rows were already read cannot be sent again.
       if (attempt >= settings.maxRetries || (request.body && !request.body.replayable())) throw outcome.error
+      if (request.idempotent === false && outcome.error.status !== 429) throw outcome.error
       await settings.sleep(outcome.retryAfter ?? backoffSeconds(attempt), options.signal)
       options.signal?.throwIfAborted()
     }
@@ -118,8 +124,12 @@ function noResponse(code: 'TIMEOUT' | 'NETWORK_ERROR', message: string, cause: u
   return { ok: false, error: new ServiceError({ status: null, code, message, supportReference: null, body: null, cause }), retryAfter: null }
 }
 
-/** A 2xx body must be a JSON object; anything else is INVALID_RESPONSE (not retried: the server may have acted on the call). */
+/**
+ * A 2xx body must be a JSON object, or nothing at all for a 204 (undefined); anything else is
+ * INVALID_RESPONSE (not retried: the server may have acted on the call).
+ */
 function successBody<T>(response: Response, text: string): T {
+  if (response.status === 204 && text === '') return undefined as T
   const body = parsedBody(text)
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as T
   throw new ServiceError({

@@ -23,6 +23,24 @@ export type BackfillReport = Open<Api.BackfillReport>
 export type NexusHealthResponse = Open<Api.NexusHealth>
 /** What GET /v1/changes answers: one page of rate changes. */
 export type RateChangesResponse = Open<Api.RateChanges>
+/** One rate change of GET /v1/changes (and of a webhook delivery). */
+export type RateChange = Open<Api.RateChange>
+/** A webhook endpoint as GET /v1/webhooks lists it and PATCH /v1/webhooks/{id} answers (never with its secret). */
+export type Webhook = Open<Api.Webhook>
+/** What POST /v1/webhooks answers: the endpoint and its signing secret, shown only in this answer. */
+export type CreatedWebhook = Open<Api.CreatedWebhook>
+/** What GET /v1/webhooks answers: the account's endpoints, oldest first. */
+export type WebhookList = Open<{ webhooks: Api.Webhook[] }>
+/** One delivery of a webhook endpoint: pending, delivered or failed, with its attempts. */
+export type WebhookDelivery = Open<Api.WebhookDelivery>
+/** What GET /v1/webhooks/{id}/deliveries answers: newest first. */
+export type WebhookDeliveries = Open<{ deliveries: Api.WebhookDelivery[] }>
+/** What a delivery POSTs to an endpoint (the body a receiver checks the signature of). */
+export type WebhookRateChanges = Open<Api.WebhookRateChanges>
+/** POST /v1/webhooks: the URL, and a secret of 16 to 256 characters (generated when omitted). */
+export type WebhookInput = Api.WebhookInput
+/** PATCH /v1/webhooks/{id}: a new URL, a new secret (rotation), or `enabled: true` to enable a disabled endpoint again. */
+export type WebhookChanges = Api.WebhookChanges
 export type Order = Open<Api.Order>
 /** What GET /v1/portability/orders/{transaction_id} answers. */
 export type OrderResponse = Open<{ order: Api.Order }>
@@ -107,6 +125,11 @@ export type RateChangesParams = {
   limit?: number
   /** next_cursor of the previous page */
   cursor?: string
+}
+
+export type WebhookDeliveriesParams = {
+  /** how many, newest first: 1 to 500 (default 50) */
+  limit?: number
 }
 
 export type GetOrderParams = { provider?: string; kind?: 'order' | 'refund' }

@@ -31,12 +31,7 @@ async function show(): Promise<void> {
   list.replaceChildren()
   try {
     const pages: RateChangesResponse[] = []
-    let cursor: string | undefined
-    do {
-      const page = await client.changes({ states: statesAsked(), from, limit: 1000, cursor })
-      pages.push(page)
-      cursor = page.next_cursor ?? undefined
-    } while (cursor)
+    for await (const page of client.changePages({ states: statesAsked(), from, limit: 1000 })) pages.push(page)
     const first = pages[0]!
     const changes = pages.flatMap((page) => page.changes)
     status.replaceChildren(

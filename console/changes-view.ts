@@ -21,12 +21,6 @@ export function changesTable(changes: readonly RateChange[]): HTMLElement {
     change.zip_count.toLocaleString('en-US'),
     sourceCell(change.source),
   ])
-  const shown = table('Changes by effective date', ['Effective', 'State', 'Jurisdiction', 'Rate', 'ZIPs', 'Source'], rows, { 'data-part': 'changes' })
-  changes.forEach((change, i) => {
-    const row = shown.tBodies[0]!.rows[i]!
-    row.dataset.state = change.state
-    row.dataset.code = change.jurisdiction.code
-    row.dataset.level = change.jurisdiction.level
-  })
-  return h('div', { class: 'table-scroll' }, shown)
+  const rowData = changes.map((change) => ({ state: change.state, code: change.jurisdiction.code, level: change.jurisdiction.level }))
+  return h('div', { class: 'table-scroll' }, table('Changes by effective date', ['Effective', 'State', 'Jurisdiction', 'Rate', 'ZIPs', 'Source'], rows, { 'data-part': 'changes' }, rowData))
 }

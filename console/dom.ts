@@ -36,14 +36,15 @@ export function facts(pairs: [string, Child][]): HTMLDListElement {
   return list
 }
 
-/** A table with a caption, column headings and rows of cells. */
-export function table(caption: string, headings: string[], rows: Child[][], attributes: Attributes = {}): HTMLTableElement {
+/** A table with a caption, column headings and rows of cells; `rowData[i]` becomes row i's data-* attributes. */
+export function table(caption: string, headings: string[], rows: Child[][], attributes: Attributes = {}, rowData: Record<string, string>[] = []): HTMLTableElement {
+  const dataOf = (i: number) => Object.fromEntries(Object.entries(rowData[i] ?? {}).map(([name, value]) => [`data-${name}`, value]))
   return h(
     'table',
     { class: 'data', ...attributes },
     h('caption', {}, caption),
     h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
-    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+    h('tbody', {}, ...rows.map((cells, i) => h('tr', dataOf(i), ...cells.map((cell) => h('td', {}, cell))))),
   )
 }
 

@@ -139,6 +139,34 @@ describe('bodies', () => {
   })
 })
 
+describe('webhook calls', () => {
+  it('put the endpoint id in the path, escaped, send JSON, and take a 204 as done', async () => {
+    fault.script(ok(), ok(), ok(), { status: 204 }, ok())
+    const c = client()
+    await c.createWebhook({ url: 'https://hooks.example/a', secret: 'whsec_0123456789abcdef' })
+    await c.webhooks()
+    await c.updateWebhook('wh/1', { enabled: true })
+    expect(await c.deleteWebhook('wh/1')).toBeUndefined()
+    await c.webhookDeliveries('wh/1', { limit: 5 })
+    expect(fault.requests.map((r) => [r.method, r.url, r.headers['content-type'] ?? null, r.body])).toEqual([
+      ['POST', '/v1/webhooks', 'application/json', JSON.stringify({ url: 'https://hooks.example/a', secret: 'whsec_0123456789abcdef' })],
+      ['GET', '/v1/webhooks', null, ''],
+      ['PATCH', '/v1/webhooks/wh%2F1', 'application/json', JSON.stringify({ enabled: true })],
+      ['DELETE', '/v1/webhooks/wh%2F1', null, ''],
+      ['GET', '/v1/webhooks/wh%2F1/deliveries?limit=5', null, ''],
+    ])
+    expect(fault.requests.map((r) => r.headers['idempotency-key'] !== undefined)).toEqual([true, false, false, false, false])
+  })
+
+  it('changePages() asks for each next page with the cursor of the one before, and stops at the last', async () => {
+    fault.script(ok({ changes: [1], next_cursor: 'c/2' }), ok({ changes: [2], next_cursor: 'c3' }), ok({ changes: [3], next_cursor: null }))
+    const pages = []
+    for await (const page of client().changePages({ states: ['GA', 'MN'], limit: 1 })) pages.push(page.changes)
+    expect(pages).toEqual([[1], [2], [3]])
+    expect(fault.requests.map((r) => r.url)).toEqual(['/v1/changes?limit=1&states=GA%2CMN', '/v1/changes?limit=1&cursor=c%2F2&states=GA%2CMN', '/v1/changes?limit=1&cursor=c3&states=GA%2CMN'])
+  })
+})
+
 describe('retrying a streamed backfill', () => {
   it('is not done once rows were read: the 503 is thrown after one attempt', async () => {
     fault.script({ status: 503, body: errorEnvelope('SERVICE_UNAVAILABLE', 'down') }, ok(report))

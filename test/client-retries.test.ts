@@ -244,3 +244,31 @@ describe('Idempotency-Key', () => {
     expect(fault.requests.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined])
   })
 })
+
+describe('registering a webhook endpoint', () => {
+  const created = { id: 'wh_1', url: 'https://hooks.example/taxatlas', status: 'enabled', secret: 'whsec_1' }
+
+  it('is retried after a 429, which the server sends before acting', async () => {
+    fault.script(rateLimited('1'), { status: 201, body: created })
+    const { client, waits } = recordingClient(fault.url)
+    expect(await client.createWebhook({ url: created.url })).toEqual(created)
+    expect(waits).toEqual([1])
+    expect(fault.requests).toHaveLength(2)
+  })
+
+  it('is not retried after a 503 or a timeout, which may follow a stored endpoint: a second one would be sent every change again', async () => {
+    fault.script(unavailable, { status: 201, body: created })
+    const { client, waits } = recordingClient(fault.url)
+    const error = await rejection(client.createWebhook({ url: created.url }))
+    expect(error).toBeInstanceOf(ServiceError)
+    expect(error.status).toBe(503)
+    expect(fault.requests).toHaveLength(1)
+    expect(waits).toEqual([])
+
+    fault.script({ status: 201, body: created, delayMs: 2_000 }, { status: 201, body: created })
+    const slow = await rejection(client.createWebhook({ url: created.url }, { timeout: 0.2 }))
+    expect(slow).toMatchObject({ code: 'TIMEOUT', status: null })
+    expect(fault.requests).toHaveLength(1)
+    expect(waits).toEqual([])
+  })
+})

@@ -22,6 +22,7 @@ import type { BackfillReportBody } from '../server/routes/portability-backfill.t
 import { nexusHealthRoute, nexusListRoute, nexusSetRoute } from '../server/routes/portability-nexus.ts'
 import { createOrderRoute, showOrderRoute } from '../server/routes/portability-orders.ts'
 import type { TaxQuery } from '../server/routes/tax.ts'
+import { WEBHOOK_ROUTES, type CreatedWebhook as CreatedWebhookSchema, type DeliveryView, type WebhookChanges as WebhookChangesSchema, type WebhookInput as WebhookInputSchema, type WebhookView } from '../server/routes/webhooks.ts'
 import type {
   AccountResponse,
   BackfillReport,
@@ -42,6 +43,12 @@ import type {
   TaxParams,
   TaxSimpleResponse,
   TaxatlasClient,
+  CreatedWebhook,
+  Webhook,
+  WebhookChanges,
+  WebhookDeliveriesParams,
+  WebhookDelivery,
+  WebhookInput,
 } from '../client/index.ts'
 import { schemaShape } from './support/client-schema-shape.ts'
 
@@ -69,6 +76,17 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<Order>().toExtend<Out<typeof OrderView>>()
     expectTypeOf<Out<typeof NativeOrderTaxBody>>().toExtend<OrderTaxResponse>()
     expectTypeOf<OrderTaxResponse>().toExtend<Out<typeof NativeOrderTaxBody>>()
+    expectTypeOf<Out<typeof WebhookView>>().toExtend<Webhook>()
+    expectTypeOf<Webhook>().toExtend<Out<typeof WebhookView>>()
+    expectTypeOf<Out<typeof CreatedWebhookSchema>>().toExtend<CreatedWebhook>()
+    expectTypeOf<CreatedWebhook>().toExtend<Out<typeof CreatedWebhookSchema>>()
+    expectTypeOf<Out<typeof DeliveryView>>().toExtend<WebhookDelivery>()
+    expectTypeOf<WebhookDelivery>().toExtend<Out<typeof DeliveryView>>()
+  })
+
+  it('webhook bodies are what their routes take', () => {
+    expectTypeOf<WebhookInput>().toEqualTypeOf<z.input<typeof WebhookInputSchema>>()
+    expectTypeOf<WebhookChanges>().toEqualTypeOf<z.input<typeof WebhookChangesSchema>>()
   })
 
   it('tolerate fields a newer server adds, at any depth', () => {
@@ -134,13 +152,19 @@ describe('the lookup method', () => {
   })
 })
 
-describe('the query parameters of getOrder() and nexusHealth()', () => {
+describe('the query parameters of getOrder(), nexusHealth() and webhookDeliveries()', () => {
   it("are the routes'", () => {
     const keys = (schema: unknown) => Object.keys((schema as z.ZodObject).shape).sort()
     expect(keys(showOrderRoute.query)).toEqual(['kind', 'provider'] satisfies (keyof GetOrderParams)[])
     expect(keys(nexusHealthRoute.query)).toEqual(['band'] satisfies (keyof NexusHealthParams)[])
     expectTypeOf<keyof GetOrderParams>().toEqualTypeOf<'kind' | 'provider'>()
     expectTypeOf<keyof NexusHealthParams>().toEqualTypeOf<'band'>()
+  })
+
+  it("of webhookDeliveries() are the route's", () => {
+    const route = WEBHOOK_ROUTES.find((r) => r.operationId === 'listWebhookDeliveries')!
+    expect(Object.keys((route.query as z.ZodObject).shape)).toEqual(['limit'] satisfies (keyof WebhookDeliveriesParams)[])
+    expectTypeOf<keyof WebhookDeliveriesParams>().toEqualTypeOf<'limit'>()
   })
 })
 

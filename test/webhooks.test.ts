@@ -6,94 +6,14 @@
 // its account told in /v1/changes. The server's clock is moved by hand: no test waits on time,
 // except the attempt timeout itself.
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { cp, readFile, rm, writeFile } from 'node:fs/promises'
-import path from 'node:path'
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
-import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
-import { endpointFilePath } from '../server/admin/endpoint-file.ts'
-import { createTestDatabase } from './support/postgres-server.ts'
-import { manualClock, startTestServer, type ManualClock, type TestServer } from './support/server-harness.ts'
-import { tempDir } from './support/temp-dirs.ts'
 import { Agent, request } from 'undici'
+import { describe, expect, it } from 'vitest'
 import { guardedLookup } from '../server/webhooks/webhook-url.ts'
-import { copyOfCachedArtifacts, pointTo } from './support/server-snapshot.ts'
-import { startReceiver, type Received, type Receiver } from './support/webhook-receiver.ts'
+import { LOOPBACK_ENV, SECRET, webhookScenes } from './support/webhook-scene.ts'
+import { startReceiver, type Received } from './support/webhook-receiver.ts'
 
-const LOOPBACK_ENV = { TAXATLAS_WEBHOOK_ALLOW_LOOPBACK: '1', TAXATLAS_WEBHOOK_POLL_MS: '600000' }
-const SECRET = 'whsec_test_secret_0123456789'
-
-const cleanups: (() => Promise<unknown>)[] = []
-// The run's snapshot is built by the first test file that needs it: here, before any test's clock runs.
-beforeAll(async () => {
-  await rm(await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' }), { recursive: true, force: true })
-})
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-const idAt = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-')
-
-/**
- * A server on a copy of the run's snapshot (GA, CT, DE) whose manifest leaves GA out: GA's changes
- * were not seen in it. `publish` then serves a newer snapshot with the same data and GA in its
- * manifest, so GA's changes are first seen there.
- */
-async function scene(env: Record<string, string> = LOOPBACK_ENV, options: { nodes?: number } = {}) {
-  const dir = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' })
-  cleanups.push(() => rm(dir, { recursive: true, force: true }))
-  const baseId = (await readCurrentId(dir))!
-  const manifestFile = (id: string) => path.join(snapshotDir(dir, id), 'manifest.json')
-  const full = JSON.parse(await readFile(manifestFile(baseId), 'utf8'))
-  await writeFile(manifestFile(baseId), JSON.stringify({ ...full, states: full.states.filter((s: any) => s.code !== 'GA') }))
-  const generated = Date.parse(full.generated_at)
-  const clock: ManualClock = manualClock(new Date(generated + 3_600_000).toISOString())
-  // More than one node: each a server on the same new PostgreSQL database and artifacts directory.
-  const shared = options.nodes ? await createTestDatabase(inject('postgresUrl'), 'webhooks') : null
-  const nodes: TestServer[] = []
-  for (let n = 0; n < (options.nodes ?? 1); n++) {
-    const storeDir = await tempDir('webhooks-node')
-    const nodeEnv: Record<string, string> = shared ? { TAXATLAS_STORE: shared, TAXATLAS_ADMIN_ENDPOINT_FILE: endpointFilePath(path.join(storeDir, 'taxatlas.duckdb')) } : {}
-    const node = await startTestServer({ artifactsDir: dir, env: { ...env, ...nodeEnv }, clock, storeDir })
-    cleanups.push(() => node.close())
-    nodes.push(node)
-  }
-  const server = nodes[0]!
-  const { api_key: key } = await server.createAccount('enterprise', 'hooks')
-  const call = async (method: string, pathName: string, body?: unknown, withKey = key) => {
-    const response = await fetch(`${server.url}${pathName}`, {
-      method,
-      headers: { 'X-API-Key': withKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    return { status: response.status, body: response.status === 204 ? null : await response.json() }
-  }
-  const tick = () => Promise.all(nodes.map((node) => node.running.webhooks()!.tick()))
-  // The snapshot served at start is the baseline: nothing is announced for it.
-  await tick()
-  let published = 0
-  const publish = async (id = idAt(generated + ++published * 60_000)) => {
-    await cp(snapshotDir(dir, baseId), snapshotDir(dir, id), { recursive: true })
-    await writeFile(manifestFile(id), JSON.stringify({ ...full, snapshot: id, generated_at: new Date(Date.parse(id.replace(/T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/, 'T$1:$2:$3.$4Z'))).toISOString(), states: full.states.map((s: any) => ({ ...s, data_from_snapshot: id })) }))
-    await serve(id)
-    return id
-  }
-  const serve = async (id: string) => {
-    await pointTo(dir, id)
-    for (const node of nodes) expect((await node.running.reload('manual')).id).toBe(id)
-  }
-  const receiver = async () => {
-    const started = await startReceiver()
-    cleanups.push(() => started.close())
-    return started
-  }
-  const register = async (target: Receiver, secret = SECRET, withKey = key) => {
-    const { status, body } = await call('POST', '/v1/webhooks', { url: target.url, secret }, withKey)
-    expect(status, JSON.stringify(body)).toBe(201)
-    return body.id as string
-  }
-  const deliveries = async (webhookId: string) => (await call('GET', `/v1/webhooks/${webhookId}/deliveries`)).body.deliveries
-  return { dir, baseId, server, clock, key, call, tick, publish, serve, receiver, register, deliveries, removeSnapshot: (id: string) => rm(snapshotDir(dir, id), { recursive: true, force: true }) }
-}
+const startScene = webhookScenes()
+const scene = (env: Record<string, string> = LOOPBACK_ENV, options: { nodes?: number } = {}) => startScene({ env, ...options })
 
 /** Checks the signature as a receiver would: HMAC-SHA256 of "<t>.<body>" keyed by the secret. */
 function signedWith(received: Received, secret: string): boolean {
@@ -161,7 +81,6 @@ describe('registering a webhook', () => {
   })
   it("connects an attempt only to an address the policy allows, whatever the name resolves to when it connects", async () => {
     const receiver = await startReceiver()
-    cleanups.push(() => receiver.close())
     const byName = receiver.url.replace('127.0.0.1', 'localhost')
     const send = async (allowLoopback: boolean) => {
       const agent = new Agent({ connect: { lookup: guardedLookup({ allowLoopback, allowPrivate: false }) } })
@@ -171,10 +90,14 @@ describe('registering a webhook', () => {
         await agent.close()
       }
     }
-    await expect(send(false)).rejects.toThrow(/localhost is a loopback address/)
-    expect(receiver.received).toHaveLength(0)
-    expect(await send(true)).toBe(200)
-    expect(receiver.received).toHaveLength(1)
+    try {
+      await expect(send(false)).rejects.toThrow(/localhost is a loopback address/)
+      expect(receiver.received).toHaveLength(0)
+      expect(await send(true)).toBe(200)
+      expect(receiver.received).toHaveLength(1)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it('are described in the OpenAPI document, with what a delivery sends', async () => {

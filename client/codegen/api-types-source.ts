@@ -18,7 +18,7 @@ import { nexusListRoute, nexusSetRoute } from '../../server/routes/portability-n
 import { createOrderRoute } from '../../server/routes/portability-orders.ts'
 import { OrderTaxInput } from '../../server/order-tax/order-tax-input.ts'
 import { WebhookEvent } from '../../server/webhooks/announcement.ts'
-import { DeliveryView, WebhookView } from '../../server/routes/webhooks.ts'
+import { CreatedWebhook, DeliveryView, WebhookChanges, WebhookInput, WebhookView } from '../../server/routes/webhooks.ts'
 import { TypeDeclarations } from './json-schema-types.ts'
 
 /** Each generated type: its name, its schema, and whether it is what the server sends (output) or takes (input). */
@@ -39,6 +39,9 @@ const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['OrderTaxInput', OrderTaxInput, 'input'],
   ['RateChanges', ChangesBody, 'output'],
   ['Webhook', WebhookView, 'output'],
+  ['CreatedWebhook', CreatedWebhook, 'output'],
+  ['WebhookInput', WebhookInput, 'input'],
+  ['WebhookChanges', WebhookChanges, 'input'],
   ['WebhookDelivery', DeliveryView, 'output'],
   ['WebhookRateChanges', WebhookEvent, 'output'],
   ['ValidationIssue', ValidationIssue, 'output'],

@@ -30,7 +30,7 @@ export const WebhookView = z
   })
   .meta({ id: 'Webhook' })
 
-const CreatedWebhook = WebhookView.extend({ secret: z.string().describe('the signing secret: shown only here, in this answer') }).meta({ id: 'CreatedWebhook' })
+export const CreatedWebhook = WebhookView.extend({ secret: z.string().describe('the signing secret: shown only here, in this answer') }).meta({ id: 'CreatedWebhook' })
 
 export const DeliveryView = z
   .object({
@@ -48,8 +48,8 @@ export const DeliveryView = z
   })
   .meta({ id: 'WebhookDelivery' })
 
-const WebhookInput = z.object({ url: z.string().describe('https URL on a public address'), secret: Secret.optional().describe(`${SECRET_DESCRIPTION}; generated when omitted`) }).meta({ id: 'WebhookInput' })
-const WebhookChanges = z
+export const WebhookInput = z.object({ url: z.string().describe('https URL on a public address'), secret: Secret.optional().describe(`${SECRET_DESCRIPTION}; generated when omitted`) }).meta({ id: 'WebhookInput' })
+export const WebhookChanges = z
   .object({
     url: z.string().optional(),
     secret: Secret.optional().describe('a new secret: every attempt from now on, of pending deliveries too, is signed with it'),
