@@ -8,13 +8,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /** The longest files of a CI run, longest first (both projects: a file listed ranks in each). */
 export const LONG_FILES = [
-  'test/refresh-faults.test.ts',
-  'test/refresh-discovery.test.ts',
-  'test/reliability-rate-files.test.ts',
   'test/publisher-replica.test.ts',
   'test/console.test.ts',
+  'test/refresh-faults.test.ts',
   'test/reliability-store.test.ts',
+  'test/refresh-discovery.test.ts',
   'test/reliability-security.test.ts',
+  'test/reliability-rate-files.test.ts',
   'test/sst-member-readings.test.ts',
   'test/server-http.test.ts',
   'test/lookup-http.test.ts',
