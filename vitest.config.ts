@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { LongFilesFirst } from './test/long-files-first.ts'
 
 /**
  * The tests of what the store keeps (orders, backfill, nexus, TaxJar transactions, account
@@ -28,6 +29,8 @@ export default defineConfig({
     // server, a refresh, PostgreSQL, Chromium), so one file at a time, vitest's choice on two cores,
     // leaves a core idle for much of the run.
     maxWorkers: 2,
+    // The longest files start first, so that the run does not end on one of them alone.
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       { test: { ...common, name: 'default', include: ['test/**/*.test.ts'] } },
       { test: { ...common, name: 'postgres', include: STORE_TESTS, env: { TAXATLAS_TEST_STORE: 'postgres' } } },

@@ -9,6 +9,7 @@ import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { CO_STATE, coRateWorkbook, coRows, DENVER_CITY } from './support/co-rate-fixture.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
 import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
@@ -36,7 +37,7 @@ afterAll(async () => {
 async function run(extra: Record<string, string> = {}) {
   const [artifacts, build] = [await tempDir('co-artifacts'), await tempDir('co-build')]
   dirs.push(artifacts, build)
-  const result = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'CO', now: NOW, extra }))
+  const result = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, drops: await heldDrops('CO'), states: 'CO', now: NOW, extra }))
   const record = result.states.find((s) => s.code === 'CO')!
   const index = result.manifest ? new RateIndex((await loadSnapshot(artifacts, result.manifest.snapshot)).files['rates.bin']) : null
   return { record, denver: index ? defaultCombinedRate(index, DENVER_ZIP, 'CO', NOW.slice(0, 10)) : null }

@@ -2,15 +2,13 @@
 // its month to the day before the next edition held for the state, the edition in service is not
 // repeated, an unchanged run carries the layers byte for byte, and a drop taken away is history no
 // more. Real refreshes over the HTTP mirror with the real drops.
-import { mkdir, symlink } from 'node:fs/promises'
-import path from 'node:path'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import type { Manifest } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { readSnapshotFile } from '../snapshot-contract/snapshot-store.ts'
 import { avalaraRows, dropCombined } from './support/lookup-snapshots.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
-import { sharedPath } from './support/shared.ts'
 import { tempDir } from './support/temp-dirs.ts'
 
 const run = async (artifacts: string, now: string, drops?: string) =>
@@ -19,25 +17,12 @@ const run = async (artifacts: string, now: string, drops?: string) =>
 const layerOf = (manifest: Manifest, edition: string) => manifest.history.find((layer) => layer.edition === edition)
 const indexOf = async (artifacts: string, manifest: Manifest, edition: string) => new RateIndex(await readSnapshotFile(artifacts, manifest.snapshot, layerOf(manifest, edition)!.file))
 
-/** A drop directory holding only some editions of the shared drops, as symlinks. */
-async function dropsWith(editions: string[]): Promise<string> {
-  const dir = await tempDir('drops')
-  for (const edition of editions) {
-    await mkdir(path.join(dir, edition))
-    for (const state of ['IA', 'IL']) {
-      const name = `TAXRATES_ZIP5_${state}${edition}.csv`
-      await symlink(sharedPath('drops/avalara-zip5', edition, name), path.join(dir, edition, name))
-    }
-  }
-  return dir
-}
-
 describe('history layers', () => {
   let artifacts: string
   let first: Manifest
   beforeAll(async () => {
     artifacts = await tempDir('artifacts')
-    first = await run(artifacts, '2026-11-21T03:00:00.000Z', await dropsWith(['201804', '201911', '202512']))
+    first = await run(artifacts, '2026-11-21T03:00:00.000Z', await heldDrops('IA,IL', { editions: ['201804', '201911', '202512'] }))
   })
 
   it('hold every edition but the one in service, each windowed until the next edition of the state', async () => {
@@ -61,13 +46,13 @@ describe('history layers', () => {
   })
 
   it('an unchanged run carries the layers over byte for byte', async () => {
-    const again = await run(artifacts, '2026-11-22T03:00:00.000Z', await dropsWith(['201804', '201911', '202512']))
+    const again = await run(artifacts, '2026-11-22T03:00:00.000Z', await heldDrops('IA,IL', { editions: ['201804', '201911', '202512'] }))
     expect(again.history.map((l) => l.file)).toEqual(first.history.map((l) => l.file))
     expect(again.history_keys).toEqual(first.history_keys)
   })
 
   it('a drop edition taken away is history no more; the editions left keep their windows', async () => {
-    const later = await run(artifacts, '2026-11-23T03:00:00.000Z', await dropsWith(['201911', '202512']))
+    const later = await run(artifacts, '2026-11-23T03:00:00.000Z', await heldDrops('IA,IL', { editions: ['201911', '202512'] }))
     expect(later.history.map((l) => l.edition)).toEqual(['202512', '201911'])
     const windows = (await indexOf(artifacts, later, '201911')).authoritiesOfState('IA').filter((a) => a.level === 'state').map((a) => [a.from, a.to])
     expect(windows).toEqual([['2019-11-01', '2025-11-30']])

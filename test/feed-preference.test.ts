@@ -10,6 +10,7 @@ import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import { freshnessEnvelope, type Manifest, type StateRecord } from '../snapshot-contract/manifest.ts'
 import { stateByCode } from '../sources/index.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 import { tempDir } from './support/temp-dirs.ts'
@@ -27,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => mirror.close())
 
 const refresh = async (artifacts: string, now: string) =>
-  (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), states: STATES, now }))).manifest!
+  (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), drops: await heldDrops(STATES), states: STATES, now }))).manifest!
 
 describe('SST members on the SST feed, with fallback', () => {
   let first: Manifest
@@ -118,7 +119,7 @@ describe('an official feed that fails', () => {
 
   it('P21 an ordmache file whose duplicate codes disagree fails Illinois, and the previous ordmache data stays in service', async () => {
     const artifacts = await tempDir('artifacts')
-    const run = async (now: string) => (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), states: 'IL', now }))).manifest!
+    const run = async (now: string) => (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), drops: await heldDrops('IL'), states: 'IL', now }))).manifest!
     const good = await run('2026-11-21T03:00:00.000Z')
     expect(record(good, 'IL')).toMatchObject({ feed: 'idor-ordmache', status: 'ok' })
     const lines = (await readFile(sharedPath('mirror/idor/ordmache-current.txt'), 'utf8')).split('\n')

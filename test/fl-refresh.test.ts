@@ -11,6 +11,7 @@ import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { LOCAL_TAX_ITEM_CAPS } from '../sources/state-facts.ts'
 import { TaxjarTaxBody } from '../server/taxjar/taxjar-tax-body.ts'
 import { flSurtaxWorkbook } from './support/fl-surtax-fixture.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
@@ -40,7 +41,7 @@ describe('Florida served from the surtax workbook', () => {
   let state = 0
   let surtax = 0
   it('is published once the operator accepts it over the aggregator, its anchors held', async () => {
-    const result = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'FL', now: NOW, extra: { TAXATLAS_ACCEPT_OFFICIAL: 'FL' } }))
+    const result = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, drops: await heldDrops('FL'), states: 'FL', now: NOW, extra: { TAXATLAS_ACCEPT_OFFICIAL: 'FL' } }))
     const record = result.states.find((s) => s.code === 'FL')!
     expect(record.feed).toBe('fl-dor-surtax')
     expect(record.official_trial).toMatchObject({ accepted: true })

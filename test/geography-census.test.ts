@@ -17,6 +17,7 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { PlaceIndex, writePlaceIndex } from '../snapshot-contract/place-index.ts'
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { writeCensusGeographyFiles } from './support/census-files.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, refreshProcess, runRefresh, tempDir } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 
@@ -220,7 +221,7 @@ describe('a refresh on the Census geography files', () => {
   afterAll(() => Promise.all([dir, artifacts, build].map((d) => rm(d, { recursive: true, force: true }))))
 
   it('publishes GA ok from its SST file; a Census file with a changed header then fails the run and the snapshot in service stays', async () => {
-    const first = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build, states: 'GA', extra: { TAXATLAS_GEO: dir } }))
+    const first = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build, drops: await heldDrops('GA'), states: 'GA', extra: { TAXATLAS_GEO: dir } }))
     expect(first.manifest, first.reason).not.toBeNull()
     expect(first.manifest!.states.find((s) => s.code === 'GA')!.status).toBe('ok')
     expect(Object.keys(first.manifest!.geography.inputs)).toEqual(expect.arrayContaining([`census/${ZCTA_COUNTY_FILE}`, `census/${ZCTA_PLACE_FILE}`, 'census/national_place_by_county2020.txt', 'zipcodes/lib/codes.js']))
@@ -230,7 +231,7 @@ describe('a refresh on the Census geography files', () => {
     const run = await refreshProcess({
       TAXATLAS_MIRROR: inject('mirrorUrl'),
       TAXATLAS_GEO: dir,
-      TAXATLAS_DROPS: sharedPath('drops'),
+      TAXATLAS_DROPS: await heldDrops('GA'),
       TAXATLAS_ARTIFACTS: artifacts,
       TAXATLAS_BUILD: build,
       TAXATLAS_STATES: 'GA',

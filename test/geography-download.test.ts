@@ -12,6 +12,7 @@ import { writePlaceByCountyFile, writeZctaCountyFile, writeZctaPlaceFile } from 
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, refreshProcess, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 import { tempDir } from './support/temp-dirs.ts'
@@ -89,7 +90,7 @@ describe('geography download faults', () => {
   it('P35 a sign-in page served with 200 in place of a Census file fails the run; the snapshot in service stays, marked failed', async () => {
     const artifacts = await madeDir('artifacts')
     const build = await madeDir('build')
-    const first = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build, states: 'GA,CT', extra: { TAXATLAS_GEO: geo.url } }))
+    const first = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build, drops: await heldDrops('GA,CT'), states: 'GA,CT', extra: { TAXATLAS_GEO: geo.url } }))
     expect(first.manifest!.geography.inputs['census-rel2020/tab20_zcta520_county20_natl.txt']).toMatch(/^[0-9a-f]{64}$/)
 
     const signIn = '<!DOCTYPE html><html><head><title>Census Login</title></head><body><form action="/login"></form></body></html>'
@@ -97,7 +98,7 @@ describe('geography download faults', () => {
     const run = await refreshProcess({
       TAXATLAS_MIRROR: inject('mirrorUrl'),
       TAXATLAS_GEO: geo.url,
-      TAXATLAS_DROPS: sharedPath('drops'),
+      TAXATLAS_DROPS: await heldDrops('GA,CT'),
       TAXATLAS_ARTIFACTS: artifacts,
       TAXATLAS_BUILD: build,
       TAXATLAS_STATES: 'GA,CT',

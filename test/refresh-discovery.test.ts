@@ -8,6 +8,7 @@ import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadSnapshot, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 import { tempDir } from './support/temp-dirs.ts'
@@ -46,8 +47,9 @@ describe('discovery of the newest edition from an index page', () => {
   let mirror: FaultMirror
   let artifacts: string
   let build: string
+  let drops: string
   const run = async (now: string, extra: Record<string, string> = {}) =>
-    (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'GA,WI', now, extra }))).manifest!
+    (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, drops, states: 'GA,WI', now, extra }))).manifest!
   const requestsOf = (path: string, from: number) => mirror.requests.slice(from).filter((r) => r.path === path)
 
   beforeAll(async () => {
@@ -55,6 +57,7 @@ describe('discovery of the newest edition from an index page', () => {
     mirror.files.set(`/sst/${GA_OLDER}`, await olderGaEdition())
     artifacts = await tempDir('artifacts')
     build = await tempDir('build')
+    drops = await heldDrops('GA,WI')
   })
   afterAll(() => mirror.close())
 
@@ -119,9 +122,10 @@ describe('discovery of the newest edition from an index page', () => {
 describe('listing and file faults fail only their state, which keeps its data', () => {
   let mirror: FaultMirror
   let artifacts: string
+  let drops: string
   let baseline: Manifest
   const run = async (now: string) =>
-    (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), states: 'GA,WI,CA', now }))).manifest!
+    (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, drops, build: await tempDir('build'), states: 'GA,WI,CA', now }))).manifest!
   const expectFailedKeepingData = async (next: Manifest, code: string, note: RegExp) => {
     expect(state(next, code).status, code).toBe('failed')
     expect(state(next, code).notes.join(' '), code).toMatch(note)
@@ -132,6 +136,7 @@ describe('listing and file faults fail only their state, which keeps its data', 
   beforeAll(async () => {
     mirror = await startFaultMirror()
     artifacts = await tempDir('artifacts')
+    drops = await heldDrops('GA,WI,CA')
     baseline = await run('2026-11-21T03:00:00.000Z')
     for (const code of ['GA', 'WI', 'CA']) expect(state(baseline, code).status, code).toBe('ok')
   })

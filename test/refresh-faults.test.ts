@@ -11,6 +11,7 @@ import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import { loadSnapshot, readCurrentId, snapshotsDir } from '../snapshot-contract/snapshot-store.ts'
 import { refreshLockPath } from '../pipeline/refresh-lock.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { startTestServer } from './support/server-harness.ts'
 import { pipelineSettings, refreshProcess, runRefresh } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
@@ -27,13 +28,15 @@ async function answersOf(artifacts: string, snapshot: string, code: string) {
 describe('refresh faults through a real HTTP mirror', () => {
   let mirror: FaultMirror
   let artifacts: string
+  let drops: string
   let baseline: Manifest
   const run = async (now: string) =>
-    (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('build'), states: STATES, now, extra: { TAXATLAS_FETCH_TIMEOUT_MS: '700' } }))).manifest!
+    (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, drops, build: await tempDir('build'), states: STATES, now, extra: { TAXATLAS_FETCH_TIMEOUT_MS: '700' } }))).manifest!
 
   beforeAll(async () => {
     mirror = await startFaultMirror()
     artifacts = await tempDir('artifacts')
+    drops = await heldDrops(STATES)
     baseline = await run('2026-11-21T03:00:00.000Z')
   })
   afterAll(() => mirror.close())
@@ -126,10 +129,10 @@ describe('refresh faults through a real HTTP mirror', () => {
   })
 })
 
-/** The environment of `make refresh` run as its own process on GA and CT, at the real time. */
+/** The environment of `make refresh` run as its own process on GA and CT (and their drops), at the real time. */
 const processEnv = async (artifacts: string) => ({
   TAXATLAS_MIRROR: sharedPath('mirror'),
-  TAXATLAS_DROPS: sharedPath('drops'),
+  TAXATLAS_DROPS: await heldDrops('GA,CT'),
   TAXATLAS_GEO: sharedPath('geo'),
   TAXATLAS_ARTIFACTS: artifacts,
   TAXATLAS_BUILD: await tempDir('build'),
@@ -193,7 +196,7 @@ describe('two refreshes at once', () => {
 
     // A run that started before the one in service (its clock behind) never replaces it.
     const earlier = new Date(Date.parse(manifest.generated_at) - 3_600_000).toISOString()
-    await expect(runRefresh(pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build: await tempDir('build'), states: 'GA', now: earlier }))).rejects.toThrow(
+    await expect(runRefresh(pipelineSettings({ mirror: sharedPath('mirror'), artifacts, drops: await heldDrops('GA'), build: await tempDir('build'), states: 'GA', now: earlier }))).rejects.toThrow(
       new RegExp(`CURRENT names ${current}, published by a run that started later`),
     )
     expect(await readCurrentId(artifacts)).toBe(current)

@@ -4,13 +4,14 @@
 // - a contradictory duplicate rate row (GA's DeKalb county row repeated at 4%, same window);
 // - every row repeated ten or five times (agreeing duplicates; far more rows than the previous edition);
 // - an aggregator row breaking the legal bounds (TX 78701 in an Avalara table dropped again).
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import { readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { keyCaller, startServerProcess, type KeyCall, type ServerProcess } from './support/reliability-server-process.ts'
 import { sharedPath } from './support/shared.ts'
@@ -55,8 +56,7 @@ const rateOf = async (state: string, zip: string) => {
 beforeAll(async () => {
   mirror = await startFaultMirror()
   artifacts = await tempDir('rate-files-artifacts')
-  drops = await tempDir('rate-files-drops')
-  await cp(sharedPath('drops'), drops, { recursive: true })
+  drops = await heldDrops('GA,TX', { copy: true })
   storeDir = await tempDir('rate-files-store')
   await refresh()
   server = await startServerProcess({ artifactsDir: artifacts, storePath: path.join(storeDir, 'taxatlas.duckdb'), env: { TAXATLAS_SNAPSHOT_POLL_MS: '200' } })

@@ -60,7 +60,7 @@ describe('the server refreshes by itself', () => {
   })
 
   it('runs the pipeline as a child, publishes, and swaps with no failed request', async () => {
-    const artifacts = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'scheduled-refresh' })
+    const artifacts = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' })
     server = await startTestServer({
       artifactsDir: artifacts,
       env: await serverEnv({ TAXATLAS_REFRESH_SCHEDULE: 'weekly', TAXATLAS_REFRESH_COMMAND: REFRESH }),
@@ -82,7 +82,7 @@ describe('the server refreshes by itself', () => {
   })
 
   it('a scheduled run that fails changes nothing served and shows in freshness and the log', async () => {
-    const artifacts = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'scheduled-refresh' })
+    const artifacts = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' })
     const before = (await readCurrentId(artifacts))!
     // A run that dies without publishing anything, started by the schedule's next tick (every second).
     server = await startTestServer({

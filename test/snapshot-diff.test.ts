@@ -1,5 +1,5 @@
 // Snapshots built from the 2018-04 and 2025-12 drop editions, and the real changes between them.
-import { mkdir, readFile, symlink } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
 import Papa from 'papaparse'
@@ -9,22 +9,12 @@ import { parseRateFraction } from '../snapshot-contract/rate-units.ts'
 import { defaultZipRates, diffZipRates, type ZipChange } from '../pipeline/snapshot-diff.ts'
 import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { openStaging } from '../pipeline/staging.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from './support/shared.ts'
 import { tempDir } from './support/temp-dirs.ts'
 
 const STATES = ['LA', 'SD', 'TX']
-
-/** A drop directory holding one edition only (links to the real files, nothing copied). */
-async function dropsOf(edition: string): Promise<string> {
-  const dir = await tempDir(`drops-${edition}`)
-  await mkdir(path.join(dir, edition))
-  for (const state of STATES) {
-    const name = `TAXRATES_ZIP5_${state}${edition}.csv`
-    await symlink(sharedPath('drops/avalara-zip5', edition, name), path.join(dir, edition, name))
-  }
-  return dir
-}
 
 /** Each ZIP's combined rate read straight from a drop file: the sum of its parts at the served precision. */
 async function ratesInFile(state: string, edition: string): Promise<Map<string, number>> {
@@ -49,8 +39,8 @@ describe('make diff between the 201804 and 202512 drop editions', () => {
     artifacts = await tempDir('artifacts')
     const build = await tempDir('build')
     const states = STATES.join(',')
-    older = (await runRefresh(pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build, drops: await dropsOf('201804'), states, now: '2026-11-20T03:00:00.000Z' }))).manifest!.snapshot
-    newer = (await runRefresh(pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build, drops: await dropsOf('202512'), states, now: '2026-11-21T03:00:00.000Z' }))).manifest!.snapshot
+    older = (await runRefresh(pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build, drops: await heldDrops(states, { editions: ['201804'] }), states, now: '2026-11-20T03:00:00.000Z' }))).manifest!.snapshot
+    newer = (await runRefresh(pipelineSettings({ mirror: sharedPath('mirror'), artifacts, build, drops: await heldDrops(states, { editions: ['202512'] }), states, now: '2026-11-21T03:00:00.000Z' }))).manifest!.snapshot
     const staging = await openStaging(null)
     const before = new RateIndex((await loadSnapshot(artifacts, older)).files['rates.bin'])
     const after = new RateIndex((await loadSnapshot(artifacts, newer)).files['rates.bin'])

@@ -15,6 +15,7 @@ import type { StateDescriptor } from '../sources/descriptor.ts'
 import { stateByCode } from '../sources/index.ts'
 import { sstReading } from '../sources/sst-reading.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
 
@@ -370,7 +371,7 @@ describe('an SST file that cannot be read safely, in a refresh through the HTTP 
     mirror.files.set('/sst/WYR2026Q4AUG20.CSV', Buffer.from(wy.join('\r\n') + '\r\n'))
     const build = await tempDir('build')
     try {
-      const { manifest } = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'KS,WY' }))
+      const { manifest } = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, drops: await heldDrops('KS,WY'), states: 'KS,WY' }))
       for (const [code, quirk] of [
         ['KS', /1 type-79 rows \(e\.g\. 11KAN\): type-79 rows .* not decoded/],
         ['WY', /1 type-69 rows \(e\.g\. 02290\): .* possibly Wind River/],

@@ -10,6 +10,7 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { stateByCode } from '../sources/index.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
@@ -124,7 +125,7 @@ describe('a dated statutory rate', () => {
     let lookup: LookupServer
     beforeAll(async () => {
       const artifacts = await tempDir('dc-artifacts')
-      const run = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('dc-build'), states: 'DC' }))
+      const run = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build: await tempDir('dc-build'), drops: await heldDrops('DC'), states: 'DC' }))
       if (!run.manifest) throw new Error(`DC snapshot not published: ${run.reason}`)
       lookup = await startLookupServer({ dir: artifacts })
     })

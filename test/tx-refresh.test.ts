@@ -8,6 +8,7 @@ import { defaultCombinedRate } from '../pipeline/validate-state.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, runRefresh, tempDir } from './support/refresh-run.ts'
 import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
 import { HARRIS_ESD, NOWHERE, txRateFile } from './support/tx-rate-fixture.ts'
@@ -29,7 +30,7 @@ afterAll(async () => {
 const REFRESH_TIMEOUT = 400_000
 
 async function run(artifacts: string, build: string, now: string, extra: Record<string, string> = {}) {
-  const result = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, states: 'TX', now, extra }))
+  const result = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, drops: await heldDrops('TX'), states: 'TX', now, extra }))
   const record = result.states.find((s) => s.code === 'TX')!
   const index = result.manifest ? new RateIndex((await loadSnapshot(artifacts, result.manifest.snapshot)).files['rates.bin']) : null
   return { record, houston: index ? defaultCombinedRate(index, '77002', 'TX', now.slice(0, 10)) : null }

@@ -1,8 +1,7 @@
 // Real snapshots for the lookup tests, built once per vitest run in the run's cache and shared
 // read-only: an earlier snapshot holding TX from the 2018-04 drop only, then the
 // snapshot in service with every state (newest drops, SST files, CDTFA workbook, statutes).
-import { mkdir, mkdtemp, readFile, rename, rm, stat, symlink } from 'node:fs/promises'
-import { setTimeout } from 'node:timers/promises'
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import Papa from 'papaparse'
@@ -10,6 +9,7 @@ import { listSnapshotIds, readCurrentId } from '../../snapshot-contract/snapshot
 import type { ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { openSnapshot, type Snapshot } from '../../server/snapshot/open-snapshot.ts'
 import { pipelineSettings, runRefresh } from './refresh-run.ts'
+import { buildOnce } from './run-cache.ts'
 import { sharedPath } from './shared.ts'
 import { runCacheDir } from './temp-dirs.ts'
 
@@ -45,39 +45,10 @@ async function build(dir: string, mirrorUrl: string): Promise<void> {
   }
 }
 
-// Test files run in parallel: one builds while the others wait for its CURRENT pointer.
-const STALE_LOCK_MS = 10 * 60_000
-
-async function buildOnce(dir: string, mirrorUrl: string): Promise<void> {
-  await mkdir(path.dirname(dir), { recursive: true })
-  const lock = `${dir}.lock`
-  while (!(await readCurrentId(dir))) {
-    const locked = await mkdir(lock).then(
-      () => true,
-      () => false,
-    )
-    if (!locked) {
-      const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? Date.now())
-      if (age > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true })
-      await setTimeout(500)
-      continue
-    }
-    try {
-      if (await readCurrentId(dir)) return
-      const building = `${dir}.tmp-${process.pid}`
-      await rm(building, { recursive: true, force: true })
-      await build(building, mirrorUrl)
-      await rename(building, dir)
-    } finally {
-      await rm(lock, { recursive: true, force: true })
-    }
-  }
-}
-
 /** The shared artifacts directory; CURRENT names the all-states snapshot. Do not write into it. */
 export async function lookupArtifacts(mirrorUrl: string): Promise<LookupArtifacts> {
   const dir = runCacheDir('lookup-snapshots')
-  await buildOnce(dir, mirrorUrl)
+  await buildOnce(dir, (building) => build(building, mirrorUrl))
   const currentId = (await readCurrentId(dir))!
   const earlier = (await listSnapshotIds(dir)).filter((id) => id !== currentId)
   if (earlier.length !== 1) throw new Error(`expected one earlier snapshot in ${dir}, found ${earlier.join(', ') || 'none'}`)

@@ -2,7 +2,7 @@
 // test's process, or as a child process). The first call in a vitest run builds one (GA, CT, DE)
 // and keeps it for the run in the run's cache; each test file gets its own copy, so tests may move
 // pointers and publish freely.
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
@@ -11,6 +11,7 @@ import { refresh, type Reporter } from '../../pipeline/refresh.ts'
 import { readPipelineSettings } from '../../pipeline/settings.ts'
 import { pointerPath, readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { refreshProcess } from './refresh-run.ts'
+import { buildOnce } from './run-cache.ts'
 import { sharedPath } from './shared.ts'
 import { runCacheDir, tempDir } from './temp-dirs.ts'
 
@@ -104,12 +105,8 @@ export async function copyOfCachedArtifacts(mirrorUrl: string, cache: SnapshotCa
 
 async function cachedArtifacts(mirrorUrl: string, cache: SnapshotCache): Promise<string> {
   const dir = runCacheDir(`${cache.name}-snapshots`)
-  if (await readCurrentId(dir)) return dir
-  await mkdir(path.dirname(dir), { recursive: true })
-  const building = `${dir}.tmp-${process.pid}`
-  await rm(building, { recursive: true, force: true })
-  await refreshInto(building, mirrorUrl, cache.states ? { states: cache.states } : {})
-  // Another test file may have finished first; either copy is the same run's data.
-  await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }))
+  await buildOnce(dir, async (building) => {
+    await refreshInto(building, mirrorUrl, cache.states ? { states: cache.states } : {})
+  })
   return dir
 }
