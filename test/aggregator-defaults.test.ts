@@ -135,6 +135,14 @@ describe('neighbour region', () => {
     }
   })
 
+  it('a region holding the ZIP\'s own postal name names its community, not a neighbour (Eddy, TX 76524 filed BRUCEVILLE-EDDY keeps its city rate)', () => {
+    const row = rowOf('TX', '76524')
+    expect(row.taxRegionName).toBe('BRUCEVILLE-EDDY')
+    expect(row.cityRate).toBeGreaterThan(0)
+    expect(geography.zips.get('76524')).toMatchObject({ city: 'EDDY', places: [] })
+    expect(candidatesOf('TX', '76524')).toEqual([expect.objectContaining({ weight: 1, placeName: expect.stringMatching(/BRUCEVILLE/) })])
+  })
+
   it('a row filed under another county is answered at the rate of the rows filed under the ZIP\'s own county (Windom 56101, Cottonwood County, filed JACKSON)', () => {
     const row = rowOf('MN', '56101')
     expect(row).toMatchObject({ taxRegionName: 'JACKSON', cityRate: 0 })

@@ -174,7 +174,11 @@ export function aggregatorDefaults(
     // A ZIP neither its Census point nor its USPS name binds to a city, filed under a nearby city's
     // region with a city rate: the city rate is the neighbour's (a region named like the county
     // carries none of its own, so one with a city rate names the city of that name).
-    const neighbourCityRate = rules.has('no_city_city_rate') && zip.places.length === 0 && row.cityRate > 0 && !!region && !city.startsWith(region)
+    // A region named like the start of the ZIP's own postal name (MANCHESTER for MANCHESTER CENTER,
+    // a village's name for its town), or holding it (BRUCEVILLE-EDDY for EDDY), names the ZIP's
+    // own community, not a neighbour.
+    const ownCommunity = (key: string) => city.startsWith(key) || ` ${regionWords(row.taxRegionName).join(' ')} `.includes(` ${regionWords(zip.city).join(' ')} `)
+    const neighbourCityRate = rules.has('no_city_city_rate') && zip.places.length === 0 && row.cityRate > 0 && !!region && !ownCommunity(region)
     if (rules.has('other_county_region') && namedCounty !== null && namedCounty !== countyFips && row.cityRate === 0) {
       // A row of another county (the aggregator files many rural ZIPs under a neighbouring county)
       // carries that county's rates: the ZIP's city's rows tell its rate, else its own county's.
@@ -184,9 +188,7 @@ export function aggregatorDefaults(
       // Only a neighbour's higher rate is set aside here: nothing tells which part of the county the
       // ZIP's districts cover, and a county whose towns tax without being Census places (Vermont)
       // has city-less ZIPs at several rates.
-      // A region named like the start of the ZIP's own postal name (MANCHESTER for MANCHESTER CENTER,
-      // a village's name for its town) names the ZIP's community, not a neighbour.
-      if (!region || city.startsWith(region)) return [candidate]
+      if (!region || ownCommunity(region)) return [candidate]
       usual = rules.has('neighbour_region_no_city') && inNoCity(zip) && namedCounty !== countyFips ? agreedRate(others(byUnincorporated.get(countyFips)), '', minAgreeing) : null
       // Without other city-less rows agreeing on a lower rate, the row's own layers tell the most.
       if (neighbourCityRate && !(usual && row.combinedRate > usual.row.combinedRate)) usual = withoutCityRate(r)
