@@ -66,7 +66,10 @@ function agreedRate(rows: RowCandidate[], preferRegion: string, minAgreeing: num
   const [rate, count] = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0]
   if (count < minAgreeing || count * 2 <= rows.length) return null
   const carrying = rows.filter((r) => r.row.combinedRate === rate)
-  return carrying.find((r) => placeMatchKey(r.row.taxRegionName) === preferRegion) ?? carrying[0]!
+  const named = carrying.find((r) => placeMatchKey(r.row.taxRegionName) === preferRegion)
+  // A lone row filed under another place than the city it should speak for is no evidence of that city's rate.
+  if (!named && preferRegion !== '' && count < 2) return null
+  return named ?? carrying[0]!
 }
 
 /** The most frequent special rate of each county's rows (the smaller on a tie). */
