@@ -1,6 +1,6 @@
 // docs/audit.md, written by `make audit`: the agreement table and each default rule's effect, with
 // the rules they are judged by, so the document always shows the figures of the last audit run.
-import { DEFAULT_RULE_SETTINGS } from './feeds/aggregator-defaults.ts'
+import { AGGREGATOR_RULES, DEFAULT_RULE_SETTINGS } from './feeds/aggregator-defaults.ts'
 import { NOISE_SHARE, NOISE_ZIPS, RULE_FIGURE_GRID } from './rule-audit.ts'
 
 export type RuleAuditTables = {
@@ -31,8 +31,7 @@ ${markdownTable(tables.summary)}
 
 ## Each rule, state by state
 
-Agreement with the rule in force and without it. The aggregator rules (\`sub_zip_district\`,
-\`neighbour_region_city\`, \`neighbour_region_no_city\`) are held to the official rate; the official
+Agreement with the rule in force and without it. The aggregator rules (${AGGREGATOR_RULES.map((rule) => `\`${rule}\``).join(', ')}) are held to the official rate; the official
 feeds' place choice (\`usps_city_preferred\`: the place the ZIP's USPS city names over the one holding
 its Census point) cannot be held to the rate it chooses, so it is held to the aggregator's figure. A
 net change counts beyond noise from ${NOISE_ZIPS} ZIPs and ${(NOISE_SHARE * 100).toFixed(1)}% of the state's audited ZIPs; a rule
@@ -44,7 +43,7 @@ ${markdownTable(tables.effects)}
 
 For each official state, the figures the aggregator rules read (rows that must agree: ${RULE_FIGURE_GRID.minAgreeing.join(', ')};
 neighbour distance: ${RULE_FIGURE_GRID.neighbourKm.join(', ')} km) that agree best on the *other* official states, and the held-out
-state's agreement with them beside the shipped figures (${DEFAULT_RULE_SETTINGS.minAgreeing} rows, ${DEFAULT_RULE_SETTINGS.neighbourKm} km).
+state's agreement with them beside the shipped figures (${DEFAULT_RULE_SETTINGS.minAgreeing} row${DEFAULT_RULE_SETTINGS.minAgreeing === 1 ? '' : 's'}, ${DEFAULT_RULE_SETTINGS.neighbourKm} km).
 
 ${markdownTable(tables.heldOut)}
 `

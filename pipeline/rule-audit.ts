@@ -18,7 +18,7 @@ import type { AvalaraRow } from './feeds/avalara-zip5.ts'
 export const USPS_CITY_RULE = 'usps_city_preferred'
 
 /** Values tried for the figures the aggregator rules read, the shipped ones among them. */
-export const RULE_FIGURE_GRID = { minAgreeing: [2, 3, 4], neighbourKm: [10, 25, 50] } as const
+export const RULE_FIGURE_GRID = { minAgreeing: [1, 2, 3, 4], neighbourKm: [10, 25, 50] } as const
 
 /**
  * A rule changes agreement in a state beyond noise when it moves at least this many ZIPs net, and at

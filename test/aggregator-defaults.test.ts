@@ -100,6 +100,65 @@ describe('neighbour region', () => {
     expect(region).toMatchObject({ basis: 'neighbour_region', placeName: 'BARTLETT' })
   })
 
+  it('Des Plaines 60016, filed under NILES: the one other row filed DES PLAINES in its county (60017) is enough evidence (MIN_AGREEING)', () => {
+    expect(rowOf('IL', '60016').taxRegionName).toBe('NILES')
+    const desPlaines = compiled.get('IL')!.rows.filter((r) => r.taxRegionName === 'DES PLAINES' && geography.zips.has(r.zip) && topCounty(r.zip) === topCounty('60016'))
+    const [rate, count] = commonest(desPlaines)
+    expect(count).toBe(MIN_AGREEING)
+    const [chosen, region] = [...candidatesOf('IL', '60016')].sort((a, b) => b.weight - a.weight)
+    expect(chosen).toMatchObject({ basis: 'usual_rate' })
+    expect(combined('IL', chosen!)).toBe(rate)
+    expect(region).toMatchObject({ basis: 'neighbour_region', placeName: 'NILES' })
+  })
+
+  it('a PO-box ZIP with no Census point takes its USPS city as its place (Los Angeles 90009, filed INGLEWOOD)', () => {
+    expect(geography.zips.get('90009')).toMatchObject({ city: 'LOS ANGELES', zcta: false, places: [expect.objectContaining({ name: 'Los Angeles', method: 'preferred_city' })] })
+    expect(rowOf('CA', '90009').taxRegionName).toBe('INGLEWOOD')
+    const losAngeles = compiled.get('CA')!.rows.filter((r) => r.taxRegionName === 'LOS ANGELES' && geography.zips.has(r.zip) && topCounty(r.zip) === topCounty('90009'))
+    const [chosen, region] = [...candidatesOf('CA', '90009')].sort((a, b) => b.weight - a.weight)
+    expect(chosen).toMatchObject({ basis: 'usual_rate' })
+    expect(combined('CA', chosen!)).toBe(commonest(losAngeles)[0])
+    expect(combined('CA', chosen!)).not.toBe(rowOf('CA', '90009').combinedRate)
+    expect(region).toMatchObject({ basis: 'neighbour_region', placeName: 'INGLEWOOD' })
+  })
+
+  it('a ZIP in no city filed under a nearby city\'s region answers its row without that city\'s rate (Medinah 60157 filed ROSELLE; Techny 60082, a PO-box ZIP, filed NORTHBROOK)', () => {
+    for (const [zip, region] of [['60157', 'ROSELLE'], ['60082', 'NORTHBROOK']] as const) {
+      const row = rowOf('IL', zip)
+      expect(row.taxRegionName, zip).toBe(region)
+      expect(row.cityRate, zip).toBeGreaterThan(0)
+      expect(geography.zips.get(zip)!.places, zip).toEqual([])
+      const [chosen, filed] = [...candidatesOf('IL', zip)].sort((a, b) => b.weight - a.weight)
+      expect(chosen, zip).toMatchObject({ basis: 'usual_rate', placeName: '' })
+      expect(combined('IL', chosen!), zip).toBe(row.combinedRate - row.cityRate)
+      expect(filed, zip).toMatchObject({ basis: 'neighbour_region', placeName: region })
+    }
+  })
+
+  it('a region holding the ZIP\'s own postal name names its community, not a neighbour (Eddy, TX 76524 filed BRUCEVILLE-EDDY keeps its city rate)', () => {
+    const row = rowOf('TX', '76524')
+    expect(row.taxRegionName).toBe('BRUCEVILLE-EDDY')
+    expect(row.cityRate).toBeGreaterThan(0)
+    expect(geography.zips.get('76524')).toMatchObject({ city: 'EDDY', places: [] })
+    expect(candidatesOf('TX', '76524')).toEqual([expect.objectContaining({ weight: 1, placeName: expect.stringMatching(/BRUCEVILLE/) })])
+  })
+
+  it('a row filed under another county is answered at the rate of the rows filed under the ZIP\'s own county (Windom 56101, Cottonwood County, filed JACKSON)', () => {
+    const row = rowOf('MN', '56101')
+    expect(row).toMatchObject({ taxRegionName: 'JACKSON', cityRate: 0 })
+    const county = topCounty('56101')
+    expect(geography.counties.get(county)!.name).toMatch(/^Cottonwood/)
+    const own = compiled.get('MN')!.rows.filter((r) => r.taxRegionName === 'COTTONWOOD' && geography.zips.has(r.zip) && topCounty(r.zip) === county)
+    const [rate, count] = commonest(own)
+    expect(count * 2).toBeGreaterThan(own.length)
+    expect(rate).not.toBe(row.combinedRate)
+    const [chosen, filed] = [...candidatesOf('MN', '56101')].sort((a, b) => b.weight - a.weight)
+    expect(chosen).toMatchObject({ basis: 'usual_rate', countyFips: county })
+    expect(combined('MN', chosen!)).toBe(rate)
+    expect(filed).toMatchObject({ basis: 'neighbour_region' })
+    expect(combined('MN', filed!)).toBe(row.combinedRate)
+  })
+
   it('a region named like the ZIP\'s own county is the county\'s, not a neighbour (Hamilton, OH 45011 filed BUTLER; Washington, PA ZIPs filed WASHINGTON)', () => {
     expect(rowOf('OH', '45011').taxRegionName).toBe('BUTLER')
     expect(candidatesOf('OH', '45011')).toEqual([expect.not.objectContaining({ basis: expect.anything() })])
@@ -109,14 +168,14 @@ describe('neighbour region', () => {
 })
 
 describe('what the rules change across every state of the 2025-12 edition', () => {
-  it('set aside few rows, each for a rate more than half of its peers (and at least two) share, with the row kept at 1/3', () => {
+  it('set aside a minority of rows, each for a rate more than half of its peers (and at least MIN_AGREEING) share or its own layers without a neighbour\'s city rate, with the row kept at 1/3', () => {
     let total = 0
     for (const [state, { rows, feed }] of compiled) {
       const byZip = new Map<string, ZipCandidate[]>()
       for (const c of feed.candidates) byZip.set(c.zip, [...(byZip.get(c.zip) ?? []), c])
       const restated = [...byZip.values()].filter((list) => list.length > 1)
       total += restated.length
-      expect(restated.length, state).toBeLessThan(rows.length * 0.1)
+      expect(restated.length, state).toBeLessThan(rows.length * 0.2)
       for (const list of restated) {
         const [chosen, row] = [...list].sort((a, b) => b.weight - a.weight)
         const zip = row!.zip
@@ -138,9 +197,10 @@ describe('what the rules change across every state of the 2025-12 edition', () =
       const noted = feed.notes.filter((n) => /agree on is their default/.test(n)).map((n) => Number(/^(\d+) rows/.exec(n)![1]))
       expect(noted.reduce((a, b) => a + b, 0), state).toBe(restated.length)
     }
-    // Hundreds of ZIPs in all, but under 2% of the edition's rows.
+    // Thousands of ZIPs in all (rural ZIPs filed under a neighbouring county are the most), but a
+    // small share of the edition's rows.
     const rows = [...compiled.values()].reduce((sum, { rows }) => sum + rows.length, 0)
-    expect(total).toBeGreaterThan(200)
-    expect(total).toBeLessThan(rows * 0.02)
+    expect(total).toBeGreaterThan(1000)
+    expect(total).toBeLessThan(rows * 0.06)
   })
 })

@@ -7,6 +7,8 @@ import { execa } from 'execa'
 import Papa from 'papaparse'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { DISAGREEMENT_CLASSES } from '../pipeline/consistency-audit.ts'
+import { AGGREGATOR_RULES } from '../pipeline/feeds/aggregator-defaults.ts'
+import { USPS_CITY_RULE } from '../pipeline/rule-audit.ts'
 import { feedTraits } from '../snapshot-contract/feed-traits.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
@@ -111,9 +113,9 @@ describe('make audit', () => {
     const effects = docTable('## Each rule, state by state')
     for (const state of audited) {
       const rows = effects.filter((row) => row.state === state)
-      expect(rows.map((row) => row.rule).sort(), state).toEqual(['neighbour_region_city', 'neighbour_region_no_city', 'sub_zip_district', 'usps_city_preferred'])
+      expect(rows.map((row) => row.rule).sort(), state).toEqual([...AGGREGATOR_RULES, USPS_CITY_RULE].sort())
       // The aggregator rules are judged on one compile with every rule in force.
-      const aggregatorRules = rows.filter((row) => row.rule !== 'usps_city_preferred')
+      const aggregatorRules = rows.filter((row) => row.rule !== USPS_CITY_RULE)
       expect(new Set(aggregatorRules.map((row) => row['with rule'])).size, state).toBe(1)
       for (const row of rows) {
         const net = Number(row.net)

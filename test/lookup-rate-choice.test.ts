@@ -8,7 +8,7 @@ import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { servedLookups } from './support/lookup-server.ts'
-import { avalaraRows, dropCombined } from './support/lookup-snapshots.ts'
+import { avalaraRows, dropCombined, dropUnits } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
 
 const served = servedLookups()
@@ -74,6 +74,20 @@ describe('neighbour region', () => {
     const phoenix = await simple(`/v1/tax/az?address=${encodeURIComponent('1 Main St, Phoenix, AZ 85251')}`)
     expect(phoenix.rate).toMatchObject({ city: 'PHOENIX', combined_rate: formatRate(dropCombined(rows.get('85251')!)) })
     expect(codes(phoenix.meta.warnings)).not.toContain('neighbour_region')
+  })
+})
+
+describe('a ZIP in no city filed under a nearby city', () => {
+  it('Flint, TX 75762 (no incorporated place), filed under NOONDAY, answers its row without Noonday\'s city rate, the row a candidate', async () => {
+    const row = (await avalaraRows('TX', '202512')).get('75762')!
+    expect(row.TaxRegionName).toBe('NOONDAY')
+    const withoutCity = formatRate(dropCombined(row) - dropUnits(row.EstimatedCityRate!))
+    const zip = await simple('/v1/tax/tx?zip=75762')
+    expect(zip.rate).toMatchObject({ city: '', combined_rate: withoutCity })
+    expect(zip.meta.confidence).toBe('medium')
+    const neighbour = warningOf(zip.meta.warnings, 'neighbour_region')
+    expect(neighbour).toMatchObject({ region: 'NOONDAY', row_combined_rate: formatRate(dropCombined(row)), answered_combined_rate: withoutCity })
+    expect(neighbour.message).toMatch(/without the neighbouring city's/)
   })
 })
 

@@ -50,7 +50,7 @@ describe('make diff between the 201804 and 202512 drop editions', () => {
       for (const state of STATES) for (const i of index.entriesOfState(state)) if (index.entryAt(i).candidates[0]!.basis === 'usual_rate') restated.add(`${state} ${index.entryAt(i).zip}`)
     }
   })
-  // ZIPs whose row yields to its city's agreed rate in either edition (pipeline/feeds/aggregator-defaults.ts), under 10% of a state's.
+  // ZIPs whose row yields to its city's (or county's) agreed rate in either edition (pipeline/feeds/aggregator-defaults.ts), under 20% of a state's.
   const restated = new Set<string>()
 
   it('re-rates exactly the ZIPs whose published rate moved between the editions', async () => {
@@ -59,7 +59,7 @@ describe('make diff between the 201804 and 202512 drop editions', () => {
       const ownRow = (zip: string) => !restated.has(`${state} ${zip}`)
       const rerated = changes.filter((c) => c.state === state && c.change === 'rerated' && ownRow(c.zip))
       const expected = [...now.keys()].filter((zip) => then.has(zip) && then.get(zip) !== now.get(zip) && ownRow(zip))
-      expect([...restated].filter((key) => key.startsWith(state)).length, state).toBeLessThan(now.size * 0.1)
+      expect([...restated].filter((key) => key.startsWith(state)).length, state).toBeLessThan(now.size * 0.2)
       // every re-rated ZIP moved in the files, by exactly what the files say
       for (const change of rerated) {
         expect(then.get(change.zip), `${state} ${change.zip}`).toBe(parseRateFraction(change.before!).ok && (parseRateFraction(change.before!) as { units: number }).units)

@@ -5,11 +5,14 @@
 //   Kansas community-improvement and transportation-development districts, New Orleans 70112 with
 //   the French Quarter district's 0.245%);
 // - neighbour_region: a tax region named after a neighbouring place (85251, USPS SCOTTSDALE and
-//   inside Scottsdale, filed under PHOENIX).
+//   inside Scottsdale, filed under PHOENIX), or after another county than the one holding most of
+//   the ZIP's addresses.
 // The evidence is the other rows of the same city in the same county (for a ZIP in no city, the
-// county's other rows in no city): when most of them (and at least MIN_AGREEING) agree on one
-// combined rate, that rate is the ZIP's default and the row stays a candidate. Without such
-// agreement the row is answered as published.
+// county's other rows in no city; for a row of another county, the rows filed under the ZIP's own
+// county): when most of them (and at least MIN_AGREEING) agree on one combined rate, that rate is
+// the ZIP's default and the row stays a candidate. A ZIP in no city filed under a neighbouring
+// city's region without such agreement answers its row without the city's rate. Otherwise the row
+// is answered as published.
 import { distanceKm } from '../../snapshot-contract/geo-distance.ts'
 import type { GeoPlace, Geography, GeoZip } from '../../snapshot-contract/geography-model.ts'
 import type { CandidateBasis, ZipCandidate } from '../../snapshot-contract/model.ts'
@@ -18,7 +21,7 @@ import { PREFERRED_SHARE } from './candidate-weights.ts'
 import { countyWordFollows, leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 
 /** Rows that must agree on the city's rate, besides being more than half of the city's other rows. */
-export const MIN_AGREEING = 2
+export const MIN_AGREEING = 1
 
 /** A place named by a tax region this near a ZIP's point (or in one of its counties) can be its neighbour. */
 export const NEIGHBOUR_KM = 25
@@ -28,8 +31,13 @@ export const NEIGHBOUR_KM = 25
  *   sub_zip_district           a row above its city's agreed rate by its own special-district part
  *   neighbour_region_city      a ZIP inside its USPS city filed under a neighbouring place's region
  *   neighbour_region_no_city   a ZIP in no city filed under a nearby place's higher region
+ *   no_city_city_rate          a ZIP in no city filed under a nearby city's region, with no other
+ *                              city-less rows of the county agreeing on a lower rate: the row
+ *                              without the city's rate
+ *   other_county_region        a row filed under a region named for another county than the one
+ *                              holding most of the ZIP's addresses, without a city rate
  */
-export const AGGREGATOR_RULES = ['sub_zip_district', 'neighbour_region_city', 'neighbour_region_no_city'] as const
+export const AGGREGATOR_RULES = ['sub_zip_district', 'neighbour_region_city', 'neighbour_region_no_city', 'no_city_city_rate', 'other_county_region'] as const
 export type AggregatorRule = (typeof AGGREGATOR_RULES)[number]
 
 /** Which rules apply and the two figures they read; the service uses DEFAULT_RULE_SETTINGS. */
@@ -38,11 +46,18 @@ export type RuleSettings = { rules: ReadonlySet<AggregatorRule>; minAgreeing: nu
 export const DEFAULT_RULE_SETTINGS: RuleSettings = { rules: new Set(AGGREGATOR_RULES), minAgreeing: MIN_AGREEING, neighbourKm: NEIGHBOUR_KM }
 
 /** The parts of an aggregator row (avalara-zip5.ts AvalaraRow) the rules read. */
-export type AggregatorRow = { zip: string; taxRegionName: string; stateRate: number; specialRate: number; combinedRate: number }
+export type AggregatorRow = { zip: string; taxRegionName: string; stateRate: number; cityRate: number; specialRate: number; combinedRate: number }
 
 export type RowCandidate = { row: AggregatorRow; candidate: ZipCandidate; countyFips: string | null }
 
 type Restated = { zip: string; kind: Extract<CandidateBasis, 'sub_zip_district' | 'neighbour_region'>; region: string; from: number; to: number }
+
+/** The row without its city rate: what a ZIP in no city filed under a neighbouring city's region pays. */
+const withoutCityRate = (r: RowCandidate): RowCandidate => ({
+  ...r,
+  row: { ...r.row, combinedRate: r.row.combinedRate - r.row.cityRate, cityRate: 0 },
+  candidate: { ...r.candidate, placeName: '', stack: r.candidate.stack.filter((ref) => ref.level !== 'city') },
+})
 
 /** The rate more than half of `rows` (and at least MIN_AGREEING) share, with a row carrying it (one named `preferRegion` if any); null without such agreement. */
 function agreedRate(rows: RowCandidate[], preferRegion: string, minAgreeing: number): RowCandidate | null {
@@ -51,7 +66,10 @@ function agreedRate(rows: RowCandidate[], preferRegion: string, minAgreeing: num
   const [rate, count] = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0] ?? [0, 0]
   if (count < minAgreeing || count * 2 <= rows.length) return null
   const carrying = rows.filter((r) => r.row.combinedRate === rate)
-  return carrying.find((r) => placeMatchKey(r.row.taxRegionName) === preferRegion) ?? carrying[0]!
+  const named = carrying.find((r) => placeMatchKey(r.row.taxRegionName) === preferRegion)
+  // A lone row filed under another place than the city it should speak for is no evidence of that city's rate.
+  if (!named && preferRegion !== '' && count < 2) return null
+  return named ?? carrying[0]!
 }
 
 /** The most frequent special rate of each county's rows (the smaller on a tie). */
@@ -69,12 +87,13 @@ export function usualSpecialByCounty(rows: Pick<RowCandidate, 'row' | 'countyFip
 const inNoCity = (zip: GeoZip | undefined): boolean => zip?.centroidSource === 'zcta' && zip.places.length === 0
 
 /**
- * The ZIP lies in the place its USPS city names: the geography bound that place alone, by both its
- * Census point and its city, or by the ZCTA→place land shares with the place its city names.
+ * The ZIP lies in the place its USPS city names: the geography bound that place alone, by its city
+ * (and its Census point, where it has one: a PO-box ZIP has none to say otherwise), or by the
+ * ZCTA→place land shares with the place its city names.
  */
 const pointInUspsCity = (zip: GeoZip): boolean => {
-  const only = zip.centroidSource === 'zcta' && zip.places.length === 1 ? zip.places[0]! : null
-  return only?.method === 'preferred_city' || (only?.method === 'zcta_area' && placeMatchKey(only.name) === placeMatchKey(zip.city))
+  const only = zip.places.length === 1 ? zip.places[0]! : null
+  return only?.method === 'preferred_city' || (zip.centroidSource === 'zcta' && only?.method === 'zcta_area' && placeMatchKey(only.name) === placeMatchKey(zip.city))
 }
 
 function group(rows: RowCandidate[], key: (r: RowCandidate) => string | null): Map<string, RowCandidate[]> {
@@ -139,6 +158,8 @@ export function aggregatorDefaults(
     rows.filter((r) => plain(r) && (!regionKeys.get(r) || countyRegion(r)) && inNoCity(geography.zips.get(r.row.zip))),
     (r) => r.countyFips,
   )
+  // The county's own rows: filed under its name, with no city rate and no extra district.
+  const byCountyRegion = group(rows.filter((r) => plain(r) && countyRegion(r) && r.row.cityRate === 0), (r) => r.countyFips)
 
   const restated: Restated[] = []
   const candidates = rows.flatMap((r): ZipCandidate[] => {
@@ -151,17 +172,32 @@ export function aggregatorDefaults(
     let usual: RowCandidate | null = null
     let kind: Restated['kind'] | null = null
     const extraDistrict = row.specialRate > countySpecial.get(countyFips)!
-    if (inNoCity(zip)) {
+    const namedCounty = regionCounty(regionWords(row.taxRegionName))
+    const cityRows = () => (pointInUspsCity(zip) ? agreedRate(others(byRegion.get(`${countyFips}|${city}`)), city, minAgreeing) : null)
+    // A ZIP neither its Census point nor its USPS name binds to a city, filed under a nearby city's
+    // region with a city rate: the city rate is the neighbour's (a region named like the county
+    // carries none of its own, so one with a city rate names the city of that name).
+    // A region named like the start of the ZIP's own postal name (MANCHESTER for MANCHESTER CENTER,
+    // a village's name for its town), or holding it (BRUCEVILLE-EDDY for EDDY), names the ZIP's
+    // own community, not a neighbour.
+    const ownCommunity = (key: string) => city.startsWith(key) || ` ${regionWords(row.taxRegionName).join(' ')} `.includes(` ${regionWords(zip.city).join(' ')} `)
+    const neighbourCityRate = rules.has('no_city_city_rate') && zip.places.length === 0 && row.cityRate > 0 && !!region && !ownCommunity(region)
+    if (rules.has('other_county_region') && namedCounty !== null && namedCounty !== countyFips && row.cityRate === 0) {
+      // A row of another county (the aggregator files many rural ZIPs under a neighbouring county)
+      // carries that county's rates: the ZIP's city's rows tell its rate, else its own county's.
+      usual = cityRows() ?? agreedRate(others(byCountyRegion.get(countyFips)), '', minAgreeing)
+      kind = usual && usual.row.combinedRate !== row.combinedRate ? 'neighbour_region' : null
+    } else if (inNoCity(zip) || neighbourCityRate) {
       // Only a neighbour's higher rate is set aside here: nothing tells which part of the county the
       // ZIP's districts cover, and a county whose towns tax without being Census places (Vermont)
       // has city-less ZIPs at several rates.
-      // A region named like the start of the ZIP's own postal name (MANCHESTER for MANCHESTER CENTER,
-      // a village's name for its town) names the ZIP's community, not a neighbour.
-      if (!rules.has('neighbour_region_no_city') || !region || city.startsWith(region) || regionCounty(regionWords(row.taxRegionName)) === countyFips) return [candidate]
-      usual = agreedRate(others(byUnincorporated.get(countyFips)), '', minAgreeing)
+      if (!region || ownCommunity(region)) return [candidate]
+      usual = rules.has('neighbour_region_no_city') && inNoCity(zip) && namedCounty !== countyFips ? agreedRate(others(byUnincorporated.get(countyFips)), '', minAgreeing) : null
+      // Without other city-less rows agreeing on a lower rate, the row's own layers tell the most.
+      if (neighbourCityRate && !(usual && row.combinedRate > usual.row.combinedRate)) usual = withoutCityRate(r)
       kind = usual && row.combinedRate > usual.row.combinedRate ? 'neighbour_region' : null
-    } else if (rules.has('neighbour_region_city') && region && region !== city && pointInUspsCity(zip) && regionCounty(regionWords(row.taxRegionName)) !== countyFips) {
-      usual = agreedRate(others(byRegion.get(`${countyFips}|${city}`)), city, minAgreeing)
+    } else if (rules.has('neighbour_region_city') && region && region !== city && namedCounty !== countyFips && pointInUspsCity(zip)) {
+      usual = cityRows()
       kind = usual && usual.row.combinedRate !== row.combinedRate ? 'neighbour_region' : null
     } else if (rules.has('sub_zip_district') && extraDistrict) {
       usual = agreedRate(others(byCity.get(`${countyFips}|${city}`)), city, minAgreeing)
@@ -182,12 +218,12 @@ export function aggregatorDefaults(
 function restatedNotes(restated: Restated[]): string[] {
   const described: Record<Restated['kind'], string> = {
     sub_zip_district: 'carry a special rate above their county\'s usual one for a district covering part of the ZIP',
-    neighbour_region: 'are filed under a tax region named for a neighbouring place, not the city their USPS name and Census point agree on (or the county, for a ZIP in no city)',
+    neighbour_region: 'are filed under a tax region named for a neighbouring place or another county, not the city their USPS name and Census point agree on (or their county, for a ZIP in no city)',
   }
   return (['sub_zip_district', 'neighbour_region'] as const).flatMap((kind) => {
     const rows = restated.filter((r) => r.kind === kind)
     if (rows.length === 0) return []
     const sample = rows.slice(0, 8).map((r) => `${r.zip} ${r.region} ${r.from}→${r.to}`).join(', ')
-    return [`${rows.length} rows ${described[kind]}: the rate the other ZIPs of their city (or of the county's unincorporated area) in the county agree on is their default, the row a candidate (${kind}; e.g. ${sample}${rows.length > 8 ? ', …' : ''})`]
+    return [`${rows.length} rows ${described[kind]}: the rate the other ZIPs of their city (or of the county's unincorporated area, or filed under their own county) in the county agree on is their default (for a ZIP in no city without such agreement, the row without the neighbour's city rate), the row a candidate (${kind}; e.g. ${sample}${rows.length > 8 ? ', …' : ''})`]
   })
 }

@@ -11,7 +11,7 @@ export const WARNING_CODES = {
   state_data_status: 'the state data is stale, or its last refresh failed and earlier data is served',
   ambiguous_zip5: 'the ZIP has several candidate jurisdictions; the highest-weight one was answered',
   sub_zip_district: 'the aggregator\'s figure for the ZIP includes a special district covering part of it; the rate the other ZIPs of its city in its county agree on was answered (the district stays a candidate)',
-  neighbour_region: 'the aggregator files the ZIP under a tax region named for a neighbouring place; the rate the other ZIPs of the city its USPS name and Census point agree on was answered (the region stays a candidate)',
+  neighbour_region: 'the aggregator files the ZIP under a tax region named for a neighbouring place or another county; the rate the other ZIPs of its own city (or county) agree on, or for a ZIP in no city the row without the neighbouring city\'s rate, was answered (the region stays a candidate)',
   place_input_mismatch: 'the city or location sent is not the place the answer is for',
   place_name_ambiguous: 'several places in the state have the name sent; the most populous (without population figures: the largest by land area) was answered',
   postal_city: 'the name sent is no place of the state but the USPS name of some of its ZIPs; the taxing place most of them resolve to was answered (others listed)',

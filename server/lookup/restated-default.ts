@@ -37,13 +37,16 @@ export function restatedDefault(rates: RateIndex, entry: ZipEntry, choice: numbe
     }
   }
   const region = row.place?.name ?? ''
+  // No city in the answer: the ZIP lies in no city, and the row's city rate is a neighbour's.
+  const answeredCity = rates.authoritiesOn(answered.stack, isoDate).some((a) => a.level === 'city')
+  const answeredWhat = answeredCity ? `the rate the other ZIPs of ${city} in the county agree on` : `the rate of the ZIP's county without the neighbouring city's`
   return {
     cap: 'medium',
     warnings: [
       warning(
         'neighbour_region',
-        `The aggregator files ZIP ${entry.zip} under the tax region ${region} (${detail.row_combined_rate}), a neighbouring place; the ZIP's USPS city and Census point are ${entry.city}, ` +
-          `whose other ZIPs in the county agree on ${detail.answered_combined_rate}, which was answered.`,
+        `The aggregator files ZIP ${entry.zip} under the tax region ${region || 'of another county'} (${detail.row_combined_rate}), not the ZIP's own city or county (${entry.city}); ` +
+          `${answeredWhat} (${detail.answered_combined_rate}) was answered.`,
         { region, ...detail },
       ),
     ],
