@@ -3,7 +3,7 @@
 // of preference (the official source first, then the manual drop or the statute): the first that
 // serves wins (pipeline/feed-preference.ts).
 import { z } from 'zod'
-import { FeedKind } from '../snapshot-contract/feed-traits.ts'
+import { FeedKind, feedTraits, type SourceKind } from '../snapshot-contract/feed-traits.ts'
 import { SstReading } from './sst-reading.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
@@ -99,8 +99,8 @@ const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], Fe
 void everyFeedKindDescribed
 
 /** The refresh class of the data a feed yields: official files are re-fetched, drops are dropped in, statutes stand. */
-export const klassOfFeed = (kind: FeedKind): z.infer<typeof Klass> =>
-  kind === 'avalara-zip5' ? 'reload' : kind === 'statutory' ? 'static' : 'auto'
+const KLASS_OF_SOURCE = { official: 'auto', aggregator: 'reload', statute: 'static' } as const satisfies Record<SourceKind, z.infer<typeof Klass>>
+export const klassOfFeed = (kind: FeedKind): z.infer<typeof Klass> => KLASS_OF_SOURCE[feedTraits(kind).sourceKind]
 
 export const Anchor = z.object({
   /** the feed the expectation was read from: only that feed's data is held to it */
