@@ -1,5 +1,6 @@
-// The Streamlined Sales Tax member states: the state's newest rate file (and, when its descriptor
-// names a boundary index, boundary file) from the SST Governing Board's index pages.
+// The Streamlined Sales Tax member states: the state's newest rate file and newest boundary file,
+// each found on its own index page of the SST Governing Board (Rates/, Boundary/; their dates are
+// not paired). A state with no boundary file listed is served by its rate file alone.
 import { districtAreasOf } from '../../../sources/district-areas.ts'
 import { NoFileForState } from '../no-file-for-state.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from '../sst-file-names.ts'
@@ -33,9 +34,14 @@ export async function chooseSstFile(state: string, kind: SstFileKind, indexUrl: 
 export const sstAdapter: FeedAdapter<'sst'> = {
   kind: 'sst',
   async choose(descriptor, feed, context) {
-    const choices = [await chooseSstFile(descriptor.code, 'rate', feed.ratesUrl, context)]
-    if (feed.boundaryUrl) choices.push(await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context))
-    return choices
+    const rate = await chooseSstFile(descriptor.code, 'rate', feed.ratesUrl, context)
+    try {
+      return [rate, await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context)]
+    } catch (error) {
+      // A state that posts no boundary file is served by its rate file, bound to ZIPs through the geography.
+      if (error instanceof NoFileForState) return [rate]
+      throw error
+    }
   },
   fetch: fetchSstChoice,
   drop: 'supplement',
@@ -55,13 +61,11 @@ export const sstAdapter: FeedAdapter<'sst'> = {
       const member = [rateFile, boundaryFile][i]?.member
       return { ...rawFile(fetched), ...(member ? { member } : {}) }
     })
-    return withUnlistedZips(withFiles(result, files), descriptor.code, sources, context)
+    const notes = boundaryFile ? result.notes : [...result.notes, `no boundary file listed for ${descriptor.code} on ${feed.boundaryUrl}: its ZIP+4 and address lookups answer as its ZIP does`]
+    return withUnlistedZips(withFiles({ ...result, notes }, files), descriptor.code, sources, context)
   },
   edition: {
-    pinnable(name, feed, state) {
-      const file = parseSstFileName(name)
-      return file !== null && file.state === state && (file.kind === 'rate' || feed.boundaryUrl !== undefined)
-    },
+    pinnable: (name, _feed, state) => parseSstFileName(name)?.state === state,
     isOlder(candidate, inService) {
       const [a, b] = [sstEditionKey(candidate), sstEditionKey(inService)]
       return a !== null && b !== null && a < b
