@@ -55,5 +55,5 @@ export const never = (): false => false
 /** A feed whose editions are ISO dates: an older date is an older edition. */
 export const isOlderDate = (candidate: string, inService: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(inService) && candidate < inService
 
-/** The rules of a feed that publishes one current file under one name: no pins, no order, no roles. */
+/** The rules of a feed whose editions take no pin and have no order to refuse by (one current file, a drop, a statute): no pins, no order, no roles. */
 export const CURRENT_FILE_RULES = { pinnable: never, isOlder: never, role: () => null } as const
