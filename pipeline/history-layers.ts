@@ -6,6 +6,7 @@
 // layer whose window holds them (docs/data-sources.md#history).
 import { createHash } from 'node:crypto'
 import type { StateDescriptor } from '../sources/descriptor.ts'
+import type { FeedKind } from '../snapshot-contract/feed-traits.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { HistoryLayer, StateRecord } from '../snapshot-contract/manifest.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
@@ -13,6 +14,7 @@ import { RateIndex, writeRateIndex, type ZipMeta } from '../snapshot-contract/ra
 import type { HistoryFile } from '../snapshot-contract/snapshot-store.ts'
 import { dataFromIndex } from './carry-over.ts'
 import { emptyRecord, emptyResult } from './empty-records.ts'
+import { adapterOf } from './feeds/adapters/table.ts'
 import { compileAvalara, type AvalaraDrop } from './feeds/avalara-zip5.ts'
 import { dayBefore } from './feeds/rate-timeline.ts'
 import { dropsOfState, parseDrop, readDrop } from './manual-drops.ts'
@@ -23,7 +25,9 @@ export type PreviousLayer = { layer: HistoryLayer; bytes: Buffer; index: RateInd
 
 type InService = Pick<StateRecord, 'feed' | 'edition'>
 
-const hasDropFeed = (descriptor: StateDescriptor) => descriptor.feeds.some((feed) => feed.kind === 'avalara-zip5')
+/** The state's feed whose data is the aggregator drop, if it lists one: its editions are the history. */
+const dropFeedOf = (descriptor: StateDescriptor): FeedKind | undefined => descriptor.feeds.find((feed) => adapterOf(feed).drop === 'data')?.kind
+const hasDropFeed = (descriptor: StateDescriptor) => dropFeedOf(descriptor) !== undefined
 
 /**
  * Per state with a drop feed, a hash of everything its history depends on: the bytes of every
@@ -83,7 +87,7 @@ export async function buildHistoryLayers(input: HistoryInput): Promise<{ layers:
     }
     const served = input.inService(descriptor.code)
     for (const [i, drop] of held.entries()) {
-      if (served?.feed === 'avalara-zip5' && served.edition === drop.edition) continue
+      if (served !== undefined && served.feed === dropFeedOf(descriptor) && served.edition === drop.edition) continue
       const until = held[i + 1] ? dayBefore(held[i + 1]!.editionDate) : null
       try {
         const file = await readDrop(drop, input.dropsDir)

@@ -2,7 +2,7 @@
 // an edition and could not be used (its load failed, or its checks or anchors refused it), unless
 // that edition is the one in service or an older one of the same feed.
 import type { FeedAttempt, PendingEdition, StateRecord } from '../snapshot-contract/manifest.ts'
-import { isOlderEdition } from './edition-choice.ts'
+import { isOlderEdition } from './edition-rules.ts'
 
 export function pendingEdition(attempts: readonly FeedAttempt[], inService: Pick<StateRecord, 'feed' | 'edition'> | null): PendingEdition | null {
   for (const attempt of attempts) {

@@ -14,6 +14,7 @@ import { NoFileForState } from './feeds/no-file-for-state.ts'
 import { buildHistoryLayers, historyKeys, type PreviousLayer } from './history-layers.ts'
 import { chooseEditions, compileState, fetchChosenSources, type LoadContext, type StateSources } from './load-state.ts'
 import { CURRENT_EDITION, type EditionChoice } from './edition-choice.ts'
+import { adapterOf } from './feeds/adapters/table.ts'
 import { pendingEdition } from './pending-edition.ts'
 import { assertSourcesAcceptable } from './source-checks.ts'
 import { Listings } from './source-listing.ts'
@@ -298,8 +299,8 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
 
 /** Why a state that never had data has none now; a drop-fed state says which drop it waits for. */
 function noDataYet(descriptor: StateDescriptor, dropsDir: string): string {
-  const drop = descriptor.feeds.find((feed) => feed.kind === 'avalara-zip5')
-  const needs = drop?.kind === 'avalara-zip5' ? `; a manual drop is needed: ${drop.dropPattern} in ${dropsDir} (TAXATLAS_DROPS)` : ''
+  const drop = descriptor.feeds.find((feed) => adapterOf(feed).drop === 'data')
+  const needs = drop && 'dropPattern' in drop ? `; a manual drop is needed: ${drop.dropPattern} in ${dropsDir} (TAXATLAS_DROPS)` : ''
   return `no data: no feed could serve and no earlier snapshot holds data for ${descriptor.code}${needs}`
 }
 

@@ -2,6 +2,7 @@
 // is a terminal, and a summary table at the end that says why any state is `stale`.
 import cliProgress from 'cli-progress'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
+import { parseSstFileName } from './feeds/sst-file-names.ts'
 import { dataAgeDays, STALE_AFTER_DAYS, type Reporter } from './refresh.ts'
 import { formatTable } from './snapshot-diff.ts'
 
@@ -49,8 +50,19 @@ export function summaryTable(states: StateRecord[], now: Date): string {
       return [s.code, s.klass, s.feed, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', age ? `${age.days} d (${age.limit})` : '-', note]
     }),
   )
-  const explanation = staleExplanation(states, now)
-  return explanation ? `${table}\n\n${explanation}` : table
+  return [table, staleExplanation(states, now), withoutBoundaryFile(states)].filter(Boolean).join('\n\n')
+}
+
+/**
+ * The states served by an SST rate file with no boundary file beside it: their ZIP+4 and address
+ * lookups answer at ZIP level. Empty when there is none.
+ */
+export function withoutBoundaryFile(states: StateRecord[]): string {
+  const kinds = (state: StateRecord) => new Set(state.sources.map((source) => parseSstFileName(source.name)?.kind))
+  const codes = states.filter((state) => kinds(state).has('rate') && !kinds(state).has('boundary')).map((state) => state.code)
+  if (codes.length === 0) return ''
+  return `${codes.length} SST state${codes.length === 1 ? '' : 's'} served without a boundary file (none in the Boundary listing): ${codes.join(' ')}.\n` +
+    '    Their ZIP+4 and address lookups answer as their ZIP does; a boundary file listed later is read by the next refresh.'
 }
 
 /**

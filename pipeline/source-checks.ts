@@ -2,7 +2,7 @@
 // than the one served, or a file far larger or smaller than the one it would replace, is refused.
 import type { Feed } from '../sources/descriptor.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
-import { isOlderEdition, sourceRole } from './edition-choice.ts'
+import { isOlderEdition, sourceRole } from './edition-rules.ts'
 import type { StateSources } from './load-state.ts'
 
 /** `feed`: the feed the sources were fetched for; data in service from another feed is not compared with them. */

@@ -33,6 +33,8 @@ export type Listing = {
 
 export class Listings {
   readonly #pages = new Map<string, Promise<Listing>>()
+  /** a mirror URL serves one page for a feed's every index (SST's Rates/ and Boundary/ are both `<base>/sst/`): read once */
+  readonly #downloads = new Map<string, ReturnType<typeof download>>()
 
   constructor(
     private readonly settings: PipelineSettings,
@@ -43,12 +45,18 @@ export class Listings {
   get(feed: string, indexUrl: string): Promise<Listing> {
     const key = `${feed} ${indexUrl}`
     let page = this.#pages.get(key)
-    if (!page) this.#pages.set(key, (page = readListing(feed, indexUrl, this.settings, this.location)))
+    if (!page) this.#pages.set(key, (page = readListing(feed, indexUrl, this.location, this.#downloadOnce)))
+    return page
+  }
+
+  readonly #downloadOnce = (feed: string, pageUrl: string): ReturnType<typeof download> => {
+    let page = this.#downloads.get(pageUrl)
+    if (!page) this.#downloads.set(pageUrl, (page = download({ feed, fileName: `index-${sha256Hex(Buffer.from(pageUrl)).slice(0, 12)}.html` }, pageUrl, this.settings)))
     return page
   }
 }
 
-async function readListing(feed: string, indexUrl: string, settings: PipelineSettings, location: SourceLocation): Promise<Listing> {
+async function readListing(feed: string, indexUrl: string, location: SourceLocation, downloadPage: (feed: string, pageUrl: string) => ReturnType<typeof download>): Promise<Listing> {
   if (location.kind === 'dir') {
     const entries = await readdir(path.join(location.root, feed), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
       throw new FetchError(`cannot list ${localMirrorFolder(feed)} (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
@@ -57,7 +65,7 @@ async function readListing(feed: string, indexUrl: string, settings: PipelineSet
     return { where: localMirrorFolder(feed, indexUrl), files: files.map((name) => ({ name, officialUrl: new URL(encodeURIComponent(name), indexUrl).href })), cache: 'mirror-dir' }
   }
   const pageUrl = location.kind === 'url' ? `${location.base}/${feed}/` : indexUrl
-  const page = await download({ feed, fileName: `index-${sha256Hex(Buffer.from(pageUrl)).slice(0, 12)}.html` }, pageUrl, settings)
+  const page = await downloadPage(feed, pageUrl)
   const links = parseListingLinks(page.bytes.toString('utf8'))
   const files = links.flatMap(({ name, href }) => {
     try {

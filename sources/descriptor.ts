@@ -3,10 +3,13 @@
 // of preference (the official source first, then the manual drop or the statute): the first that
 // serves wins (pipeline/feed-preference.ts).
 import { z } from 'zod'
-import { FeedKind } from '../snapshot-contract/feed-traits.ts'
+import { FeedKind, feedTraits, type SourceKind } from '../snapshot-contract/feed-traits.ts'
 import { SstReading } from './sst-reading.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
+
+export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
+export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
 
 // Feeds name where editions are listed, never an edition: every refresh discovers the newest one
 // (an operator may pin one with TAXATLAS_PIN, see pipeline/settings.ts).
@@ -14,8 +17,11 @@ const SstFeed = z.object({
   kind: z.literal(FeedKind.enum.sst),
   /** the SST Governing Board's index page of rate files; the state's newest file is chosen there */
   ratesUrl: z.url(),
-  /** index page of boundary files; when set, the state's newest boundary file binds ZIPs too */
-  boundaryUrl: z.url().optional(),
+  /**
+   * the SST Governing Board's index page of boundary files: the state's newest boundary file there
+   * binds ZIP+4 ranges and addresses; a state with none listed loads its rates alone
+   */
+  boundaryUrl: z.url().default(SST_BOUNDARY_URL),
   /** what the state's type codes mean and its own rules; the common reading (45/00/01/63) when absent */
   reading: SstReading.optional(),
 })
@@ -99,8 +105,8 @@ const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], Fe
 void everyFeedKindDescribed
 
 /** The refresh class of the data a feed yields: official files are re-fetched, drops are dropped in, statutes stand. */
-export const klassOfFeed = (kind: FeedKind): z.infer<typeof Klass> =>
-  kind === 'avalara-zip5' ? 'reload' : kind === 'statutory' ? 'static' : 'auto'
+const KLASS_OF_SOURCE = { official: 'auto', aggregator: 'reload', statute: 'static' } as const satisfies Record<SourceKind, z.infer<typeof Klass>>
+export const klassOfFeed = (kind: FeedKind): z.infer<typeof Klass> => KLASS_OF_SOURCE[feedTraits(kind).sourceKind]
 
 export const Anchor = z.object({
   /** the feed the expectation was read from: only that feed's data is held to it */
@@ -133,8 +139,6 @@ export const StateDescriptor = z.object({
 })
 export type StateDescriptor = z.infer<typeof StateDescriptor>
 
-export const SST_RATES_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Rates/'
-export const SST_BOUNDARY_URL = 'https://www.streamlinedsalestax.org/ratesandboundry/Boundary/'
 export const CDTFA_RATES_PAGE = 'https://www.cdtfa.ca.gov/taxes-and-fees/sales-use-tax-rates.htm'
 export const TX_EDI_PAGE = 'https://comptroller.texas.gov/taxes/file-pay/edi/sales-tax-rates.php'
 export const TX_RATES_FILE = 'https://comptroller.texas.gov/data/edi/sales-tax/taxrates.txt'
@@ -148,7 +152,8 @@ export const NM_GRT_PAGE = 'https://www.tax.newmexico.gov/businesses/geographic-
 export const AK_RATES_PAGE = 'https://arsstc.org/business-sellers/tax-rates/'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 
-export function defineState(descriptor: StateDescriptor): StateDescriptor {
+/** A state's descriptor as written in sources/ (defaults, such as an SST feed's boundary index, filled in). */
+export function defineState(descriptor: z.input<typeof StateDescriptor>): StateDescriptor {
   const parsed = StateDescriptor.parse(descriptor)
   const preferred = parsed.feeds[0]!.kind
   if (parsed.klass !== klassOfFeed(preferred)) throw new Error(`${parsed.code}: klass ${parsed.klass}, but its preferred feed ${preferred} is ${klassOfFeed(preferred)}`)

@@ -4,6 +4,7 @@
 // serving the real files of ../shared under their published names behind pages shaped like the
 // real ones. Then the faults a real publisher or network produces: each fails its input with a
 // note naming the cause, the previous data stays in service and nothing else changes.
+import { readFileSync } from 'node:fs'
 import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,8 +14,9 @@ import { defaultZipRates } from '../pipeline/snapshot-diff.ts'
 import type { Manifest, StateRecord } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadCurrentSnapshot } from '../snapshot-contract/snapshot-store.ts'
-import { IDOR_ORDMACHE_URL, SST_RATES_URL } from '../sources/descriptor.ts'
-import { CDTFA_WORKBOOK_URL, PUBLISHER_HOSTS, SST_LISTED_WITHOUT_FILE, startOfficialPublishers } from './support/official-publishers.ts'
+import { decodeText } from '../pipeline/text-decoding.ts'
+import { IDOR_ORDMACHE_URL, SST_BOUNDARY_URL, SST_RATES_URL } from '../sources/descriptor.ts'
+import { CDTFA_WORKBOOK_URL, PUBLISHER_HOSTS, SST_BOUNDARY_LISTED, SST_LISTED_WITHOUT_FILE, startOfficialPublishers } from './support/official-publishers.ts'
 import { iisListingHtml } from './support/publisher-pages.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 import { refreshProcessWithOnly, tempDir } from './support/refresh-run.ts'
@@ -40,6 +42,7 @@ describe('a refresh through the publisher replica, with only the standard proxy 
   let dir: string
   let replica: PublisherReplica
   let first: Published
+  let firstSummary: string
   const base = () => ({ artifacts: path.join(dir, 'artifacts'), build: path.join(dir, 'build') })
   const refresh = (where: { artifacts: string; build: string }, env: Record<string, string> = replica.env) =>
     refreshProcessWithOnly({ ...env, TAXATLAS_DROPS: sharedPath('drops'), TAXATLAS_ARTIFACTS: where.artifacts, TAXATLAS_BUILD: where.build })
@@ -50,6 +53,7 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     const run = await refresh(base())
     expect(run.exitCode, run.stderr).toBe(0)
     first = await published(base().artifacts)
+    firstSummary = run.stderr
   }, 2 * REFRESH_TIMEOUT)
   afterAll(async () => {
     await replica?.close()
@@ -82,6 +86,38 @@ describe('a refresh through the publisher replica, with only the standard proxy 
       expect(state.feed).not.toBe('sst')
     }
   })
+
+  it('reads the SST Boundary listing beside the Rates one: GA, MN and WI, with no boundary file there, serve from their rate files, and the summary names them', () => {
+    expect(replica.requests).toContainEqual({ method: 'GET', url: SST_BOUNDARY_URL, status: 200, conditional: false })
+    for (const code of ['GA', 'MN', 'WI']) {
+      const state = record(first.manifest, code)
+      expect(state.notes, code).toContain(`no boundary file listed for ${code} on ${SST_BOUNDARY_URL}: its ZIP+4 and address lookups answer as its ZIP does`)
+    }
+    expect(firstSummary).toContain('3 SST states served without a boundary file (none in the Boundary listing): GA MN WI.')
+  })
+
+  it('a boundary file the Boundary listing names is found and downloaded as the rate file is, and read with it', async () => {
+    // The published sample's rows all ended in 2019 (trap P12); reopened, they are a current boundary file made of real rows.
+    const reopened = decodeText(readFileSync(sharedPath('fixtures/sst/MNB2026Q2FEB18-sample.csv')), 'MNB2026Q2FEB18-sample.csv').replace(/^([^,]*,[^,]*,)20190331,/gm, '$129991231,')
+    const boundaryFile = `${SST_BOUNDARY_URL}MNB2026Q2FEB18.csv`
+    await replica.serveBytes(boundaryFile, reopened)
+    const { host, pathname } = new URL(SST_BOUNDARY_URL)
+    const restore = replica.override(SST_BOUNDARY_URL, { kind: 'page', html: iisListingHtml(host, pathname, [...SST_BOUNDARY_LISTED, 'MNB2026Q2FEB18.csv']) })
+    const before = replica.requests.length
+    try {
+      const { run, after } = await faultRun('MN')
+      expect(run.exitCode, run.stderr).toBe(0)
+      expect(replica.requests.slice(before)).toContainEqual({ method: 'GET', url: boundaryFile, status: 200, conditional: false })
+      // Read with the rate file, the sample binds 55401 to district 80004 alone (its Z row), not to the
+      // districts of 2023 MN's anchor counts: held to the anchors, the new data is refused and MN's stays.
+      const mn = record(after.manifest, 'MN')
+      expect(mn.feeds_tried[0]).toEqual({ feed: 'sst', edition: '2026Q2FEB18', outcome: 'anchor_regression', message: 'new data not published: anchor 55401 on 2026-04-01: expected 0.09025, got 0.08025' })
+      expect({ status: mn.status, feed: mn.feed }).toEqual({ status: 'anchor_regression', feed: 'sst' })
+      expect(answersOf(after, 'MN')).toEqual(answersOf(first, 'MN'))
+    } finally {
+      restore()
+    }
+  }, REFRESH_TIMEOUT)
 
   it('a second refresh asks with conditional requests, gets 304s and publishes the same data', async () => {
     const before = replica.requests.length

@@ -1,8 +1,9 @@
 // The publishers as the replica plays them: the real files of ../shared under their published
 // names, at the addresses the pipeline uses by default, behind pages shaped like the real ones.
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { CENSUS_CARTOGRAPHIC_URL, CENSUS_CODES_URL, CENSUS_RELATIONSHIP_URL } from '../../pipeline/geography/load-geography.ts'
-import { CDTFA_RATES_PAGE, IDOR_ORDMACHE_URL, SST_RATES_URL } from '../../sources/descriptor.ts'
+import { CDTFA_RATES_PAGE, IDOR_ORDMACHE_URL, SST_BOUNDARY_URL, SST_RATES_URL } from '../../sources/descriptor.ts'
 import { writePlaceByCountyFile, writeZctaCountyFile, writeZctaPlaceFile } from './census-files.ts'
 import { cdtfaRatesPageHtml } from './publisher-pages.ts'
 import { startPublisherReplica, type PublisherReplica } from './publisher-replica.ts'
@@ -17,6 +18,12 @@ export const PUBLISHER_HOSTS = ['www.streamlinedsalestax.org', 'www.cdtfa.ca.gov
  */
 export const SST_LISTED_WITHOUT_FILE = ['INR2008Q4MAY7.csv', 'KYR2012Q4Aug13.csv', 'WYR2026Q4AUG20.CSV'] as const
 
+/**
+ * The Boundary listing's names, from the listing of 2026-09-16 (publisher-evidence.md A.3), of
+ * states whose rate files the replica does not list: GA, MN and WI have no boundary file there.
+ */
+export const SST_BOUNDARY_LISTED = ['OKB2026Q4AUG28.zip', 'UTB2026Q4AUG11.csv', 'VTB2026Q4AUG20.zip'] as const
+
 export const CDTFA_WORKBOOK = 'SalesTaxRates1-1-26.xlsx'
 export const CDTFA_WORKBOOK_URL = new URL(`/taxes-and-fees/${CDTFA_WORKBOOK}`, CDTFA_RATES_PAGE).href
 
@@ -29,6 +36,9 @@ export async function startOfficialPublishers(workDir: string): Promise<Publishe
   const replica = await startPublisherReplica(PUBLISHER_HOSTS, workDir)
   try {
     await replica.serveDirectory(SST_RATES_URL, sharedPath('mirror', 'sst'), 'iis', { listedWithoutFile: SST_LISTED_WITHOUT_FILE })
+    const boundary = path.join(workDir, 'sst-boundary')
+    await mkdir(boundary)
+    await replica.serveDirectory(SST_BOUNDARY_URL, boundary, 'iis', { listedWithoutFile: SST_BOUNDARY_LISTED })
     replica.answer(CDTFA_RATES_PAGE, { kind: 'page', html: cdtfaRatesPageHtml([new URL(CDTFA_WORKBOOK_URL).pathname]) })
     replica.answer(CDTFA_WORKBOOK_URL, { kind: 'file', file: sharedPath('mirror', 'cdtfa', CDTFA_WORKBOOK) })
     replica.answer(IDOR_ORDMACHE_URL, { kind: 'file', file: sharedPath('mirror', 'idor', path.posix.basename(IDOR_ORDMACHE_URL)) })
