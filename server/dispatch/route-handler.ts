@@ -1,4 +1,4 @@
-// Turns one declared route into a Polka handler: authenticate, rate-limit, check the plan,
+// Turns one declared route into the handler the router calls: authenticate, rate-limit, check the plan,
 // validate, count the lookup, run the handler, send the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
@@ -50,12 +50,17 @@ export type RoutedRequest = IncomingMessage & { params?: Record<string, string> 
 const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
 const LOGS_OK: LogOutputHealth = { status: 'ok', dropped_lines: 0 }
 
+/**
+ * The handler of one declared route: the origin check, then — once the store is open, for a key
+ * route — the route's steps (`stepsOf`) in order.
+ */
 export function routeHandler(route: Route, deps: AppDeps) {
   const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK, logs: deps.logger.output?.() ?? LOGS_OK })
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const isPublic = route.auth === 'public'
   // A public answer may be kept by shared caches; once it depends on the Origin, it says so.
   const varyOnOrigin = isPublic && cors.origins.size > 0
+  const steps = stepsOf(route, deps)
   return (req: RoutedRequest, res: ServerResponse) => {
     // Requests without an Origin (not from a browser page, or a same-origin GET) pay this check only.
     const origin = req.headers.origin
@@ -67,16 +72,59 @@ export function routeHandler(route: Route, deps: AppDeps) {
         return fail(deps.logger, req, res, refusal, route.errorFormat)
       }
     }
+    if (isPublic) return run(exchange(route, deps, req, res, null, health), steps, 0)
     const store = deps.store.opened
-    if (route.auth === 'key' && store === null) {
-      // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
-      deps.store.ready.then(
-        (opened) => serve(exchange(route, deps, req, res, opened, health)),
-        (error) => fail(deps.logger, req, res, error, route.errorFormat),
-      )
-      return
+    if (store !== null) return run(exchange(route, deps, req, res, store, health), steps, 0)
+    // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
+    deps.store.ready.then(
+      (opened) => run(exchange(route, deps, req, res, opened, health), steps, 0),
+      (error) => fail(deps.logger, req, res, error, route.errorFormat),
+    )
+  }
+}
+
+/** A step either lets the request go on (nothing, or a promise of nothing) or answers it. */
+const ANSWERED = Symbol('answered')
+type StepOutcome = void | typeof ANSWERED
+type Step = (x: Exchange) => StepOutcome | Promise<StepOutcome>
+
+/**
+ * What a request to the route goes through, chosen once per route: a key route authenticates,
+ * is rate limited and checked against the plan (a lookup waits for its account's unsynced counts
+ * and is counted); a route that caches replies answers a repeat from the cache; the last step
+ * validates, runs the handler and sends its reply.
+ */
+function stepsOf(route: Route, deps: AppDeps): Step[] {
+  const steps: Step[] = []
+  if (route.auth === 'key') {
+    steps.push(authenticateKey, limitRate)
+    if (route.countsAsLookup) steps.push(awaitUsageSync)
+    steps.push(checkAccountPlan)
+    if (route.countsAsLookup) steps.push(countLookup)
+  }
+  if (route.cachesReplies && deps.replies?.keeps) steps.push(replyFromCache)
+  steps.push(answer)
+  return steps
+}
+
+/**
+ * Runs the steps from `from`. Steps that return nothing run one after the other in the same turn:
+ * a repeated lookup is answered from the cache in the turn its request arrived in, without a
+ * promise. A step that returns a promise (waiting for a usage flush, the handler) resumes the
+ * others when it settles.
+ */
+function run(x: Exchange, steps: Step[], from: number): void {
+  try {
+    for (let i = from; i < steps.length; i++) {
+      const outcome = steps[i](x)
+      if (outcome === ANSWERED) return
+      if (outcome instanceof Promise) {
+        outcome.then((settled) => (settled === ANSWERED ? undefined : run(x, steps, i + 1)), (error) => failed(x, error))
+        return
+      }
     }
-    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null, health))
+  } catch (error) {
+    failed(x, error)
   }
 }
 
@@ -89,7 +137,7 @@ function uncount(counted: Counted | null): void {
   counted.usage.add(counted.accountId, counted.month, -1)
 }
 
-/** One request from its admission to its reply. */
+/** One request from its admission to its reply: what the steps learn, for the steps after them. */
 type Exchange = {
   route: Route
   deps: AppDeps
@@ -100,11 +148,11 @@ type Exchange = {
   snapshot: Snapshot
   now: number
   store: StoreParts | null
+  /** the key's account, its key id and tier, once authenticated */
+  key: { account: Account; keyId: string; tier: Tier } | null
   caller: Caller | null
   counted: Counted | null
   limit: RateDecision | null
-  /** the URL, on a route that caches replies (only GET routes do) */
-  cacheKey: string | null
   health: () => ServiceHealth
 }
 
@@ -115,34 +163,12 @@ function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerRe
     route, deps, req, res, state, store,
     snapshot: deps.snapshots.current,
     now: deps.clock(),
+    key: null,
     caller: null,
     counted: null,
     limit: null,
-    cacheKey: route.cachesReplies && deps.replies ? req.url! : null,
     health,
   }
-}
-
-// Admission and a cached reply run without awaiting anything: a repeated lookup is answered in
-// the turn its request arrived in, without a promise. The one exception: on a store shared by
-// several nodes, a lookup of an account that already holds its share of unsynced counts on this
-// node waits for them to be flushed (store/usage.ts).
-function serve(x: Exchange): void {
-  let admitted: boolean | Promise<boolean>
-  try {
-    admitted = admit(x)
-  } catch (error) {
-    failed(x, error)
-    return
-  }
-  if (admitted === true) return
-  if (admitted === false) {
-    respond(x).catch((error) => failed(x, error))
-    return
-  }
-  admitted.then(
-    (answered) => (answered ? undefined : respond(x)),
-  ).catch((error) => failed(x, error))
 }
 
 function failed(x: Exchange, error: unknown): void {
@@ -159,78 +185,77 @@ function setHeaders(x: Exchange): void {
   if (x.limit) setRateLimitHeaders(x.res, x.limit)
 }
 
-/** Authenticates, rate-limits, checks the plan and counts the lookup; true when answered from the reply cache. */
-function admit(x: Exchange): boolean | Promise<boolean> {
-  const { route, deps, req, state, store } = x
-  if (route.auth === 'key') {
-    const { accounts, usage } = store!
-    const throttle = deps.authThrottle
-    const refused = throttle?.refusal(req, x.now)
-    if (refused) throw refused
-    let authenticated
-    try {
-      authenticated = authenticate(req, accounts)
-    } catch (error) {
-      if (throttle && presentedKey(req) !== null) throttle.failed(req, x.now)
-      throw error
-    }
-    const { account, keyId } = authenticated
-    state.accountId = account.id
-    const tier = deps.tiers[account.tier]
-    const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
-    if (!limit.allowed) throw rateLimited(limit)
-    if (route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota)) return admitAfterSync(x, account, keyId, tier, usage)
-    return admitPlan(x, account, keyId, tier, usage)
+/** The API key's account; a client address failing too often is refused before its key is read. */
+function authenticateKey(x: Exchange): void {
+  const { req, now } = x
+  const throttle = x.deps.authThrottle
+  const refused = throttle?.refusal(req, now)
+  if (refused) throw refused
+  let authenticated
+  try {
+    authenticated = authenticate(req, x.store!.accounts)
+  } catch (error) {
+    if (throttle && presentedKey(req) !== null) throttle.failed(req, now)
+    throw error
   }
-  return answerCached(x)
+  const { account, keyId } = authenticated
+  x.state.accountId = account.id
+  x.key = { account, keyId, tier: x.deps.tiers[account.tier] }
+}
+
+function limitRate(x: Exchange): void {
+  const { keyId, tier } = x.key!
+  const limit = (x.limit = x.deps.limiter.take(keyId, tier, x.now))
+  if (!limit.allowed) throw rateLimited(limit)
 }
 
 /**
- * Flushes until this node may count the account's lookup, then admits it. Checked again after each
- * flush: requests that waited on the same flush are admitted one at a time, each after its
- * predecessor's count reached the database.
+ * On a store shared by several nodes, a lookup of an account that already holds its share of
+ * unsynced counts on this node waits for them to be flushed (store/usage.ts). Checked again after
+ * each flush: requests that waited on the same flush are admitted one at a time, each counted
+ * (the steps after this one run in the same turn) before the next is checked.
  */
-async function admitAfterSync(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): Promise<boolean> {
-  while (usage.mustSync(account.id, tier.lookupQuota)) await usage.flush()
-  return admitPlan(x, account, keyId, tier, usage)
+function awaitUsageSync(x: Exchange): void | Promise<void> {
+  const { account, tier } = x.key!
+  const usage = x.store!.usage
+  if (!usage.mustSync(account.id, tier.lookupQuota)) return
+  return (async () => {
+    while (usage.mustSync(account.id, tier.lookupQuota)) await usage.flush()
+  })()
 }
 
-/** Checks the plan and counts the lookup, then answers from the reply cache when it can. */
-function admitPlan(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): boolean {
-  const quota = quotaStatus(account, tier, usage, x.now)
+function checkAccountPlan(x: Exchange): void {
+  const { account, keyId, tier } = x.key!
+  const quota = quotaStatus(account, tier, x.store!.usage, x.now)
   checkPlan(quota, x.route)
   x.caller = { account, keyId, tier, quota }
-  if (x.route.countsAsLookup) {
-    // Counted before the handler runs so concurrent requests cannot overrun the quota; a
-    // request that does not end in 2xx is uncounted.
-    usage.add(account.id, quota.month, 1)
-    x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
-  }
-  return answerCached(x)
 }
 
-/** Sends the kept reply of a repeated lookup (true); false when the handler is to answer. */
-function answerCached(x: Exchange): boolean {
-  const { deps, state } = x
-  if (x.cacheKey !== null) {
-    const hit = deps.replies!.get(x.snapshot.id, x.now, x.cacheKey)
-    deps.metrics?.replyCache(hit !== undefined)
-    if (hit) {
-      const headers = baseHeaderList(state.requestId)
-      if (x.limit) addRateLimitHeaders(headers, x.limit)
-      for (const part of hit.headers) headers.push(part)
-      sendWhole(x.res, hit.status, headers, hit.body)
-      return true
-    }
-  }
-  // The base and rate-limit headers are written with the reply (sendReply), or set when the
-  // handler reaches for the response itself or fails.
-  return false
+// Counted before the handler runs so concurrent requests cannot overrun the quota; a request
+// that does not end in 2xx is uncounted.
+function countLookup(x: Exchange): void {
+  const { account, quota } = x.caller!
+  const usage = x.store!.usage
+  usage.add(account.id, quota.month, 1)
+  x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
+}
+
+/** Sends the kept reply of a repeated URL, with this request's own base and rate-limit headers. */
+function replyFromCache(x: Exchange): StepOutcome {
+  const { deps } = x
+  const hit = deps.replies!.get(x.snapshot.id, x.now, x.req.url!)
+  deps.metrics?.replyCache(hit !== undefined)
+  if (!hit) return
+  const headers = baseHeaderList(x.state.requestId)
+  if (x.limit) addRateLimitHeaders(headers, x.limit)
+  for (const part of hit.headers) headers.push(part)
+  sendWhole(x.res, hit.status, headers, hit.body)
+  return ANSWERED
 }
 
 /** Validates, runs the handler and sends its reply (keeping it when the route caches replies). */
-async function respond(x: Exchange): Promise<void> {
-  const { route, deps, req, res, snapshot, now, cacheKey } = x
+async function answer(x: Exchange): Promise<StepOutcome> {
+  const { route, deps, req, res } = x
   const detail: ValidationDetail[] = []
   const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
   const query = route.query ? checked(route.query, 'query', queryOf(req), detail) : undefined
@@ -240,16 +265,17 @@ async function respond(x: Exchange): Promise<void> {
   const reply = await route.handler(new HandlerContext(x, params, query, body))
   if (!reply) {
     if (!res.headersSent) throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
-    return
+    return ANSWERED
   }
   if (reply.status >= 400) uncount(x.counted)
   let replyBody = reply.body
-  if (cacheKey !== null && reply.cacheable && reply.status === 200) {
+  if (route.cachesReplies && deps.replies?.keeps && reply.cacheable && reply.status === 200) {
     const text = replyBody instanceof JsonText ? replyBody.text : JSON.stringify(replyBody)
-    deps.replies!.set(snapshot.id, now, cacheKey, cachedReply(reply.status, text, reply.headers))
+    deps.replies.set(x.snapshot.id, x.now, req.url!, cachedReply(reply.status, text, reply.headers))
     replyBody = new JsonText(text)
   }
   sendReply(x, reply.status, replyBody, reply.headers)
+  return ANSWERED
 }
 
 /**
@@ -338,7 +364,7 @@ export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, 
   }
 }
 
-/** The query string's parameters (a repeated one as an array), as Polka would have put them in req.query. */
+/** The query string's parameters, a repeated one as an array. */
 function queryOf(req: IncomingMessage): Record<string, unknown> {
   const url = req.url ?? ''
   const start = url.indexOf('?')
