@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { timingSafeEqual } from 'node:crypto'
 import { HttpError } from '../base/errors.ts'
 import { buildRouter, type Router } from '../dispatch/router.ts'
-import type { AppDeps } from '../dispatch/route-handler.ts'
+import type { AppDeps } from '../dispatch/exchange.ts'
 import type { StoreParts } from '../store/store.ts'
 import { adminRoutes } from './admin-routes.ts'
 

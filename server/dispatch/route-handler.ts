@@ -1,51 +1,23 @@
-// Turns one declared route into the handler the router calls: authenticate, rate-limit, check the plan,
-// validate, count the lookup, run the handler, send the reply — every failure through sendError.
+// Turns one declared route into the handler the router calls: its steps chosen once (a key route's
+// in key-steps.ts), run in order for each request, the last validating, running the route's own
+// handler and sending the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
-import { authenticate, presentedKey } from '../access/credentials.ts'
-import type { AuthThrottle } from '../access/auth-throttle.ts'
-import { checkPlan, quotaStatus } from '../access/plan-check.ts'
-import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
-import type { Clock } from '../base/clock.ts'
-import type { LogOutputHealth, Logger } from '../base/logger.ts'
-import type { ServerMetrics } from '../base/metrics.ts'
-import type { Auth, Caller, Route, RouteContext, RouteSettings, ServiceHealth } from './route.ts'
-import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
-import type { Snapshot } from '../snapshot/open-snapshot.ts'
-import type { StoreGate, StoreParts } from '../store/store.ts'
-import type { UsageCounter } from '../store/usage.ts'
-import type { Tier, Tiers } from '../base/tiers.ts'
-import type { Account } from '../store/accounts.ts'
-import { readJsonBody } from '../http/body.ts'
-import { admitOrigin, SAME_ORIGIN_ONLY, type CorsPolicy } from '../http/cors.ts'
+import { addRateLimitHeaders } from '../access/rate-limiter.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
-import type { CachedReply, ReplyCache } from '../http/reply-cache.ts'
-import { ensureBaseHeaders, requestState, type RequestState } from '../http/request-context.ts'
+import type { LogOutputHealth, Logger } from '../base/logger.ts'
+import { readJsonBody } from '../http/body.ts'
+import { admitOrigin, SAME_ORIGIN_ONLY } from '../http/cors.ts'
+import type { CachedReply } from '../http/reply-cache.ts'
+import { ensureBaseHeaders, requestState } from '../http/request-context.ts'
 import { addHeaders, baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../http/respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
-
-export type AppDeps = {
-  /** the snapshot in service, and the state of its source (absent: always ok) */
-  snapshots: { readonly current: Snapshot; health?(): SnapshotHealth }
-  /** accounts and usage; key routes await it (the store opens after listen), public routes never touch it */
-  store: StoreGate
-  limiter: RateLimiter
-  tiers: Tiers
-  jsonBodyLimit: number
-  routeSettings: RouteSettings
-  logger: Logger
-  clock: Clock
-  /** replies of `cachesReplies` routes; none kept when absent */
-  replies?: ReplyCache
-  /** request and reply-cache counts, when metrics are on */
-  metrics?: ServerMetrics
-  /** failed authentication per client address; none counted when absent */
-  authThrottle?: AuthThrottle
-  /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
-  cors?: CorsPolicy
-}
-
-export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
+import type { Snapshot } from '../snapshot/open-snapshot.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
+import type { StoreParts } from '../store/store.ts'
+import { exchange, setHeaders, uncount, type AppDeps, type Exchange, type RoutedRequest } from './exchange.ts'
+import { authenticateKey, awaitUsageSync, checkAccountPlan, countLookup, limitRate } from './key-steps.ts'
+import type { Auth, Caller, Route, RouteContext, RouteSettings, ServiceHealth } from './route.ts'
 
 const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
 const LOGS_OK: LogOutputHealth = { status: 'ok', dropped_lines: 0 }
@@ -128,116 +100,10 @@ function run(x: Exchange, steps: Step[], from: number): void {
   }
 }
 
-/** A lookup counted before its handler ran, uncounted once if the reply is not 2xx. */
-type Counted = { usage: UsageCounter; accountId: string; month: string; undone: boolean }
-
-function uncount(counted: Counted | null): void {
-  if (counted === null || counted.undone) return
-  counted.undone = true
-  counted.usage.add(counted.accountId, counted.month, -1)
-}
-
-/** One request from its admission to its reply: what the steps learn, for the steps after them. */
-type Exchange = {
-  route: Route
-  deps: AppDeps
-  req: RoutedRequest
-  res: ServerResponse
-  state: RequestState
-  /** the snapshot in service when the request arrived, for all of it */
-  snapshot: Snapshot
-  now: number
-  store: StoreParts | null
-  /** the key's account, its key id and tier, once authenticated */
-  key: { account: Account; keyId: string; tier: Tier } | null
-  caller: Caller | null
-  counted: Counted | null
-  limit: RateDecision | null
-  health: () => ServiceHealth
-}
-
-function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null, health: () => ServiceHealth): Exchange {
-  const state = requestState(req)
-  state.route = route.path
-  return {
-    route, deps, req, res, state, store,
-    snapshot: deps.snapshots.current,
-    now: deps.clock(),
-    key: null,
-    caller: null,
-    counted: null,
-    limit: null,
-    health,
-  }
-}
-
 function failed(x: Exchange, error: unknown): void {
   uncount(x.counted)
   setHeaders(x)
   fail(x.deps.logger, x.req, x.res, error, x.route.errorFormat)
-}
-
-// The base and rate-limit headers, before anything is written (a cached reply sends them whole
-// instead); setting them again on the error path changes nothing.
-function setHeaders(x: Exchange): void {
-  if (x.res.headersSent) return
-  ensureBaseHeaders(x.req, x.res)
-  if (x.limit) setRateLimitHeaders(x.res, x.limit)
-}
-
-/** The API key's account; a client address failing too often is refused before its key is read. */
-function authenticateKey(x: Exchange): void {
-  const { req, now } = x
-  const throttle = x.deps.authThrottle
-  const refused = throttle?.refusal(req, now)
-  if (refused) throw refused
-  let authenticated
-  try {
-    authenticated = authenticate(req, x.store!.accounts)
-  } catch (error) {
-    if (throttle && presentedKey(req) !== null) throttle.failed(req, now)
-    throw error
-  }
-  const { account, keyId } = authenticated
-  x.state.accountId = account.id
-  x.key = { account, keyId, tier: x.deps.tiers[account.tier] }
-}
-
-function limitRate(x: Exchange): void {
-  const { keyId, tier } = x.key!
-  const limit = (x.limit = x.deps.limiter.take(keyId, tier, x.now))
-  if (!limit.allowed) throw rateLimited(limit)
-}
-
-/**
- * On a store shared by several nodes, a lookup of an account that already holds its share of
- * unsynced counts on this node waits for them to be flushed (store/usage.ts). Checked again after
- * each flush: requests that waited on the same flush are admitted one at a time, each counted
- * (the steps after this one run in the same turn) before the next is checked.
- */
-function awaitUsageSync(x: Exchange): void | Promise<void> {
-  const { account, tier } = x.key!
-  const usage = x.store!.usage
-  if (!usage.mustSync(account.id, tier.lookupQuota)) return
-  return (async () => {
-    while (usage.mustSync(account.id, tier.lookupQuota)) await usage.flush()
-  })()
-}
-
-function checkAccountPlan(x: Exchange): void {
-  const { account, keyId, tier } = x.key!
-  const quota = quotaStatus(account, tier, x.store!.usage, x.now)
-  checkPlan(quota, x.route)
-  x.caller = { account, keyId, tier, quota }
-}
-
-// Counted before the handler runs so concurrent requests cannot overrun the quota; a request
-// that does not end in 2xx is uncounted.
-function countLookup(x: Exchange): void {
-  const { account, quota } = x.caller!
-  const usage = x.store!.usage
-  usage.add(account.id, quota.month, 1)
-  x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
 }
 
 /** Sends the kept reply of a repeated URL, with this request's own base and rate-limit headers. */

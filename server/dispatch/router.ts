@@ -9,7 +9,8 @@ import { HttpError, type ErrorFormat } from '../base/errors.ts'
 import { admitOrigin, answerPreflight, isPreflight, SAME_ORIGIN_ONLY } from '../http/cors.ts'
 import { ensureBaseHeaders, requestContext } from '../http/request-context.ts'
 import { sendJson } from '../http/respond.ts'
-import { fail, routeHandler, type AppDeps, type RoutedRequest } from './route-handler.ts'
+import type { AppDeps, RoutedRequest } from './exchange.ts'
+import { fail, routeHandler } from './route-handler.ts'
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 
