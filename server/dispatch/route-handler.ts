@@ -74,7 +74,8 @@ function stepsOf(route: Route, deps: AppDeps): Step[] {
     steps.push(checkAccountPlan)
     if (route.countsAsLookup) steps.push(countLookup)
   }
-  if (route.cachesReplies && deps.replies?.keeps) steps.push(replyFromCache)
+  // Asked even when its budget keeps nothing, so that the metrics count those lookups as misses.
+  if (route.cachesReplies && deps.replies) steps.push(replyFromCache)
   steps.push(answer)
   return steps
 }
