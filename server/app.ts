@@ -1,6 +1,5 @@
 // The application, built from already-opened parts and never listening itself: main.ts (or a
 // test, on port 0) hands `app.handler` to an http.Server.
-import type polka from 'polka'
 import { RateLimiter } from './access/rate-limiter.ts'
 import { AuthThrottle } from './access/auth-throttle.ts'
 import type { ServerSettings } from './settings.ts'
@@ -10,14 +9,14 @@ import type { CorsPolicy } from './http/cors.ts'
 import { createCensusGeocoder } from './geocoder/census-geocoder.ts'
 import type { GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { ReplyCache } from './http/reply-cache.ts'
-import { buildRouter } from './dispatch/router.ts'
+import { buildRouter, type Router } from './dispatch/router.ts'
 import type { Logger } from './base/logger.ts'
 import type { ServerMetrics } from './base/metrics.ts'
 import { API_ROUTES } from './routes/index.ts'
 import { openApiRoute } from './routes/openapi.ts'
 import type { Route } from './dispatch/route.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'
-import type { AppDeps } from './dispatch/route-handler.ts'
+import type { AppDeps } from './dispatch/exchange.ts'
 import type { StoreGate } from './store/store.ts'
 import type { StoreLocation } from './store/store-location.ts'
 import type { Tiers } from './base/tiers.ts'
@@ -56,7 +55,7 @@ export type AppOptions = {
   metrics?: ServerMetrics
 }
 
-export function createApp(options: AppOptions): polka.Polka {
+export function createApp(options: AppOptions): Router {
   const clock = options.clock ?? systemClock
   const routes = options.routes ?? API_ROUTES
   return buildRouter([...routes, openApiRoute(routes)], {

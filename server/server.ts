@@ -22,7 +22,7 @@ import { closeAfterClient } from './http/lingering-close.ts'
 import { capConnectionsPerClient } from './http/connection-cap.ts'
 import { HttpError, retryAfter } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
-import type { AppDeps } from './dispatch/route-handler.ts'
+import type { AppDeps } from './dispatch/exchange.ts'
 import { buildRouter } from './dispatch/router.ts'
 import { systemClock, type Clock } from './base/clock.ts'
 import type { Logger } from './base/logger.ts'
@@ -143,12 +143,12 @@ export async function startServer(
   }
   const notYet = guarded(buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', ...retryAfter(1))),
-  }).handler as unknown as http.RequestListener)
+  }).handler)
   let stopWatching = () => {}
   let refresh: RefreshScheduler | null = null
   try {
     const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics })
-    const handler = app.handler as unknown as http.RequestListener
+    const handler = app.handler
     server.on('request', guarded(metrics ? withMetricsEndpoint(metrics, settings.metricsToken!, handler) : handler))
     await listen(server, settings.port, settings.host)
 
@@ -193,7 +193,7 @@ export async function startServer(
       webhooks = startWebhookDispatcher({ table: store.webhooks, registrations: store.registrations, current: () => snapshots.current, settings: settings.webhooks, clock, logger })
       try {
         const token = randomBytes(32).toString('base64url')
-        const adminApp = guarded(createAdminApp(deps, store, token).handler as unknown as http.RequestListener)
+        const adminApp = guarded(createAdminApp(deps, store, token).handler)
         adminServer.off('request', notYet).on('request', adminApp)
         if (settings.adminEndpointFile) {
           await writeEndpointAt(settings.adminEndpointFile, { url: adminUrl, token, pid: process.pid })

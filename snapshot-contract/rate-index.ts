@@ -666,24 +666,26 @@ export class RateIndex {
   #candidateAt(j: number): Candidate {
     const c = this.#c
     return {
-      ...this.#countyAndPlace(c.cty[j], c.plc[j]),
+      county: this.#county(c.cty[j]),
+      place: this.#place(c.plc[j]),
       weight: c.w[j] / WEIGHT_SCALE,
       basis: c.basis ? (CANDIDATE_BASES[c.basis[j]] ?? 'published') : 'published',
-      stack: Array.from(this.#stack.subarray(c.s0[j], c.s0[j] + c.sn[j])),
+      stack: keysOf(this.#stack, c.s0[j], c.sn[j]),
     }
   }
 
   /** A ZIP+4 binding as a candidate (weight 1): its county, place and stack. */
   #bindingAt(i: number): Candidate {
     const q = this.#q!
-    return { ...this.#countyAndPlace(q.cty[i], q.plc[i]), weight: 1, basis: 'published', stack: Array.from(q.key.subarray(q.s0[i], q.s0[i] + q.sn[i])) }
+    return { county: this.#county(q.cty[i]), place: this.#place(q.plc[i]), weight: 1, basis: 'published', stack: keysOf(q.key, q.s0[i], q.sn[i]) }
   }
 
-  #countyAndPlace(cty: number, plc: number): Pick<Candidate, 'county' | 'place'> {
-    const geo = (index: number) => (index === NONE ? null : { id: this.#g.id.get(index), name: this.#g.name.get(index) })
-    const county = geo(cty)
-    const place = geo(plc)
-    return { county: county && { fips: county.id, name: county.name }, place: place && { geoid: place.id, name: place.name } }
+  #county(index: number): Candidate['county'] {
+    return index === NONE ? null : { fips: this.#g.id.get(index), name: this.#g.name.get(index) }
+  }
+
+  #place(index: number): Candidate['place'] {
+    return index === NONE ? null : { geoid: this.#g.id.get(index), name: this.#g.name.get(index) }
   }
 
   /** The version of each stacked authority in force on `isoDate`; authorities with no version then are left out. */
@@ -739,4 +741,11 @@ export class RateIndex {
       source: this.#src.get(this.#v.src[v]),
     }
   }
+}
+
+/** The `count` authority keys from `start`, as a plain array. */
+function keysOf(keys: Uint32Array, start: number, count: number): number[] {
+  const stack = new Array<number>(count)
+  for (let i = 0; i < count; i++) stack[i] = keys[start + i]
+  return stack
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ContainerReader, ContainerWriter, FORMAT_VERSION, FormatError, HEADER_SIZE } from '../snapshot-contract/format.ts'
+import { ContainerReader, ContainerWriter, dayNumber, FORMAT_VERSION, FormatError, HEADER_SIZE, isoFromDayNumber } from '../snapshot-contract/format.ts'
 
 const sample = () =>
   new ContainerWriter('rates')
@@ -44,5 +44,17 @@ describe('index container format', () => {
     expect(() => new ContainerReader(good, 'places')).toThrow(/kind rates, expected places/)
     const truncated = Buffer.from(good.subarray(0, good.length - 8))
     expect(() => new ContainerReader(truncated, 'rates')).toThrow(FormatError)
+  })
+})
+
+describe('day numbers', () => {
+  it('name the same day as Date does, leap days and century years included, from year 0 to 9999 and past it', () => {
+    const viaDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10)
+    const differing: number[] = []
+    // Every day of two whole 400-year cycles, and the days around the ends of four-digit years.
+    const spans = [[dayNumber('1600-01-01'), dayNumber('2399-12-31')], [dayNumber('0000-01-01') - 800, dayNumber('0002-01-01')], [dayNumber('9998-01-01'), dayNumber('9999-12-31') + 800]]
+    for (const [from, to] of spans) for (let day = from; day <= to; day++) if (isoFromDayNumber(day) !== viaDate(day)) differing.push(day)
+    expect(differing).toEqual([])
+    for (const iso of ['1900-02-28', '1900-03-01', '2000-02-29', '2024-02-29', '2100-03-01', '1969-12-31', '1970-01-01']) expect(isoFromDayNumber(dayNumber(iso))).toBe(iso)
   })
 })

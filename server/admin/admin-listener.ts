@@ -1,17 +1,16 @@
 // The admin app: admin routes behind a token check, for the loopback-only listener.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { timingSafeEqual } from 'node:crypto'
-import type polka from 'polka'
 import { HttpError } from '../base/errors.ts'
-import { buildRouter } from '../dispatch/router.ts'
-import type { AppDeps } from '../dispatch/route-handler.ts'
+import { buildRouter, type Router } from '../dispatch/router.ts'
+import type { AppDeps } from '../dispatch/exchange.ts'
 import type { StoreParts } from '../store/store.ts'
 import { adminRoutes } from './admin-routes.ts'
 
 export const ADMIN_TOKEN_HEADER = 'x-admin-token'
 
 /** Built once the store is open: every admin route uses it. */
-export function createAdminApp(deps: AppDeps, store: StoreParts, token: string): polka.Polka {
+export function createAdminApp(deps: AppDeps, store: StoreParts, token: string): Router {
   const expected = Buffer.from(token)
   const guard = (req: IncomingMessage, _res: ServerResponse, next: (error?: unknown) => void) => {
     if (!isLoopback(req.socket.remoteAddress)) return next(new HttpError('FORBIDDEN', 'The admin listener answers loopback clients only.'))

@@ -1,61 +1,38 @@
-// Turns one declared route into a Polka handler: authenticate, rate-limit, check the plan,
-// validate, count the lookup, run the handler, send the reply — every failure through sendError.
+// Turns one declared route into the handler the router calls: its steps chosen once (a key route's
+// in key-steps.ts), run in order for each request, the last validating, running the route's own
+// handler and sending the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
-import { authenticate, presentedKey } from '../access/credentials.ts'
-import type { AuthThrottle } from '../access/auth-throttle.ts'
-import { checkPlan, quotaStatus } from '../access/plan-check.ts'
-import { addRateLimitHeaders, rateLimited, setRateLimitHeaders, type RateDecision, type RateLimiter } from '../access/rate-limiter.ts'
-import type { Clock } from '../base/clock.ts'
-import type { LogOutputHealth, Logger } from '../base/logger.ts'
-import type { ServerMetrics } from '../base/metrics.ts'
-import type { Auth, Caller, Route, RouteContext, RouteSettings, ServiceHealth } from './route.ts'
-import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
-import type { Snapshot } from '../snapshot/open-snapshot.ts'
-import type { StoreGate, StoreParts } from '../store/store.ts'
-import type { UsageCounter } from '../store/usage.ts'
-import type { Tier, Tiers } from '../base/tiers.ts'
-import type { Account } from '../store/accounts.ts'
-import { readJsonBody } from '../http/body.ts'
-import { admitOrigin, SAME_ORIGIN_ONLY, type CorsPolicy } from '../http/cors.ts'
+import { addRateLimitHeaders } from '../access/rate-limiter.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
-import type { CachedReply, ReplyCache } from '../http/reply-cache.ts'
-import { ensureBaseHeaders, requestState, type RequestState } from '../http/request-context.ts'
+import type { LogOutputHealth, Logger } from '../base/logger.ts'
+import { readJsonBody } from '../http/body.ts'
+import { admitOrigin, SAME_ORIGIN_ONLY } from '../http/cors.ts'
+import type { CachedReply } from '../http/reply-cache.ts'
+import { ensureBaseHeaders, requestState } from '../http/request-context.ts'
 import { addHeaders, baseHeaderList, JsonText, sendError, sendJson, sendWhole } from '../http/respond.ts'
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
-
-export type AppDeps = {
-  /** the snapshot in service, and the state of its source (absent: always ok) */
-  snapshots: { readonly current: Snapshot; health?(): SnapshotHealth }
-  /** accounts and usage; key routes await it (the store opens after listen), public routes never touch it */
-  store: StoreGate
-  limiter: RateLimiter
-  tiers: Tiers
-  jsonBodyLimit: number
-  routeSettings: RouteSettings
-  logger: Logger
-  clock: Clock
-  /** replies of `cachesReplies` routes; none kept when absent */
-  replies?: ReplyCache
-  /** request and reply-cache counts, when metrics are on */
-  metrics?: ServerMetrics
-  /** failed authentication per client address; none counted when absent */
-  authThrottle?: AuthThrottle
-  /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
-  cors?: CorsPolicy
-}
-
-export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }
+import type { Snapshot } from '../snapshot/open-snapshot.ts'
+import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
+import type { StoreParts } from '../store/store.ts'
+import { exchange, setHeaders, uncount, type AppDeps, type Exchange, type RoutedRequest } from './exchange.ts'
+import { authenticateKey, awaitUsageSync, checkAccountPlan, countLookup, limitRate } from './key-steps.ts'
+import type { Auth, Caller, Route, RouteContext, RouteSettings, ServiceHealth } from './route.ts'
 
 const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
 const LOGS_OK: LogOutputHealth = { status: 'ok', dropped_lines: 0 }
 
+/**
+ * The handler of one declared route: the origin check, then — once the store is open, for a key
+ * route — the route's steps (`stepsOf`) in order.
+ */
 export function routeHandler(route: Route, deps: AppDeps) {
   const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK, logs: deps.logger.output?.() ?? LOGS_OK })
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const isPublic = route.auth === 'public'
   // A public answer may be kept by shared caches; once it depends on the Origin, it says so.
   const varyOnOrigin = isPublic && cors.origins.size > 0
+  const steps = stepsOf(route, deps)
   return (req: RoutedRequest, res: ServerResponse) => {
     // Requests without an Origin (not from a browser page, or a same-origin GET) pay this check only.
     const origin = req.headers.origin
@@ -67,82 +44,61 @@ export function routeHandler(route: Route, deps: AppDeps) {
         return fail(deps.logger, req, res, refusal, route.errorFormat)
       }
     }
+    if (isPublic) return run(exchange(route, deps, req, res, null, health), steps, 0)
     const store = deps.store.opened
-    if (route.auth === 'key' && store === null) {
-      // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
-      deps.store.ready.then(
-        (opened) => serve(exchange(route, deps, req, res, opened, health)),
-        (error) => fail(deps.logger, req, res, error, route.errorFormat),
-      )
-      return
-    }
-    serve(exchange(route, deps, req, res, route.auth === 'key' ? store : null, health))
+    if (store !== null) return run(exchange(route, deps, req, res, store, health), steps, 0)
+    // Only in the moments after start-up, while the store opens: a 503 if it could not be opened.
+    deps.store.ready.then(
+      (opened) => run(exchange(route, deps, req, res, opened, health), steps, 0),
+      (error) => fail(deps.logger, req, res, error, route.errorFormat),
+    )
   }
 }
 
-/** A lookup counted before its handler ran, uncounted once if the reply is not 2xx. */
-type Counted = { usage: UsageCounter; accountId: string; month: string; undone: boolean }
+/** A step either lets the request go on (nothing, or a promise of nothing) or answers it. */
+const ANSWERED = Symbol('answered')
+type StepOutcome = void | typeof ANSWERED
+type Step = (x: Exchange) => StepOutcome | Promise<StepOutcome>
 
-function uncount(counted: Counted | null): void {
-  if (counted === null || counted.undone) return
-  counted.undone = true
-  counted.usage.add(counted.accountId, counted.month, -1)
-}
-
-/** One request from its admission to its reply. */
-type Exchange = {
-  route: Route
-  deps: AppDeps
-  req: RoutedRequest
-  res: ServerResponse
-  state: RequestState
-  /** the snapshot in service when the request arrived, for all of it */
-  snapshot: Snapshot
-  now: number
-  store: StoreParts | null
-  caller: Caller | null
-  counted: Counted | null
-  limit: RateDecision | null
-  /** the URL, on a route that caches replies (only GET routes do) */
-  cacheKey: string | null
-  health: () => ServiceHealth
-}
-
-function exchange(route: Route, deps: AppDeps, req: RoutedRequest, res: ServerResponse, store: StoreParts | null, health: () => ServiceHealth): Exchange {
-  const state = requestState(req)
-  state.route = route.path
-  return {
-    route, deps, req, res, state, store,
-    snapshot: deps.snapshots.current,
-    now: deps.clock(),
-    caller: null,
-    counted: null,
-    limit: null,
-    cacheKey: route.cachesReplies && deps.replies ? req.url! : null,
-    health,
+/**
+ * What a request to the route goes through, chosen once per route: a key route authenticates,
+ * is rate limited and checked against the plan (a lookup waits for its account's unsynced counts
+ * and is counted); a route that caches replies answers a repeat from the cache; the last step
+ * validates, runs the handler and sends its reply.
+ */
+function stepsOf(route: Route, deps: AppDeps): Step[] {
+  const steps: Step[] = []
+  if (route.auth === 'key') {
+    steps.push(authenticateKey, limitRate)
+    if (route.countsAsLookup) steps.push(awaitUsageSync)
+    steps.push(checkAccountPlan)
+    if (route.countsAsLookup) steps.push(countLookup)
   }
+  // Asked even when its budget keeps nothing, so that the metrics count those lookups as misses.
+  if (route.cachesReplies && deps.replies) steps.push(replyFromCache)
+  steps.push(answer)
+  return steps
 }
 
-// Admission and a cached reply run without awaiting anything: a repeated lookup is answered in
-// the turn its request arrived in, without a promise. The one exception: on a store shared by
-// several nodes, a lookup of an account that already holds its share of unsynced counts on this
-// node waits for them to be flushed (store/usage.ts).
-function serve(x: Exchange): void {
-  let admitted: boolean | Promise<boolean>
+/**
+ * Runs the steps from `from`. Steps that return nothing run one after the other in the same turn:
+ * a repeated lookup is answered from the cache in the turn its request arrived in, without a
+ * promise. A step that returns a promise (waiting for a usage flush, the handler) resumes the
+ * others when it settles.
+ */
+function run(x: Exchange, steps: Step[], from: number): void {
   try {
-    admitted = admit(x)
+    for (let i = from; i < steps.length; i++) {
+      const outcome = steps[i](x)
+      if (outcome === ANSWERED) return
+      if (outcome instanceof Promise) {
+        outcome.then((settled) => (settled === ANSWERED ? undefined : run(x, steps, i + 1)), (error) => failed(x, error))
+        return
+      }
+    }
   } catch (error) {
     failed(x, error)
-    return
   }
-  if (admitted === true) return
-  if (admitted === false) {
-    respond(x).catch((error) => failed(x, error))
-    return
-  }
-  admitted.then(
-    (answered) => (answered ? undefined : respond(x)),
-  ).catch((error) => failed(x, error))
 }
 
 function failed(x: Exchange, error: unknown): void {
@@ -151,86 +107,22 @@ function failed(x: Exchange, error: unknown): void {
   fail(x.deps.logger, x.req, x.res, error, x.route.errorFormat)
 }
 
-// The base and rate-limit headers, before anything is written (a cached reply sends them whole
-// instead); setting them again on the error path changes nothing.
-function setHeaders(x: Exchange): void {
-  if (x.res.headersSent) return
-  ensureBaseHeaders(x.req, x.res)
-  if (x.limit) setRateLimitHeaders(x.res, x.limit)
-}
-
-/** Authenticates, rate-limits, checks the plan and counts the lookup; true when answered from the reply cache. */
-function admit(x: Exchange): boolean | Promise<boolean> {
-  const { route, deps, req, state, store } = x
-  if (route.auth === 'key') {
-    const { accounts, usage } = store!
-    const throttle = deps.authThrottle
-    const refused = throttle?.refusal(req, x.now)
-    if (refused) throw refused
-    let authenticated
-    try {
-      authenticated = authenticate(req, accounts)
-    } catch (error) {
-      if (throttle && presentedKey(req) !== null) throttle.failed(req, x.now)
-      throw error
-    }
-    const { account, keyId } = authenticated
-    state.accountId = account.id
-    const tier = deps.tiers[account.tier]
-    const limit = (x.limit = deps.limiter.take(keyId, tier, x.now))
-    if (!limit.allowed) throw rateLimited(limit)
-    if (route.countsAsLookup && usage.mustSync(account.id, tier.lookupQuota)) return admitAfterSync(x, account, keyId, tier, usage)
-    return admitPlan(x, account, keyId, tier, usage)
-  }
-  return answerCached(x)
-}
-
-/**
- * Flushes until this node may count the account's lookup, then admits it. Checked again after each
- * flush: requests that waited on the same flush are admitted one at a time, each after its
- * predecessor's count reached the database.
- */
-async function admitAfterSync(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): Promise<boolean> {
-  while (usage.mustSync(account.id, tier.lookupQuota)) await usage.flush()
-  return admitPlan(x, account, keyId, tier, usage)
-}
-
-/** Checks the plan and counts the lookup, then answers from the reply cache when it can. */
-function admitPlan(x: Exchange, account: Account, keyId: string, tier: Tier, usage: UsageCounter): boolean {
-  const quota = quotaStatus(account, tier, usage, x.now)
-  checkPlan(quota, x.route)
-  x.caller = { account, keyId, tier, quota }
-  if (x.route.countsAsLookup) {
-    // Counted before the handler runs so concurrent requests cannot overrun the quota; a
-    // request that does not end in 2xx is uncounted.
-    usage.add(account.id, quota.month, 1)
-    x.counted = { usage, accountId: account.id, month: quota.month, undone: false }
-  }
-  return answerCached(x)
-}
-
-/** Sends the kept reply of a repeated lookup (true); false when the handler is to answer. */
-function answerCached(x: Exchange): boolean {
-  const { deps, state } = x
-  if (x.cacheKey !== null) {
-    const hit = deps.replies!.get(x.snapshot.id, x.now, x.cacheKey)
-    deps.metrics?.replyCache(hit !== undefined)
-    if (hit) {
-      const headers = baseHeaderList(state.requestId)
-      if (x.limit) addRateLimitHeaders(headers, x.limit)
-      for (const part of hit.headers) headers.push(part)
-      sendWhole(x.res, hit.status, headers, hit.body)
-      return true
-    }
-  }
-  // The base and rate-limit headers are written with the reply (sendReply), or set when the
-  // handler reaches for the response itself or fails.
-  return false
+/** Sends the kept reply of a repeated URL, with this request's own base and rate-limit headers. */
+function replyFromCache(x: Exchange): StepOutcome {
+  const { deps } = x
+  const hit = deps.replies!.get(x.snapshot.id, x.now, x.req.url!)
+  deps.metrics?.replyCache(hit !== undefined)
+  if (!hit) return
+  const headers = baseHeaderList(x.state.requestId)
+  if (x.limit) addRateLimitHeaders(headers, x.limit)
+  for (const part of hit.headers) headers.push(part)
+  sendWhole(x.res, hit.status, headers, hit.body)
+  return ANSWERED
 }
 
 /** Validates, runs the handler and sends its reply (keeping it when the route caches replies). */
-async function respond(x: Exchange): Promise<void> {
-  const { route, deps, req, res, snapshot, now, cacheKey } = x
+async function answer(x: Exchange): Promise<StepOutcome> {
+  const { route, deps, req, res } = x
   const detail: ValidationDetail[] = []
   const params = route.params ? checked(route.params, 'path', decodeParams(req.params ?? {}), detail) : undefined
   const query = route.query ? checked(route.query, 'query', queryOf(req), detail) : undefined
@@ -240,16 +132,17 @@ async function respond(x: Exchange): Promise<void> {
   const reply = await route.handler(new HandlerContext(x, params, query, body))
   if (!reply) {
     if (!res.headersSent) throw new Error(`${route.method} ${route.path} returned no reply and wrote no response`)
-    return
+    return ANSWERED
   }
   if (reply.status >= 400) uncount(x.counted)
   let replyBody = reply.body
-  if (cacheKey !== null && reply.cacheable && reply.status === 200) {
+  if (route.cachesReplies && deps.replies?.keeps && reply.cacheable && reply.status === 200) {
     const text = replyBody instanceof JsonText ? replyBody.text : JSON.stringify(replyBody)
-    deps.replies!.set(snapshot.id, now, cacheKey, cachedReply(reply.status, text, reply.headers))
+    deps.replies.set(x.snapshot.id, x.now, req.url!, cachedReply(reply.status, text, reply.headers))
     replyBody = new JsonText(text)
   }
   sendReply(x, reply.status, replyBody, reply.headers)
+  return ANSWERED
 }
 
 /**
@@ -338,7 +231,7 @@ export function fail(logger: Logger, req: IncomingMessage, res: ServerResponse, 
   }
 }
 
-/** The query string's parameters (a repeated one as an array), as Polka would have put them in req.query. */
+/** The query string's parameters, a repeated one as an array. */
 function queryOf(req: IncomingMessage): Record<string, unknown> {
   const url = req.url ?? ''
   const start = url.indexOf('?')

@@ -84,6 +84,11 @@ export class ReplyCache {
     this.#head = at + size
   }
 
+  /** False when the budget keeps no reply (TAXATLAS_REPLY_CACHE_MB=0): nothing is to be looked up or offered. */
+  get keeps(): boolean {
+    return this.#maxEntries > 0 && this.#ringBytes > 0
+  }
+
   get size(): number {
     return this.#entries.size
   }

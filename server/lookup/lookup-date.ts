@@ -1,5 +1,6 @@
 // The date a lookup answers for: `as_of` (YYYY-MM-DD), `period` (YYYYQ, also YYYYQn: the quarter's
 // first day) or, when neither is sent, today (UTC).
+import { isoFromDayNumber } from '../../snapshot-contract/format.ts'
 
 export type LookupDate = {
   /** ISO date the authorities in force are taken on */
@@ -29,7 +30,7 @@ export function periodStart(code: string): string | null {
   return `${match[1]}-${String(month).padStart(2, '0')}-01`
 }
 
-const todayUtc = (now: number): string => new Date(now).toISOString().slice(0, 10)
+const todayUtc = (now: number): string => isoFromDayNumber(Math.floor(now / 86_400_000))
 
 export function readLookupDate(asOf: string | undefined, period: string | undefined, now: number): DateReading {
   if (asOf !== undefined && period !== undefined) {
