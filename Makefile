@@ -42,7 +42,8 @@ typecheck: node_modules/.package-lock.json
 
 # Runs a script with a temp directory of its own (TMPDIR), removed when it ends, also when it fails or
 # is interrupted: the bench and the soak build snapshots and start servers and databases in it.
-IN_OWN_TMPDIR = dir=$$(mktemp -d "$${TMPDIR:-/tmp}/taxatlas-make-$@-XXXXXX") && trap 'rm -rf "$$dir"' EXIT INT TERM && TMPDIR="$$dir"
+# Mode 711: the throwaway PostgreSQL runs as the postgres user and must reach its folder inside.
+IN_OWN_TMPDIR = dir=$$(mktemp -d "$${TMPDIR:-/tmp}/taxatlas-make-$@-XXXXXX") && trap 'rm -rf "$$dir"' EXIT INT TERM && chmod 711 "$$dir" && TMPDIR="$$dir"
 
 # Side-by-side measurements, printed as a table and written to build/bench.json and docs/benchmarks.md.
 bench: node_modules/.package-lock.json
