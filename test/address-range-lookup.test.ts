@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refresh } from '../pipeline/refresh.ts'
 import { SST_BOUNDARY_URL, type StateDescriptor } from '../sources/descriptor.ts'
 import { STATES } from '../sources/index.ts'
-import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
+import { FullLookupBody } from '../server/lookup/tax-response.ts'
 import { BOUNDARY_WITH_ADDRESSES, DAKOTA, ST_PAUL, UNRATED_CODE } from './support/boundary-address-records.ts'
 import { censusAnswer, censusMatch } from './support/geocoder-census-bodies.ts'
 import { startFakeCensusGeocoder, type FakeCensusGeocoder } from './support/geocoder-fake.ts'
+import { fullLookup, simpleLookup, warningCodes, warningOf } from './support/lookup-bodies.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { pipelineSettings } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
@@ -45,19 +46,10 @@ afterAll(async () => {
   await mirror?.close()
 })
 
-async function full(address: string) {
-  const response = await lookup.get(`/v1/tax/mn?address=${encodeURIComponent(address)}&mode=full`)
-  expect(response.status, JSON.stringify(response.body)).toBe(200)
-  return FullLookupBody.parse(response.body)
-}
-async function simple(path: string) {
-  const response = await lookup.get(path)
-  expect(response.status, JSON.stringify(response.body)).toBe(200)
-  return SimpleLookupBody.parse(response.body)
-}
+const full = (address: string) => fullLookup(lookup, `/v1/tax/mn?address=${encodeURIComponent(address)}&mode=full`)
+const simple = (path: string) => simpleLookup(lookup, path)
 const at = (street: string) => `${street}, Saint Paul, MN 55101`
-const codes = (warnings: readonly unknown[]) => warnings.filter((w): w is { code: string } => typeof w === 'object').map((w) => w.code)
-const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any>
+const codes = warningCodes
 const plus4 = (row: string[]) => row[18]!.padStart(4, '0')
 /** The answer of the row's +4: the binding's own rates, as the ZIP+4 lookup gives them. */
 const zip4Answer = (row: string[]) => simple(`/v1/tax/mn?zip=55101-${plus4(row)}`)

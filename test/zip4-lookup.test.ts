@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refresh } from '../pipeline/refresh.ts'
 import { SST_BOUNDARY_URL, type StateDescriptor } from '../sources/descriptor.ts'
 import { STATES } from '../sources/index.ts'
-import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { openSnapshot, type Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
+import { fullLookup, simpleLookup, warningCodes, warningOf } from './support/lookup-bodies.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { pipelineSettings } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
@@ -61,18 +61,9 @@ afterAll(async () => {
   await mirror?.close()
 })
 
-async function full(path: string) {
-  const response = await lookup.get(`${path}&mode=full`)
-  expect(response.status, JSON.stringify(response.body)).toBe(200)
-  return FullLookupBody.parse(response.body)
-}
-async function simple(path: string) {
-  const response = await lookup.get(path)
-  expect(response.status, JSON.stringify(response.body)).toBe(200)
-  return SimpleLookupBody.parse(response.body)
-}
-const codes = (warnings: readonly unknown[]) => warnings.filter((w): w is { code: string } => typeof w === 'object').map((w) => w.code)
-const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any>
+const full = (path: string) => fullLookup(lookup, `${path}&mode=full`)
+const simple = (path: string) => simpleLookup(lookup, path)
+const codes = warningCodes
 const plus4 = (row: string[]) => row[18]!.padStart(4, '0')
 
 describe('the boundary file came through discovery', () => {
