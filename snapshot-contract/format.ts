@@ -249,23 +249,24 @@ export const OPEN_TO = 0x7fffffff
 
 const DAY_MS = 86_400_000
 
-export const dayNumber = (isoDate: string): number => Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS
+// The last date turned each way is remembered: every lookup turns today's date, and reads it many times.
+const lastRead = { isoDate: '', day: NaN }
+const lastWritten = { day: NaN, isoDate: '' }
 
-/**
- * YYYY-MM-DD of a day number, by the civil calendar's arithmetic (days_from_civil inverted) rather
- * than through a Date: every rate of a lookup answer carries two of these. Years outside 0–9999
- * take Date's extended form.
- */
+/** Days since 1970-01-01 of a YYYY-MM-DD date. */
+export function dayNumber(isoDate: string): number {
+  if (isoDate !== lastRead.isoDate) {
+    lastRead.day = Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS
+    lastRead.isoDate = isoDate
+  }
+  return lastRead.day
+}
+
+/** YYYY-MM-DD of a day number (years outside 0–9999 in Date's extended form). */
 export function isoFromDayNumber(day: number): string {
-  const shifted = day + 719_468 // days from 0000-03-01, the start of a 400-year era whose leap day ends it
-  const era = Math.floor(shifted / 146_097)
-  const dayOfEra = shifted - era * 146_097
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365)
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
-  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153)
-  const dayOfMonth = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1
-  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-  if (year < 0 || year > 9999) return new Date(day * DAY_MS).toISOString().slice(0, 10)
-  return `${String(year).padStart(4, '0')}-${month < 10 ? '0' : ''}${month}-${dayOfMonth < 10 ? '0' : ''}${dayOfMonth}`
+  if (day !== lastWritten.day) {
+    lastWritten.isoDate = new Date(day * DAY_MS).toISOString().slice(0, 10)
+    lastWritten.day = day
+  }
+  return lastWritten.isoDate
 }

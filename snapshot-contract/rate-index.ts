@@ -304,7 +304,8 @@ const plus4Columns = (rows: number) => ({
 
 // ---------------------------------------------------------------------------------------------
 
-export type Authority = {
+/** One version of a taxing authority's rate; shared by every answer that reads it, so frozen. */
+export type Authority = Readonly<{
   level: Level
   code: string
   name: string
@@ -312,7 +313,7 @@ export type Authority = {
   from: string | null
   to: string | null
   source: string
-}
+}>
 
 export type Candidate = {
   county: { fips: string; name: string } | null
@@ -357,6 +358,8 @@ export class RateIndex {
   readonly states: string[]
   readonly #k: { state: Uint8Array; level: Uint8Array; code: StringColumn; name: StringColumn; v0: Uint32Array; vn: Uint16Array }
   readonly #v: { rate: Uint32Array; from: Int32Array; to: Int32Array; src: Uint16Array }
+  /** each authority version read so far, by version index: answers share them, frozen */
+  readonly #versions: (Authority | undefined)[]
   readonly #src: StringColumn
   readonly #z: { zip: Uint32Array; state: Uint8Array; flags: Uint8Array; c0: Uint32Array; cn: Uint16Array; city: StringColumn; lat: Float64Array; lng: Float64Array }
   readonly #c: { cty: Uint32Array; plc: Uint32Array; w: Uint16Array; s0: Uint32Array; sn: Uint8Array; basis: Uint8Array | null }
@@ -375,6 +378,7 @@ export class RateIndex {
     this.states = Array.from({ length: codes.length }, (_, i) => codes.get(i))
     this.#k = { state: r.column('k.state', 'u8'), level: r.column('k.level', 'u8'), code: r.strings('k.code'), name: r.strings('k.name'), v0: r.column('k.v0', 'u32'), vn: r.column('k.vn', 'u16') }
     this.#v = { rate: r.column('v.rate', 'u32'), from: r.column('v.from', 'i32'), to: r.column('v.to', 'i32'), src: r.column('v.src', 'u16') }
+    this.#versions = new Array(this.#v.rate.length)
     this.#src = r.strings('src')
     this.#z = { zip: r.column('z.zip', 'u32'), state: r.column('z.state', 'u8'), flags: r.column('z.flags', 'u8'), c0: r.column('z.c0', 'u32'), cn: r.column('z.cn', 'u16'), city: r.strings('z.city'), lat: r.column('z.lat', 'f64'), lng: r.column('z.lng', 'f64') }
     this.#c = { cty: r.column('c.cty', 'u32'), plc: r.column('c.plc', 'u32'), w: r.column('c.w', 'u16'), s0: r.column('c.s0', 'u32'), sn: r.column('c.sn', 'u8'), basis: r.has('c.basis') ? r.column('c.basis', 'u8') : null }
@@ -729,6 +733,10 @@ export class RateIndex {
   }
 
   #authority(key: number, v: number): Authority {
+    return (this.#versions[v] ??= Object.freeze(this.#versionOf(key, v)))
+  }
+
+  #versionOf(key: number, v: number): Authority {
     const from = this.#v.from[v]
     const to = this.#v.to[v]
     return {
@@ -741,6 +749,7 @@ export class RateIndex {
       source: this.#src.get(this.#v.src[v]),
     }
   }
+
 }
 
 /** The `count` authority keys from `start`, as a plain array. */

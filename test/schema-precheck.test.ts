@@ -119,17 +119,30 @@ describe('schema prechecks', () => {
       z.string().default('x'),
       z.string().transform((s) => s.trim()),
       z.object({ a: z.string() }).refine((o) => o.a !== ''),
-      z.string().min(2),
       z.number().int(),
       z.string().regex(/^\d{5}$/),
       z.looseObject({ a: z.string() }),
       z.union([z.object({ a: z.string() }), z.string()]),
       z.object({ when: z.iso.date() }),
+      z.string().trim().max(5),
+      z.string().default('x').optional(),
     ]
     for (const schema of changing) expect(precheckOf(schema)).toBeNull()
     // A stripping object has one, and leaves a value with an unknown key to zod, which drops the key.
     const stripping = z.object({ a: z.string() })
     expect(precheckOf(stripping)!({ a: 'x', b: 1 })).toBe(false)
     expect(validate(stripping, 'body', { a: 'x', b: 1 })).toEqual({ ok: true, value: { a: 'x' } })
+  })
+
+  it("hold a string's length limits, and take an absent optional field whose schema transforms a value sent, leaving a sent one to zod", () => {
+    const bounded = precheckOf(z.string().min(2).max(4))!
+    expect(['', 'a', 'ab', 'abcd', 'abcde', 3].map((value) => bounded(value))).toEqual([false, false, true, true, false, false])
+
+    const query = z.object({ zip: z.string().optional(), lat: z.string().transform(Number).pipe(z.number().max(90)).optional() })
+    const precheck = precheckOf(query)!
+    expect(precheck({ zip: '30303' })).toBe(true)
+    expect(validate(query, 'query', { zip: '30303' })).toEqual({ ok: true, value: { zip: '30303' } })
+    expect(precheck({ lat: '45.5' })).toBe(false)
+    expect(validate(query, 'query', { lat: '45.5' })).toEqual({ ok: true, value: { lat: 45.5 } })
   })
 })

@@ -2,7 +2,7 @@
 // in key-steps.ts), run in order for each request, the last validating, running the route's own
 // handler and sending the reply — every failure through sendError.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { parse as parseQuery } from 'node:querystring'
+import { parse as parseQuery } from 'fast-querystring'
 import { addRateLimitHeaders } from '../access/rate-limiter.ts'
 import { HttpError, type ErrorFormat } from '../base/errors.ts'
 import type { LogOutputHealth, Logger } from '../base/logger.ts'

@@ -3,9 +3,10 @@
 // rest of reading a large order) is skipped; a value it refuses goes to zod, which then decides
 // and words the 422 details. Only schemas whose parse returns its input as is can compile:
 // objects (strict, or stripping — a key outside the shape then falls back to zod, which drops
-// it), arrays with length limits, unions of primitives, optional, nullable, strings and numbers
+// it), arrays and strings with length limits, unions of primitives, optional, nullable, numbers
 // without checks, booleans, null, literals and enums. Anything else (coercion, defaults,
-// transforms, refinements, formats) compiles to null: that schema is always parsed by zod.
+// transforms, refinements, formats) compiles to null: that schema is always parsed by zod, except
+// that an optional one accepts an absent value, which zod passes by without parsing it.
 import type { z } from 'zod'
 
 export type Precheck = (value: unknown) => boolean
@@ -58,8 +59,32 @@ function plainDef(schema: z.ZodType): Def | null {
   const fields = FIELDS[def.type]
   if (!fields) return null
   for (const field in def) if (field !== 'type' && field !== 'error' && !fields.includes(field)) return null
-  if (def.checks && def.checks.length > 0 && def.type !== 'array') return null
+  if (def.checks && def.checks.length > 0 && def.type !== 'array' && def.type !== 'string') return null
   return def
+}
+
+/** A schema that puts a value in place of an absent one (a default). */
+const fillsDefault = (schema: z.ZodType): boolean => (schema as unknown as { _zod: { optin?: string } })._zod.optin === 'defaulted'
+
+/** The length bounds of a string's or an array's checks; null when another check is among them. */
+function lengthBounds(def: Def): { min: number; max: number } | null {
+  let min = 0
+  let max = Infinity
+  for (const check of def.checks ?? []) {
+    const { check: kind, minimum, maximum, length } = check._zod.def
+    if (kind === 'min_length') min = Math.max(min, minimum!)
+    else if (kind === 'max_length') max = Math.min(max, maximum!)
+    else if (kind === 'length_equals') [min, max] = [Math.max(min, length!), Math.min(max, length!)]
+    else return null
+  }
+  return { min, max }
+}
+
+function compileString(def: Def): Precheck | null {
+  const bounds = lengthBounds(def)
+  if (!bounds) return null
+  const { min, max } = bounds
+  return (value) => typeof value === 'string' && value.length >= min && value.length <= max
 }
 
 function compile(schema: z.ZodType): Precheck | null {
@@ -75,11 +100,15 @@ function compile(schema: z.ZodType): Precheck | null {
     }
     case 'optional':
     case 'nullable': {
-      const inner = compile(def.innerType!)
-      if (!inner) return null
       const absent = def.type === 'optional' ? undefined : null
-      return (value) => value === absent || inner(value)
+      const inner = compile(def.innerType!)
+      if (inner) return (value) => value === absent || inner(value)
+      // zod's optional passes an absent value by without running its inner schema (unless that
+      // one fills a default in), so it comes back unchanged whatever the inner one does to a value.
+      return def.type === 'optional' && !fillsDefault(def.innerType!) ? (value) => value === undefined : null
     }
+    case 'string':
+      return compileString(def)
     case 'union': {
       // Only unions of primitives: zod answers the first option that accepts, and a primitive
       // comes back from every option unchanged.
@@ -103,6 +132,7 @@ function typesOf(schema: z.ZodType): Set<JsType> | null {
   const def = plainDef(schema)
   switch (def?.type) {
     case 'string':
+      return def.checks && def.checks.length > 0 ? null : new Set([def.type])
     case 'number':
     case 'boolean':
     case 'null':
@@ -154,16 +184,9 @@ const unwrapped = (schema: z.ZodType): string => {
 
 function compileArray(def: Def): Precheck | null {
   const element = compile(def.element!)
-  if (!element) return null
-  let min = 0
-  let max = Infinity
-  for (const check of def.checks ?? []) {
-    const { check: kind, minimum, maximum, length } = check._zod.def
-    if (kind === 'min_length') min = Math.max(min, minimum!)
-    else if (kind === 'max_length') max = Math.min(max, maximum!)
-    else if (kind === 'length_equals') [min, max] = [Math.max(min, length!), Math.min(max, length!)]
-    else return null
-  }
+  const bounds = lengthBounds(def)
+  if (!element || !bounds) return null
+  const { min, max } = bounds
   return (value) => {
     if (!Array.isArray(value) || value.length < min || value.length > max) return false
     for (let i = 0; i < value.length; i++) if (!element(value[i])) return false

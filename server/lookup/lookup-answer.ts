@@ -84,7 +84,7 @@ export function settleAnswer({ located, dated, normalization, shape }: AnswerInp
   const boundPlaced = located.exact === true || candidate.basis === 'boundary_share'
   const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, isoDate, shape === 'full', authorities, boundPlaced)
   warnings.push(...standing)
-  const varies = rateVariesWarning(record, authorities)
+  const varies = rateVariesWarning(record, facts.ratesVarying(state, authorities))
   if (varies) warnings.push(varies.warning)
   // Local taxes of the state that could not be placed may apply here: the answer may be short of them.
   const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')

@@ -47,12 +47,18 @@ const UNPLACED_LEVELS = new Set(['city', 'district'])
 
 export type UnplacedTax = StateRecord['unplaced'][number]
 
+/** A jurisdiction whose rate the state's file does not give exactly (the record's `rate_varies`). */
+export type RateVaries = StateRecord['rate_varies'][number]
+
 /** The state's taxes that could not be bound to ZIPs and may apply somewhere: a city's or a district's, above 0. */
 export const taxingUnplaced = (record: StateRecord): UnplacedTax[] => record.unplaced.filter((u) => UNPLACED_LEVELS.has(u.level) && u.rate !== '0.00000')
 
-/** Of `taxes`, those that may apply to an answer in the county (null: not known) on the date. */
-export const unplacedAt = (taxes: UnplacedTax[], countyFips: string | null, isoDate: string): UnplacedTax[] =>
-  taxes.filter((u) => (!u.counties || countyFips === null || u.counties.includes(countyFips)) && (!u.until || u.until >= isoDate))
+/** Of `taxes`, those that may apply to an answer in the county (null: not known). */
+export const unplacedInCounty = (taxes: UnplacedTax[], countyFips: string | null): UnplacedTax[] =>
+  taxes.filter((u) => !u.counties || countyFips === null || u.counties.includes(countyFips))
+
+/** Of `taxes`, those still in force on the date. */
+export const unplacedOn = (taxes: UnplacedTax[], isoDate: string): UnplacedTax[] => taxes.filter((u) => !u.until || u.until >= isoDate)
 
 /** An answered tax a warning can be compared with: its level, code, name and rate (5-decimal text). */
 export type AnsweredTax = { level: string; code: string; name: string; rate: string }
@@ -73,7 +79,7 @@ const taxLabel = (tax: { level: string; code: string; name: string }) =>
 
 /**
  * Warnings that hold for every answer of a state in a snapshot: the aggregator label, the status,
- * and the `unplaced` taxes that may apply to the answer (`unplacedAt`), listed when `detailed` (full
+ * and the `unplaced` taxes that may apply to the answer (`unplacedInCounty`, `unplacedOn`), listed when `detailed` (full
  * mode); `inCounty`: the answer's county is known, so those taxes are the ones that may lie there;
  * `answered`: the taxes the answer includes, so the example given is told apart from them.
  */
@@ -136,12 +142,12 @@ function statusWarning(record: StateRecord, snapshotId: string): WarningObject |
 }
 
 /**
- * rate_varies_by_address for the answered jurisdictions whose rate the file does not give exactly,
- * and the confidence that leaves: low for a rate estimated from other records, medium for a printed
- * rate flagged as varying. Null when no answered jurisdiction is one of them.
+ * rate_varies_by_address for the answered jurisdictions whose rate the file does not give exactly
+ * (`varies`: those of the state's `rate_varies` that the answer includes, in their order), and the
+ * confidence that leaves: low for a rate estimated from other records, medium for a printed rate
+ * flagged as varying. Null when no answered jurisdiction is one of them.
  */
-export function rateVariesWarning(record: StateRecord, answered: readonly { level: string; code: string }[]): { warning: WarningObject; cap: 'low' | 'medium' } | null {
-  const varies = record.rate_varies.filter((v) => answered.some((a) => a.level === v.level && a.code === v.code))
+export function rateVariesWarning(record: StateRecord, varies: readonly RateVaries[]): { warning: WarningObject; cap: 'low' | 'medium' } | null {
   if (varies.length === 0) return null
   const first = varies[0]!
   const estimated = varies.some((v) => v.kind === 'estimated')

@@ -8,7 +8,7 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import type { LookupWarning } from './lookup-warnings.ts'
-import { standingWarnings, taxingUnplaced, unplacedAt, unplacedExample, type UnplacedTax } from './lookup-warnings.ts'
+import { standingWarnings, taxingUnplaced, unplacedExample, unplacedInCounty, unplacedOn, type RateVaries, type UnplacedTax } from './lookup-warnings.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
@@ -46,7 +46,12 @@ export class SnapshotFacts {
   readonly #served: ReadonlySet<string>
   readonly #warnings = new Map<string, readonly LookupWarning[]>()
   readonly #detailedWarnings = new Map<string, readonly LookupWarning[]>()
+  readonly #plainWarnings = new Map<string, readonly LookupWarning[]>()
   readonly #unplaced = new Map<string, UnplacedTax[]>()
+  /** state → county FIPS ('' when not known) → the state's unplaced taxes that may lie there */
+  readonly #unplacedByCounty = new Map<string, Map<string, UnplacedTax[]>>()
+  /** state → "level code" → where that tax stands in the record's rate_varies */
+  readonly #rateVaries = new Map<string, Map<string, number[]>>()
   readonly #coverage = new Map<string, Coverage>()
   readonly #points = new Map<string, ZipPoint[]>()
   readonly #geoidsByName = new Map<string, ReadonlySet<string>>()
@@ -112,20 +117,55 @@ export class SnapshotFacts {
   standingWarnings(state: string, countyFips: string | null, isoDate: string, detailed: boolean, answered: readonly Authority[], boundPlaced = false): readonly LookupWarning[] {
     const record = this.#records.get(state)
     if (!record) return []
-    let taxes = this.#unplaced.get(state)
-    if (!taxes) this.#unplaced.set(state, (taxes = taxingUnplaced(record)))
     // A place with no ZIP of its own answers its own taxes, which stay listed as unplaced for ZIP answers.
-    const unplaced = boundPlaced ? [] : unplacedAt(taxes, countyFips, isoDate).filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
+    const mayLieHere = boundPlaced ? [] : unplacedOn(this.#unplacedIn(record, countyFips), isoDate)
+    const unplaced = mayLieHere.filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
+    if (unplaced.length === 0) {
+      let plain = this.#plainWarnings.get(state)
+      if (!plain) this.#plainWarnings.set(state, (plain = Object.freeze(standingWarnings(record, this.#view.id, [], false, false))))
+      return plain
+    }
     const inCounty = countyFips !== null
     const cache = detailed ? this.#detailedWarnings : this.#warnings
     // The example an unplaced warning gives depends on the answered taxes it is told apart from.
-    const answeredTaxes = unplaced.length > 0 ? answered.map(({ level, code, name, rate }) => ({ level, code, name, rate: formatRate(rate) })) : []
-    const example = unplaced.length > 0 ? unplacedExample(unplaced, answeredTaxes) : null
-    const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}|${example ? `${example.tax.code}=${example.sameAs?.code ?? ''}` : ''}`
+    const answeredTaxes = answered.map(({ level, code, name, rate }) => ({ level, code, name, rate: formatRate(rate) }))
+    const example = unplacedExample(unplaced, answeredTaxes)
+    const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}|${example.tax.code}=${example.sameAs?.code ?? ''}`
     let warnings = cache.get(key)
     if (!warnings) cache.set(key, (warnings = Object.freeze(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed, answeredTaxes))))
     return warnings
   }
+
+  /** The state's unplaced taxes that may lie in the county (null: not known), on any date. */
+  #unplacedIn(record: StateRecord, countyFips: string | null): UnplacedTax[] {
+    let taxes = this.#unplaced.get(record.code)
+    if (!taxes) this.#unplaced.set(record.code, (taxes = taxingUnplaced(record)))
+    if (taxes.length === 0) return taxes
+    let byCounty = this.#unplacedByCounty.get(record.code)
+    if (!byCounty) this.#unplacedByCounty.set(record.code, (byCounty = new Map()))
+    let inCounty = byCounty.get(countyFips ?? '')
+    if (!inCounty) byCounty.set(countyFips ?? '', (inCounty = unplacedInCounty(taxes, countyFips)))
+    return inCounty
+  }
+
+  /** Of the state's `rate_varies`, those the answered taxes include, in the record's order. */
+  ratesVarying(state: string, answered: readonly Authority[]): RateVaries[] {
+    const record = this.#records.get(state)
+    if (!record || record.rate_varies.length === 0) return []
+    let byTax = this.#rateVaries.get(state)
+    if (!byTax) {
+      byTax = new Map()
+      for (const [i, { level, code }] of record.rate_varies.entries()) {
+        const key = `${level} ${code}`
+        byTax.set(key, [...(byTax.get(key) ?? []), i])
+      }
+      this.#rateVaries.set(state, byTax)
+    }
+    const found = new Set<number>()
+    for (const { level, code } of answered) for (const i of byTax.get(`${level} ${code}`) ?? []) found.add(i)
+    return [...found].sort((a, b) => a - b).map((i) => record.rate_varies[i]!)
+  }
+
 
   coverage(state: string): Coverage {
     let coverage = this.#coverage.get(state)
