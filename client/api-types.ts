@@ -69,16 +69,7 @@ export type ChangesNotice = {
   message: string
 }
 
-export type CreatedWebhook = {
-  id: string
-  url: string
-  status: 'enabled' | 'disabled'
-  created_at: string
-  /** the first failed attempt since the last delivered one; null while deliveries succeed */
-  failing_since: string | null
-  disabled_at: string | null
-  /** why taxatlas stopped sending (every attempt failed for the set period) */
-  disabled_reason: string | null
+export type CreatedWebhook = Webhook & {
   /** the signing secret: shown only here, in this answer */
   secret: string
 }

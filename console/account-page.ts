@@ -10,7 +10,7 @@ const status = byId('account-status')
 const usageSection = byId('account-usage')
 const nexusSection = byId('account-nexus')
 
-byId<HTMLFormElement>('account-form').addEventListener('submit', (event) => {
+byId<HTMLFormElement>('key-form').addEventListener('submit', (event) => {
   event.preventDefault()
   void show()
 })

@@ -65,7 +65,7 @@ async function load(): Promise<void> {
   else deliveriesSection.hidden = true
 }
 
-byId<HTMLFormElement>('webhooks-form').addEventListener('submit', async (event) => {
+byId<HTMLFormElement>('key-form').addEventListener('submit', async (event) => {
   event.preventDefault()
   status.replaceChildren('Loading…')
   actionStatus.replaceChildren()

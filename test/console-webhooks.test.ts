@@ -54,7 +54,7 @@ async function openPage(browser: ConsoleBrowser, key: string, viewport?: { width
     },
   })
   await page.fill('#api-key', key)
-  await page.click('#webhooks-form button')
+  await page.click('#key-form button')
   await page.waitForSelector('#webhooks-status [data-field="summary"], #webhooks-status .problem')
   return page
 }
@@ -163,7 +163,7 @@ describe('the webhooks page', () => {
       }
       ;[record] = await s.deliveries(healthyId)
       expect(record.status).toBe('delivered')
-      await page.click('#webhooks-form button')
+      await page.click('#key-form button')
       await expect.poll(() => shownDeliveries(page)).toEqual([{ id: record.id, status: 'delivered', attempts: 2, last: expect.stringContaining('HTTP 200') }])
       expect(await page.locator('[data-part="deliveries"] [data-field="next"]').textContent()).toBe(`delivered ${record.delivered_at.slice(0, 16).replace('T', ' ')} UTC`)
 

@@ -316,7 +316,7 @@ describe('the account page', () => {
 
     const page = await browser.open('/account')
     await page.fill('#api-key', key)
-    await page.click('#account-form button')
+    await page.click('#key-form button')
     await page.waitForSelector('#account-usage:not([hidden])')
     expect(await page.locator('[data-field="usage"]').textContent()).toContain(`${account.quota.used} of ${account.quota.limit.toLocaleString('en-US')} lookups used in ${account.quota.period}`)
     expect(await page.locator('[data-field="tier"]').textContent()).toBe('starter')
@@ -341,7 +341,7 @@ describe('the account page', () => {
   it('shows the 401 message for a bad key', async () => {
     const page = await browser.open('/account')
     await page.fill('#api-key', 'tx_live_not_a_real_key')
-    await page.click('#account-form button')
+    await page.click('#key-form button')
     await expect.poll(() => page.locator('#account-status .problem-message').textContent()).toBe('Invalid X-API-Key.')
     await page.close()
   })

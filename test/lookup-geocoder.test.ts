@@ -5,10 +5,10 @@
 // Retry-After, and without the setting it is never asked.
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
 import { ERROR_STATUS, ErrorBody } from '../server/base/errors.ts'
-import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { NativeRatesBody } from '../server/portability/rates-native.ts'
 import { CENSUS_MATCHES, censusAnswer, censusMatch } from './support/geocoder-census-bodies.ts'
 import { closedPortUrl, startFakeCensusGeocoder, type FakeCensusGeocoder } from './support/geocoder-fake.ts'
+import { fullLookup, simpleLookup, warningCodes, warningOf } from './support/lookup-bodies.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { lookupArtifacts, type LookupArtifacts } from './support/lookup-snapshots.ts'
 
@@ -42,8 +42,6 @@ async function ok(server: LookupServer, url: string) {
   return response.body
 }
 
-const codes = (warnings: readonly unknown[]) => warnings.filter((w): w is { code: string } => typeof w === 'object').map((w) => w.code)
-const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any>
 const askedFor = () => fake.requests.map((url) => url.searchParams.get('address'))
 
 const answerWith = (oneLine: string, matches: unknown[]) => {
@@ -58,29 +56,29 @@ const auburn = censusMatch({ address: '100 MAIN ST, AUBURN, GA, 30011', zip: '30
 
 describe('a configured geocoder chooses the candidate', () => {
   it("by name where the source names places only: 400 Broad St is King County's Seattle", async () => {
-    const body = FullLookupBody.parse(await ok(geocoded, path('/v1/tax/wa', { address: '400 Broad St, Seattle, WA 98109', mode: 'full' })))
+    const body = await fullLookup(geocoded, path('/v1/tax/wa', { address: '400 Broad St, Seattle, WA 98109', mode: 'full' }))
     expect(askedFor()).toEqual(['400 BROAD ST, SEATTLE, WA 98109'])
     expect(body.meta.resolved_via).toBe('census_geocoder')
     expect(body.rate).toMatchObject({ zip: '98109', county: 'KING', city: 'SEATTLE' })
-    expect(body.rate.combined_rate).toBe(SimpleLookupBody.parse(await ok(unset, '/v1/tax/wa?zip=98109')).rate.combined_rate)
+    expect(body.rate.combined_rate).toBe((await simpleLookup(unset, '/v1/tax/wa?zip=98109')).rate.combined_rate)
     expect(body.resolved_place).toMatchObject({ resolved_via: 'census_geocoder', lat: 47.62044830733082, lng: -122.34930614287946 })
-    expect(codes(body.meta.warnings)).not.toContain('geocoder_no_match')
+    expect(warningCodes(body.meta.warnings)).not.toContain('geocoder_no_match')
   })
 
   it("by county and GEOID, against the ZIP's weights: a Gwinnett address in 30011 answers Gwinnett's 6%", async () => {
-    const embedded = SimpleLookupBody.parse(await ok(unset, path('/v1/tax/ga', { address: AUBURN_STREET })))
+    const embedded = await simpleLookup(unset, path('/v1/tax/ga', { address: AUBURN_STREET }))
     expect(embedded.rate).toMatchObject({ county: 'BARROW', combined_rate: '0.08000' })
-    expect(codes(embedded.meta.warnings)).toContain('ambiguous_zip5')
+    expect(warningCodes(embedded.meta.warnings)).toContain('ambiguous_zip5')
 
     answerWith(AUBURN_ONE_LINE, [gwinnett])
-    const body = SimpleLookupBody.parse(await ok(geocoded, path('/v1/tax/ga', { address: AUBURN_STREET })))
+    const body = await simpleLookup(geocoded, path('/v1/tax/ga', { address: AUBURN_STREET }))
     expect(askedFor()).toEqual([AUBURN_ONE_LINE])
     expect(body.rate).toMatchObject({ county: 'GWINNETT', city: '', combined_rate: '0.06000' })
     expect(body.meta).toMatchObject({ resolved_via: 'census_geocoder', confidence: 'medium' }) // GA districts unplaced
-    expect(codes(body.meta.warnings)).not.toContain('ambiguous_zip5')
+    expect(warningCodes(body.meta.warnings)).not.toContain('ambiguous_zip5')
 
     answerWith(AUBURN_ONE_LINE, [auburn])
-    const inAuburn = SimpleLookupBody.parse(await ok(geocoded, path('/v1/tax/ga', { address: AUBURN_STREET })))
+    const inAuburn = await simpleLookup(geocoded, path('/v1/tax/ga', { address: AUBURN_STREET }))
     expect(inAuburn.rate).toMatchObject({ county: 'BARROW', city: 'AUBURN', combined_rate: '0.08000' })
     expect(inAuburn.meta.resolved_via).toBe('census_geocoder')
   })
@@ -96,7 +94,7 @@ describe('a configured geocoder chooses the candidate', () => {
 
   it("falls back to the ZIP's highest-weight candidate, with a warning, when none has the geocoder's county and place", async () => {
     // The point lies in the East Los Angeles CDP (no incorporated place); the ZIP's only candidate is the city of Los Angeles.
-    const body = SimpleLookupBody.parse(await ok(geocoded, path('/v1/tax/ca', { address: '4801 E 3rd St, Los Angeles, CA 90022' })))
+    const body = await simpleLookup(geocoded, path('/v1/tax/ca', { address: '4801 E 3rd St, Los Angeles, CA 90022' }))
     expect(body.rate).toMatchObject({ zip: '90022', city: 'LOS ANGELES' })
     expect(body.meta).toMatchObject({ resolved_via: 'census_geocoder', confidence: 'medium' })
     expect(warningOf(body.meta.warnings, 'geocoder_place_unmatched')).toMatchObject({ county_fips: '06037', place_geoid: null })
@@ -106,9 +104,9 @@ describe('a configured geocoder chooses the candidate', () => {
 describe('no usable match: the embedded resolution answers, with a warning', () => {
   it('the geocoder found nothing', async () => {
     const address = '55 Trinity Ave SW, Atlanta, GA 30303'
-    const body = SimpleLookupBody.parse(await ok(geocoded, path('/v1/tax/ga', { address })))
+    const body = await simpleLookup(geocoded, path('/v1/tax/ga', { address }))
     expect(askedFor()).toEqual(['55 TRINITY AVE SW, ATLANTA, GA 30303'])
-    const embedded = SimpleLookupBody.parse(await ok(unset, path('/v1/tax/ga', { address })))
+    const embedded = await simpleLookup(unset, path('/v1/tax/ga', { address }))
     expect(body.rate).toEqual(embedded.rate)
     expect(body.meta.resolved_via).toBe('address_locator')
     expect(warningOf(body.meta.warnings, 'geocoder_no_match')).toMatchObject({ geocoder_input: '55 TRINITY AVE SW, ATLANTA, GA 30303' })
@@ -116,7 +114,7 @@ describe('no usable match: the embedded resolution answers, with a warning', () 
 
   it('its match lies in another state than the address', async () => {
     answerWith('55 TRINITY AVE SW, ATLANTA, GA 30303', CENSUS_MATCHES['400 BROAD ST, SEATTLE, WA 98109']!)
-    const body = SimpleLookupBody.parse(await ok(geocoded, path('/v1/tax/ga', { address: '55 Trinity Ave SW, Atlanta, GA 30303' })))
+    const body = await simpleLookup(geocoded, path('/v1/tax/ga', { address: '55 Trinity Ave SW, Atlanta, GA 30303' }))
     expect(body.rate).toMatchObject({ state: 'GA', zip: '30303' })
     expect(body.meta.resolved_via).toBe('address_locator')
     expect(warningOf(body.meta.warnings, 'geocoder_no_match').message).toContain('lies in WA, not GA')
@@ -165,7 +163,7 @@ describe('a geocoder that cannot answer', () => {
 
 describe('without TAXATLAS_GEOCODER_URL', () => {
   it('the geocoder is never asked, and addresses resolve from the snapshot', async () => {
-    const body = SimpleLookupBody.parse(await ok(unset, path('/v1/tax/wa', { address: '400 Broad St, Seattle, WA 98109' })))
+    const body = await simpleLookup(unset, path('/v1/tax/wa', { address: '400 Broad St, Seattle, WA 98109' }))
     expect(body.meta.resolved_via).toBe('address_locator')
     await ok(unset, path('/v1/portability/rates', { street: '400 Broad St', city: 'Seattle', state: 'WA', zip: '98109' }))
     await ok(unset, path('/taxjar/v2/rates/98109', { street: '400 Broad St' }))

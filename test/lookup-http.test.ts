@@ -21,6 +21,7 @@ import { placeName } from '../server/lookup/taxing-place.ts'
 import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { Snapshot } from '../server/snapshot/open-snapshot.ts'
 import { STATES } from '../sources/index.ts'
+import { warningCodes, warningOf } from './support/lookup-bodies.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { HISTORY_EDITION, HISTORY_STATE, ambiguousZip as findAmbiguousZip, avalaraRows, dropCombined, dropUnits, lookupArtifacts, openLookupSnapshot, type LookupArtifacts } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
@@ -67,8 +68,6 @@ async function refused(path: string, status: number, code: string) {
   return response.body.error as Record<string, any>
 }
 
-const codes = (warnings: readonly unknown[]) => warnings.filter((w): w is { code: string } => typeof w === 'object').map((w) => w.code)
-const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any>
 
 describe('the pinned anchors of every state', () => {
   it('answer their expected combined rate on their date, for the editions in service', async () => {
@@ -127,7 +126,7 @@ describe('ZIP mode', () => {
       country_rate: '0.00000',
     })
     expect(meta).toMatchObject({ resolved_via: 'zip5', confidence: 'medium', effective_date: null, effective_date_basis: 'edition_only', period: null })
-    expect(codes(meta.warnings)).toContain('aggregator_estimate')
+    expect(warningCodes(meta.warnings)).toContain('aggregator_estimate')
     expect(meta.normalization).toBeUndefined()
   })
 
@@ -331,7 +330,7 @@ describe('ambiguous ZIPs', () => {
     expect(rate.city).toBe(city.toUpperCase())
     expect(rate.combined_rate).toBe(formatRate(snapshot.rates.combinedRate(entry.candidates[index]!.stack, TODAY)))
     expect(meta.resolved_via).toBe('address_locator')
-    expect(codes(meta.warnings)).not.toContain('ambiguous_zip5')
+    expect(warningCodes(meta.warnings)).not.toContain('ambiguous_zip5')
   })
 })
 
@@ -422,7 +421,7 @@ describe('place mode', () => {
     const entry = snapshot.rates.lookupZip(rate.zip).find((e) => e.state === 'IL')!
     expect(rate.combined_rate).toBe(formatRate(snapshot.rates.combinedRate(entry.candidates[0]!.stack, TODAY)))
     expect(meta.resolved_via).toBe('place_gazetteer')
-    expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(meta.warnings)).not.toContain('place_input_mismatch')
   })
 
   it('a place answers one of its ZIPs mailed under its own name, a street-address ZIP, rather than a suburb\'s or a PO box', async () => {
@@ -439,7 +438,7 @@ describe('place mode', () => {
     const saint = await simple(`/v1/tax/mn?location=${encodeURIComponent('Saint Paul MN')}`)
     expect(saint.rate.city).toBe('ST. PAUL')
     expect(saint.meta.confidence).toBe('medium') // MN transit districts unplaced
-    expect(codes(saint.meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(saint.meta.warnings)).not.toContain('place_input_mismatch')
     const plain = await simple('/v1/tax/il?location=Springfield')
     expect(plain.rate.city).toBe('SPRINGFIELD')
   })
@@ -505,7 +504,7 @@ describe('place mode', () => {
     const guessed = await simple('/v1/tax/-?location=Springfield')
     const mostPopulous = snapshot.places.find('Springfield')[0]!
     expect(guessed.rate.state).toBe(mostPopulous.state)
-    expect(codes(guessed.meta.warnings)).toEqual(expect.arrayContaining(['state_from_input', 'place_name_ambiguous']))
+    expect(warningCodes(guessed.meta.warnings)).toEqual(expect.arrayContaining(['state_from_input', 'place_name_ambiguous']))
     expect(guessed.meta.confidence).toBe('low')
     expect(meta.warnings.length).toBeGreaterThan(0)
   })
@@ -537,7 +536,7 @@ describe('place mode', () => {
     const ventura = await simple('/v1/tax/ca?location=Ventura')
     expect(ventura.meta.resolved_via).toBe('place_gazetteer')
     expect(ventura.rate.combined_rate).toBe(cityRate('Ventura'))
-    expect(codes(ventura.meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(ventura.meta.warnings)).not.toContain('place_input_mismatch')
     const unplaced = snapshot.manifest.states.find((s) => s.code === 'CA')!.unplaced.map((u) => u.name)
     expect(unplaced.join(' ')).not.toMatch(/Paso Robles|Ventura/)
   })
@@ -546,7 +545,7 @@ describe('place mode', () => {
     const { rate, meta } = await simple(`/v1/tax/ny?location=${encodeURIComponent('New York City, NY')}`)
     expect(rate).toEqual((await simple(`/v1/tax/ny?location=${encodeURIComponent('New York, NY')}`)).rate)
     expect(meta.resolved_via).toBe('place_gazetteer')
-    expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(meta.warnings)).not.toContain('place_input_mismatch')
     const address = await simple(`/v1/tax/ny?address=${encodeURIComponent('1 Centre St, New York City, NY')}`)
     expect(address.rate).toEqual(rate)
   })
@@ -574,7 +573,7 @@ describe('place mode', () => {
     expect(named.rate).toMatchObject({ zip: '90201', county: 'LOS ANGELES', city: 'CUDAHY', combined_rate: cudahyRate })
     expect(named.meta.resolved_via).toBe('place_gazetteer')
     expect(warningOf(named.meta.warnings, 'place_without_zip').message).toMatch(/Cudahy, CA has no ZIP of its own/)
-    expect(codes(named.meta.warnings)).not.toContain('county_only')
+    expect(warningCodes(named.meta.warnings)).not.toContain('county_only')
     // Its own tax is answered, so it is not among the taxes that may be missing.
     const missing = warningOf(named.meta.warnings, 'unplaced_jurisdictions').jurisdictions.map((j: { code: string }) => j.code)
     expect(missing).not.toContain('city:CUDAHY')
@@ -583,17 +582,17 @@ describe('place mode', () => {
     const address = await simple(`/v1/tax/ca?address=${encodeURIComponent('4610 Santa Ana St, Cudahy, CA 90201')}`)
     expect(address.rate).toMatchObject({ zip: '90201', city: 'CUDAHY', combined_rate: cudahyRate })
     expect(address.meta).toMatchObject({ resolved_via: 'address_locator', confidence: 'medium' })
-    expect(codes(address.meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(address.meta.warnings)).not.toContain('place_input_mismatch')
     // A ZIP across town is not Cudahy's: the ZIP's own place answers, with the mismatch said.
     const across = await simple(`/v1/tax/ca?address=${encodeURIComponent('4610 Santa Ana St, Cudahy, CA 90001')}`)
     expect(across.rate.city).toBe('LOS ANGELES')
-    expect(codes(across.meta.warnings)).toContain('place_input_mismatch')
+    expect(warningCodes(across.meta.warnings)).toContain('place_input_mismatch')
 
     const [place] = snapshot.places.find('Cudahy', 'CA')
     const point = await simple(`/v1/tax/ca?lat=${place!.lat}&lng=${place!.lng}`)
     expect(point.rate).toMatchObject({ city: 'CUDAHY', combined_rate: cudahyRate })
     expect(point.meta.resolved_via).toBe('coordinates')
-    expect(codes(point.meta.warnings)).not.toContain('nearest_zip')
+    expect(warningCodes(point.meta.warnings)).not.toContain('nearest_zip')
 
     // North Mankato, MN (SST): its county's and its own rows of the rate file in force today.
     const member = extractMember(readFileSync(sharedPath('mirror/sst/MNR2026Q2FEB18.zip')), 'MNR2026Q2FEB18.zip')
@@ -602,7 +601,7 @@ describe('place mode', () => {
     const mankato = await simple(`/v1/tax/mn?location=${encodeURIComponent('North Mankato, MN')}`)
     expect(mankato.rate).toMatchObject({ county: 'NICOLLET', city: 'NORTH MANKATO', city_rate: formatRate(rowRate('01', '47068')) })
     expect(mankato.rate.combined_rate).toBe(formatRate(rowRate('45', '27') + rowRate('00', '103') + rowRate('01', '47068')))
-    expect(codes(mankato.meta.warnings)).toContain('place_without_zip')
+    expect(warningCodes(mankato.meta.warnings)).toContain('place_without_zip')
   })
 
   it('"Industry" and "City of Industry" are one name: either finds the city CDTFA calls City of Industry, without a mismatch', async () => {
@@ -610,7 +609,7 @@ describe('place mode', () => {
       const { rate, meta } = await simple(`/v1/tax/ca?location=${encodeURIComponent(name)}`)
       expect(rate.city, name).toBe('CITY OF INDUSTRY')
       expect(meta.resolved_via, name).toBe('place_gazetteer')
-      expect(codes(meta.warnings), name).not.toContain('place_input_mismatch')
+      expect(warningCodes(meta.warnings), name).not.toContain('place_input_mismatch')
     }
   })
 
@@ -628,13 +627,13 @@ describe('place mode', () => {
     // The place itself has a ZIP carrying its rates.
     const place = await simple(`/v1/tax/ca?location=${encodeURIComponent('West Hollywood, CA')}`)
     expect(place.rate).toMatchObject({ zip: '90069', city: 'WEST HOLLYWOOD', combined_rate: cityRate('West Hollywood') })
-    expect(codes(place.meta.warnings)).not.toContain('county_only')
+    expect(warningCodes(place.meta.warnings)).not.toContain('county_only')
 
     // The ZIP's postal name chooses nothing: the answer stays the ZIP's, with the same doubt.
     const postal = await simple(`/v1/tax/ca?address=${encodeURIComponent('8500 Sunset Blvd, West Hollywood, CA 90069')}`)
     expect(postal.rate.city).toBe('WEST HOLLYWOOD')
     expect(postal.meta.confidence).toBe('medium')
-    expect(codes(postal.meta.warnings)).toContain('ambiguous_zip5')
+    expect(warningCodes(postal.meta.warnings)).toContain('ambiguous_zip5')
     // A USPS name spread over suburbs is not preferred: 55441 is addressed MINNEAPOLIS and its point lies in Plymouth.
     const suburb = await simple('/v1/tax/mn?zip=55441')
     expect(suburb.rate.city).toBe('PLYMOUTH')
@@ -643,8 +642,8 @@ describe('place mode', () => {
     // (the answer stays medium for the LA County cities whose ZIPs are not known).
     const named = await simple(`/v1/tax/ca?address=${encodeURIComponent('1 Sunset Plaza Dr, Los Angeles, CA 90069')}`)
     expect(named.rate.city).toBe('LOS ANGELES')
-    expect(codes(named.meta.warnings)).not.toContain('ambiguous_zip5')
-    expect(codes(named.meta.warnings)).toContain('unplaced_jurisdictions')
+    expect(warningCodes(named.meta.warnings)).not.toContain('ambiguous_zip5')
+    expect(warningCodes(named.meta.warnings)).toContain('unplaced_jurisdictions')
   })
 
   it('a local tax that could not be placed is named, and holds the answer to medium, only where it may lie', async () => {
@@ -656,7 +655,7 @@ describe('place mode', () => {
     expect(ca.some((tax) => tax.counties!.includes('06067'))).toBe(false)
     const sacramento = await simple('/v1/tax/ca?zip=95814')
     expect(sacramento.meta.confidence).toBe('high')
-    expect(codes(sacramento.meta.warnings)).not.toContain('unplaced_jurisdictions')
+    expect(warningCodes(sacramento.meta.warnings)).not.toContain('unplaced_jurisdictions')
     const inLosAngeles = ca.filter((tax) => tax.counties!.includes('06037'))
     const la = await full('/v1/tax/ca?zip=90012&mode=full')
     expect(la.meta.confidence).toBe('medium')
@@ -665,14 +664,14 @@ describe('place mode', () => {
     expect(unplaced('MN').some((tax) => tax.level === 'district' && tax.counties === undefined)).toBe(true)
     const minneapolis = await simple('/v1/tax/mn?zip=55401')
     expect(minneapolis.meta.confidence).toBe('medium')
-    expect(codes(minneapolis.meta.warnings)).toContain('unplaced_jurisdictions')
+    expect(warningCodes(minneapolis.meta.warnings)).toContain('unplaced_jurisdictions')
     // WI: its stadium districts have ended, so they are named only for the dates they were in force.
     const ended = unplaced('WI')
     expect(ended.length).toBeGreaterThan(0)
     for (const tax of ended) expect(tax.until! < TODAY).toBe(true)
     const milwaukee = await simple('/v1/tax/wi?zip=53202')
     expect(milwaukee.meta.confidence).toBe('high')
-    expect(codes(milwaukee.meta.warnings)).not.toContain('unplaced_jurisdictions')
+    expect(warningCodes(milwaukee.meta.warnings)).not.toContain('unplaced_jurisdictions')
     const lastDay = ended.map((tax) => tax.until!).sort().at(-1)!
     const then = await full(`/v1/tax/wi?zip=53202&mode=full&as_of=${lastDay}`)
     expect(then.meta.confidence).toBe('medium')
@@ -690,8 +689,8 @@ describe('place mode', () => {
     expect(rate).toMatchObject({ city: '', city_rate: '0.00000', combined_district_rate: formatRate(dropUnits(row.EstimatedSpecialRate!)) })
     expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
     expect(meta.confidence).toBe('medium')
-    expect(codes(meta.warnings)).not.toContain('county_only')
-    expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(meta.warnings)).not.toContain('county_only')
+    expect(warningCodes(meta.warnings)).not.toContain('place_input_mismatch')
   })
 
   it('an aggregator region named for a district answers the city: downtown Tucson is TUCSON, at the region\'s rates', async () => {
@@ -700,7 +699,7 @@ describe('place mode', () => {
     const { rate, meta } = await simple(`/v1/tax/az?address=${encodeURIComponent('255 W Alameda St, Tucson, AZ 85701')}`)
     expect(rate).toMatchObject({ city: 'TUCSON', city_rate: formatRate(dropUnits(row.EstimatedCityRate!)), combined_district_rate: formatRate(dropUnits(row.EstimatedSpecialRate!)) })
     expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
-    expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(meta.warnings)).not.toContain('place_input_mismatch')
     const body = await full('/v1/tax/az?zip=85701&mode=full')
     expect(body.resolved_place.city?.name).toBe('TUCSON')
   })
@@ -709,9 +708,9 @@ describe('place mode', () => {
     const row = (await avalaraRows('WY', '202512')).get('82001')!
     const { rate, meta } = await simple(`/v1/tax/wy?address=${encodeURIComponent('2001 Capitol Ave, Cheyenne, WY 82001')}`)
     expect(rate.combined_rate).toBe(formatRate(dropCombined(row)))
-    expect(codes(meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(meta.warnings)).not.toContain('place_input_mismatch')
     const place = await simple('/v1/tax/wy?location=Cheyenne')
-    expect(codes(place.meta.warnings)).not.toContain('county_only')
+    expect(warningCodes(place.meta.warnings)).not.toContain('county_only')
     expect(place.meta.confidence).toBe('medium')
   })
 
@@ -743,7 +742,7 @@ describe('coordinates mode', () => {
   it('a placeholder path state serves the point\'s state, and says so', async () => {
     const { rate, meta } = await simple('/v1/tax/-?lat=47.6062&lng=-122.3321')
     expect(rate.state).toBe('WA')
-    expect(codes(meta.warnings)).toContain('state_from_input')
+    expect(warningCodes(meta.warnings)).toContain('state_from_input')
   })
 
   it('a point in no county (open sea) is a 404', async () => {
@@ -782,7 +781,7 @@ describe('dates', () => {
     expect(warningOf(old.meta.warnings, 'earlier_snapshot')).toMatchObject({ snapshot: artifacts.earlierId, edition: HISTORY_EDITION })
     expect(warningOf(old.meta.warnings, 'aggregator_estimate').message).toMatch(HISTORY_EDITION)
     // later editions exist: the date is not "after the newest data"
-    expect(codes(old.meta.warnings)).not.toContain('date_after_data')
+    expect(warningCodes(old.meta.warnings)).not.toContain('date_after_data')
     const current = await simple(`/v1/tax/tx?zip=${zip}`)
     expect(current.rate.combined_rate).toBe(formatRate(dropCombined(now.get(zip)!)))
     const error = await refused(`/v1/tax/tx?zip=${zip}&as_of=2018-03-31`, 400, 'INVALID_INPUT')

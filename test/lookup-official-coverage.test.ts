@@ -8,19 +8,15 @@ import { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { ErrorBody } from '../server/base/errors.ts'
 import { factsOf } from '../server/lookup/snapshot-facts.ts'
-import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
+import type { FullLookupBody } from '../server/lookup/tax-response.ts'
+import { fullLookup, simpleLookup, warningOf } from './support/lookup-bodies.ts'
 import { servedLookups } from './support/lookup-server.ts'
 import { avalaraRows, dropCombined } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
 
 const served = servedLookups()
 
-async function answer(path: string) {
-  const response = await served.lookup.get(path)
-  expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200)
-  return path.includes('mode=full') ? FullLookupBody.parse(response.body) : SimpleLookupBody.parse(response.body)
-}
-const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any> | undefined
+const answer = (path: string) => (path.includes('mode=full') ? fullLookup(served.lookup, path) : simpleLookup(served.lookup, path))
 const defaultRate = (zip: string, state: string, date: string) => {
   const entry = served.snapshot.rates.lookupZip(zip).find((e) => e.state === state)!
   return formatRate(served.snapshot.rates.combinedRate(entry.candidates[0]!.stack, date))

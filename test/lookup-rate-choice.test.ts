@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
-import { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
+import { fullLookup, simpleLookup, warningCodes, warningOf } from './support/lookup-bodies.ts'
 import { servedLookups } from './support/lookup-server.ts'
 import { avalaraRows, dropCombined, dropUnits } from './support/lookup-snapshots.ts'
 import { sharedPath } from './support/shared.ts'
@@ -14,15 +14,8 @@ import { sharedPath } from './support/shared.ts'
 const served = servedLookups()
 const CDTFA_FILE = 'SalesTaxRates1-1-26.xlsx'
 
-async function answer(path: string) {
-  const response = await served.lookup.get(path)
-  expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200)
-  return response.body
-}
-const simple = async (path: string) => SimpleLookupBody.parse(await answer(path))
-const full = async (path: string) => FullLookupBody.parse(await answer(path))
-const codes = (warnings: readonly unknown[]) => warnings.filter((w): w is { code: string } => typeof w === 'object').map((w) => w.code)
-const warningOf = (warnings: readonly unknown[], code: string) => warnings.find((w) => typeof w === 'object' && (w as { code: string }).code === code) as Record<string, any>
+const simple = (path: string) => simpleLookup(served.lookup, path)
+const full = (path: string) => fullLookup(served.lookup, path)
 
 async function cdtfaCityRate(name: string): Promise<string> {
   const workbook = await parseCdtfaWorkbook(readFileSync(sharedPath('mirror', 'cdtfa', CDTFA_FILE)), CDTFA_FILE)
@@ -39,7 +32,7 @@ describe('sub-ZIP district', () => {
     const district = warningOf(zip.meta.warnings, 'sub_zip_district')
     expect(district).toMatchObject({ district: 'Special districts (FRENCH QUARTER EDD)', row_combined_rate: formatRate(dropCombined(row)), answered_combined_rate: '0.10000' })
     expect(district.message).toMatch(/An address inside the district pays 0\.10245/)
-    expect(codes(zip.meta.warnings)).toEqual(expect.arrayContaining(['aggregator_estimate', 'ambiguous_zip5']))
+    expect(warningCodes(zip.meta.warnings)).toEqual(expect.arrayContaining(['aggregator_estimate', 'ambiguous_zip5']))
 
     const detailed = await full('/v1/tax/la?zip=70112&mode=full')
     expect(detailed.ambiguous_zip5.candidates).toEqual([
@@ -52,12 +45,12 @@ describe('sub-ZIP district', () => {
     const rows = await avalaraRows('KS', '202512')
     const cid = await simple('/v1/tax/ks?zip=66061')
     expect(cid.rate.combined_rate).not.toBe(formatRate(dropCombined(rows.get('66061')!)))
-    expect(codes(cid.meta.warnings)).toContain('sub_zip_district')
+    expect(warningCodes(cid.meta.warnings)).toContain('sub_zip_district')
     // The rate answered is one the other Olathe ZIPs publish.
     const olathe = [...rows.values()].filter((r) => r.TaxRegionName === 'OLATHE').map((r) => formatRate(dropCombined(r)))
     expect(olathe).toContain(cid.rate.combined_rate)
     const plain = await simple('/v1/tax/ks?zip=66062')
-    expect(codes(plain.meta.warnings)).not.toContain('neighbour_region')
+    expect(warningCodes(plain.meta.warnings)).not.toContain('neighbour_region')
   })
 })
 
@@ -73,7 +66,7 @@ describe('neighbour region', () => {
     // An address naming the region's city picks the region's row: the caller's city chooses.
     const phoenix = await simple(`/v1/tax/az?address=${encodeURIComponent('1 Main St, Phoenix, AZ 85251')}`)
     expect(phoenix.rate).toMatchObject({ city: 'PHOENIX', combined_rate: formatRate(dropCombined(rows.get('85251')!)) })
-    expect(codes(phoenix.meta.warnings)).not.toContain('neighbour_region')
+    expect(warningCodes(phoenix.meta.warnings)).not.toContain('neighbour_region')
   })
 })
 
@@ -145,6 +138,6 @@ describe('the city that covers the ZIP, not a tie', () => {
     expect(within!.weight).toBeGreaterThan(0)
     const address = await simple(`/v1/tax/ca?address=${encodeURIComponent('2415 University Ave, East Palo Alto, CA 94303')}`)
     expect(address.rate).toMatchObject({ zip: '94303', city: 'EAST PALO ALTO', combined_rate: eastPaloAlto })
-    expect(codes(address.meta.warnings)).not.toContain('place_input_mismatch')
+    expect(warningCodes(address.meta.warnings)).not.toContain('place_input_mismatch')
   })
 })

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { parseRateFraction } from '../snapshot-contract/rate-units.ts'
 import { ErrorBody, ValidationErrorBody } from '../server/base/errors.ts'
-import { SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import { AvalaraRatesBody } from '../server/portability/rates-avalara.ts'
 import { NativeRatesBody } from '../server/portability/rates-native.ts'
 import { TaxjarRatesBody } from '../server/portability/rates-taxjar.ts'
+import { simpleLookup, warningCodes } from './support/lookup-bodies.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { lookupArtifacts } from './support/lookup-snapshots.ts'
 
@@ -37,11 +37,7 @@ const native = async (query: string) => NativeRatesBody.parse(await rates(query)
 const taxjar = async (query: string) => TaxjarRatesBody.parse(await rates(`${query}&format=taxjar`))
 const avalara = async (query: string) => AvalaraRatesBody.parse(await rates(`${query}&format=avalara`))
 
-async function taxRate(state: string, query: string) {
-  const response = await lookup.get(`/v1/tax/${state}?${query}`)
-  expect(response.status).toBe(200)
-  return SimpleLookupBody.parse(response.body).rate
-}
+const taxRate = async (state: string, query: string) => (await simpleLookup(lookup, `/v1/tax/${state}?${query}`)).rate
 
 async function refused(query: string, status: number, code: string, key?: string) {
   const response = await lookup.get(`/v1/portability/rates?${query}`, key)
@@ -50,7 +46,6 @@ async function refused(query: string, status: number, code: string, key?: string
   return response.body.error as Record<string, any>
 }
 
-const codes = (warnings: readonly unknown[]) => warnings.filter((w): w is { code: string } => typeof w === 'object').map((w) => w.code)
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString()
 
 describe('input forms, resolved as GET /v1/tax resolves them', () => {
@@ -91,7 +86,7 @@ describe('input forms, resolved as GET /v1/tax resolves them', () => {
   it('latitude and longitude under each accepted name, with no state_from_input note', async () => {
     const expected = await native('lat=33.749&lng=-84.388')
     expect(expected).toMatchObject({ state: 'GA', resolved_via: 'coordinates' })
-    expect(codes(expected.warnings)).not.toContain('state_from_input')
+    expect(warningCodes(expected.warnings)).not.toContain('state_from_input')
     for (const latitude of ['lat', 'latitude']) {
       for (const longitude of ['lng', 'longitude', 'lon', 'long']) {
         expect(await native(`${latitude}=33.749&${longitude}=-84.388`), `${latitude}/${longitude}`).toEqual(expected)
@@ -111,7 +106,7 @@ describe('formats', () => {
     expect(units(state) + units(county) + units(city) + units(district)).toBe(units(combined))
     expect(answer.components.reduce((sum, row) => sum + units(row.rate), 0)).toBe(units(combined))
     expect(answer.sourcing).toEqual({ applied: 'destination', rule: 'origin', reason: expect.stringContaining('No seller') })
-    expect(codes(answer.warnings)).toContain('aggregator_estimate')
+    expect(warningCodes(answer.warnings)).toContain('aggregator_estimate')
   })
 
   it("taxjar: exactly TaxJar's rate object, equal to /v1/tax's rate object for the same ZIP", async () => {

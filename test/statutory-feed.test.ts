@@ -11,6 +11,7 @@ import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { stateByCode } from '../sources/index.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import { heldDrops } from './support/held-drops.ts'
+import { warningCodes } from './support/lookup-bodies.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
@@ -150,10 +151,9 @@ describe('a dated statutory rate', () => {
     })
 
     it('says the 6% window has no published start: verified for its last quarter, assumed before it', async () => {
-      const codes = (body: { meta: { warnings: { code: string }[] } }) => body.meta.warnings.map((w) => w.code)
       expect((await answer('2026-01-15')).meta.warnings).toContainEqual(expect.objectContaining({ code: 'statutory_rate_undated', verified_for: '2026Q3' }))
-      expect(codes(await answer('2026-08-01'))).not.toContain('statutory_rate_undated')
-      expect(codes(await answer('2026-11-01'))).not.toContain('statutory_rate_undated')
+      expect(warningCodes((await answer('2026-08-01')).meta.warnings)).not.toContain('statutory_rate_undated')
+      expect(warningCodes((await answer('2026-11-01')).meta.warnings)).not.toContain('statutory_rate_undated')
     })
 
     it('switches on the first day of the new rate', async () => {

@@ -1,7 +1,8 @@
 // The text of client/api-types.ts: the API's request and response types, generated from the zod
 // schemas the server validates and describes in /openapi.json with. The client imports only the
 // generated file, so its package holds no server code; the package build regenerates it, and
-// test/client-package.test.ts fails when the file in the repository is not what this writes.
+// test/client-package.test.ts fails when the file in the repository is not what this writes. An
+// object schema made by `.extend` of a generated type is written as that type `&` its added fields.
 import { z } from 'zod'
 import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
 import { ValidationIssue } from '../../server/base/errors.ts'
@@ -54,7 +55,45 @@ const HEADER = `// Generated from the server's zod schemas by client/codegen/api
 export function apiTypesSource(): string {
   const declarations = new TypeDeclarations()
   for (const [name, schema, io] of GENERATED) {
-    declarations.declare(name, z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>)
+    const override = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) => {
+      const base = extendedType(zodSchema, io)
+      if (base) writeAsExtension(jsonSchema, base)
+    }
+    declarations.declare(name, z.toJSONSchema(schema, { io, unrepresentable: 'any', override }) as Record<string, unknown>)
   }
   return `${HEADER}\n${declarations.source()}`
+}
+
+type Extended = { name: string; fields: string[] }
+
+/**
+ * The generated type an object schema extends (`Base.extend({...})`): a generated object type of the
+ * same io each of whose fields the schema holds as the very same schema, with fewer fields than it;
+ * of several, the one with the most fields.
+ */
+function extendedType(schema: unknown, io: 'input' | 'output'): Extended | null {
+  if (!(schema instanceof z.ZodObject)) return null
+  const shape = schema.shape as Record<string, unknown>
+  let found: Extended | null = null
+  for (const [name, candidate, candidateIo] of GENERATED) {
+    if (candidateIo !== io || candidate === schema || !(candidate instanceof z.ZodObject)) continue
+    const fields = Object.keys(candidate.shape)
+    if (fields.length >= Object.keys(shape).length || fields.some((field) => shape[field] !== candidate.shape[field])) continue
+    if (!found || fields.length > found.fields.length) found = { name, fields }
+  }
+  return found
+}
+
+/** Rewrites an object's JSON Schema, in place, as `base` and the fields it adds (`allOf`, a $ref to the base's declaration). */
+function writeAsExtension(json: Record<string, unknown>, base: Extended): void {
+  const { type, properties, required, additionalProperties, ...rest } = json
+  const added = (field: string) => !base.fields.includes(field)
+  const own = {
+    type,
+    properties: Object.fromEntries(Object.entries((properties ?? {}) as Record<string, unknown>).filter(([field]) => added(field))),
+    required: ((required ?? []) as string[]).filter(added),
+    ...(additionalProperties === undefined ? {} : { additionalProperties }),
+  }
+  for (const key of Object.keys(json)) delete json[key]
+  Object.assign(json, rest, { allOf: [{ $ref: `#/$defs/${base.name}` }, own] })
 }

@@ -6,7 +6,7 @@ import type { AddressMatch, ZipEntry } from '../../snapshot-contract/rate-index.
 import { otherDirectionalSide, streetAddressKey } from '../../snapshot-contract/street-key.ts'
 import { warning, type WarningObject } from './lookup-warnings.ts'
 import { factsOf, type SnapshotView } from './snapshot-facts.ts'
-import { bindingPlaces, listedBindings, type BoundReading } from './zip4-location.ts'
+import { bindingPlaces, listedBindings, unratedWarning, type BoundReading } from './zip4-location.ts'
 
 /** `exact`: the binding of the house's ranges; `ambiguous`: the ZIP5 answer stands, for the reason the warning gives. */
 export type AddressRangeReading = ({ kind: 'exact' } & BoundReading) | { kind: 'ambiguous'; warning: WarningObject }
@@ -33,12 +33,5 @@ export function readAddressRanges(view: SnapshotView, entry: ZipEntry, streetSen
     return { kind: 'ambiguous', warning: warning('address_ambiguous', message, { street, house: key.house, bindings: listedBindings(view, bindings, isoDate) }) }
   }
   const [{ candidate, unrated }] = bindings as [AddressMatch]
-  return { kind: 'exact', entry: { ...entry, candidates: [candidate] }, unrated: unrated.length > 0 ? unratedWarning(sent, state, unrated) : null }
+  return { kind: 'exact', entry: { ...entry, candidates: [candidate] }, unrated: unrated.length > 0 ? unratedWarning('address_unrated_district', sent, state, unrated) : null }
 }
-
-const unratedWarning = (sent: string, state: string, codes: string[]): WarningObject =>
-  warning(
-    'address_unrated_district',
-    `The ${state} boundary file binds ${sent} to district${codes.length > 1 ? 's' : ''} ${codes.join(', ')}, which the rate file gives no rate: ${codes.length > 1 ? 'they' : 'it'} may apply and ${codes.length > 1 ? 'are' : 'is'} not included.`,
-    { districts: codes },
-  )

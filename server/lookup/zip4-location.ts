@@ -3,7 +3,7 @@
 // record wins over the `Z` record of its ZIP (the `Z` record is the default for the +4s no `4`
 // record lists). No range, or ranges of different bindings: the ZIP5 answer, with a warning. The
 // located form of an exact answer and the ambiguity listing serve address ranges too
-// (address-range-location.ts).
+// (address-range-location.ts), and so does the warning of districts bound without a rate.
 import type { Candidate, Plus4Match, ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeMismatch, type Located } from './located.ts'
@@ -41,7 +41,7 @@ export function readZip4(view: SnapshotView, entry: ZipEntry, zip4: string, isoD
   }
   if (bindings.length > 1) return { kind: 'zip5', ambiguous: true, warning: ambiguousWarning(view, sent, bindings, isoDate) }
   const [{ candidate, unrated }] = bindings as [Plus4Match]
-  return { kind: 'exact', entry: { ...entry, candidates: [candidate] }, unrated: unrated.length > 0 ? unratedWarning(sent, state, unrated) : null }
+  return { kind: 'exact', entry: { ...entry, candidates: [candidate] }, unrated: unrated.length > 0 ? unratedWarning('zip4_unrated_district', `ZIP+4 ${sent}`, state, unrated) : null }
 }
 
 /** An exact reading of the boundary file: the binding, as the one candidate of its ZIP; `unrated` as in Zip4Reading. */
@@ -96,9 +96,15 @@ function ambiguousWarning(view: SnapshotView, sent: string, bindings: Plus4Match
   )
 }
 
-const unratedWarning = (sent: string, state: string, codes: string[]): WarningObject =>
+/** The warning of district `codes` the boundary file binds `subject` ("ZIP+4 55401-1234", "1 Main St, 55401") to, which the rate file gives no rate. */
+export const unratedWarning = (
+  code: 'zip4_unrated_district' | 'address_unrated_district',
+  subject: string,
+  state: string,
+  codes: string[],
+): WarningObject =>
   warning(
-    'zip4_unrated_district',
-    `The ${state} boundary file binds ZIP+4 ${sent} to district${codes.length > 1 ? 's' : ''} ${codes.join(', ')}, which the rate file gives no rate: ${codes.length > 1 ? 'they' : 'it'} may apply and ${codes.length > 1 ? 'are' : 'is'} not included.`,
+    code,
+    `The ${state} boundary file binds ${subject} to district${codes.length > 1 ? 's' : ''} ${codes.join(', ')}, which the rate file gives no rate: ${codes.length > 1 ? 'they' : 'it'} may apply and ${codes.length > 1 ? 'are' : 'is'} not included.`,
     { districts: codes },
   )

@@ -5,7 +5,7 @@ import type { LookupServer } from './lookup-server.ts'
 
 async function okBody(server: LookupServer, path: string) {
   const response = await server.get(path)
-  expect(response.status, JSON.stringify(response.body)).toBe(200)
+  expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200)
   return response.body
 }
 
