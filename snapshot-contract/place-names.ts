@@ -63,12 +63,13 @@ export function isCdpSuffix(suffix: string | null): boolean {
 }
 
 const WORD_EXPANSIONS: Record<string, string> = { ST: 'SAINT', FT: 'FORT', MT: 'MOUNT' }
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
 /** Upper case, accents and punctuation removed, ST/FT/MT expanded, single spaces: "St. Paul" → "SAINT PAUL". */
 export function normalizePlaceName(name: string): string {
-  const words = name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Most names are plain ASCII, which decomposing leaves as it is.
+  const unaccented = PRINTABLE_ASCII.test(name) ? name : name.normalize('NFD').replace(/[\u0300-\u036f]/g, '')
+  const words = unaccented
     .toUpperCase()
     .replace(/['’.]/g, '')
     .replace(/[^A-Z0-9]+/g, ' ')
