@@ -7,7 +7,7 @@ import type { Authority } from '../../snapshot-contract/rate-index.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
-import type { LookupWarning } from './lookup-warnings.ts'
+import type { LookupWarning, WarningObject } from './lookup-warnings.ts'
 import { standingWarnings, taxingUnplaced, unplacedExample, unplacedInCounty, unplacedOn, type RateVaries, type UnplacedTax } from './lookup-warnings.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
@@ -36,6 +36,9 @@ export type ZipPoint = {
   /** per candidate: county FIPS, place GEOID ('' when the source names the place only) and place name */
   candidates: { county: string | null; placeGeoid: string | null; placeName: string | null }[]
 }
+
+/** Warnings every answer of a state shares: frozen, the list and each warning (answer-text.ts keeps their JSON text). */
+const shared = (warnings: WarningObject[]): readonly WarningObject[] => Object.freeze(warnings.map((warning) => Object.freeze(warning)))
 
 export class SnapshotFacts {
   readonly #view: SnapshotView
@@ -122,7 +125,7 @@ export class SnapshotFacts {
     const unplaced = mayLieHere.filter((u) => !answered.some((a) => a.level === u.level && a.code === u.code))
     if (unplaced.length === 0) {
       let plain = this.#plainWarnings.get(state)
-      if (!plain) this.#plainWarnings.set(state, (plain = Object.freeze(standingWarnings(record, this.#view.id, [], false, false))))
+      if (!plain) this.#plainWarnings.set(state, (plain = shared(standingWarnings(record, this.#view.id, [], false, false))))
       return plain
     }
     const inCounty = countyFips !== null
@@ -132,7 +135,7 @@ export class SnapshotFacts {
     const example = unplacedExample(unplaced, answeredTaxes)
     const key = `${state}|${inCounty}|${unplaced.map((u) => u.code).join(',')}|${example.tax.code}=${example.sameAs?.code ?? ''}`
     let warnings = cache.get(key)
-    if (!warnings) cache.set(key, (warnings = Object.freeze(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed, answeredTaxes))))
+    if (!warnings) cache.set(key, (warnings = shared(standingWarnings(record, this.#view.id, unplaced, inCounty, detailed, answeredTaxes))))
     return warnings
   }
 

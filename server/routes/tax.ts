@@ -3,12 +3,14 @@
 // (spec 7), checked by the lookup; the schema's own failures are 422.
 import { z } from 'zod'
 import { ErrorBody } from '../base/errors.ts'
+import { simpleBodyText } from '../lookup/answer-text.ts'
 import { lookupSources } from '../lookup/history-source.ts'
 import { INPUT_MODES } from '../lookup/lookup-errors.ts'
 import { readLookupRequest, RESPONSE_SHAPES, STRICT_OFF, STRICT_ON } from '../lookup/lookup-request.ts'
 import { lookupTax } from '../lookup/resolve-lookup.ts'
 import { FullLookupBody, SimpleLookupBody } from '../lookup/tax-response.ts'
 import { defineRoute } from '../dispatch/route.ts'
+import { JsonText } from '../http/respond.ts'
 import { billingOf } from './caller-billing.ts'
 import { coordinate } from './coordinate-param.ts'
 
@@ -66,7 +68,8 @@ export const taxRoute = defineRoute({
   const reading = readLookupRequest(params.state, query, now)
   if (!reading.ok) throw reading.error
   const sources = lookupSources(snapshot, settings.geocoder)
-  const body = await lookupTax(reading.request, sources, () => billingOf(caller))
+  const answer = await lookupTax(reading.request, sources, () => billingOf(caller))
+  const body = reading.request.shape === 'simple' ? new JsonText(simpleBodyText(answer as SimpleLookupBody)) : answer
   // A full answer carries the caller's billing, and an address may be answered from what an
   // upstream geocoder said (or did not say): only simple answers from the snapshot alone are the
   // same for every caller and every repeat.
