@@ -2,7 +2,7 @@
 // in the request body (no size limit; read line by line, written as it arrives) or as one JSON
 // array (up to TAXATLAS_BACKFILL_JSON_LIMIT). Rows are judged one by one; the answer counts accepted,
 // duplicate and rejected rows and lists the first rejected ones with their reasons.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ValidationIssue } from '../base/errors.ts'
 import { backfillBody } from '../portability/backfill/backfill-body.ts'
 import { importBackfill } from '../portability/backfill/backfill-import.ts'
