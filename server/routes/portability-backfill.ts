@@ -12,6 +12,9 @@ import { COMMIT_ROWS } from '../store/transactions-bulk.ts'
 import { PG_COMMIT_ROWS } from '../store/postgres/pg-commit-rows.ts'
 import { defineRoute } from '../dispatch/route.ts'
 
+// Digits grouped by hand: toLocaleString would load ICU's number formats while the server starts.
+const grouped = (count: number) => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+
 const DateWindowView = z.object({ from: z.string(), to: z.string() })
 
 export const BackfillReportBody = z
@@ -46,7 +49,7 @@ export const backfillRoute = defineRoute({
     'or a JSON array (application/json), read whole, up to TAXATLAS_BACKFILL_JSON_LIMIT bytes (16 MiB by default).',
     `Each row is validated on its own; rows dated more than ${BACKFILL_LIMITS.windowMonths} months back or in the future (UTC) are rejected.`,
     'A row whose (provider, transaction_id, kind) is already stored counts as a duplicate and is left as stored, so re-running a file adds nothing.',
-    `Valid rows are committed in chunks (${COMMIT_ROWS.toLocaleString('en-US')} rows, one row group, on the DuckDB store; ${PG_COMMIT_ROWS.toLocaleString('en-US')} on PostgreSQL) and the rest at the end; the answer comes after the last commit.`,
+    `Valid rows are committed in chunks (${grouped(COMMIT_ROWS)} rows, one row group, on the DuckDB store; ${grouped(PG_COMMIT_ROWS)} on PostgreSQL) and the rest at the end; the answer comes after the last commit.`,
     'An upload that fails or is cut off keeps what was committed before; sending the file again is safe.',
   ].join(' '),
   tags: ['portability'],
