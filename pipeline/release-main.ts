@@ -6,7 +6,7 @@
 import { appendFile, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { z } from 'zod'
+import * as z from 'zod'
 import { Manifest } from '../snapshot-contract/manifest.ts'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { decideRelease } from './release-decision.ts'

@@ -1,6 +1,6 @@
 // Pipeline settings, read from the environment once and validated before any work starts.
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 
 // The standard proxy variables are read where a request is made (proxy-agents.ts, per URL); here a
 // value that is no URL stops the run before any work, instead of failing every download.

@@ -1,6 +1,6 @@
 // Server settings, read from the environment once and validated before anything opens or listens.
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { spillPathOf } from './store/usage-spill.ts'
 import { readGeocoderSettings, type GeocoderSettings } from './geocoder/geocoder-settings.ts'
 import { PortabilityEnv, portabilitySettingsOf, type PortabilitySettings } from './portability/portability-settings.ts'

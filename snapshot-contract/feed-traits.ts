@@ -2,7 +2,7 @@
 // decides behaviour from these traits and never from a feed's name: adding a feed is one entry
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds/adapters (its line in
 // that table too) and descriptors.
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>

@@ -214,10 +214,18 @@ export class ContainerReader {
   strings(name: string): StringColumn {
     const offsets = this.column(`${name}.o`, 'u32')
     const bytes = this.column(`${name}.s`, 'u8')
-    const broken = offsets.length === 0 ? 0 : offsets[0] !== 0 ? 0 : offsets.findIndex((offset, i) => offset > bytes.length || (i > 0 && offset < offsets[i - 1]))
+    const broken = offsets.length === 0 || offsets[0] !== 0 ? 0 : firstBrokenOffset(offsets, bytes.length)
     if (broken !== -1) throw new FormatError(`${this.#label}: section ${name}.o row ${broken}: not an offset into the ${bytes.length} bytes of ${name}.s`)
     return new StringColumn(offsets, bytes, this.#decoder)
   }
+}
+
+/** The first row of a string column's offsets past its bytes or below the offset before it, or -1. */
+function firstBrokenOffset(offsets: Uint32Array, length: number): number {
+  for (let i = 0; i < offsets.length; i++) {
+    if (offsets[i] > length || (i > 0 && offsets[i] < offsets[i - 1])) return i
+  }
+  return -1
 }
 
 /**
@@ -240,6 +248,27 @@ export class StringColumn {
 
   get(index: number): string {
     return (this.#decoded[index] ??= this.decoder.decode(this.bytes.subarray(this.offsets[index], this.offsets[index + 1])))
+  }
+
+  /**
+   * Negative, zero or positive as string i sorts before, with or after string j by `<` on the decoded
+   * strings (UTF-16 code units), read from the bytes while they are ASCII: an index's sorted columns
+   * are checked without decoding (and keeping) every string. Past ASCII, bytes need not sort as the
+   * decoded strings do (code points beyond U+FFFF, invalid sequences), so both are decoded.
+   */
+  compare(i: number, j: number): number {
+    const { bytes, offsets } = this
+    const a = offsets[i], b = offsets[j]
+    const aLength = offsets[i + 1] - a, bLength = offsets[j + 1] - b
+    for (let k = 0; k < aLength && k < bLength; k++) {
+      const x = bytes[a + k], y = bytes[b + k]
+      if ((x | y) >= 0x80) {
+        const s = this.get(i), t = this.get(j)
+        return s < t ? -1 : s > t ? 1 : 0
+      }
+      if (x !== y) return x - y
+    }
+    return aLength - bLength
   }
 }
 

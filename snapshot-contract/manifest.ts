@@ -1,6 +1,6 @@
 // manifest.json and the freshness envelope (api.md "GET /v1/freshness"): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
-import { z } from 'zod'
+import * as z from 'zod'
 import { FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
 import { RateVaries } from './model.ts'
 

@@ -1,6 +1,6 @@
 // The shapes every feed adapter and the geography builder hand to the compiler.
 // Identity of an authority is (state, level, code); names are metadata only (trap P37).
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const LEVELS = ['state', 'county', 'city', 'district'] as const
 export type Level = (typeof LEVELS)[number]

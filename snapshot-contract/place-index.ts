@@ -116,13 +116,13 @@ export class PlaceIndex {
       'p.state': this.#state, 'p.geoid': this.#geoid, 'p.name': this.#name, 'p.kind': this.#kind, 'p.pop': this.#pop,
       'p.lat': this.#lat, 'p.lng': this.#lng, 'p.cty': this.#cty, 'p.z0': this.#z0, 'p.zn': this.#zn,
     })
-    check.sortedStrings('p.key', this.#key.length, (i) => this.#key.get(i))
+    check.sortedStrings('p.key', this.#key)
     check.indices('p.state', this.#state, this.#states.length)
     check.indices('p.kind', this.#kind, PLACE_KIND.length)
     check.ranges('p.z0', this.#z0, this.#zn, this.#zips.length)
     check.indices('pz.zip', this.#zips, 100_000)
     check.sameLength(this.#countyFips.length, { 'cty.name': this.#countyName })
-    check.sortedStrings('cty.fips', this.#countyFips.length, (i) => this.#countyFips.get(i))
+    check.sortedStrings('cty.fips', this.#countyFips)
   }
 
   get size(): number {

@@ -476,7 +476,7 @@ export class RateIndex {
     if (q && a) {
       const { streets, ranges: r } = a
       check.sameLength(r.zip.length, { 'a.st': r.street, 'a.lo': r.low, 'a.hi': r.high, 'a.side': r.side, 'a.from': r.from, 'a.to': r.to, 'a.q': r.binding })
-      check.sortedStrings('a.street', streets.length, (i) => streets.get(i))
+      check.sortedStrings('a.street', streets)
       check.indices('a.zip', r.zip, 100_000)
       check.indices('a.st', r.street, streets.length)
       check.indices('a.side', r.side, ADDRESS_SIDES.length)

@@ -3,7 +3,7 @@
 // sorted. A file whose checksum matches but whose bytes are damaged (or written by a faulty
 // compiler) is then refused as a whole with a FormatError naming the section and row, instead of
 // answering some lookups with a 500 or, worse, with a rate read from the wrong row.
-import { FormatError } from './format.ts'
+import { FormatError, type StringColumn } from './format.ts'
 
 type Column = ArrayLike<number>
 
@@ -67,12 +67,9 @@ export class SectionChecks {
   }
 
   /** Strings sorted by code unit, as the readers compare them. */
-  sortedStrings(section: string, length: number, at: (i: number) => string): void {
-    let previous = length > 0 ? at(0) : ''
-    for (let i = 1; i < length; i++) {
-      const value = at(i)
-      if (value < previous) this.fail(section, i, `${JSON.stringify(value)} is out of order after ${JSON.stringify(previous)}`)
-      previous = value
+  sortedStrings(section: string, strings: StringColumn): void {
+    for (let i = 1; i < strings.length; i++) {
+      if (strings.compare(i - 1, i) > 0) this.fail(section, i, `${JSON.stringify(strings.get(i))} is out of order after ${JSON.stringify(strings.get(i - 1))}`)
     }
   }
 }

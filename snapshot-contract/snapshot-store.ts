@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { sha256Hex, writeAtomically } from './file-bytes.ts'
+import { sha256Hex, sha256HexOffThread, writeAtomically } from './file-bytes.ts'
 import { FORMAT_VERSION } from './format.ts'
 import { Manifest, freshnessEnvelope, type HistoryLayer } from './manifest.ts'
 
@@ -45,7 +45,26 @@ export type LoadedSnapshot = {
  * `history`, the older editions' files too (read, checked and let go: they are opened on demand).
  */
 export async function loadSnapshot(artifactsDir: string, id: string, options: { history?: boolean } = {}): Promise<LoadedSnapshot> {
+  const { verified, ...loaded } = await readSnapshot(artifactsDir, id, options)
+  await verified
+  return loaded
+}
+
+/**
+ * A snapshot whose files are read, their sizes checked, and their sha256 still being computed (off
+ * the event loop): `verified` settles once every file is checked, rejecting with the first failure
+ * in the order `loadSnapshot` checks them. Nothing read from `files` may be used before it resolves,
+ * and it must always be awaited.
+ */
+export type ReadSnapshot = LoadedSnapshot & { verified: Promise<void> }
+
+/**
+ * `loadSnapshot` with the hashing left running: a reader can lay its own checks over the bytes
+ * while they are hashed. The index files are read while the manifest is parsed.
+ */
+export async function readSnapshot(artifactsDir: string, id: string, options: { history?: boolean } = {}): Promise<ReadSnapshot> {
   const dir = snapshotDir(artifactsDir, id)
+  const reads = new Map(INDEX_FILES.map((name) => [name, settled(readFile(path.join(dir, name)))]))
   const manifestText = await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => {
     throw new SnapshotError(`snapshot ${id}: manifest.json is missing`)
   })
@@ -56,13 +75,25 @@ export async function loadSnapshot(artifactsDir: string, id: string, options: { 
     throw new SnapshotError(`snapshot ${id}: format version ${manifest.format_version}, this build reads ${FORMAT_VERSION}`)
   }
   const files = {} as Record<IndexFile, Buffer>
+  // Each file's check as it finishes, in the order they are reported: never rejecting, so none is left unhandled meanwhile.
+  const faults: Promise<unknown>[] = []
   for (const name of INDEX_FILES) {
     const expected = manifest.files.find((file) => file.name === name)
-    if (!expected) throw new SnapshotError(`snapshot ${id}: manifest does not list ${name}`)
-    files[name] = await readSnapshotFile(artifactsDir, id, expected)
+    const read = await reads.get(name)!
+    const problem = !expected ? `manifest does not list ${name}` : 'error' in read ? `${name} is missing` : sizeProblem(read.value, expected)
+    if (problem) {
+      // A file before it that does not verify is the reason given, as when each file is checked in turn.
+      throw (await firstFault(faults)) ?? new SnapshotError(`snapshot ${id}: ${problem}`)
+    }
+    const bytes = (read as { value: Buffer }).value
+    files[name] = bytes
+    faults.push(faultOf(checkHash(id, bytes, expected!)))
   }
-  if (options.history) for (const layer of manifest.history) await readSnapshotFile(artifactsDir, id, layer.file)
-  return { id, manifest, files }
+  if (options.history) for (const layer of manifest.history) faults.push(faultOf(readSnapshotFile(artifactsDir, id, layer.file)))
+  const verified = firstFault(faults).then((fault) => (fault ? Promise.reject(fault) : undefined))
+  // Handled here too, so a caller that fails before awaiting it leaves no unhandled rejection behind.
+  verified.catch(() => undefined)
+  return { id, manifest, files, verified }
 }
 
 /** One file of a snapshot, checked against the size and sha256 its manifest lists. */
@@ -71,14 +102,37 @@ export async function readSnapshotFile(artifactsDir: string, id: string, expecte
   const bytes = await readFile(path.join(snapshotDir(artifactsDir, id), name)).catch(() => {
     throw new SnapshotError(`snapshot ${id}: ${name} is missing`)
   })
-  if (bytes.length !== expected.size) {
-    throw new SnapshotError(`snapshot ${id}: ${name} is ${bytes.length} bytes, manifest says ${expected.size}`)
-  }
-  const digest = sha256Hex(bytes)
-  if (digest !== expected.sha256) {
-    throw new SnapshotError(`snapshot ${id}: ${name} sha256 ${digest} does not match the manifest`)
-  }
+  const problem = sizeProblem(bytes, expected)
+  if (problem) throw new SnapshotError(`snapshot ${id}: ${problem}`)
+  await checkHash(id, bytes, expected)
   return bytes
+}
+
+function sizeProblem(bytes: Buffer, expected: { name: string; size: number }): string | null {
+  return bytes.length === expected.size ? null : `${expected.name} is ${bytes.length} bytes, manifest says ${expected.size}`
+}
+
+async function checkHash(id: string, bytes: Buffer, expected: { name: string; sha256: string }): Promise<void> {
+  const digest = await sha256HexOffThread(bytes)
+  if (digest !== expected.sha256) throw new SnapshotError(`snapshot ${id}: ${expected.name} sha256 ${digest} does not match the manifest`)
+}
+
+/** A promise that never rejects: its value, or the error it failed with. */
+function settled<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+  return promise.then((value) => ({ value }), (error: unknown) => ({ error }))
+}
+
+/** The error a check failed with, or null: it never rejects. */
+function faultOf(check: Promise<unknown>): Promise<unknown> {
+  return check.then(() => null, (error: unknown) => error)
+}
+
+async function firstFault(faults: readonly Promise<unknown>[]): Promise<unknown> {
+  for (const fault of faults) {
+    const error = await fault
+    if (error) return error
+  }
+  return null
 }
 
 export async function loadCurrentSnapshot(artifactsDir: string): Promise<LoadedSnapshot | null> {

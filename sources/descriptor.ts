@@ -2,7 +2,7 @@
 // declared as data (the state's legal facts are in state-facts.ts). A state lists its feeds in order
 // of preference (the official source first, then the manual drop or the statute): the first that
 // serves wins (pipeline/feed-preference.ts).
-import { z } from 'zod'
+import * as z from 'zod'
 import { FeedKind, feedTraits, type SourceKind } from '../snapshot-contract/feed-traits.ts'
 import { SstReading } from './sst-reading.ts'
 

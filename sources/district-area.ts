@@ -2,7 +2,7 @@
 // counties by statute or county resolution, with its rate, first day and citation. A rate file's
 // district code without a boundary file is bound to such an area only when its rate and first day
 // match exactly one fact (pipeline/feeds/district-areas.ts).
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const DistrictArea = z.object({
   /** what the tax is, as its statute or resolution names it */

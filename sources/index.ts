@@ -53,7 +53,9 @@ import wy from './wy.ts'
 import pr from './pr.ts'
 import type { StateDescriptor } from './descriptor.ts'
 
-export const STATES: readonly StateDescriptor[] = [al, ak, az, ar, ca, co, ct, de, dc, fl, ga, hi, id, il, in_, ia, ks, ky, la, me, md, ma, mi, mn, ms, mo, mt, ne, nv, nh, nj, nm, ny, nc, nd, oh, ok, or_, pa, ri, sc, sd, tn, tx, ut, vt, va, wa, wv, wi, wy, pr].sort((a, b) => a.code.localeCompare(b.code))
+// Codes are two capital letters (descriptor.ts): `<` orders them as localeCompare would, without
+// the collator localeCompare sets up on its first call.
+export const STATES: readonly StateDescriptor[] = [al, ak, az, ar, ca, co, ct, de, dc, fl, ga, hi, id, il, in_, ia, ks, ky, la, me, md, ma, mi, mn, ms, mo, mt, ne, nv, nh, nj, nm, ny, nc, nd, oh, ok, or_, pa, ri, sc, sd, tn, tx, ut, vt, va, wa, wv, wi, wy, pr].sort((a, b) => (a.code < b.code ? -1 : 1))
 
 export const stateByCode = (code: string): StateDescriptor | undefined =>
   STATES.find((state) => state.code === code.toUpperCase())

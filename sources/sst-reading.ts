@@ -2,7 +2,7 @@
 // mixes meanings under one code, each code range) stands for, and the state's rules the common
 // reading lacks. Declared per state in its descriptor, never per ZIP (docs/data-sources.md,
 // "SST member readings").
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const SstRowRead = z.enum([
   'state',

@@ -3,7 +3,7 @@
 // effective windows, whether a sales tax exists, the economic-nexus rule, intrastate sourcing and
 // the freight rule, with the table's sources for the row. The per-state descriptors hold what
 // changes per state and per refresh; test/state-facts.test.ts compares every row with the CSV.
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The date the rules table vouches for: state-rules.md gives the rules in force in Q4 2026, "e.g. on 2026-12-01". */
 export const RULES_TABLE_AS_OF = '2026-12-01'

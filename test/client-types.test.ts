@@ -7,7 +7,7 @@
 // Schema as those routes, and the client's bundled code is client/ alone.
 import { build } from 'esbuild'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'

@@ -4,7 +4,7 @@
 // fields mixed in; schemas whose parse changes values compile to none.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { precheckOf } from '../server/http/schema-precheck.ts'
 import { validate } from '../server/http/validation.ts'
 import { API_ROUTES } from '../server/routes/index.ts'

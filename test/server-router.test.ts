@@ -4,7 +4,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { createApp } from '../server/app.ts'
 import { memoryLogger } from '../server/base/logger.ts'
 import { defineRoute, type Route } from '../server/dispatch/route.ts'

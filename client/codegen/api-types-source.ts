@@ -3,7 +3,7 @@
 // generated file, so its package holds no server code; the package build regenerates it, and
 // test/client-package.test.ts fails when the file in the repository is not what this writes. An
 // object schema made by `.extend` of a generated type is written as that type `&` its added fields.
-import { z } from 'zod'
+import * as z from 'zod'
 import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
 import { ValidationIssue } from '../../server/base/errors.ts'
 import { ChangesBody } from '../../server/changes/changes-feed.ts'

@@ -15,7 +15,7 @@
 //   (feeds/rate-row-conflicts.ts).
 // - more than 1% rejected rows, or no rows at all, fails the whole file.
 import Papa from 'papaparse'
-import { z } from 'zod'
+import * as z from 'zod'
 import { stateByCode } from '../../sources/index.ts'
 import { AGGREGATOR_FILE_NAME } from '../../snapshot-contract/feed-traits.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'

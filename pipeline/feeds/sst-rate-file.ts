@@ -2,7 +2,7 @@
 // Rows that do not fit are rejected with a reason; `assertRateFileHealthy` turns too many
 // rejections, or a bad first row, into a failed file (pitfalls P1, P4).
 import Papa from 'papaparse'
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseRateFraction } from '../../snapshot-contract/rate-units.ts'
 
 export const RATE_FILE_FIELDS = 9

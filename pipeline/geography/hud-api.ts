@@ -1,7 +1,7 @@
 // HUD-USPS ZIP→county crosswalk through the HUD User API (publisher-evidence.md C.5), used when
 // TAXATLAS_HUD_TOKEN is set: one request per state (`query=All` can time out), the rows written
 // out as a crosswalk CSV in HUD's file layout so the build reads API and file alike.
-import { z } from 'zod'
+import * as z from 'zod'
 import { FetchError, httpGet } from '../fetch-source.ts'
 import type { UspsZip } from './usps-zips.ts'
 

@@ -1,6 +1,6 @@
 // The loopback admin listener's routes: the admin operations over HTTP, declared like API routes
 // (validated the same way) but never part of /openapi.json.
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineRoute, type Route } from '../dispatch/route.ts'
 import {
   AccountListBody,

@@ -4,7 +4,7 @@
 // names it otherwise (a PostgreSQL store has no file to put it beside). A file left by a crashed
 // server points at a closed port and is ignored.
 import { readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const AdminEndpoint = z.object({ url: z.url(), token: z.string().min(32), pid: z.number().int() })
 export type AdminEndpoint = z.infer<typeof AdminEndpoint>

@@ -1,7 +1,7 @@
 // Account and key management (api.md "Authentication": not part of the public API). The same operations run
 // behind the loopback admin listener of a running server and, with no server running, straight
 // against the store from the admin command.
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Clock } from '../base/clock.ts'
 import { HttpError } from '../base/errors.ts'
 import type { Accounts, Account, ApiKeyInfo } from '../store/accounts.ts'

@@ -1,5 +1,5 @@
 // The one error type handlers throw, the codes the API uses, and the JSON bodies they become.
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** Every machine-readable `error.code` this server sends, with the status it always comes with. */
 export const ERROR_STATUS = {

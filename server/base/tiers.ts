@@ -1,6 +1,6 @@
 // Plans: each has a lookup quota and a per-key request rate. The numbers are defaults; any of
 // them can be overridden with TAXATLAS_TIERS (JSON, snake_case, per tier and field).
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const TIER_NAMES = ['trial', 'starter', 'growth', 'enterprise'] as const
 export const TierName = z.enum(TIER_NAMES)

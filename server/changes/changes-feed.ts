@@ -1,6 +1,6 @@
 // One page of the changes feed: the served snapshot's rate changes of the chosen states, filtered by
 // effective date and by when they were first seen, in the feed's order from the cursor on.
-import { z } from 'zod'
+import * as z from 'zod'
 import { LEVELS } from '../../snapshot-contract/model.ts'
 import { compareChanges } from '../../snapshot-contract/rate-changes.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'

@@ -1,7 +1,8 @@
 // Adapter for the free US Census Geocoder "geographies" API: one-line address in, the matched
 // point with its county and incorporated place out. Optional and off by default (see
 // geocoder-settings.ts); every way the upstream can fail becomes GeocoderUnavailableError.
-import { EnvHttpProxyAgent, fetch as undiciFetch } from 'undici'
+import type { EnvHttpProxyAgent } from 'undici'
+import { loadUndici } from '../base/undici.ts'
 import { CensusGeographiesResponse, type CensusAddressMatch } from './census-response.ts'
 import type { GeocodeMatch, Geocoder } from './geocode-match.ts'
 import { GeocoderUnavailableError, retryAfterSeconds } from './geocoder-unavailable-error.ts'
@@ -22,8 +23,10 @@ export type CensusGeocoderOptions = {
 // Node 20's built-in fetch ignores the proxy variables; undici's EnvHttpProxyAgent follows
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY (CONNECT for https), and TLS trusts NODE_EXTRA_CA_CERTS.
 let proxyAware: EnvHttpProxyAgent | null = null
-const envProxyFetch = ((input: string, init?: RequestInit) =>
-  undiciFetch(input, { ...(init as object), dispatcher: (proxyAware ??= new EnvHttpProxyAgent()) })) as unknown as typeof fetch
+const envProxyFetch = (async (input: string, init?: RequestInit) => {
+  const undici = await loadUndici()
+  return undici.fetch(input, { ...(init as object), dispatcher: (proxyAware ??= new undici.EnvHttpProxyAgent()) })
+}) as unknown as typeof fetch
 
 export function createCensusGeocoder(options: CensusGeocoderOptions): Geocoder {
   const fetchImpl = options.fetch ?? envProxyFetch

@@ -1,7 +1,7 @@
 // The documented JSON of the Census Geocoder's `geographies/onelineaddress` (format=json), reduced
 // to the fields a tax lookup uses. Unknown fields and geography layers are ignored; the layers
 // read here are those of the Current_Current vintage.
-import { z } from 'zod'
+import * as z from 'zod'
 
 const County = z.object({
   GEOID: z.string().regex(/^\d{5}$/),

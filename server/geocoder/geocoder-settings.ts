@@ -1,6 +1,6 @@
 // Settings of the optional upstream geocoder, read from the environment. Unset URL = no geocoder:
 // address lookups then resolve from the snapshot alone.
-import { z } from 'zod'
+import * as z from 'zod'
 import { settingsError } from '../base/settings-error.ts'
 import { CENSUS_DEFAULT_BENCHMARK, CENSUS_DEFAULT_VINTAGE, type CensusGeocoderOptions } from './census-geocoder.ts'
 

@@ -1,6 +1,6 @@
 // The response bodies of GET /v1/tax/{state} as zod schemas: the types the answer is built as, and
 // what /openapi.json documents. They are not parsed at run time.
-import { z } from 'zod'
+import * as z from 'zod'
 import { FeedKind, SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { CANDIDATE_BASES } from '../../snapshot-contract/model.ts'
 import { RESOLVED_VIA } from './located.ts'

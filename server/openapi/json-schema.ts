@@ -1,7 +1,7 @@
 // zod → JSON Schema 2020-12 (the dialect of OpenAPI 3.1) via zod's own converter. Schemas named
 // with `.meta({ id })` become shared components; every `#/$defs/X` is moved to
 // `#/components/schemas/X` because inside an OpenAPI document `#` is the document, not the schema.
-import { z } from 'zod'
+import * as z from 'zod'
 
 type Json = Record<string, unknown>
 export type Io = 'input' | 'output'

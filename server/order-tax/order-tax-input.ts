@@ -4,7 +4,7 @@
 // (`line_item`, `tax_code`) is named in a 422 instead of silently changing the tax; `plugin`,
 // which platform plugins add, and the order-only line fields a client may reuse are accepted and
 // ignored. Meaning is checked afterwards by readOrderTax.
-import { z } from 'zod'
+import * as z from 'zod'
 import { Money, NumberLike, Text } from '../sale/lenient-fields.ts'
 
 /** The most line items one request may carry. */

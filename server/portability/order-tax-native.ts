@@ -2,7 +2,7 @@
 // POST /v2/taxes, with money as decimal strings, rates as 5-decimal strings, each level's part
 // of every line, and what the answer rests on (sourcing, the rows of the location taxed, its
 // confidence and dates, and every note).
-import { z } from 'zod'
+import * as z from 'zod'
 import { LEVELS, type Level } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { RESOLVED_VIA } from '../lookup/located.ts'

@@ -1,6 +1,6 @@
 // A stored transaction as the v1 portability endpoints answer it: TaxJar's field names, money as
 // decimal strings (negative for refunds), and what taxatlas adds (kind, marketplace, source).
-import { z } from 'zod'
+import * as z from 'zod'
 import type { StoredTransaction } from '../store/transaction-store.ts'
 import { formatMoney } from '../sale/money.ts'
 import type { TransactionRecord } from '../store/transaction-record.ts'

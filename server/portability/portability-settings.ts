@@ -1,5 +1,5 @@
 // Settings of the portability endpoints, from the environment, validated once at start-up.
-import { z } from 'zod'
+import * as z from 'zod'
 import { UNKNOWN_CODE_POLICIES, type UnknownCodePolicy } from '../order-tax/product-taxability.ts'
 import { DEFAULT_NEXUS_BAND, parseBand } from './nexus/nexus-band.ts'
 

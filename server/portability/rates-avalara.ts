@@ -1,7 +1,7 @@
 // Avalara's TaxRates model (GET /api/v2/taxrates/byaddress, bypostalcode): `totalRate` and one
 // entry per taxing authority, as JSON numbers that are fractions (0.0625 = 6.25%). Each number is
 // read from the exact 5-decimal string, so it is the double nearest that decimal, never a float sum.
-import { z } from 'zod'
+import * as z from 'zod'
 import type { FullLookupBody, RateRow } from '../lookup/tax-response.ts'
 
 const TYPE_OF_LEVEL: Record<RateRow['level'], 'State' | 'County' | 'City' | 'Special'> = {

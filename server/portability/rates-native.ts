@@ -1,7 +1,7 @@
 // The `native` format of GET /v1/portability/rates: the location answered, its rates by level as
 // 5-decimal strings, the rows they add up from, how certain and how dated the answer is, and which
 // location the sale was sourced to.
-import { z } from 'zod'
+import * as z from 'zod'
 import { RESOLVED_VIA } from '../lookup/located.ts'
 import { CONFIDENCES, EFFECTIVE_DATE_BASES, NormalizationBlock, RateRow, WarningItem, type FullLookupBody } from '../lookup/tax-response.ts'
 import type { MixedSourcingWarning, Sourcing } from '../order-tax/sourcing.ts'

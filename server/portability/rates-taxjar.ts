@@ -1,7 +1,7 @@
 // TaxJar's `rate` object (GET /v2/rates/:zip), from our rate object: the same fields and values
 // (rates as strings, upper-case names), in TaxJar's order. Used by format=taxjar and by the
 // TaxJar-compatible route.
-import { z } from 'zod'
+import * as z from 'zod'
 import type { RateObject } from '../lookup/tax-response.ts'
 
 const rate = z.string().regex(/^\d+\.\d{5}$/)

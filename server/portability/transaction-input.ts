@@ -2,7 +2,7 @@
 // for types only. Lenient on purpose: numbers or numeric strings for money and ZIPs, `false` or
 // null for an absent street, unknown keys (`plugin: "woo"`) ignored. Meaning (money, dates, the
 // ZIP/state pair) is checked afterwards by normalizeTransaction.
-import { z } from 'zod'
+import * as z from 'zod'
 import { Money, NumberLike, Text } from '../sale/lenient-fields.ts'
 
 export const LineItemInput = z

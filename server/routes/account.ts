@@ -1,6 +1,6 @@
 // GET /v1/account: the caller's plan and usage. Not a lookup, and still answers after a trial
 // ends so the caller can see why lookups are refused.
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineRoute } from '../dispatch/route.ts'
 
 export const AccountBody = z

@@ -1,7 +1,7 @@
 // GET /v1/changes: every rate change the served snapshot knows, past and upcoming, with the ZIPs it
 // touches, the source file that announced it and when taxatlas first saw it. Without `states`, an
 // account with a nexus registration list sees its own states.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ValidationErrorBody } from '../base/errors.ts'
 import { ChangesBody, changesPage, type ChangesNotice, type ChangesScope } from '../changes/changes-feed.ts'
 import { DEFAULT_LIMIT, INCLUDE_VALUES, MAX_LIMIT, readChangesRequest } from '../changes/changes-request.ts'

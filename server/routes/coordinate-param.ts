@@ -1,5 +1,5 @@
 // A latitude or longitude query parameter: a decimal number of degrees within ±limit.
-import { z } from 'zod'
+import * as z from 'zod'
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 

@@ -5,7 +5,7 @@
 // names — so a load balancer can take the instance out of rotation; the body says why. Log lines
 // that cannot be written are reported under `logs` without a 503: lookups do not depend on them
 // (docs/operations.md). Behind a load balancer every node should name the same snapshot.
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineRoute } from '../dispatch/route.ts'
 
 const Degraded = { status: z.literal('degraded'), reason: z.string().describe('what is wrong, for an operator'), since: z.string().describe('when it started') }

@@ -1,7 +1,7 @@
 // GET /openapi.json (public): the description of exactly the routes this app serves, generated
 // on its first request and kept: building it takes ~80 ms, which start-up does not wait for.
 // The routes are code, so a schema that cannot be described fails the tests, which ask for it.
-import { z } from 'zod'
+import * as z from 'zod'
 import { etagOf, matchesIfNoneMatch } from '../base/etag.ts'
 import { JsonText } from '../http/respond.ts'
 import { openApiDocument } from '../openapi/document.ts'

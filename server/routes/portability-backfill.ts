@@ -2,7 +2,7 @@
 // in the request body (no size limit; read line by line, written as it arrives) or as one JSON
 // array (up to TAXATLAS_BACKFILL_JSON_LIMIT). Rows are judged one by one; the answer counts accepted,
 // duplicate and rejected rows and lists the first rejected ones with their reasons.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ValidationIssue } from '../base/errors.ts'
 import { backfillBody } from '../portability/backfill/backfill-body.ts'
 import { importBackfill } from '../portability/backfill/backfill-import.ts'
@@ -11,6 +11,9 @@ import { BACKFILL_LIMITS } from '../portability/portability-settings.ts'
 import { COMMIT_ROWS } from '../store/transactions-bulk.ts'
 import { PG_COMMIT_ROWS } from '../store/postgres/pg-commit-rows.ts'
 import { defineRoute } from '../dispatch/route.ts'
+
+// Digits grouped by hand: toLocaleString would load ICU's number formats while the server starts.
+const grouped = (count: number) => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 
 const DateWindowView = z.object({ from: z.string(), to: z.string() })
 
@@ -46,7 +49,7 @@ export const backfillRoute = defineRoute({
     'or a JSON array (application/json), read whole, up to TAXATLAS_BACKFILL_JSON_LIMIT bytes (16 MiB by default).',
     `Each row is validated on its own; rows dated more than ${BACKFILL_LIMITS.windowMonths} months back or in the future (UTC) are rejected.`,
     'A row whose (provider, transaction_id, kind) is already stored counts as a duplicate and is left as stored, so re-running a file adds nothing.',
-    `Valid rows are committed in chunks (${COMMIT_ROWS.toLocaleString('en-US')} rows, one row group, on the DuckDB store; ${PG_COMMIT_ROWS.toLocaleString('en-US')} on PostgreSQL) and the rest at the end; the answer comes after the last commit.`,
+    `Valid rows are committed in chunks (${grouped(COMMIT_ROWS)} rows, one row group, on the DuckDB store; ${grouped(PG_COMMIT_ROWS)} on PostgreSQL) and the rest at the end; the answer comes after the last commit.`,
     'An upload that fails or is cut off keeps what was committed before; sending the file again is safe.',
   ].join(' '),
   tags: ['portability'],

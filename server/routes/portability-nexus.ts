@@ -1,6 +1,6 @@
 // The account's nexus registration list (GET, and PUT to replace it) and nexus health: rolling
 // 12-month totals per state against each state's recorded threshold rule.
-import { z } from 'zod'
+import * as z from 'zod'
 import { validationError } from '../http/validation.ts'
 import { rollingTwelveMonths, utcDate } from '../sale/date-window.ts'
 import { parseBand } from '../portability/nexus/nexus-band.ts'

@@ -3,7 +3,7 @@
 // 200 `unchanged` (a safe retry), different content replaces the stored one and answers 200
 // `updated`, a new key answers 201 `created`.
 // GET /v1/portability/orders/:transaction_id reads one back.
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpError } from '../base/errors.ts'
 import { recordOfBody } from '../portability/normalize-transaction.ts'
 import { OrderView, orderView } from '../portability/order-view.ts'

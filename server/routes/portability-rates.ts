@@ -2,7 +2,7 @@
 // forms are mapped onto the GET /v1/tax resolver (the same repairs, candidates and warnings); the
 // answer is shaped as `format` asks (ours, TaxJar's or Avalara's), at the location the state's
 // sourcing rule names for the seller sent.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ErrorBody } from '../base/errors.ts'
 import { lookupSources } from '../lookup/history-source.ts'
 import { ZipEntries } from '../lookup/zip-entries.ts'

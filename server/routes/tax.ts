@@ -1,7 +1,7 @@
 // GET /v1/tax/{state} (api.md "GET /v1/tax/{state}"): the rate lookup by address, ZIP, place or coordinates. The schema
 // takes mode, strict, as_of and period as plain strings: their refusals are 400 INVALID_INPUT
 // (spec 7), checked by the lookup; the schema's own failures are 422.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ErrorBody } from '../base/errors.ts'
 import { simpleBodyText } from '../lookup/answer-text.ts'
 import { lookupSources } from '../lookup/history-source.ts'

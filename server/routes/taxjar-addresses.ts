@@ -1,7 +1,7 @@
 // TaxJar's POST /v2/addresses/validate under /taxjar/v2 (taxjar/address-validation.ts), and its
 // GET /v2/validation (EU VAT numbers), which is out of scope: a US sales-tax service answers it
 // with a 404 that says so, in TaxJar's error shape.
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpError } from '../base/errors.ts'
 import { AddressValidationBody, AddressValidationInput, validateAddress } from '../taxjar/address-validation.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'

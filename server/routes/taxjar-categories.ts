@@ -1,6 +1,6 @@
 // TaxJar's GET /v2/categories under /taxjar/v2: the product tax codes order tax understands, from
 // the category table (order-tax/product-categories.ts), with the states each is modelled in.
-import { z } from 'zod'
+import * as z from 'zod'
 import { STATES } from '../../sources/index.ts'
 import { CATEGORIES } from '../order-tax/product-categories.ts'
 import { modelledStates } from '../order-tax/product-taxability.ts'

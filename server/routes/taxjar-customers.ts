@@ -1,7 +1,7 @@
 // TaxJar's /v2/customers under /taxjar/v2: list (ids), show, create, update and delete, stored in
 // the store (store/customers.ts) per account. POST /v2/taxes applies a customer's exemption when
 // an order names it by customer_id.
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpError } from '../base/errors.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { customerOfBody, TaxjarCustomer, TaxjarCustomerInput, taxjarCustomer } from '../taxjar/taxjar-customer.ts'

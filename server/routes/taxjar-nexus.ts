@@ -1,6 +1,6 @@
 // TaxJar's GET /v2/nexus/regions: the account's registration list (PUT /v1/portability/nexus) in
 // TaxJar's shape, sorted by region name as TaxJar sorts it.
-import { z } from 'zod'
+import * as z from 'zod'
 import { stateName } from '../sale/state-code.ts'
 import { TAXJAR_ERRORS } from '../taxjar/taxjar-error.ts'
 import { TAXJAR_BASE, TAXJAR_TAGS } from '../taxjar/taxjar-paths.ts'

@@ -1,7 +1,7 @@
 // TaxJar's GET /v2/rates/:zip under /taxjar/v2, for the `ratesForLocation(zip, {street, city,
 // state, country})` of TaxJar clients: the GET /v1/tax resolver (a street and city choose among the
 // ZIP's jurisdictions), answered as TaxJar's `rate` object, errors in TaxJar's shape.
-import { z } from 'zod'
+import * as z from 'zod'
 import { lookupSources } from '../lookup/history-source.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'
 import { readLookupRequest } from '../lookup/lookup-request.ts'

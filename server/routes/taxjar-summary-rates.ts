@@ -1,7 +1,7 @@
 // TaxJar's GET /v2/summary_rates under /taxjar/v2: per served state, the minimum (state) rate and
 // the address-weighted average combined rate of the snapshot in service (taxjar/summary-rates.ts),
 // with the edition of the state's data and the snapshot they come from.
-import { z } from 'zod'
+import * as z from 'zod'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { utcDate } from '../sale/date-window.ts'
 import { summaryRates } from '../taxjar/summary-rates.ts'

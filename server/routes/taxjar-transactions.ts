@@ -3,7 +3,7 @@
 // and refunds alike (TaxJar's /transactions/orders and /transactions/refunds). Writes land in the
 // same store as /v1/portability/orders (source `taxjar`) and feed nexus health.
 import type { IncomingMessage } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { HttpError } from '../base/errors.ts'
 import { validationError } from '../http/validation.ts'

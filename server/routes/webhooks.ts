@@ -3,7 +3,7 @@
 // changes in the account's states, signed (server/webhooks/). Listed, rotated or re-enabled
 // (PATCH), removed (DELETE), and each delivery's record listed with its attempts.
 import { randomBytes } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpError, ValidationErrorBody } from '../base/errors.ts'
 import { defineRoute, type Route, type RouteSettings } from '../dispatch/route.ts'
 import { validationError } from '../http/validation.ts'

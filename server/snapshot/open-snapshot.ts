@@ -2,7 +2,7 @@
 // readers laid over them, and the freshness body precomputed. Immutable once built, so a request
 // that captured it keeps a consistent view however many swaps happen meanwhile.
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
-import { INDEX_FILES, loadSnapshot, SnapshotError, type IndexFile } from '../../snapshot-contract/snapshot-store.ts'
+import { INDEX_FILES, readSnapshot, SnapshotError, type IndexFile, type LoadedSnapshot } from '../../snapshot-contract/snapshot-store.ts'
 import { freshnessEnvelope, type Manifest } from '../../snapshot-contract/manifest.ts'
 import { PlaceIndex } from '../../snapshot-contract/place-index.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
@@ -28,10 +28,25 @@ export type Snapshot = {
 /**
  * Loads and verifies (size + sha256 per file, via the contract's loader) and opens the readers,
  * which check every offset between their sections: damaged bytes are a SnapshotError or a
- * FormatError here, never a wrong answer later.
+ * FormatError here, never a wrong answer later. The readers' checks run while the files are hashed
+ * on libuv's threads; a file that does not verify is the reason given, before any reader's.
  */
 export async function openSnapshot(artifactsDir: string, id: string, now: number): Promise<Snapshot> {
-  const loaded = await loadSnapshot(artifactsDir, id, { history: true })
+  const read = await readSnapshot(artifactsDir, id, { history: true })
+  let opened: Snapshot | null = null
+  let readerFault: unknown = null
+  try {
+    opened = openReaders(read, artifactsDir, now)
+  } catch (error) {
+    readerFault = error
+  }
+  await read.verified
+  if (!opened) throw readerFault
+  return opened
+}
+
+function openReaders(loaded: LoadedSnapshot, artifactsDir: string, now: number): Snapshot {
+  const { id } = loaded
   if (loaded.manifest.snapshot !== id) {
     throw new SnapshotError(`snapshot ${id}: manifest.json names snapshot ${loaded.manifest.snapshot}`)
   }

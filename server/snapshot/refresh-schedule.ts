@@ -3,8 +3,10 @@
 // it published; requests keep being answered from the snapshot in service throughout. A run that
 // fails as a whole and published nothing is recorded by republishing the snapshot in service with
 // its states marked failed (snapshot-contract/failed-run.ts): freshness shows it, data unchanged.
+// execa is imported when a run starts: a server without a schedule never loads it (start-up parses
+// less of the bundle, docs/architecture.md "Start-up").
 import { Cron } from 'croner'
-import { execa } from 'execa'
+import type { execa } from 'execa'
 import { publishFailedRun } from '../../snapshot-contract/failed-run.ts'
 import { readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
 import type { Clock } from '../base/clock.ts'
@@ -39,6 +41,7 @@ export function scheduleRefresh(
     const before = await readCurrentId(deps.artifactsDir)
     logger.info('refresh_started', { trigger, command: settings.command.join(' '), serving: before })
     const [file, ...args] = settings.command
+    const { execa } = await import('execa')
     child = execa(file!, args, {
       cwd: settings.cwd,
       env: { ...deps.env, TAXATLAS_ARTIFACTS: deps.artifactsDir },

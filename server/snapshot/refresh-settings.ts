@@ -1,6 +1,6 @@
 // Settings of the scheduled refresh the server runs as a child process (snapshot/refresh-schedule.ts).
 import { Cron } from 'croner'
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The spec's schedule for `auto` states: weekly, Sunday 03:00 UTC. */
 export const WEEKLY_SCHEDULE = '0 3 * * 0'

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
 
 export const markerPath = (storePath: string) => `${storePath}.created`

@@ -3,7 +3,7 @@
 // (written beside it, synced, renamed), so a crash while writing leaves the previous one, and it is
 // removed only once a flush holding its counts has been committed.
 import { open, readFile, rename, rm } from 'node:fs/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { UsageRow } from './store-engine.ts'
 
 const SpillFile = z.object({

@@ -5,7 +5,7 @@
 // city, and for a city without a ZIP the ZIPs mailed under that name. What it cannot check
 // without a postal database: that the street and house number exist, and the ZIP+4 — the street
 // comes back as parsed and normalized, the ZIP as its 5 digits.
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpError } from '../base/errors.ts'
 import { normalizeAddressInput } from '../lookup/address/index.ts'
 import { invalidInput } from '../lookup/lookup-errors.ts'

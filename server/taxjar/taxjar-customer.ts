@@ -1,7 +1,7 @@
 // TaxJar's customer (/v2/customers): the body as sent, read into a CustomerRecord, and the record
 // in TaxJar's response shape. A customer's exemption (wholesale, government, other) makes order
 // tax zero in its exempt regions, or everywhere when it lists none; non_exempt changes nothing.
-import { z } from 'zod'
+import * as z from 'zod'
 import { validationError, type ValidationDetail } from '../http/validation.ts'
 import { cleanText, stateOf, zipOf, type Fail } from '../sale/field-values.ts'
 import { NumberLike, Text } from '../sale/lenient-fields.ts'

@@ -2,7 +2,7 @@
 // TaxjarError only for a JSON body with both `error` and `detail`): `error` is the status's
 // reason phrase, `detail` our message (for a validation error, each problem in turn).
 import { STATUS_CODES } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ErrorFormat, HttpError } from '../base/errors.ts'
 
 export const TaxjarErrorBody = z

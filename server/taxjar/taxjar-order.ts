@@ -1,6 +1,6 @@
 // Orders and refunds in TaxJar's response shape: amounts as decimal strings, the date as an
 // instant with `Z`, `user_id` an integer derived from the account id (stable, not secret).
-import { z } from 'zod'
+import * as z from 'zod'
 import type { StoredTransaction } from '../store/transaction-store.ts'
 import { formatMoney } from '../sale/money.ts'
 import { taxjarInstant } from '../portability/transaction-date.ts'

@@ -5,7 +5,7 @@
 // TaxJar's own inconsistent names are kept (state_tax_rate at the top, state_sales_tax_rate in
 // shipping and line items, special_taxable_amount in shipping only). `exemption_reason` is ours:
 // why an exemption applied.
-import { z } from 'zod'
+import * as z from 'zod'
 import { RATE_SCALE_DIGITS } from '../../snapshot-contract/rate-units.ts'
 import { scaledNumberText } from '../base/scaled-number-text.ts'
 import { MONEY_DECIMALS } from '../sale/money.ts'

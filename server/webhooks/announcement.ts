@@ -3,7 +3,7 @@
 // served one that held it), and for each endpoint a delivery of those in its account's states
 // (the nexus registration list, or every state without one: as /v1/changes lists by default).
 import { randomBytes } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { changeIdentity, compareChanges } from '../../snapshot-contract/rate-changes.ts'
 import { changeItem, RateChangeItem } from '../changes/changes-feed.ts'
 import { firstSeenOf } from '../changes/first-seen.ts'

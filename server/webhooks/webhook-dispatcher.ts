@@ -5,7 +5,8 @@
 // again; anything else (another status, a timeout, a refused connection) schedules the next
 // attempt with a doubling wait, and an endpoint failing for the set period is disabled.
 import pLimit from 'p-limit'
-import { Agent, request } from 'undici'
+import type { Agent } from 'undici'
+import { loadUndici } from '../base/undici.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
 import { utcDate } from '../sale/date-window.ts'
@@ -46,7 +47,7 @@ const IDLE_LOOK_MS = 60_000
 
 export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher {
   const { table, settings, clock, logger } = deps
-  const agent = new Agent({ connections: settings.concurrency, connect: { timeout: settings.timeoutMs, lookup: guardedLookup(settings) } })
+  let agent: Agent | null = null
   const limit = pLimit(settings.concurrency)
   let handled: string | null = null
   let stopped = false
@@ -80,7 +81,9 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     let error: string | null = check.ok ? null : `refused: ${check.reason}`
     if (check.ok) {
       try {
-        const response = await request(check.url, {
+        const undici = await loadUndici()
+        agent ??= new undici.Agent({ connections: settings.concurrency, connect: { timeout: settings.timeoutMs, lookup: guardedLookup(settings) } })
+        const response = await undici.request(check.url, {
           method: 'POST',
           dispatcher: agent,
           body: delivery.body,
@@ -165,7 +168,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       stopped = true
       if (timer) clearTimeout(timer)
       await round
-      await agent.close()
+      await agent?.close()
     },
   }
 }

@@ -1,5 +1,5 @@
 // Settings of webhook subscriptions, from the environment, validated once at start-up.
-import { z } from 'zod'
+import * as z from 'zod'
 
 const flag = z
   .enum(['0', '1', 'false', 'true'])

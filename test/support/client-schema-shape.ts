@@ -1,6 +1,6 @@
 // A zod schema's JSON Schema with references inlined and documentation removed: two schemas that
 // accept the same values compare equal, whatever their descriptions and component ids.
-import { z } from 'zod'
+import * as z from 'zod'
 
 const DOCUMENTATION = new Set(['$schema', '$defs', 'id', 'title', 'description', 'examples'])
 

@@ -1,6 +1,6 @@
 // Test-only routes, registered through the same registry mechanism lookups will use.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import { defineRoute } from '../../server/dispatch/route.ts'
 import { HttpError } from '../../server/base/errors.ts'
 

@@ -1,5 +1,5 @@
 // The nexus health response as a schema, for /openapi.json and the route's reply type.
-import { z } from 'zod'
+import * as z from 'zod'
 import { NexusCombination } from '../../../sources/state-facts.ts'
 
 const Money = z.string().describe('decimal string, e.g. "81234.50"')
