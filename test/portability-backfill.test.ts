@@ -73,14 +73,15 @@ describe('backfill', () => {
 
   it('stores only the new rows of an upload that holds stored ones too, in every chunk after them as well', async () => {
     const { api_key: key } = await server.createAccount('enterprise')
-    // Past one PostgreSQL chunk (50,000 rows): the stored key sits in the first chunk, the second holds none.
-    const plan: RowPlan = { rows: 60_000, zips: [['GA', zips.get('GA')!]], today: TODAY, days: 300, prefix: 'mix' }
+    // Past the first PostgreSQL chunks (50,000 rows each, two committing at once): the stored key
+    // sits in a first chunk, and the chunk after it holds none.
+    const plan: RowPlan = { rows: 110_000, zips: [['GA', zips.get('GA')!]], today: TODAY, days: 300, prefix: 'mix' }
     const stored = planRow(plan, 10)
     const order = await server.call(key, 'POST', '/v1/portability/orders', { ...stored, amount: '3.00' })
     expect(order.status).toBe(201)
 
     const response = await postNdjson(server.url, key, ndjsonOf(plan))
-    expect(await response.json()).toMatchObject({ received: 60_000, accepted: 59_999, duplicate: 1, rejected: 0 })
+    expect(await response.json()).toMatchObject({ received: 110_000, accepted: 109_999, duplicate: 1, rejected: 0 })
     expect((await server.call(key, 'GET', '/v1/portability/orders/mix-10')).body.order).toMatchObject({ amount: '3.00', source: 'api' })
     const replaced = planCents(plan, 'GA', 11) - planCents(plan, 'GA', 10)
     const ga = (await health(key)).states.find((s: { state: string }) => s.state === 'GA')

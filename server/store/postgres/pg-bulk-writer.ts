@@ -6,10 +6,11 @@
 // chunks, an earlier run, an order, or another node) fails that COPY as a whole; the chunk is then
 // streamed into a temporary table and moved by one INSERT … ON CONFLICT DO NOTHING, which skips the
 // stored keys — what makes a re-run add nothing — and the chunks after it take that way too until
-// one of them meets no stored key. A chunk commits on its own connection while the next one is
-// being read and validated, so the database's work and the server's overlap; at most one chunk
-// commits at a time, in order. What is staged but not committed is gone if the process dies, and
-// was never acknowledged.
+// one of them meets no stored key. The keys are shared between two streams by a hash: each
+// stream's chunks commit one at a time, in order, on a connection of their own while the next one
+// is being read and validated, so the database works on two cores beside the server, a key
+// repeated in the import keeps its first row, and the two never insert the same key. What is
+// staged but not committed is gone if the process dies, and was never acknowledged.
 import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
 import type { PoolClient } from 'pg'
@@ -47,46 +48,74 @@ function copyFields(r: TransactionRecord): string {
   return `${copyText(r.provider)}\t${copyText(r.transactionId)}\t${r.kind}\t${r.transactionDate}\t${r.transactionAt}\t${copyText(r.toCountry)}\t${copyText(r.toZip)}\t${copyText(r.toState)}\t${copyText(r.toCity)}\t${copyText(r.toStreet)}\t${copyText(r.fromCountry)}\t${copyText(r.fromZip)}\t${copyText(r.fromState)}\t${copyText(r.fromCity)}\t${copyText(r.fromStreet)}\t${r.amount}\t${r.shipping}\t${r.salesTax}\t${copyText(r.customerId)}\t${copyText(r.exemptionType)}\t${r.marketplace ? 't' : 'f'}\t${copyText(r.referenceId)}\t${copyText(r.lineItems ? JSON.stringify(r.lineItems) : null)}`
 }
 
+/** Chunks committing at once, each on its own connection, so the database's work spreads over two cores. */
+const STREAMS = 2
+
 export class PgBulkWriter implements BulkWriter {
-  /** keys staged since the last commit: a key repeated in the import keeps its first row */
-  #staged = new Set<string>()
-  #chunk = new CopyData()
-  #inserted = 0
-  /** whether the next chunk is copied straight into `transactions` (until a chunk meets a stored key) */
-  #direct = true
-  /** the chunk committing now, if any; a failure surfaces on the next call */
-  #committing: Promise<void> = Promise.resolve()
+  /** a key always goes to the same stream, whose chunks commit one at a time, in order */
+  readonly #streams: ChunkStream[]
   /** what starts and ends every line: the account, then the source and the import's time */
   readonly #lineStart: string
   readonly #lineEnd: string
 
-  constructor(
-    private readonly db: PgDatabase,
-    accountId: string,
-    source: TransactionSource,
-    now: number,
-  ) {
+  constructor(db: PgDatabase, accountId: string, source: TransactionSource, now: number) {
     const stamp = new Date(now).toISOString()
     this.#lineStart = `${copyText(accountId)}\t`
     this.#lineEnd = `\t${source}\t${stamp}\t${stamp}\n`
+    this.#streams = Array.from({ length: STREAMS }, () => new ChunkStream(db))
   }
 
   get inserted(): number {
-    return this.#inserted
+    return this.#streams.reduce((sum, stream) => sum + stream.inserted, 0)
   }
 
   async add(records: readonly TransactionRecord[]): Promise<void> {
     for (const r of records) {
       const key = `${r.provider}\u0000${r.transactionId}\u0000${r.kind}`
-      if (this.#staged.has(key)) continue
-      this.#staged.add(key)
-      this.#chunk.add(this.#lineStart + copyFields(r) + this.#lineEnd)
-      if (this.#chunk.rows === PG_COMMIT_ROWS) await this.#startCommit()
+      const stream = this.#streams[hashOf(key) % STREAMS]!
+      if (stream.add(key, () => this.#lineStart + copyFields(r) + this.#lineEnd)) await stream.startCommit()
     }
   }
 
   async commit(): Promise<void> {
-    if (this.#chunk.rows) await this.#startCommit()
+    await Promise.all(this.#streams.map((stream) => stream.commit()))
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#streams.map((stream) => stream.close()))
+  }
+}
+
+/** FNV-1a of a string's UTF-16 units: which stream a key goes to. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return hash >>> 0
+}
+
+/** Chunks of one share of the keys, committed one at a time, in order, each while the next fills. */
+class ChunkStream {
+  /** keys staged since the last commit: a key repeated in the import keeps its first row */
+  #staged = new Set<string>()
+  #chunk = new CopyData()
+  inserted = 0
+  /** whether the next chunk is copied straight into `transactions` (until a chunk meets a stored key) */
+  #direct = true
+  /** the chunk committing now, if any; a failure surfaces on the next call */
+  #committing: Promise<void> = Promise.resolve()
+
+  constructor(private readonly db: PgDatabase) {}
+
+  /** Stages the line of a key not staged yet; true when the chunk is full and must be committed. */
+  add(key: string, line: () => string): boolean {
+    if (this.#staged.has(key)) return false
+    this.#staged.add(key)
+    this.#chunk.add(line())
+    return this.#chunk.rows === PG_COMMIT_ROWS
+  }
+
+  async commit(): Promise<void> {
+    if (this.#chunk.rows) await this.startCommit()
     await this.#committing
   }
 
@@ -96,8 +125,8 @@ export class PgBulkWriter implements BulkWriter {
     await this.#committing.catch(() => undefined)
   }
 
-  /** Waits for the chunk before (one commit at a time, in order), then commits the staged one without waiting. */
-  async #startCommit(): Promise<void> {
+  /** Waits for the chunk before, then commits the staged one without waiting. */
+  async startCommit(): Promise<void> {
     await this.#committing
     const chunk = this.#chunk
     this.#chunk = new CopyData()
@@ -126,7 +155,7 @@ export class PgBulkWriter implements BulkWriter {
       })
     })
     this.#direct = inserted === chunk.rows
-    this.#inserted += inserted
+    this.inserted += inserted
   }
 }
 
