@@ -14,7 +14,7 @@ import type { TransactionRecord } from '../../store/transaction-record.ts'
 import type { BackfillRow } from './backfill-rows.ts'
 import { Rejections, type RejectedRow } from './rejections.ts'
 
-const YIELD_ROWS = 100
+const YIELD_ROWS = 25
 
 const otherRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
 
