@@ -2,7 +2,7 @@
 // NDJSON body, the 24-month window, per-row rejections with reasons, duplicates, re-runs, gzip.
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { centsText, ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
+import { centsText, ndjsonOf, planCents, planRow, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { servedZips } from './support/portability-snapshot.ts'
 import { gaOrder, startPortabilityServer, TODAY, type PortabilityServer } from './support/portability-server.ts'
 
@@ -69,6 +69,23 @@ describe('backfill', () => {
       const cents = planCents(plan, state)
       expect(row.order_total).toBe(centsText(cents))
     }
+  })
+
+  it('stores only the new rows of an upload that holds stored ones too, in every chunk after them as well', async () => {
+    const { api_key: key } = await server.createAccount('enterprise')
+    // Past the first PostgreSQL chunks (50,000 rows each, two committing at once): the stored key
+    // sits in a first chunk, and the chunk after it holds none.
+    const plan: RowPlan = { rows: 110_000, zips: [['GA', zips.get('GA')!]], today: TODAY, days: 300, prefix: 'mix' }
+    const stored = planRow(plan, 10)
+    const order = await server.call(key, 'POST', '/v1/portability/orders', { ...stored, amount: '3.00' })
+    expect(order.status).toBe(201)
+
+    const response = await postNdjson(server.url, key, ndjsonOf(plan))
+    expect(await response.json()).toMatchObject({ received: 110_000, accepted: 109_999, duplicate: 1, rejected: 0 })
+    expect((await server.call(key, 'GET', '/v1/portability/orders/mix-10')).body.order).toMatchObject({ amount: '3.00', source: 'api' })
+    const replaced = planCents(plan, 'GA', 11) - planCents(plan, 'GA', 10)
+    const ga = (await health(key)).states.find((s: { state: string }) => s.state === 'GA')
+    expect(ga.order_total).toBe(centsText(planCents(plan, 'GA') - replaced + 300n))
   })
 
   it('reports rejected lines with line numbers, keeps the first 1,000, and counts them all', async () => {

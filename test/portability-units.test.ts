@@ -94,7 +94,7 @@ describe('windows', () => {
 describe('NDJSON lines', () => {
   async function collect(chunks: string[], max = 64) {
     const out = []
-    for await (const line of ndjsonLines(chunks.map((c) => Buffer.from(c)), max)) out.push(line)
+    for await (const lines of ndjsonLines(chunks.map((c) => Buffer.from(c)), max)) out.push(...lines)
     return out
   }
 
@@ -111,7 +111,7 @@ describe('NDJSON lines', () => {
     const bytes = Buffer.from('{"city":"Saint-Étienne"}\n')
     const cut = bytes.indexOf(0xc3) + 1
     const out = []
-    for await (const line of ndjsonLines([bytes.subarray(0, cut), bytes.subarray(cut)], 100)) out.push(line)
+    for await (const lines of ndjsonLines([bytes.subarray(0, cut), bytes.subarray(cut)], 100)) out.push(...lines)
     expect(out).toEqual([{ number: 1, text: '{"city":"Saint-Étienne"}' }])
   })
 

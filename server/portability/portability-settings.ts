@@ -50,8 +50,8 @@ export const portabilitySettingsOf = (env: z.output<typeof PortabilityEnv>): Por
 
 /** Fixed limits, documented with the endpoints. */
 export const BACKFILL_LIMITS = {
-  /** valid rows handed to the store's bulk writer at a time (what the server holds of an upload) */
-  batchRows: 10_000,
+  /** valid rows handed to the store's bulk writer at a time: few enough that they are encoded and gone before the collector's young generation would move them to the old one */
+  batchRows: 1_000,
   /** rejected rows returned with their reasons (all are counted) */
   rejectedRowsKept: 1_000,
   /** longest NDJSON line, bytes */

@@ -31,16 +31,28 @@ export function parseTransactionDate(input: unknown): DateParse {
   const minute = Number(mi)
   const second = Number(s)
   if (year < MIN_YEAR || year > MAX_YEAR) return { ok: false, reason: `year ${year} is out of range` }
-  const local = Date.UTC(year, month - 1, day, hour, minute, second, Number(fraction.slice(0, 3).padEnd(3, '0')))
-  const check = new Date(Date.UTC(year, month - 1, day))
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {
-    return { ok: false, reason: `${text} is not a calendar date` }
-  }
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return { ok: false, reason: `${text} is not a calendar date` }
   if (hour > 23 || minute > 59 || second > 59) return { ok: false, reason: `${text} has an invalid time of day` }
   const offsetMinutes = offsetOf(zone)
   if (offsetMinutes === null) return { ok: false, reason: `${text} has an invalid UTC offset` }
-  const at = new Date(local - offsetMinutes * 60_000).toISOString()
+  const millis = fraction.slice(0, 3).padEnd(3, '0')
+  // In UTC already (nearly every row of a backfill): the instant is the text's own fields, written
+  // out without a Date, which costs several times more than the rest of the parse.
+  if (offsetMinutes === 0) {
+    const date = `${y}-${two(month)}-${two(day)}`
+    return { ok: true, value: { at: `${date}T${two(hour)}:${two(minute)}:${two(second)}.${millis}Z`, date } }
+  }
+  const at = new Date(Date.UTC(year, month - 1, day, hour, minute, second, Number(millis)) - offsetMinutes * 60_000).toISOString()
   return { ok: true, value: { at, date: at.slice(0, 10) } }
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n))
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!
 }
 
 function offsetOf(zone: string | undefined): number | null {

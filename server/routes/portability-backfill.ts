@@ -59,7 +59,7 @@ export const backfillRoute = defineRoute({
   const body = await backfillBody(req, { jsonLimit: settings.portability.backfillJsonLimit, maxLineBytes: BACKFILL_LIMITS.maxLineBytes, idleTimeoutMs: settings.portability.backfillIdleTimeoutMs })
   const { transactions } = store
   const today = utcDate(now)
-  const report = await importBackfill(body.rows, {
+  const report = await importBackfill(body.batches, {
     store: transactions,
     accountId: caller.account.id,
     now,

@@ -12,7 +12,8 @@ import { arrayRows, ndjsonRows, type BackfillRow } from './backfill-rows.ts'
 
 export const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/jsonlines']
 
-export type BackfillBody = { format: 'ndjson' | 'json'; rows: AsyncIterable<BackfillRow> | Iterable<BackfillRow> }
+/** `batches`: the rows in the order sent, a batch at a time. */
+export type BackfillBody = { format: 'ndjson' | 'json'; batches: AsyncIterable<BackfillRow[]> | Iterable<BackfillRow[]> }
 
 export async function backfillBody(req: IncomingMessage, options: { jsonLimit: number; maxLineBytes: number; idleTimeoutMs: number }): Promise<BackfillBody> {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
@@ -20,7 +21,7 @@ export async function backfillBody(req: IncomingMessage, options: { jsonLimit: n
   if (NDJSON_TYPES.includes(type)) {
     if (encoding !== 'identity' && encoding !== 'gzip') throw unsupported(`Content-Encoding ${encoding} is not supported; send identity or gzip.`)
     const bytes = streamedBody(req, options.idleTimeoutMs)
-    return { format: 'ndjson', rows: ndjsonRows(encoding === 'gzip' ? gunzipped(bytes) : bytes, options.maxLineBytes) }
+    return { format: 'ndjson', batches: ndjsonRows(encoding === 'gzip' ? gunzipped(bytes) : bytes, options.maxLineBytes) }
   }
   if (type === 'application/json') {
     if (encoding !== 'identity') throw unsupported('A JSON array body cannot be compressed; stream gzip-compressed NDJSON instead.')
@@ -29,7 +30,7 @@ export async function backfillBody(req: IncomingMessage, options: { jsonLimit: n
     if (!values) {
       throw validationError([{ loc: ['body'], msg: 'send a JSON array of transactions (or {"transactions": [...]}), or NDJSON with Content-Type: application/x-ndjson', type: 'invalid_type' }])
     }
-    return { format: 'json', rows: arrayRows(values) }
+    return { format: 'json', batches: arrayRows(values) }
   }
   throw unsupported('Send the transactions as NDJSON (Content-Type: application/x-ndjson, one JSON object per line) or as a JSON array (Content-Type: application/json).')
 }

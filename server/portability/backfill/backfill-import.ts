@@ -14,7 +14,7 @@ import type { TransactionRecord } from '../../store/transaction-record.ts'
 import type { BackfillRow } from './backfill-rows.ts'
 import { Rejections, type RejectedRow } from './rejections.ts'
 
-const YIELD_ROWS = 100
+const YIELD_ROWS = 25
 
 const otherRequests = () => new Promise<void>((resolve) => setImmediate(resolve))
 
@@ -40,7 +40,7 @@ export type BackfillReport = {
   valid_dates: { earliest: string; latest: string } | null
 }
 
-export async function importBackfill(rows: AsyncIterable<BackfillRow> | Iterable<BackfillRow>, options: BackfillOptions): Promise<BackfillReport> {
+export async function importBackfill(batches: AsyncIterable<BackfillRow[]> | Iterable<BackfillRow[]>, options: BackfillOptions): Promise<BackfillReport> {
   const rejections = new Rejections(options.keepRejected)
   let received = 0
   let valid = 0
@@ -49,25 +49,27 @@ export async function importBackfill(rows: AsyncIterable<BackfillRow> | Iterable
   let batch: TransactionRecord[] = []
   const writer = await options.store.bulkWriter(options.accountId, 'backfill', options.now)
   try {
-    for await (const row of rows) {
-      if (++received % YIELD_ROWS === 0) await otherRequests()
-      if ('error' in row) {
-        rejections.add(row.line, undefined, [{ loc: [], msg: row.error, type: 'json_invalid' }])
-        continue
-      }
-      const record = recordOf(row.value, options)
-      if (!record.ok) {
-        rejections.add(row.line, row.value, record.detail)
-        continue
-      }
-      valid++
-      const date = record.record.transactionDate
-      if (earliest === null || date < earliest) earliest = date
-      if (latest === null || date > latest) latest = date
-      batch.push(record.record)
-      if (batch.length >= options.batchSize) {
-        await writer.add(batch)
-        batch = []
+    for await (const rows of batches) {
+      for (const row of rows) {
+        if (++received % YIELD_ROWS === 0) await otherRequests()
+        if ('error' in row) {
+          rejections.add(row.line, undefined, [{ loc: [], msg: row.error, type: 'json_invalid' }])
+          continue
+        }
+        const record = recordOf(row.value, options)
+        if (!record.ok) {
+          rejections.add(row.line, row.value, record.detail)
+          continue
+        }
+        valid++
+        const date = record.record.transactionDate
+        if (earliest === null || date < earliest) earliest = date
+        if (latest === null || date > latest) latest = date
+        batch.push(record.record)
+        if (batch.length >= options.batchSize) {
+          await writer.add(batch)
+          batch = []
+        }
       }
     }
     await writer.add(batch)
