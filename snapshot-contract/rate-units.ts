@@ -48,9 +48,21 @@ export function rateUnitsFromSpreadsheetNumber(value: number): ParsedRate {
   return parseRateFraction(value.toFixed(RATE_SCALE_DIGITS))
 }
 
+// Every answer formats several rates, and the rates in force are few: each text is made once.
+const formattedRates = new Map<number, string>()
+
 /** Formats 1e-5 units as a 5-decimal string: 8625 → "0.08625". */
 export function formatRate(units: number): string {
-  if (!Number.isSafeInteger(units) || units < 0) throw new RangeError(`invalid rate units ${units}`)
+  let text = formattedRates.get(units)
+  if (text === undefined) {
+    if (!Number.isSafeInteger(units) || units < 0) throw new RangeError(`invalid rate units ${units}`)
+    text = rateText(units)
+    if (units < 10 ** RATE_SCALE_DIGITS) formattedRates.set(units, text)
+  }
+  return text
+}
+
+function rateText(units: number): string {
   const digits = String(units).padStart(RATE_SCALE_DIGITS + 1, '0')
   return `${digits.slice(0, -RATE_SCALE_DIGITS)}.${digits.slice(-RATE_SCALE_DIGITS)}`
 }

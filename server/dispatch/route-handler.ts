@@ -242,6 +242,10 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {}
   for (const name in params) {
     const value = params[name]
+    if (!value.includes('%')) {
+      decoded[name] = value
+      continue
+    }
     try {
       decoded[name] = decodeURIComponent(value)
     } catch {
