@@ -4,7 +4,8 @@
 // - the next start on a path whose store was removed: no empty store is created unless told;
 // - the file locked by another process when the server starts, then released;
 // - the file damaged (a block overwritten) or truncated when the server starts, then restored;
-// - the open file truncated, or an older copy written over it, in place while the server runs;
+// - the open file truncated (to 0, or past its headers), a header overwritten, or an older copy
+//   written over it, in place while the server runs;
 // - the file removed and put back by `admin recover-store` from the running server's descriptor.
 import { existsSync } from 'node:fs'
 import { copyFile, open, readFile, rename, rm, truncate } from 'node:fs/promises'
@@ -144,6 +145,7 @@ describe('the open store file damaged in place while the server runs', () => {
     const degraded = await health(server)
     expect(degraded.status).toBe(503)
     expect(degraded.body.store).toMatchObject({ status: 'degraded', problem: 'file_lost', reason: expect.stringMatching(reason) })
+    await server.logged('store_file_lost')
     expect(eventsOf(server, 'store_file_lost')).toEqual([expect.objectContaining({ level: 'error', change: 'damaged' })])
 
     await restore()
@@ -158,17 +160,39 @@ describe('the open store file damaged in place while the server runs', () => {
     expect(await again.stop()).toBe(0)
   }
 
-  it('truncated to 0 bytes (truncate -s 0): writes refused with 503 STORE_FILE_LOST until its bytes are written back', async () => {
-    const storePath = path.join(suite.tmp, 'truncated-open', 'taxatlas.duckdb')
+  const cutShort = [
+    { damage: 'truncated to 0 bytes (truncate -s 0)', dir: 'truncated-open', bytes: 0, reason: /0 bytes, shorter than DuckDB's headers \(truncated\)/ },
+    // DuckDB's three headers and 4 KiB of the first block stay.
+    { damage: "cut short past its headers, without the block its checkpoint's metadata is in", dir: 'cut-open', bytes: 16_384, reason: /16384 bytes, without block \d+ that its checkpoint's metadata is read from/ },
+  ]
+  it.each(cutShort)('$damage: writes refused with 503 STORE_FILE_LOST until its bytes are written back', async ({ dir, bytes: length, reason }) => {
+    const storePath = path.join(suite.tmp, dir, 'taxatlas.duckdb')
     const key = await storeWithAccount(storePath)
     const server = await start(storePath)
     expect((await keyCaller(server, key)('POST', '/v1/portability/orders', order('before-damage'))).status).toBe(201)
     const bytes = await readFile(storePath)
-    await execa('truncate', ['-s', '0', storePath])
-    await refusedUntilRestored(server, key, storePath, /truncated/, async () => {
+    await truncate(storePath, length)
+    await refusedUntilRestored(server, key, storePath, reason, async () => {
       const file = await open(storePath, 'r+')
       await file.write(bytes, 0, bytes.length, 0)
       await file.close()
+    })
+  })
+
+  it('a database header overwritten in place: refused, by the checksum DuckDB checks it with, until its bytes are back', async () => {
+    const storePath = path.join(suite.tmp, 'header-open', 'taxatlas.duckdb')
+    const key = await storeWithAccount(storePath)
+    const server = await start(storePath)
+    expect((await keyCaller(server, key)('POST', '/v1/portability/orders', order('before-damage'))).status).toBe(201)
+    const header = Buffer.alloc(4_096)
+    const file = await open(storePath, 'r+')
+    await file.read(header, 0, 4_096, 4_096)
+    await file.write(Buffer.alloc(4_096, 0xab), 0, 4_096, 4_096)
+    await file.close()
+    await refusedUntilRestored(server, key, storePath, /first database header in the store file fails its checksum/, async () => {
+      const restored = await open(storePath, 'r+')
+      await restored.write(header, 0, 4_096, 4_096)
+      await restored.close()
     })
   })
 

@@ -16,6 +16,8 @@ export type ServerProcess = {
   output: () => string
   /** the JSON log lines so far */
   events: () => Record<string, unknown>[]
+  /** the first log line of `event`, once written (lines are written in batches every 50 ms); rejects if the server exits first */
+  logged: (event: string) => Promise<Record<string, unknown>>
   /** resident memory now, MB (Linux /proc) */
   rssMb: () => number
   /** the admin listener, once the store is open */
@@ -136,6 +138,15 @@ export async function startServerProcess(options: {
     pid: child.pid!,
     output: () => (pull(), output),
     events: () => (pull(), events),
+    logged: async (event) => {
+      for (;;) {
+        pull()
+        const line = events.find((e) => e.event === event)
+        if (line) return line
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited without logging ${event}:\n${output}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    },
     rssMb: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) / 1024,
     adminEndpoint,
     admin,
