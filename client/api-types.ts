@@ -114,7 +114,30 @@ export type Health = {
   store_engine: 'duckdb' | 'postgres'
   store: StoreHealth
   snapshot: SnapshotHealth
+  history: HistoryHealth
   logs: LogsHealth
+}
+
+/** the older editions the served snapshot holds for as_of lookups; dates only a left-out edition held are answered as not held. Lookups of the data in service do not depend on them, so this does not make /healthz 503 */
+export type HistoryHealth = {
+  status: 'ok'
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** files of the snapshot's older editions failed verification: their editions are left out until a SIGHUP finds them sound */
+  problem: 'damaged'
+  left_out: {
+    /** the file in the snapshot directory, e.g. history-2026-01.bin */
+    file: string
+    edition: string
+    /** the states the edition holds */
+    states: string[]
+    reason: string
+    since: string
+  }[]
 }
 
 export type LineItem = {

@@ -41,11 +41,11 @@ export type LoadedSnapshot = {
 }
 
 /**
- * Reads a snapshot and checks every index file's size and sha256 against its manifest; with
- * `history`, the older editions' files too (read, checked and let go: they are opened on demand).
+ * Reads a snapshot and checks every index file's size and sha256 against its manifest (the older
+ * editions' files are checked one by one where they are read: `readSnapshotFile`).
  */
-export async function loadSnapshot(artifactsDir: string, id: string, options: { history?: boolean } = {}): Promise<LoadedSnapshot> {
-  const { verified, ...loaded } = await readSnapshot(artifactsDir, id, options)
+export async function loadSnapshot(artifactsDir: string, id: string): Promise<LoadedSnapshot> {
+  const { verified, ...loaded } = await readSnapshot(artifactsDir, id)
   await verified
   return loaded
 }
@@ -62,7 +62,7 @@ export type ReadSnapshot = LoadedSnapshot & { verified: Promise<void> }
  * `loadSnapshot` with the hashing left running: a reader can lay its own checks over the bytes
  * while they are hashed. The index files are read while the manifest is parsed.
  */
-export async function readSnapshot(artifactsDir: string, id: string, options: { history?: boolean } = {}): Promise<ReadSnapshot> {
+export async function readSnapshot(artifactsDir: string, id: string): Promise<ReadSnapshot> {
   const dir = snapshotDir(artifactsDir, id)
   const reads = new Map(INDEX_FILES.map((name) => [name, settled(readFile(path.join(dir, name)))]))
   const manifestText = await readFile(path.join(dir, 'manifest.json'), 'utf8').catch(() => {
@@ -89,7 +89,6 @@ export async function readSnapshot(artifactsDir: string, id: string, options: { 
     files[name] = bytes
     faults.push(faultOf(checkHash(id, bytes, expected!)))
   }
-  if (options.history) for (const layer of manifest.history) faults.push(faultOf(readSnapshotFile(artifactsDir, id, layer.file)))
   const verified = firstFault(faults).then((fault) => (fault ? Promise.reject(fault) : undefined))
   // Handled here too, so a caller that fails before awaiting it leaves no unhandled rejection behind.
   verified.catch(() => undefined)

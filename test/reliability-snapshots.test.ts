@@ -3,12 +3,14 @@
 // - the current snapshot missing or damaged when the server starts: it serves the newest valid
 //   earlier one, logs an error and reports itself degraded until CURRENT names a valid one;
 // - a byte changed in place in the served snapshot: SIGHUP notices it though CURRENT still names it;
+// - a byte flipped in an older edition's file (history): that edition only is left out, found at
+//   load, at the lookup that reads it or on SIGHUP, and put back by a SIGHUP once restored;
 // - index bytes damaged with a checksum that matches them: refused (never a 500, never another
 //   rate), at a reload and at start-up; every offset section of rates.bin damaged row by row is
 //   refused by the reader;
 // - an empty CURRENT: logged once, then at the slow interval, not at every poll.
 import { readdirSync, readFileSync } from 'node:fs'
-import { open, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import net from 'node:net'
 import { execa } from 'execa'
 import path from 'node:path'
@@ -21,6 +23,7 @@ import type { Manifest } from '../snapshot-contract/manifest.ts'
 import { HealthBody } from '../server/routes/health.ts'
 import { publishDamaged, sectionExtent, type Damage } from './support/reliability-damaged-snapshot.ts'
 import { keyCaller, startServerProcess, type KeyCall, type ServerProcess } from './support/reliability-server-process.ts'
+import { lookupArtifacts } from './support/lookup-snapshots.ts'
 import { ratesOf } from './support/reliability-workload.ts'
 import { artifactsWithSnapshot, pointTo, republish } from './support/server-snapshot.ts'
 import { tempDir } from './support/temp-dirs.ts'
@@ -39,8 +42,8 @@ afterAll(async () => {
   if (artifacts) await rm(artifacts.dir, { recursive: true, force: true })
 })
 
-async function start(name: string, env: Record<string, string> = {}): Promise<{ server: ServerProcess; call: KeyCall }> {
-  const server = await startServerProcess({ artifactsDir: artifacts.dir, storePath: path.join(storeDir, name, 'taxatlas.duckdb'), env: { TAXATLAS_SNAPSHOT_POLL_MS: '100', ...env } })
+async function start(name: string, env: Record<string, string> = {}, artifactsDir = artifacts.dir): Promise<{ server: ServerProcess; call: KeyCall }> {
+  const server = await startServerProcess({ artifactsDir, storePath: path.join(storeDir, name, 'taxatlas.duckdb'), env: { TAXATLAS_SNAPSHOT_POLL_MS: '100', ...env } })
   servers.push(server)
   const { api_key: key } = await server.createAccount('enterprise')
   return { server, call: keyCaller(server, key) }
@@ -127,37 +130,79 @@ describe('a byte changed in place in the served snapshot', () => {
 })
 
 describe('a byte flipped in a history file of the served snapshot', () => {
-  it('is reported on SIGHUP and refused at start-up like rates.bin; restored, as_of answers again without a restart', async () => {
-    const manifest = JSON.parse(await readFile(path.join(snapshotDir(artifacts.dir, artifacts.id), 'manifest.json'), 'utf8')) as Manifest
-    const layer = manifest.history.find((h) => h.states.some((s) => s.code === 'GA' && s.effective_through && s.effective_through <= '2019-01-01'))!
-    const { server, call } = await start('history-flipped')
-    const asOf = async () => call('GET', '/v1/tax/ga?zip=30303&as_of=2019-01-01')
-    const before = await asOf()
-    expect(before.status, before.text).toBe(200)
-    const historyFile = path.join(snapshotDir(artifacts.dir, artifacts.id), layer.file.name)
+  // All states, IL among them: its official data starts 2025-07-01, earlier dates are held by the
+  // drop editions 201911 (from 2019-11-01) and 201804. A copy, as its files are damaged here.
+  let held: { dir: string; id: string }
+  beforeAll(async () => {
+    const shared = await lookupArtifacts(inject('mirrorUrl'))
+    held = { dir: await tempDir('reliability-snapshots-history'), id: shared.currentId }
+    await cp(shared.dir, held.dir, { recursive: true })
+  })
+
+  it('leaves out that edition only: found at load, at a lookup or on SIGHUP, logged, named on /healthz, its dates answered as not held; restored, put back on SIGHUP', async () => {
+    const manifest = JSON.parse(await readFile(path.join(snapshotDir(held.dir, held.id), 'manifest.json'), 'utf8')) as Manifest
+    const layer = manifest.history.find((h) => h.edition === '201911')!
+    const older = manifest.history.find((h) => h.edition === '201804')!
+    const historyFile = path.join(snapshotDir(held.dir, held.id), layer.file.name)
     const original = await readFile(historyFile)
     const flipped = Buffer.from(original)
     flipped[flipped.length >> 1] ^= 0x01
+    const asOf = (call: KeyCall, date = '2025-06-01') => call('GET', `/v1/tax/il?zip=60601&as_of=${date}`)
+    /**
+     * A date of the edition is answered as not held (never from the edition before it, whose rates
+     * had ended), by a message that says why; the older edition's own dates and today still answer.
+     */
+    const notHeld = async (server: ServerProcess, call: KeyCall) => {
+      const refused = await asOf(call)
+      expect(refused.status, refused.text).toBe(400)
+      expect(refused.body.error).toMatchObject({ code: 'INVALID_INPUT', left_out_edition: layer.edition, message: expect.stringMatching(new RegExp(`2025-06-01 is not held: the IL data for it is edition ${layer.edition} \\(from 2019-11-01\\), which is left out because its file failed verification`)) })
+      const olderDate = await asOf(call, '2019-01-01')
+      expect(olderDate.status, olderDate.text).toBe(200)
+      expect(olderDate.body.meta.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'earlier_edition', edition: older.edition })]))
+      expect((await call('GET', '/v1/tax/il?zip=60601')).status).toBe(200)
+      const reported = await health(server)
+      expect(reported).toMatchObject({ status: 200, body: { status: 'ok', snapshot_id: held.id, snapshot: { status: 'ok' } } })
+      expect(reported.body.history).toMatchObject({ status: 'degraded', problem: 'damaged', left_out: [{ file: layer.file.name, edition: layer.edition, reason: expect.stringContaining(`${layer.file.name} sha256`) }] })
+    }
+    // Started before the damage, reading the file for the first time after it.
+    const { server, call } = await start('history-flipped', {}, held.dir)
     await writeFile(historyFile, flipped)
     try {
-      process.kill(server.pid, 'SIGHUP')
-      await expect.poll(() => eventsOf(server, 'snapshot_damaged').length, { timeout: 10_000 }).toBe(1)
-      expect(eventsOf(server, 'snapshot_damaged')[0]).toMatchObject({ reason: expect.stringContaining(`${layer.file.name} sha256`) })
-      expect((await health(server)).body).toMatchObject({ status: 'degraded', snapshot: { problem: 'damaged_on_disk' } })
-      expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
+      await notHeld(server, call)
+      expect(await server.logged('snapshot_history_damaged')).toMatchObject({ level: 'error', file: layer.file.name, edition: layer.edition, trigger: 'lookup' })
 
-      // A start on it falls back to the earlier snapshot (published by the start-up test above).
-      const restarted = await start('history-restart')
-      expect((await health(restarted.server)).body.snapshot).toMatchObject({ status: 'degraded', problem: 'fallback', reason: expect.stringContaining(`${layer.file.name} sha256`) })
+      // A start on it serves the snapshot CURRENT names, without that edition, and says so at once.
+      const restarted = await start('history-restart', {}, held.dir)
+      expect(await restarted.server.logged('snapshot_history_damaged')).toMatchObject({ file: layer.file.name, trigger: 'startup' })
+      await notHeld(restarted.server, restarted.call)
+      expect(eventsOf(restarted.server, 'snapshot_fallback')).toEqual([])
       expect(await restarted.server.stop()).toBe(0)
     } finally {
       await writeFile(historyFile, original)
     }
+    // Left out until a check finds it sound.
+    expect((await asOf(call)).status).toBe(400)
     process.kill(server.pid, 'SIGHUP')
-    await expect.poll(async () => (await health(server)).status, { timeout: 10_000 }).toBe(200)
-    const after = await asOf()
-    expect(after.status).toBe(200)
-    expect(after.body.rate.combined_rate).toBe(before.body.rate.combined_rate)
+    expect(await server.logged('snapshot_history_restored')).toMatchObject({ file: layer.file.name, trigger: 'signal' })
+    expect((await health(server)).body.history).toEqual({ status: 'ok' })
+    const answered = await asOf(call)
+    expect(answered.status, answered.text).toBe(200)
+    expect(answered.body.meta.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'earlier_edition', edition: layer.edition })]))
+
+    // Damaged again while its bytes are open in memory and its answer kept in the reply cache: SIGHUP finds it on disk and leaves it out.
+    await writeFile(historyFile, flipped)
+    try {
+      process.kill(server.pid, 'SIGHUP')
+      await expect.poll(() => eventsOf(server, 'snapshot_history_damaged').length, { timeout: 30_000 }).toBe(2)
+      expect(eventsOf(server, 'snapshot_history_damaged')[1]).toMatchObject({ file: layer.file.name, trigger: 'signal' })
+      await notHeld(server, call)
+    } finally {
+      await writeFile(historyFile, original)
+    }
+    process.kill(server.pid, 'SIGHUP')
+    await expect.poll(async () => (await health(server)).body.history.status, { timeout: 30_000 }).toBe('ok')
+    const again = await asOf(call)
+    expect(again.body?.rate?.combined_rate).toBe(answered.body.rate.combined_rate)
     expect(await server.stop()).toBe(0)
   })
 })

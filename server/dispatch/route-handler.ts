@@ -107,10 +107,13 @@ function failed(x: Exchange, error: unknown): void {
   fail(x.deps.logger, x.req, x.res, error, x.route.errorFormat)
 }
 
+/** What kept replies depend on: the snapshot, and which of its older editions are left out as damaged. */
+const servedData = (x: Exchange): string => `${x.snapshot.id}#${x.snapshot.history.changes}`
+
 /** Sends the kept reply of a repeated URL, with this request's own base and rate-limit headers. */
 function replyFromCache(x: Exchange): StepOutcome {
   const { deps } = x
-  const hit = deps.replies!.get(x.snapshot.id, x.now, x.req.url!)
+  const hit = deps.replies!.get(servedData(x), x.now, x.req.url!)
   deps.metrics?.replyCache(hit !== undefined)
   if (!hit) return
   const headers = baseHeaderList(x.state.requestId)
@@ -138,7 +141,7 @@ async function answer(x: Exchange): Promise<StepOutcome> {
   let replyBody = reply.body
   if (route.cachesReplies && deps.replies?.keeps && reply.cacheable && reply.status === 200) {
     const text = replyBody instanceof JsonText ? replyBody.text : JSON.stringify(replyBody)
-    deps.replies.set(x.snapshot.id, x.now, req.url!, cachedReply(reply.status, text, reply.headers))
+    deps.replies.set(servedData(x), x.now, req.url!, cachedReply(reply.status, text, reply.headers))
     replyBody = new JsonText(text)
   }
   sendReply(x, reply.status, replyBody, reply.headers)

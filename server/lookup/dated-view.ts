@@ -1,7 +1,8 @@
 // Which data answers a state on a date. SST and ordmache rows carry their own windows, so the
 // snapshot in service answers any date its rows cover; drops and workbooks start on their edition
 // date, so an earlier date is looked for in the older editions the snapshot holds and in earlier
-// snapshots. No data for the date: 400 naming the range that exists.
+// snapshots. No data for the date: 400 naming the range that exists, or the held edition left out
+// as damaged that would have answered it.
 import { feedTraits } from '../../snapshot-contract/feed-traits.ts'
 import { quarterLabel } from '../../snapshot-contract/manifest.ts'
 import { invalidInput } from './lookup-errors.ts'
@@ -75,6 +76,16 @@ export async function viewForDate(current: SnapshotView, state: string, date: Lo
     return { view, isoDate: date.iso, warnings: [note, ...laterDateWarnings(view, state, older, date, false)] }
   }
   const availableFrom = search.earliestFrom && search.earliestFrom < coverage.from ? search.earliestFrom : coverage.from
+  if (search.leftOut && date.explicit) {
+    // Not the edition before it: its rates had ended by then. (Today is answered as when nothing is held.)
+    const { leftOut, from } = search.leftOut
+    throw invalidInput(`${date.label} is not held: the ${state} data for it is edition ${leftOut} (from ${from}), which is left out because its file failed verification; dates of the other data held are answered.`, {
+      state,
+      left_out_edition: leftOut,
+      available_from: availableFrom,
+      available_through: coverage.through,
+    })
+  }
   if (date.explicit) {
     // Dates after the newest data are answered (with date_after_data), so only the start bounds them.
     const later = coverage.through ? `; the newest data is effective through ${coverage.through}, and later dates are answered with it` : ''

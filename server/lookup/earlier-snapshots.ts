@@ -6,7 +6,7 @@
 import { listSnapshotIds } from '../../snapshot-contract/snapshot-store.ts'
 import { openSnapshot } from '../snapshot/open-snapshot.ts'
 import { PublishedManifests } from '../snapshot/published-manifests.ts'
-import { HeldEditions } from './held-editions.ts'
+import { HeldEditions, type LeftOutEdition } from './held-editions.ts'
 import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
 
 /** Opened earlier snapshots kept in memory; each costs about the size of its index files. */
@@ -17,8 +17,11 @@ export type CoveringSnapshot = { view: SnapshotView; coverage: Coverage; edition
 
 export type HistorySearch =
   | { found: true; snapshot: CoveringSnapshot }
-  /** `earliestFrom`: the first day any earlier snapshot's data for the state covers, if any was seen */
-  | { found: false; earliestFrom: string | null }
+  /**
+   * `earliestFrom`: the first day any earlier snapshot's data for the state covers, if any was seen;
+   * `leftOut`: the edition the served snapshot holds for the date, left out as its file failed verification
+   */
+  | { found: false; earliestFrom: string | null; leftOut?: LeftOutEdition }
 
 export class EarlierSnapshots {
   readonly #manifests: PublishedManifests
@@ -34,14 +37,17 @@ export class EarlierSnapshots {
   /**
    * The earlier data for `state` that covers `isoDate` and starts latest: the newest earlier snapshot
    * covering it, or an older edition the served snapshot holds, whichever starts later (a tie goes to
-   * the published snapshot).
+   * the published snapshot). An edition that would answer but is left out answers nothing: no
+   * data starting before it does either.
    */
   async covering(state: string, isoDate: string, current: SnapshotView): Promise<HistorySearch> {
     const [published, held] = await Promise.all([this.#earlierSnapshot(state, isoDate, current), this.#editions.covering(current, state, isoDate)])
-    if (held && (!published.found || startsLater(held.coverage.from, published.snapshot.coverage.from))) return { found: true, snapshot: held }
-    if (published.found) return published
+    if (held && 'view' in held && (!published.found || startsLater(held.coverage.from, published.snapshot.coverage.from))) return { found: true, snapshot: held }
+    const leftOut = held && 'leftOut' in held && (!published.found || startsLater(held.from, published.snapshot.coverage.from)) ? held : null
+    if (published.found && !leftOut) return published
+    const publishedFrom = published.found ? published.snapshot.coverage.from : published.earliestFrom
     const editionFrom = this.#editions.earliestFrom(current, state)
-    return { found: false, earliestFrom: editionFrom ? min(published.earliestFrom, editionFrom) : published.earliestFrom }
+    return { found: false, earliestFrom: editionFrom ? min(publishedFrom, editionFrom) : publishedFrom, ...(leftOut ? { leftOut } : {}) }
   }
 
   /** The newest earlier snapshot whose data for `state` covers `isoDate` (the served one excluded). */

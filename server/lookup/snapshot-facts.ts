@@ -13,7 +13,7 @@ import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
 /** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
-export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places' | 'shapes'>
+export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places' | 'shapes' | 'history'>
 
 /** The dates one state's data in a snapshot answers for. */
 export type Coverage = {

@@ -4,7 +4,9 @@
 // opened, its file was lost, its disk refuses writes; or the snapshot served is not the one CURRENT
 // names — so a load balancer can take the instance out of rotation; the body says why. Log lines
 // that cannot be written are reported under `logs` without a 503: lookups do not depend on them
-// (docs/operations.md). Behind a load balancer every node should name the same snapshot.
+// (docs/operations.md); so are older editions left out because their file is damaged, under
+// `history` (a shared artifacts volume would otherwise take every node out of rotation for dates
+// only those editions held). Behind a load balancer every node should name the same snapshot.
 import * as z from 'zod'
 import { defineRoute } from '../dispatch/route.ts'
 
@@ -35,6 +37,26 @@ const SnapshotState = z
   ])
   .meta({ id: 'SnapshotHealth' })
 
+const HistoryState = z
+  .discriminatedUnion('status', [
+    z.object({ status: z.literal('ok') }),
+    z.object({
+      ...Degraded,
+      problem: z.literal('damaged').describe("files of the snapshot's older editions failed verification: their editions are left out until a SIGHUP finds them sound"),
+      left_out: z.array(
+        z.object({
+          file: z.string().describe('the file in the snapshot directory, e.g. history-2026-01.bin'),
+          edition: z.string(),
+          states: z.array(z.string()).describe('the states the edition holds'),
+          reason: z.string(),
+          since: z.string(),
+        }),
+      ),
+    }),
+  ])
+  .describe('the older editions the served snapshot holds for as_of lookups; dates only a left-out edition held are answered as not held. Lookups of the data in service do not depend on them, so this does not make /healthz 503')
+  .meta({ id: 'HistoryHealth' })
+
 const LogsState = z
   .discriminatedUnion('status', [
     z.object({ status: z.literal('ok'), dropped_lines: z.number().int().describe('log lines dropped since start-up') }),
@@ -56,6 +78,7 @@ export const HealthBody = z
     store_engine: z.enum(['duckdb', 'postgres']).describe('the store this node uses: the embedded DuckDB file, or PostgreSQL shared by all nodes'),
     store: StoreState,
     snapshot: SnapshotState,
+    history: HistoryState,
     logs: LogsState,
   })
   .meta({ id: 'Health' })
@@ -83,6 +106,7 @@ export const healthRoute = defineRoute({
     store_engine: settings.storeEngine,
     store,
     snapshot: source,
+    history: snapshot.history.health(),
     logs,
   }
   return degraded ? { status: 503, body } : { status: 200, body }

@@ -1,6 +1,7 @@
 // One published snapshot, opened for serving: the verified bytes of each index with typed-array
 // readers laid over them, and the freshness body precomputed. Immutable once built, so a request
-// that captured it keeps a consistent view however many swaps happen meanwhile.
+// that captured it keeps a consistent view however many swaps happen meanwhile; only which of its
+// older editions' files are left out as damaged changes (history-files.ts).
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { INDEX_FILES, readSnapshot, SnapshotError, type IndexFile, type LoadedSnapshot } from '../../snapshot-contract/snapshot-store.ts'
 import { freshnessEnvelope, type Manifest } from '../../snapshot-contract/manifest.ts'
@@ -8,6 +9,7 @@ import { PlaceIndex } from '../../snapshot-contract/place-index.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { ShapeIndex } from '../../snapshot-contract/shape-index.ts'
 import { etagOf } from '../base/etag.ts'
+import { HistoryFiles } from './history-files.ts'
 
 export type Snapshot = {
   readonly id: string
@@ -23,16 +25,20 @@ export type Snapshot = {
   readonly shapes: ShapeIndex
   /** the bytes the readers are laid over, kept to verify them again (`servedBytesFault`) */
   readonly files: Readonly<Record<IndexFile, Uint8Array>>
+  /** its older editions' files, read on demand by `as_of` lookups, and which are left out as damaged */
+  readonly history: HistoryFiles
 }
 
 /**
  * Loads and verifies (size + sha256 per file, via the contract's loader) and opens the readers,
  * which check every offset between their sections: damaged bytes are a SnapshotError or a
  * FormatError here, never a wrong answer later. The readers' checks run while the files are hashed
- * on libuv's threads; a file that does not verify is the reason given, before any reader's.
+ * on libuv's threads; a file that does not verify is the reason given, before any reader's. The
+ * older editions' files are not read here: a damaged one costs its edition, not the snapshot
+ * (`history.check`).
  */
 export async function openSnapshot(artifactsDir: string, id: string, now: number): Promise<Snapshot> {
-  const read = await readSnapshot(artifactsDir, id, { history: true })
+  const read = await readSnapshot(artifactsDir, id)
   let opened: Snapshot | null = null
   let readerFault: unknown = null
   try {
@@ -62,6 +68,7 @@ function openReaders(loaded: LoadedSnapshot, artifactsDir: string, now: number):
     places: new PlaceIndex(files['places.bin'], `${id}/places.bin`),
     shapes: new ShapeIndex(files['shapes.bin'], `${id}/shapes.bin`),
     files: Object.freeze(files),
+    history: new HistoryFiles(artifactsDir, id, loaded.manifest.history),
   })
 }
 

@@ -14,3 +14,16 @@ export type SnapshotProblem = 'fallback' | 'current_refused' | 'current_missing'
 export type SnapshotHealth =
   | { status: 'ok' }
   | { status: 'degraded'; problem: SnapshotProblem; reason: string; since: string }
+
+// The older editions the served snapshot holds for `as_of` lookups (history-files.ts): `degraded`
+// when a file failed verification and its edition is left out (`damaged`). Lookups of the data in
+// service do not depend on them, so this does not make /healthz 503.
+export type HistoryHealth =
+  | { status: 'ok' }
+  | {
+      status: 'degraded'
+      problem: 'damaged'
+      reason: string
+      since: string
+      left_out: { file: string; edition: string; states: string[]; reason: string; since: string }[]
+    }

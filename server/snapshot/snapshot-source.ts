@@ -9,13 +9,16 @@
 // that as an error and reports itself degraded (/healthz) until CURRENT names a valid one. A
 // reload by signal re-verifies the snapshot in service even when CURRENT still names it: the
 // sha256 of its bytes in memory and of its files on disk. A bad CURRENT is logged once, then
-// again every `rereportMs` while it lasts, not at every poll.
+// again every `rereportMs` while it lasts, not at every poll. The older editions' files of a
+// snapshot are checked before it is served and on every signal: a damaged one leaves out its
+// edition only (history-files.ts), logged and reported.
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { listSnapshotIds, readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { loadSnapshot } from '../../snapshot-contract/snapshot-store.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
+import type { HistoryEvent } from './history-files.ts'
 import { openSnapshot, servedBytesFault, type Snapshot } from './open-snapshot.ts'
 import type { SnapshotHealth, SnapshotProblem } from './snapshot-health.ts'
 
@@ -68,6 +71,7 @@ export class SnapshotSource {
       try {
         const snapshot = await openSnapshot(artifactsDir, wanted, clock())
         logger.info('snapshot_loaded', { snapshot: wanted, trigger: 'startup' })
+        await checkHistory(snapshot, logger, clock, 'startup')
         return new SnapshotSource(artifactsDir, snapshot, logger, clock, options)
       } catch (error) {
         failure = `CURRENT names snapshot ${wanted}, which failed verification: ${(error as Error).message}`
@@ -79,6 +83,7 @@ export class SnapshotSource {
     if (!fallback.snapshot) {
       throw new NoSnapshotError(`no snapshot to serve in ${artifactsDir}: ${failure}, and no earlier snapshot is valid${fallback.refused.length ? ` (${fallback.refused.join('; ')})` : ''}; run make refresh`)
     }
+    await checkHistory(fallback.snapshot, logger, clock, 'startup')
     const source = new SnapshotSource(artifactsDir, fallback.snapshot, logger, clock, options)
     source.#refusedId = wanted
     if (wanted) source.#refusedFiles = await filesOf(artifactsDir, wanted)
@@ -131,6 +136,7 @@ export class SnapshotSource {
     }
     try {
       const snapshot = await openSnapshot(this.artifactsDir, id, this.clock())
+      await checkHistory(snapshot, this.logger, this.clock, trigger)
       const previous = this.#current.id
       this.#current = snapshot
       this.#refusedId = null
@@ -144,11 +150,15 @@ export class SnapshotSource {
     }
   }
 
-  /** CURRENT names the snapshot in service: its bytes in memory and its files on disk are verified again. */
+  /**
+   * CURRENT names the snapshot in service: its bytes in memory and its files on disk are verified
+   * again, and its older editions' files (a damaged one leaves out its edition, a sound one is put back).
+   */
   async #verifyServed(trigger: ReloadTrigger): Promise<ReloadOutcome> {
     const served = this.#current
     const inMemory = servedBytesFault(served)
-    const onDisk = await loadSnapshot(this.artifactsDir, served.id, { history: true }).then(
+    await served.history.check(this.clock(), trigger)
+    const onDisk = await loadSnapshot(this.artifactsDir, served.id).then(
       () => null,
       (error: Error) => error.message,
     )
@@ -158,8 +168,8 @@ export class SnapshotSource {
       return { kind: 'unchanged', id: served.id }
     }
     if (inMemory && !onDisk) {
-      // The files are sound: serve them again rather than the damaged copy in memory.
-      this.#current = await openSnapshot(this.artifactsDir, served.id, this.clock())
+      // The files are sound: serve them again rather than the damaged copy in memory (its older editions just checked).
+      this.#current = Object.freeze({ ...(await openSnapshot(this.artifactsDir, served.id, this.clock())), history: served.history })
       this.#problem = null
       this.logger.error('snapshot_reloaded', { snapshot: served.id, reason: inMemory, trigger })
       return { kind: 'loaded', id: served.id, previous: served.id }
@@ -197,6 +207,18 @@ export class SnapshotSource {
     this.#reported = { key, at: now }
     this.logger.error(event, fields)
   }
+}
+
+/** Logs, from now on, each older edition's file of `snapshot` left out or put back; checks them all now. */
+async function checkHistory(snapshot: Snapshot, logger: Logger, clock: Clock, trigger: ReloadTrigger): Promise<void> {
+  snapshot.history.watch(({ kind, file, trigger: foundBy }: HistoryEvent) => {
+    if (kind === 'left_out') {
+      logger.error('snapshot_history_damaged', { snapshot: snapshot.id, file: file.file, edition: file.edition, states: file.states, reason: file.reason, trigger: foundBy, dates: 'answered as not held until a SIGHUP finds the file sound' })
+    } else {
+      logger.info('snapshot_history_restored', { snapshot: snapshot.id, file: file.file, edition: file.edition, left_out_since: file.since, trigger: foundBy })
+    }
+  })
+  await snapshot.history.check(clock(), trigger)
 }
 
 /** The newest snapshot on disk that verifies, before `before` when given (else any); what was refused on the way. */
