@@ -88,6 +88,12 @@ describe('a checkpoint refused by a full disk invalidates DuckDB', () => {
     // Reopened while the disk is still full, its checkpoint fails again: still refused.
     await expect.poll(() => server.events().filter((e) => e.event === 'store_reopen_failed').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
     expect((await call('POST', '/v1/portability/orders', order('during-2'))).status).toBe(503)
+    // A backfill, which opens a connection of its own, while the store is closed between reopens: 503 too, never a 500.
+    const backfill = await chunk(server, key, plan, sent)
+    const backfillBody = await backfill.text()
+    expect(backfill.status, backfillBody).toBe(503)
+    expect(backfill.headers.get('retry-after')).toBe('1')
+    expect(ErrorBody.parse(JSON.parse(backfillBody)).error.message).toMatch(/stopped after a fatal error of its disk \(No space left on device\) and is being opened again/)
 
     await rm(fillerOf(suite.disk))
     await expect.poll(async () => (await fetch(`${server.url}/healthz`)).status, { timeout: 30_000 }).toBe(200)

@@ -120,7 +120,21 @@ export class Database implements Statements {
    * tables are its own, its writes go through the same guard; closing it closes only the connection.
    */
   async connectAgain(): Promise<Database> {
-    const other = new Database(this.#instance, await this.#instance.connect(), this.file, this.config, this.guard, this)
+    // Closed to be opened again (or closed meanwhile): refused like a statement, with when to retry.
+    const refused = () => {
+      const error = closedToReopen()
+      return this.guard?.afterWrite(error.fault, error.cause as Error) ?? error
+    }
+    if (this.#closed) throw refused()
+    const instance = this.#instance
+    const connection = await instance.connect().catch((error: unknown) => {
+      throw this.#closed || instance !== this.#instance ? refused() : error
+    })
+    if (this.#closed || instance !== this.#instance) {
+      connection.closeSync()
+      throw refused()
+    }
+    const other = new Database(instance, connection, this.file, this.config, this.guard, this)
     this.#others.add(other)
     return other
   }
