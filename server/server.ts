@@ -19,6 +19,7 @@ import { withMetricsEndpoint } from './http/metrics-endpoint.ts'
 import { createMetrics } from './base/metrics.ts'
 import { answerRefusals, requireHost } from './http/client-error.ts'
 import { closeAfterClient } from './http/lingering-close.ts'
+import { closeWhenDrained } from './http/graceful-close.ts'
 import { capConnectionsPerClient } from './http/connection-cap.ts'
 import { HttpError, retryAfter } from './base/errors.ts'
 import { keepNextTickClass } from './http/next-tick-class.ts'
@@ -127,6 +128,8 @@ export async function startServer(
     answerRefusals(listener, logger)
     closeAfterClient(listener, LINGER_MS)
   }
+  const closePublic = closeWhenDrained(server, 'public', logger)
+  const closeAdmin = closeWhenDrained(adminServer, 'admin', logger)
   capConnectionsPerClient(server, settings.maxConnectionsPerClient, logger)
   const guarded = (listener: http.RequestListener) => requireHost(limitBodyTime(listener, settings.requestTimeoutMs), logger)
   const limiter = new RateLimiter(clock, () => liveNodes())
@@ -164,7 +167,7 @@ export async function startServer(
     }
   } catch (error) {
     // Only listeners exist so far: the store has not started opening.
-    await Promise.all([server, adminServer].map((s) => (s.listening ? closeGracefully(s, 0) : undefined)))
+    await Promise.all([server.listening ? closePublic(0) : undefined, adminServer.listening ? closeAdmin(0) : undefined])
     throw error
   }
   const adminUrl = urlOf(adminServer)
@@ -239,12 +242,12 @@ export async function startServer(
     closing = true
     stopWatching()
     await refresh?.stop()
-    const publicClosed = closeGracefully(server, settings.shutdownTimeoutMs)
+    const publicClosed = closePublic(settings.shutdownTimeoutMs)
     // An attempt under way finishes (requests may be waiting for it); no further one starts.
     gate.stop()
     const opened = await settled
     if (endpointWritten) await removeEndpointAt(settings.adminEndpointFile!)
-    await closeGracefully(adminServer, settings.shutdownTimeoutMs)
+    await closeAdmin(settings.shutdownTimeoutMs)
     await publicClosed
     if (opened) {
       stopFlushing()
@@ -283,17 +286,4 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 function urlOf(server: http.Server): string {
   const { address, port } = server.address() as AddressInfo
   return `http://${address.includes(':') ? `[${address}]` : address}:${port}`
-}
-
-/** Stops accepting; idle keep-alive sockets close now, busy ones after their response or the timeout. */
-function closeGracefully(server: http.Server, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), timeoutMs)
-    force.unref()
-    server.close(() => {
-      clearTimeout(force)
-      resolve()
-    })
-    server.closeIdleConnections()
-  })
 }

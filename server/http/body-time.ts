@@ -33,9 +33,12 @@ function setDeadline(req: IncomingMessage, res: ServerResponse, length: string |
   if (deadlines.has(req) || req.complete) return
   if (length !== undefined && req.headers['transfer-encoding'] === undefined && req.readableLength >= Number(length)) return
   const deadline = setTimeout(() => cutOff(req, res), timeoutMs)
+  // Never what keeps the process alive: a body refused unread (413) and never sent ends no request.
+  deadline.unref()
   deadlines.set(req, deadline)
   const clear = () => clearTimeout(deadline)
   req.once('end', clear).once('close', clear)
+  res.once('close', clear)
 }
 
 function cutOff(req: IncomingMessage, res: ServerResponse): void {
@@ -64,6 +67,7 @@ export async function* streamedBody(req: IncomingMessage, idleMs: number): Async
       let timer: NodeJS.Timeout | undefined
       const idle = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(tooSlow(`No part of the request body arrived for ${idleMs / 1000} s.`)), idleMs)
+        timer.unref()
       })
       const next = await Promise.race([chunks.next(), idle]).finally(() => clearTimeout(timer))
       if (next.done) return

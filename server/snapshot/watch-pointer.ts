@@ -17,6 +17,7 @@ export function watchPointer(
     watcher = watch(artifactsDir, { persistent: false }, () => {
       if (debounce) clearTimeout(debounce)
       debounce = setTimeout(() => onChange('pointer-change'), DEBOUNCE_MS)
+      debounce.unref()
     })
     watcher.on('error', (error) => options.logger.warn('pointer_watch_failed', { reason: error.message }))
   } catch (error) {

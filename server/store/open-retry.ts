@@ -36,6 +36,7 @@ export function retryUntilOpen<T>(attempt: () => Promise<T>, ceilingMs: number, 
         handlers.failed(error as Error, n, delay)
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay)
+          timer.unref()
           wake = () => {
             clearTimeout(timer)
             resolve()
