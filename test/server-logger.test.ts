@@ -52,13 +52,20 @@ describe('loggedPath', () => {
     expect(loggedPath(`/${key}/x/${key}`)).toBe(`/${KEY_PREFIX}[redacted]/x/${KEY_PREFIX}[redacted]`)
   })
 
-  it('leaves no part of a real key in the path when it is split by an escaped separator, with or without its prefix', () => {
+  it('leaves no part of a real key in the path when it is split by a separator, escaped or a literal /, with or without its prefix', () => {
     for (let i = 0; i < 50; i++) {
       const { key } = newApiKey()
       const secret = key.slice(KEY_PREFIX.length)
       const half = secret.length >> 1
       const parts = [secret.slice(0, half), secret.slice(half)]
-      for (const separator of ['%2F', '%20', '+', '%2B', '.', '%0A']) {
+      // In three parts by literal slashes too.
+      const thirds = [secret.slice(0, 14), secret.slice(14, 28), secret.slice(28)]
+      for (const sent of [thirds.join('/'), `${KEY_PREFIX}${thirds.join('/')}`]) {
+        const logged = loggedPath(`/v1/portability/orders/${sent}/more?zip=1`)
+        for (const part of thirds) expect(logged, `${sent} → ${logged}`).not.toContain(part.slice(0, 10))
+        expect(logged).toMatch(/^\/v1\/portability\/orders\/(tx_live_)?\[redacted\]\/more$/)
+      }
+      for (const separator of ['%2F', '/', '%20', '+', '%2B', '.', '%0A']) {
         for (const sent of [`${KEY_PREFIX}${parts.join(separator)}`, parts.join(separator)]) {
           const logged = loggedPath(`/v1/tax/${sent}?zip=1`)
           for (const part of parts) expect(logged, `${sent} → ${logged}`).not.toContain(part.slice(0, 12))
@@ -66,7 +73,7 @@ describe('loggedPath', () => {
       }
     }
     // Ordinary segments are logged as sent.
-    for (const path of ['/v1/tax/ga', '/openapi.json', '/v1/portability/orders/order%20123-abc', '/taxjar/v2/transactions/orders/Order-2026-01-15-0001']) expect(loggedPath(path)).toBe(path)
+    for (const path of ['/v1/tax/ga', '/openapi.json', '/v1/portability/orders/order%20123-abc', '/taxjar/v2/transactions/orders/Order-2026-01-15-0001', '/v1/portability/orders/Order-2026-01/Line-3', '/taxjar/v2/transactions/refunds/R-2026-01-15-0001/A1']) expect(loggedPath(path)).toBe(path)
   })
 })
 

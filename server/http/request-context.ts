@@ -82,28 +82,52 @@ export function ensureBaseHeaders(req: IncomingMessage, res: ServerResponse): vo
 // reads it, percent-decoded (`tx%5Flive%5F…` is the same key), and a key's secret part is
 // recognized without its prefix too: a run of 40 or more URL-safe base64 characters mixing
 // digits, lower- and upper-case letters is replaced; so is such a run split by separators sent
-// escaped (`%2F`, `%20`, `+`, …), which would otherwise leave each part too short to be seen. A
-// segment that needs no redaction is logged as it arrived.
+// escaped (`%2F`, `%20`, `+`, …), which would otherwise leave each part too short to be seen, and
+// one split by a literal `/` over several segments (each part holding a digit or an upper-case
+// letter, as a part of a random key all but always does; route words never do). A segment that
+// needs no redaction is logged as it arrived.
 const API_KEY = new RegExp(`${KEY_PREFIX}[^?#]*`, 'g')
 const KEY_SHAPED = /[A-Za-z0-9_-]+(?:[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]+)*/g
 const SEPARATORS = /[^A-Za-z0-9_-]/g
 const MAYBE_SECRET = /%|[A-Za-z0-9_-]{40}|[A-Za-z0-9_-][^/?#A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]/
+/** A segment that may be part of a key split by `/`: key characters (and separators), a digit or an upper-case letter among them. */
+const KEY_PART = /^[A-Za-z0-9_-]+(?:[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]+)*$/
 const keyShaped = (run: string) => run.length >= 40 && /[0-9]/.test(run) && /[a-z]/.test(run) && /[A-Z]/.test(run)
+const keyPart = (decoded: string) => KEY_PART.test(decoded) && /[0-9A-Z]/.test(decoded)
 
 export function loggedPath(url: string): string {
   const query = url.indexOf('?')
   const path = query === -1 ? url : url.slice(0, query)
-  if (!path.includes(KEY_PREFIX) && !MAYBE_SECRET.test(path)) return path
-  return path.split('/').map(redactedSegment).join('/')
+  if (!path.includes(KEY_PREFIX) && !MAYBE_SECRET.test(path) && !/[0-9A-Z][^/]*\/[^/]*[0-9A-Z]/.test(path)) return path
+  const segments = path.split('/')
+  const decoded = segments.map(decodedSegment)
+  const logged: string[] = []
+  for (let i = 0; i < segments.length; ) {
+    // The longest run of key parts from here that reads as a key (or holds its prefix) is one key.
+    let end = i
+    while (end < segments.length && keyPart(decoded[end]!)) end++
+    const run = decoded.slice(i, end).join('')
+    if (end - i >= 2 && (run.includes(KEY_PREFIX) || keyShaped(run.replace(SEPARATORS, '')))) {
+      logged.push(run.startsWith(KEY_PREFIX) ? `${KEY_PREFIX}[redacted]` : '[redacted]')
+      i = end
+    } else {
+      logged.push(redactedSegment(segments[i]!, decoded[i]!))
+      i++
+    }
+  }
+  return logged.join('/')
 }
 
-function redactedSegment(segment: string): string {
-  let decoded = segment
+function decodedSegment(segment: string): string {
   try {
-    decoded = decodeURIComponent(segment)
+    return decodeURIComponent(segment)
   } catch {
     // malformed escapes: judged as sent
+    return segment
   }
+}
+
+function redactedSegment(segment: string, decoded: string): string {
   const redacted = decoded.replace(API_KEY, `${KEY_PREFIX}[redacted]`).replace(KEY_SHAPED, (run) => (keyShaped(run.replace(SEPARATORS, '')) ? '[redacted]' : run))
   return redacted === decoded ? segment : redacted
 }
