@@ -5,44 +5,20 @@
 // differently between the check and the connection cannot lead it inside either.
 import { lookup as lookupCallback, type LookupAddress } from 'node:dns'
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
+import { classifyAddress } from './special-addresses.ts'
 
 export type UrlPolicy = { allowLoopback: boolean; allowPrivate: boolean }
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string }
 
-const LOOPBACK = new BlockList()
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
-LOOPBACK.addAddress('::1', 'ipv6')
-
-const PRIVATE = new BlockList()
-for (const [net, bits] of [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16], ['100.64.0.0', 10]] as const) PRIVATE.addSubnet(net, bits, 'ipv4')
-for (const [net, bits] of [['fc00::', 7], ['fe80::', 10]] as const) PRIVATE.addSubnet(net, bits, 'ipv6')
-
-// Never a destination: "this network", multicast, reserved and the broadcast address.
-const NEVER = new BlockList()
-for (const [net, bits] of [['0.0.0.0', 8], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) NEVER.addSubnet(net, bits, 'ipv4')
-NEVER.addAddress('::', 'ipv6')
-NEVER.addSubnet('ff00::', 8, 'ipv6')
-
 const MAX_URL_LENGTH = 2048
-
-type AddressKind = 'public' | 'loopback' | 'private' | 'never'
-
-function kindOf(address: string): AddressKind {
-  let family: 'ipv4' | 'ipv6' = isIP(address) === 6 ? 'ipv6' : 'ipv4'
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) [address, family] = [mapped[1]!, 'ipv4']
-  if (NEVER.check(address, family)) return 'never'
-  if (LOOPBACK.check(address, family)) return 'loopback'
-  if (PRIVATE.check(address, family)) return 'private'
-  return 'public'
-}
 
 /** Why the addresses a host resolves to may not be sent to, or null when they may. */
 function addressRefusal(host: string, addresses: readonly string[], policy: UrlPolicy): string | null {
-  const kinds = new Set(addresses.map(kindOf))
-  if (kinds.has('never')) return `the host ${host} resolves to an address that is not a destination (${addresses.join(', ')})`
+  const classes = addresses.map((address) => ({ address, ...classifyAddress(address) }))
+  const kinds = new Set(classes.map((c) => c.kind))
+  const never = classes.find((c) => c.kind === 'never')
+  if (never) return `the host ${host} resolves to an address that is not a destination (${never.address}: ${never.range})`
   if (kinds.has('loopback') && !policy.allowLoopback) return `the host ${host} is a loopback address; webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1 allows loopback, for tests)`
   if (kinds.has('private') && !policy.allowPrivate) return `the host ${host} resolves into a private address range (${addresses.join(', ')}); webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_PRIVATE=1 allows private ranges)`
   return null
@@ -85,7 +61,7 @@ export async function checkWebhookUrl(text: string, policy: UrlPolicy): Promise<
   }
   const refusal = addressRefusal(host, addresses, policy)
   if (refusal) return { ok: false, reason: refusal }
-  const allLoopback = addresses.every((address) => kindOf(address) === 'loopback')
+  const allLoopback = addresses.every((address) => classifyAddress(address).kind === 'loopback')
   if (url.protocol === 'http:' && !(allLoopback && policy.allowLoopback)) return { ok: false, reason: 'the scheme must be https (http is allowed only to loopback addresses, with TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1)' }
   return { ok: true, url }
 }
