@@ -16,6 +16,7 @@ const STORE_TESTS = [
   'test/client-server.test.ts',
   'test/server-metrics.test.ts',
   'test/webhooks.test.ts',
+  'test/webhook-dispatch.test.ts',
 ]
 
 const common = { testTimeout: 120_000, hookTimeout: 300_000, pool: 'forks' } as const

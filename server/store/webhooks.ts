@@ -102,8 +102,13 @@ export type WebhookTable = {
    * before among the candidates, and the deliveries.
    */
   announce(plan: AnnouncementPlan): Promise<AnnouncementOutcome>
-  /** up to `limit` pending deliveries due at `now` and not claimed, each claimed until `until` with its attempt counted */
+  /**
+   * up to `limit` pending deliveries due at `now` and not claimed, each claimed until `until` with
+   * its attempt counted; at most one per endpoint, and none of an endpoint with an attempt under way
+   */
   claimDue(now: string, until: string, limit: number): Promise<ClaimedDelivery[]>
+  /** when the next pending delivery falls due (its next attempt, or the end of its claim), null when none is pending */
+  nextDue(): Promise<string | null>
   delivered(deliveryId: string, webhookId: string, at: string, status: number): Promise<void>
   /** records a failed attempt; true when it disabled the endpoint (its pending deliveries are then failed) */
   failed(attempt: FailedAttempt): Promise<boolean>
@@ -155,8 +160,21 @@ export const ENDPOINT_COLUMNS = 'id, account_id, url, secret, created_at, failin
 export const DELIVERY_COLUMNS =
   'id, webhook_id, account_id, snapshot, change_count, status, attempts, created_at, next_attempt_at, last_attempt_at, last_status, last_error, delivered_at'
 
-/** A delivery due at the time given twice, and not claimed by an attempt under way. */
-const DUE = "status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)"
+/**
+ * A delivery `d` that may be claimed at `now` (a placeholder, used four times): due and not claimed,
+ * the first due of its endpoint, and of an endpoint with no attempt under way on any node. One
+ * attempt per endpoint at a time: a receiver that hangs until the timeout holds up its own
+ * deliveries only, never another endpoint's.
+ */
+export const claimable = (now: string) =>
+  `d.status = 'pending' AND d.next_attempt_at <= ${now} AND (d.claimed_until IS NULL OR d.claimed_until < ${now})
+   AND d.id = (SELECT e.id FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.status = 'pending' AND e.next_attempt_at <= ${now} ORDER BY e.next_attempt_at, e.id LIMIT 1)
+   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.claimed_until >= ${now})`
+
+/** When the next pending delivery falls due: its next attempt, or the end of its claim if later (both engines). */
+export const NEXT_DUE = `SELECT min(CASE WHEN claimed_until > next_attempt_at THEN claimed_until ELSE next_attempt_at END) AS next FROM webhook_deliveries WHERE status = 'pending'`
+
+const CLAIMABLE = claimable('?')
 
 /** The DuckDB tables, created if they are missing. */
 export async function duckdbWebhookTable(db: Database): Promise<WebhookTable> {
@@ -204,14 +222,14 @@ export async function duckdbWebhookTable(db: Database): Promise<WebhookTable> {
       }),
     async claimDue(now, until, limit) {
       // A read first: an idle server writes nothing to the file at each poll.
-      const due = await db.rows(`SELECT 1 FROM webhook_deliveries WHERE ${DUE} LIMIT 1`, [now, now])
+      const due = await db.rows(`SELECT 1 FROM webhook_deliveries d WHERE ${CLAIMABLE} LIMIT 1`, [now, now, now, now])
       if (!due.length) return []
       return db.transaction(async (tx) => {
         const claimed = await tx.rows(
           `UPDATE webhook_deliveries SET claimed_until = ?, attempts = attempts + 1, last_attempt_at = ?
-           WHERE id IN (SELECT id FROM webhook_deliveries WHERE ${DUE} ORDER BY next_attempt_at, id LIMIT ?)
+           WHERE id IN (SELECT d.id FROM webhook_deliveries d WHERE ${CLAIMABLE} ORDER BY d.next_attempt_at, d.id LIMIT ?)
            RETURNING id`,
-          [until, now, now, now, limit],
+          [until, now, now, now, now, now, limit],
         )
         if (!claimed.length) return []
         const rows = await tx.rows(
@@ -222,6 +240,7 @@ export async function duckdbWebhookTable(db: Database): Promise<WebhookTable> {
         return rows.map(claimedOf)
       })
     },
+    nextDue: async () => text((await db.rows(NEXT_DUE))[0]?.next),
     delivered: (deliveryId, webhookId, at, status) =>
       db.transaction(async (tx) => {
         await tx.run(

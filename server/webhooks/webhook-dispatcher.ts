@@ -1,10 +1,13 @@
 // The server's webhook work, on a timer: when the snapshot in service is one not handled yet, its
 // new changes are announced (announcement.ts), once per store whatever the number of nodes (the
 // store decides under a lock); then the deliveries due are claimed (one node sends each attempt)
-// and sent, signed, at most `concurrency` at a time. A 2xx marks a delivery delivered, never sent
-// again; anything else (another status, a timeout, a refused connection) schedules the next
-// attempt with a doubling wait, and an endpoint failing for the set period is disabled.
-import pLimit from 'p-limit'
+// and sent, signed, at most `concurrency` at a time and one per endpoint at a time. An attempt runs
+// on past its round: a receiver that answers only at the timeout holds up its own endpoint, never
+// another's retries. A 2xx marks a delivery delivered, never sent again; anything else (another
+// status, a timeout, a refused connection) schedules the next attempt with a doubling wait, and an
+// endpoint failing for the set period is disabled. When the next delivery falls due is read from
+// the store after each look, so retries scheduled before a restart go out when due.
+import prettyMilliseconds from 'pretty-ms'
 import type { Agent } from 'undici'
 import { loadUndici } from '../base/undici.ts'
 import type { Clock } from '../base/clock.ts'
@@ -29,7 +32,7 @@ export type DispatcherDeps = {
 }
 
 export type WebhookDispatcher = {
-  /** one round now: announce a snapshot not handled yet, send what is due (tests and the bench call it) */
+  /** rounds now until nothing more is due: announce a snapshot not handled yet, send what is due and wait for the attempts (tests and the bench call it) */
   tick(): Promise<void>
   stop(): Promise<void>
 }
@@ -48,11 +51,13 @@ const IDLE_LOOK_MS = 60_000
 export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher {
   const { table, settings, clock, logger } = deps
   let agent: Agent | null = null
-  const limit = pLimit(settings.concurrency)
   let handled: string | null = null
   let stopped = false
   let timer: NodeJS.Timeout | null = null
-  let round: Promise<void> = Promise.resolve()
+  let round: Promise<unknown> = Promise.resolve()
+  /** the attempts under way, each until recorded */
+  const sending = new Set<Promise<void>>()
+  const failingFor = prettyMilliseconds(settings.disableAfterMs, { verbose: true, secondsDecimalDigits: 0 })
   /** the reason the last round failed, logged once while it lasts */
   let failing: string | null = null
   /** the clock time before which no delivery is known to be due */
@@ -120,23 +125,36 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       error: error.slice(0, ERROR_TEXT_LIMIT),
       nextAttemptAt: iso(retryAt),
       disableIfFailingSince: iso(now - settings.disableAfterMs),
-      disabledReason: `every delivery attempt failed for ${Math.round((settings.disableAfterMs / 86_400_000) * 100) / 100} days; the last: ${error.slice(0, ERROR_TEXT_LIMIT)}`,
+      disabledReason: `every delivery attempt failed for ${failingFor}; the last: ${error.slice(0, ERROR_TEXT_LIMIT)}`,
     })
     if (disabled) logger.warn('webhook_disabled', { webhook: delivery.webhookId, reason: error })
   }
 
-  const deliverDue = async () => {
-    const batch = settings.concurrency * 4
+  /** Claims what is due, up to the attempts free, and starts them; they run on past the round. */
+  const deliverDue = async (): Promise<Promise<void>[]> => {
     wakeAt = clock() + IDLE_LOOK_MS
-    while (!stopped) {
-      const now = clock()
-      const claimed = await table.claimDue(iso(now), iso(now + settings.timeoutMs + CLAIM_MARGIN_MS), batch)
-      await Promise.all(claimed.map((delivery) => limit(() => attempt(delivery).catch((e: Error) => logger.error('webhook_attempt_unrecorded', { delivery: delivery.id, reason: e.message })))))
-      if (claimed.length < batch) return
-    }
+    const free = settings.concurrency - sending.size
+    const now = clock()
+    const claimed = free > 0 && !stopped ? await table.claimDue(iso(now), iso(now + settings.timeoutMs + CLAIM_MARGIN_MS), free) : []
+    const started = claimed.map((delivery) => {
+      const sent: Promise<void> = attempt(delivery)
+        .catch((e: Error) => logger.error('webhook_attempt_unrecorded', { delivery: delivery.id, reason: e.message }))
+        .finally(() => {
+          sending.delete(sent)
+          // Its endpoint may have more due, and its slot is free: look again at the next round.
+          wakeAt = 0
+        })
+      sending.add(sent)
+      return sent
+    })
+    const next = await table.nextDue()
+    if (next !== null) wakeAt = Math.min(wakeAt, Date.parse(next))
+    return started
   }
 
-  const once = async () => {
+  /** One round; the attempts it started. */
+  const once = async (): Promise<Promise<void>[]> => {
+    let started: Promise<void>[] = []
     try {
       const snapshot = deps.current()
       if (snapshot.id !== handled && (await announce(snapshot))) {
@@ -144,7 +162,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
         // Its deliveries (made here or by another node) are due now.
         wakeAt = 0
       }
-      if (clock() >= wakeAt) await deliverDue()
+      if (clock() >= wakeAt) started = await deliverDue()
       failing = null
     } catch (error) {
       wakeAt = 0
@@ -152,22 +170,31 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       if (reason !== failing) logger.warn('webhook_round_failed', { reason })
       failing = reason
     }
+    return started
   }
 
-  const tick = () => (round = round.then(once))
+  /** Rounds never overlap; the attempts a round starts do not hold up the next. */
+  const nextRound = (): Promise<Promise<void>[]> => {
+    const next = round.then(once)
+    round = next
+    return next
+  }
   const schedule = () => {
     if (stopped) return
-    timer = setTimeout(() => void tick().then(schedule), settings.pollMs)
+    timer = setTimeout(() => void nextRound().then(schedule), settings.pollMs)
     timer.unref()
   }
-  void tick().then(schedule)
+  void nextRound().then(schedule)
 
   return {
-    tick,
+    async tick() {
+      for (let started = await nextRound(); started.length > 0; started = await nextRound()) await Promise.all(started)
+    },
     async stop() {
       stopped = true
       if (timer) clearTimeout(timer)
       await round
+      await Promise.all(sending)
       await agent?.close()
     },
   }

@@ -2,7 +2,7 @@
 // in ../webhooks.ts). Several nodes share these tables: an announcement is made under a lock by one
 // node, which finds the snapshot already announced when another was first; a delivery is claimed
 // for one attempt with FOR UPDATE SKIP LOCKED, so no two nodes send it at once.
-import { claimedOf, DELIVERY_COLUMNS, deliveryOf, ENDPOINT_COLUMNS, endpointOf, type WebhookTable } from '../webhooks.ts'
+import { claimable, claimedOf, DELIVERY_COLUMNS, deliveryOf, ENDPOINT_COLUMNS, endpointOf, NEXT_DUE, type WebhookTable } from '../webhooks.ts'
 import type { PgDatabase, PgStatements } from './pg-database.ts'
 
 /** Any constant: the lock an announcement takes. */
@@ -64,12 +64,16 @@ export function pgWebhookTable(db: PgDatabase): WebhookTable {
           `UPDATE webhook_deliveries d SET claimed_until = $1, attempts = d.attempts + 1, last_attempt_at = $2
            FROM webhooks w
            WHERE w.id = d.webhook_id AND d.id IN (
-             SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2)
-             ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+             SELECT d.id FROM webhook_deliveries d WHERE ${claimable('$2')}
+             ORDER BY d.next_attempt_at, d.id LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
            RETURNING d.id, d.webhook_id, d.body, d.attempts, w.url, w.secret`,
           [until, now, limit],
         )
       ).map(claimedOf),
+    nextDue: async () => {
+      const next = (await db.rows(NEXT_DUE))[0]?.next
+      return next === null || next === undefined ? null : String(next)
+    },
     delivered: (deliveryId, webhookId, at, status) =>
       db.transaction(async (tx) => {
         await tx.run(
