@@ -5,7 +5,7 @@
 // - the file locked by another process when the server starts, then released;
 // - the file damaged (a block overwritten) or truncated when the server starts, then restored;
 // - the open file truncated (to 0, or past its headers), a header overwritten, or an older copy
-//   written over it, in place while the server runs;
+//   written over it, in place while the server runs; a read needing blocks the truncated file lost;
 // - the file removed and put back by `admin recover-store` from the running server's descriptor.
 import { existsSync } from 'node:fs'
 import { copyFile, open, readFile, rename, rm, truncate } from 'node:fs/promises'
@@ -177,6 +177,33 @@ describe('the open store file damaged in place while the server runs', () => {
       await file.write(bytes, 0, bytes.length, 0)
       await file.close()
     })
+  })
+
+  it('a read that needs blocks a truncated file no longer holds: 503 STORE_FILE_LOST saying nothing changed, never "cannot write"', async () => {
+    const storePath = path.join(suite.tmp, 'truncated-read', 'taxatlas.duckdb')
+    const first = await start(storePath)
+    const { api_key: key } = await first.createAccount('enterprise')
+    for (let i = 0; i < 300; i++) expect((await keyCaller(first, key)('POST', '/v1/portability/orders', order(`stored-${i}`))).status).toBe(201)
+    expect(await first.stop()).toBe(0)
+    // A new server has read none of the orders' blocks yet; the file is cut to nothing under it.
+    const server = await start(storePath)
+    const bytes = await readFile(storePath)
+    await truncate(storePath, 0)
+    const call = keyCaller(server, key)
+    for (const read of ['/v1/portability/orders/stored-5', '/v1/portability/nexus/health']) {
+      const refused = await call('GET', read)
+      expect(refused.status, refused.text).toBe(503)
+      expect(refused.headers.get('retry-after')).toBe('30')
+      expect(ErrorBody.parse(refused.body).error).toMatchObject({ code: 'STORE_FILE_LOST', message: expect.stringContaining('nothing was changed') })
+      expect(refused.text).not.toMatch(/cannot write|not saved/)
+    }
+    expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
+    const file = await open(storePath, 'r+')
+    await file.write(bytes, 0, bytes.length, 0)
+    await file.close()
+    const read = await call('GET', '/v1/portability/orders/stored-5')
+    expect(read.status, read.text).toBe(200)
+    expect(await server.stop()).toBe(0)
   })
 
   it('a database header overwritten in place: refused, by the checksum DuckDB checks it with, until its bytes are back', async () => {

@@ -46,19 +46,26 @@ export const STORE_WRITE_RETRY_AFTER_SECONDS = 30
 /** The system's reason at the end of a DuckDB error's first line ("No space left on device"), without the file's path. */
 export const systemReason = (error: Error): string => /:\s*([^:"]+)$/.exec(error.message.split('\n')[0])?.[1]?.trim() ?? 'input/output error'
 
+/** Whether a statement changes the store (a write, or a statement inside a transaction) or only reads it. */
+export type StoreOperation = 'write' | 'read'
+
 /**
  * A statement the store's disk refused (DuckDB's IO, commit or fatal error types, see
  * duckdb-error-type.ts): 503 SERVICE_UNAVAILABLE with the system's reason (never the file's
- * path), not a 500, so a client knows its change was not saved and may retry.
+ * path), not a 500, so a client knows its change was not saved, or that a read changed nothing,
+ * and may retry.
  */
 export class StoreWriteError extends HttpError {
   constructor(
     cause: Error,
     readonly fault: StoreFault,
+    operation: StoreOperation = 'write',
   ) {
     super(
       'SERVICE_UNAVAILABLE',
-      `The store cannot write to its file right now (${systemReason(cause)}): changes not yet committed were not saved. Retry later; rate lookups still answer.`,
+      operation === 'write'
+        ? `The store cannot write to its file right now (${systemReason(cause)}): changes not yet committed were not saved. Retry later; rate lookups still answer.`
+        : `The store cannot read its file right now (${systemReason(cause)}): nothing was changed. Retry later; rate lookups still answer.`,
       ...retryAfter(STORE_WRITE_RETRY_AFTER_SECONDS),
     )
     this.cause = cause
@@ -73,7 +80,7 @@ export class StoreWriteError extends HttpError {
  */
 export type WriteGuard = {
   beforeWrite(): void
-  afterWrite(fault: StoreFault | null, error?: Error): Error | void
+  afterWrite(fault: StoreFault | null, error?: Error, operation?: StoreOperation): Error | void
 }
 
 export const REOPENED_MESSAGE =
@@ -82,10 +89,10 @@ export const REOPENED_MESSAGE =
 /** What a statement meets between closing the instance DuckDB gave up on and opening it again: the same fault. */
 const closedToReopen = () => new StoreWriteError(new Error('closed: being opened again after a fatal error'), 'invalidated')
 
-const refusedWrite = (error: unknown): unknown => {
+const refusedStatement = (error: unknown, operation: StoreOperation): unknown => {
   if (error instanceof HttpError) return error
   const fault = storeFaultOf(error)
-  return fault ? new StoreWriteError(error as Error, fault) : error
+  return fault ? new StoreWriteError(error as Error, fault, operation) : error
 }
 
 export class Database implements Statements {
@@ -291,8 +298,9 @@ export class Database implements Statements {
         return value
       },
       (error: unknown) => {
-        const refused = refusedWrite(error)
-        if (refused instanceof StoreWriteError) throw this.guard?.afterWrite(refused.fault, refused.cause as Error) ?? refused
+        const operation = write ? 'write' : 'read'
+        const refused = refusedStatement(error, operation)
+        if (refused instanceof StoreWriteError) throw this.guard?.afterWrite(refused.fault, refused.cause as Error, operation) ?? refused
         throw refused
       },
     )

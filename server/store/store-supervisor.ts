@@ -13,7 +13,7 @@ import { HttpError, retryAfter } from '../base/errors.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
 import type { StoreFault } from './duckdb-error-type.ts'
-import { systemReason, type WriteGuard } from './database.ts'
+import { systemReason, type StoreOperation, type WriteGuard } from './database.ts'
 import { changeOf, identityOf, type FileIdentity, type IdentityChange } from './file-identity.ts'
 import { backoffDelay, retryUntilOpen } from './open-retry.ts'
 import { StoreFileHeader } from './store-file-header.ts'
@@ -26,6 +26,10 @@ export const FILE_LOST_RETRY_AFTER_SECONDS = 30
 
 export const FILE_LOST_MESSAGE =
   "The store's file was removed, replaced or damaged while the server ran, so changes are refused rather than written where they would be lost. Rate lookups still answer; an operator must put the file back or restart the server."
+
+/** A read that needed what the lost file no longer holds (a truncated file's blocks not in memory). */
+export const FILE_LOST_READ_MESSAGE =
+  "The store's file was removed, replaced or damaged while the server ran, and this read needs what is no longer in it; nothing was changed. Rate lookups still answer; an operator must put the file back or restart the server."
 
 const invalidatedMessage = (reason: string) =>
   `The store stopped after a fatal error of its disk (${reason}) and is being opened again; changes are refused until then. A change answered with this error as the store stopped may have been saved. Retry later; rate lookups still answer.`
@@ -79,7 +83,7 @@ export class StoreSupervisor implements StoreGate {
     this.whenOpen = new Promise((resolve) => (this.#resolveOpen = resolve))
     this.#guard = {
       beforeWrite: () => this.#refuseWrite(),
-      afterWrite: (fault, error) => this.#wrote(fault, error),
+      afterWrite: (fault, error, operation) => this.#wrote(fault, error, operation),
     }
   }
 
@@ -219,9 +223,14 @@ export class StoreSupervisor implements StoreGate {
     if (this.#writeFault?.problem === 'invalidated') throw this.#refusedInvalidated()
   }
 
-  #wrote(fault: StoreFault | null, error?: Error): Error | void {
+  #wrote(fault: StoreFault | null, error?: Error, operation: StoreOperation = 'write'): Error | void {
     // While invalidated every statement fails, reads too: each is answered with when the next reopen is due.
     if (this.#writeFault?.problem === 'invalidated') return this.#refusedInvalidated()
+    // A read that failed on a file lost under the server: the file, not its disk, is what is wrong.
+    if (fault !== null && fault !== 'invalidated' && operation === 'read' && this.#opened?.identity) {
+      this.#checkIdentity(this.#opened.identity)
+      if (this.#lost) return new HttpError('STORE_FILE_LOST', FILE_LOST_READ_MESSAGE, ...retryAfter(FILE_LOST_RETRY_AFTER_SECONDS))
+    }
     if (fault === null) {
       if (this.#writeFault) {
         this.options.logger.info('store_writes_resumed', { store: this.options.storePath, refused_since: this.#writeFault.since })
