@@ -36,6 +36,8 @@ import { StoreSupervisor } from './store/store-supervisor.ts'
 import { finalUsageFlush } from './store/usage-final-flush.ts'
 import { readUsageSpill, removeUsageSpill } from './store/usage-spill.ts'
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/webhook-dispatcher.ts'
+import { WebhookOwnFailures } from './webhooks/own-failures.ts'
+import { loadEnabledFeatures } from './optional-features.ts'
 
 // requireHostHeader: a request without Host is answered by requireHost in the envelope, not by
 // Node's bare 400. requestTimeout: Node's would cut a streamed backfill still making progress
@@ -78,8 +80,11 @@ export async function startServer(
   // Nothing listens unless a verified snapshot opened (CURRENT's, or the newest valid earlier one).
   const snapshots = await SnapshotSource.open(settings.artifactsDir, logger, clock, { rereportMs: settings.snapshotRereportMs })
 
+  await loadEnabledFeatures(settings)
+
   // A key's request rate is shared out among the nodes on the store (1 until it is open).
   let liveNodes = () => 1
+  const webhookOwnFailures = new WebhookOwnFailures(clock)
   const metrics = settings.metricsToken
     ? await createMetrics({
         storeEngine: settings.store.kind,
@@ -92,6 +97,7 @@ export async function startServer(
           return health.status === 'degraded' ? health.problem : health.status
         },
         storeReopens: () => gate.reopens,
+        webhookOwnFailures: () => webhookOwnFailures.count,
       })
     : undefined
 
@@ -140,6 +146,7 @@ export async function startServer(
     logger,
     clock,
     metrics,
+    webhooks: webhookOwnFailures,
   }
   const notYet = guarded(buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', ...retryAfter(1))),
@@ -147,7 +154,7 @@ export async function startServer(
   let stopWatching = () => {}
   let refresh: RefreshScheduler | null = null
   try {
-    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics })
+    const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics, webhooks: webhookOwnFailures })
     const handler = app.handler
     server.on('request', guarded(metrics ? withMetricsEndpoint(metrics, settings.metricsToken!, handler) : handler))
     await listen(server, settings.port, settings.host)
@@ -190,7 +197,7 @@ export async function startServer(
         accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
         registrations: (accountId) => store.registrations.forget(accountId),
       })
-      webhooks = startWebhookDispatcher({ table: store.webhooks, registrations: store.registrations, current: () => snapshots.current, settings: settings.webhooks, clock, logger })
+      webhooks = startWebhookDispatcher({ table: store.webhooks, registrations: store.registrations, current: () => snapshots.current, settings: settings.webhooks, clock, logger, ownFailures: webhookOwnFailures })
       try {
         const token = randomBytes(32).toString('base64url')
         const adminApp = guarded(createAdminApp(deps, store, token).handler)
