@@ -10,7 +10,7 @@ import type { OfficialTrial, StateRecord } from '../../snapshot-contract/manifes
 import type { FeedResult } from '../../snapshot-contract/model.ts'
 import type { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { auditState, DISAGREEMENT_CLASSES, summarizeAudit } from '../audit/consistency-audit.ts'
-import { compileAvalara } from '../feeds/aggregator-drop.ts'
+import { compileAvalara } from '../feeds/avalara-zip5/compile.ts'
 import type { StateSources } from './load-state.ts'
 import { parseDrop } from '../feeds/manual-drops.ts'
 import type { PipelineSettings } from '../settings.ts'

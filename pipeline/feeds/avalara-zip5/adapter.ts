@@ -1,5 +1,5 @@
 // An operator's Avalara ZIP5 drop (an aggregator estimate): the state's newest file in TAXATLAS_DROPS.
-import { compileAvalara } from '../aggregator-drop.ts'
+import { compileAvalara } from './compile.ts'
 import { parseDrop } from '../manual-drops.ts'
 import { CURRENT_FILE_RULES, type FeedAdapter } from '../feed-adapter.ts'
 import { fetchChoice, withFiles } from '../feed-files.ts'
