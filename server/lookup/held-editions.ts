@@ -7,6 +7,7 @@ import type { HistoryLayer } from '../../snapshot-contract/manifest.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { readSnapshotFile } from '../../snapshot-contract/snapshot-store.ts'
 import { HistoryFiles } from '../snapshot/history-files.ts'
+import { DerivedViews } from '../snapshot/derived-views.ts'
 import { aligned } from '../snapshot/open-snapshot.ts'
 import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
 
@@ -62,6 +63,7 @@ export class HeldEditions {
           places: current.places,
           shapes: current.shapes,
           history: HistoryFiles.NONE,
+          derived: new DerivedViews(),
         }))
         .catch((error: Error) => {
           this.#open.delete(key)

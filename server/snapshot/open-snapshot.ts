@@ -10,6 +10,7 @@ import { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { ShapeIndex } from '../../snapshot-contract/shape-index.ts'
 import { etagOf } from '../base/etag.ts'
 import { HistoryFiles } from './history-files.ts'
+import { DerivedViews } from './derived-views.ts'
 
 export type Snapshot = {
   readonly id: string
@@ -27,6 +28,8 @@ export type Snapshot = {
   readonly files: Readonly<Record<IndexFile, Uint8Array>>
   /** its older editions' files, read on demand by `as_of` lookups, and which are left out as damaged */
   readonly history: HistoryFiles
+  /** what requests derive from it, built on first use and dropped with it (derived-views.ts) */
+  readonly derived: DerivedViews
 }
 
 /**
@@ -69,6 +72,7 @@ function openReaders(loaded: LoadedSnapshot, artifactsDir: string, now: number):
     shapes: new ShapeIndex(files['shapes.bin'], `${id}/shapes.bin`),
     files: Object.freeze(files),
     history: new HistoryFiles(artifactsDir, id, loaded.manifest.history),
+    derived: new DerivedViews(),
   })
 }
 

@@ -6,7 +6,8 @@
 // another's retries. A 2xx marks a delivery delivered, never sent again; anything else (another
 // status, a timeout, a refused connection) schedules the next attempt with a doubling wait, and an
 // endpoint failing for the set period is disabled. When the next delivery falls due is read from
-// the store after each look, so retries scheduled before a restart go out when due.
+// the store after each look, so retries scheduled before a restart go out when due. An attempt that
+// fails for a reason of ours is not held against the endpoint (own-failures.ts).
 import prettyMilliseconds from 'pretty-ms'
 import type { Agent } from 'undici'
 import { loadUndici } from '../base/undici.ts'
@@ -17,6 +18,7 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { NexusRegistrations } from '../store/nexus-registrations.ts'
 import type { ClaimedDelivery, WebhookTable } from '../store/webhooks.ts'
 import { announcementPlan, changesFirstSeenAfter, WEBHOOK_EVENT_TYPE } from './announcement.ts'
+import { isReceiverFailure, WebhookOwnFailures } from './own-failures.ts'
 import { retryDelayMs, type WebhookSettings } from './webhook-settings.ts'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts'
 import { checkWebhookUrl, guardedLookup } from './webhook-url.ts'
@@ -29,6 +31,8 @@ export type DispatcherDeps = {
   settings: WebhookSettings
   clock: Clock
   logger: Logger
+  /** attempts failed for a reason of ours (own-failures.ts); kept by the dispatcher alone when absent */
+  ownFailures?: WebhookOwnFailures
 }
 
 export type WebhookDispatcher = {
@@ -50,6 +54,7 @@ const IDLE_LOOK_MS = 60_000
 
 export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher {
   const { table, settings, clock, logger } = deps
+  const ownFailures = deps.ownFailures ?? new WebhookOwnFailures(clock)
   let agent: Agent | null = null
   let handled: string | null = null
   let stopped = false
@@ -106,10 +111,12 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
         await response.body.dump().catch(() => undefined)
         if (status < 200 || status > 299) error = `answered ${status}`
       } catch (thrown) {
+        if (!isReceiverFailure(thrown)) throw thrown
         const e = thrown as Error
         error = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${settings.timeoutMs} ms` : `${(e as NodeJS.ErrnoException).code ?? e.name}: ${e.message}`
       }
     }
+    if (check.ok) ownFailures.sent()
     const now = clock()
     if (error === null) {
       await table.delivered(delivery.id, delivery.webhookId, iso(now), status!)
@@ -130,6 +137,13 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     if (disabled) logger.warn('webhook_disabled', { webhook: delivery.webhookId, reason: error })
   }
 
+  /** An attempt not sent, or not recorded, for a reason of ours: the delivery is tried again once its claim lapses. */
+  const failedHere = (delivery: ClaimedDelivery, error: Error) => {
+    const reason = `${error.name}: ${error.message}`
+    if (ownFailures.failed(reason)) logger.error('webhook_own_failure', { delivery: delivery.id, webhook: delivery.webhookId, reason, stack: error.stack })
+    wakeAt = Math.min(wakeAt, clock() + settings.timeoutMs + CLAIM_MARGIN_MS)
+  }
+
   /** Claims what is due, up to the attempts free, and starts them; they run on past the round. */
   const deliverDue = async (): Promise<Promise<void>[]> => {
     wakeAt = clock() + IDLE_LOOK_MS
@@ -138,7 +152,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     const claimed = free > 0 && !stopped ? await table.claimDue(iso(now), iso(now + settings.timeoutMs + CLAIM_MARGIN_MS), free) : []
     const started = claimed.map((delivery) => {
       const sent: Promise<void> = attempt(delivery)
-        .catch((e: Error) => logger.error('webhook_attempt_unrecorded', { delivery: delivery.id, reason: e.message }))
+        .catch((e: Error) => failedHere(delivery, e))
         .finally(() => {
           sending.delete(sent)
           // Its endpoint may have more due, and its slot is free: look again at the next round.
