@@ -4,7 +4,7 @@
 // that table too) and descriptors.
 import * as z from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'avalara-zip5', 'statutory', 'statute-table'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -137,6 +137,16 @@ export const FEED_TRAITS = {
     zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'state statute',
+  },
+  'statute-table': {
+    sourceKind: 'statute',
+    placeModel: 'geoid',
+    effectiveDateBasis: 'publisher_effective_date',
+    confidenceCeiling: 'high',
+    statewide: false,
+    zipUniverse: 'crosswalk',
+    quarterlyEditions: false,
+    label: 'state statutes and local levies (a dated table of the descriptor, each row citing its source)',
   },
 } as const satisfies Record<FeedKind, FeedTraits>
 

@@ -5,6 +5,7 @@
 import * as z from 'zod'
 import { FeedKind, feedTraits, type SourceKind } from '../snapshot-contract/feed-traits.ts'
 import { SstReading } from './sst-reading.ts'
+import { StatuteTable } from './statute-table.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
@@ -98,7 +99,12 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, AvalaraDropFeed, StatutoryFeed])
+/** The state rate of the rules table and the local levies the state's statutes set, dated and cited in the descriptor (sources/statute-table.ts). */
+const StatuteTableFeed = StatuteTable.extend({
+  kind: z.literal(FeedKind.enum['statute-table']),
+})
+
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, AvalaraDropFeed, StatutoryFeed, StatuteTableFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true

@@ -14,6 +14,7 @@ import { idorOrdmacheAdapter } from './idor-ordmache/adapter.ts'
 import { moDorAdapter } from './mo-dor/adapter.ts'
 import { nmTrdGrtAdapter } from './nm-trd-grt/adapter.ts'
 import { sstAdapter } from './sst/adapter.ts'
+import { statuteTableAdapter } from './statute-table/adapter.ts'
 import { statutoryAdapter } from './statutory/adapter.ts'
 import { txComptrollerAdapter } from './tx-comptroller/adapter.ts'
 import { vaTaxAdapter } from './va-tax/adapter.ts'
@@ -33,6 +34,7 @@ export const FEED_ADAPTERS: { readonly [K in FeedKind]: FeedAdapter<K> } = {
   'ak-arsstc': akArsstcAdapter,
   'avalara-zip5': avalaraZip5Adapter,
   statutory: statutoryAdapter,
+  'statute-table': statuteTableAdapter,
 }
 
 /** The adapter of a descriptor's feed, typed for that feed (a correlated union TypeScript cannot see through on its own). */
