@@ -5,6 +5,7 @@
 import * as z from 'zod'
 import { FeedKind, feedTraits, type SourceKind } from '../snapshot-contract/feed-traits.ts'
 import { SstReading } from './sst-reading.ts'
+import { RULES_TABLE_AS_OF } from './state-facts.ts'
 import { StatuteTable } from './statute-table.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
@@ -157,6 +158,14 @@ export const CO_RATES_PAGE = 'https://tax.colorado.gov/how-to-look-up-sales-use-
 export const NM_GRT_PAGE = 'https://www.tax.newmexico.gov/businesses/geographic-information-system-gis/data-download/'
 export const AK_RATES_PAGE = 'https://arsstc.org/business-sellers/tax-rates/'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
+
+/**
+ * The last feed of a state with local taxes: its state rate alone, answered everywhere when none of
+ * its sources serves and no earlier data is held, each answer saying which local taxes it leaves out
+ * (`local_tax_not_included`, low confidence) and who publishes them (`publisher`).
+ */
+export const statutoryFloor = (stateName: string, publisher: string) =>
+  ({ kind: FeedKind.enum['statute-table'], verifiedOn: RULES_TABLE_AS_OF, notCarried: { what: `${stateName} local sales taxes`, exactSource: publisher } }) as const
 
 /** A state's descriptor as written in sources/ (defaults, such as an SST feed's boundary index, filled in). */
 export function defineState(descriptor: z.input<typeof StateDescriptor>): StateDescriptor {

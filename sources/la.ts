@@ -1,4 +1,4 @@
-import { defineState } from './descriptor.ts'
+import { defineState, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'LA',
@@ -7,6 +7,7 @@ export default defineState({
   klass: 'reload',
   feeds: [
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_LA*.csv' },
+    statutoryFloor('Louisiana', 'Parish collectors / Uniform Local Sales Tax Board; Remote Sellers Commission and LDR Parish E-File rate lookup'),
   ],
   combinedBounds: [0, 14000],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState } from './descriptor.ts'
+import { defineState, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'NY',
@@ -7,6 +7,7 @@ export default defineState({
   klass: 'reload',
   feeds: [
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NY*.csv' },
+    statutoryFloor('New York', 'NY DTF Publication 718 + jurisdiction/rate lookup'),
   ],
   combinedBounds: [0, 13000],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState } from './descriptor.ts'
+import { defineState, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'SC',
@@ -7,6 +7,7 @@ export default defineState({
   klass: 'reload',
   feeds: [
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_SC*.csv' },
+    statutoryFloor('South Carolina', 'SC DOR ST-500 / ST-575'),
   ],
   combinedBounds: [0, 15000],
   anchors: [

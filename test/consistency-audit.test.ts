@@ -1,5 +1,5 @@
-// make audit on the real snapshot and drops: every state served from an official file with a drop
-// at hand is audited, the agreement printed is the one the files give, and every disagreement is
+// make audit on the real snapshot and drops: every state served from an official file or a statute
+// table with a drop at hand is audited, the agreement printed is the one the files give, and every disagreement is
 // listed with a class that holds.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -32,7 +32,7 @@ beforeAll(async () => {
   artifacts = await lookupArtifacts(inject('mirrorUrl'))
   const snapshot = await loadSnapshot(artifacts.dir, artifacts.currentId)
   index = new RateIndex(snapshot.files['rates.bin'])
-  audited = snapshot.manifest.states.filter((s) => feedTraits(s.feed).sourceKind === 'official' && index.states.includes(s.code)).map((s) => s.code)
+  audited = snapshot.manifest.states.filter((s) => feedTraits(s.feed).sourceKind !== 'aggregator' && !feedTraits(s.feed).statewide && index.states.includes(s.code)).map((s) => s.code)
   const build = await tempDir('audit-build')
   const docPath = path.join(build, 'audit.md')
   const run = await execa('make', ['-s', 'audit', `SNAPSHOT=${artifacts.currentId}`, `AS_OF=${AS_OF}`, `AUDIT_DOCS=${docPath}`], {
@@ -67,8 +67,9 @@ function officialRates(state: string): Map<string, number> {
 }
 
 describe('make audit', () => {
-  it('audits every state served from an official file (CA, GA, MN, WI, and any other official feed in service)', () => {
-    expect(audited).toEqual(expect.arrayContaining(['CA', 'GA', 'MN', 'WI']))
+  it('audits every state served from an official file or a statute table (CA, GA, MN, WI; PA, HI, MS, ID, PR), not a one-rate statute', () => {
+    expect(audited).toEqual(expect.arrayContaining(['CA', 'GA', 'MN', 'WI', 'PA', 'HI', 'MS', 'ID', 'PR']))
+    expect(audited).not.toContain('CT')
     expect(summary.map((row) => row.state)).toEqual([...audited, 'all'])
     for (const state of audited) expect(stdout).toMatch(new RegExp(`^${state}\\s+\\d+\\s+\\d+\\.\\d%`, 'm'))
   })
