@@ -13,6 +13,7 @@ import { flDorSurtaxAdapter } from './fl-dor-surtax/adapter.ts'
 import { idorOrdmacheAdapter } from './idor-ordmache/adapter.ts'
 import { moDorAdapter } from './mo-dor/adapter.ts'
 import { nmTrdGrtAdapter } from './nm-trd-grt/adapter.ts'
+import { nyDtfPub718Adapter } from './ny-dtf-pub718/adapter.ts'
 import { sstAdapter } from './sst/adapter.ts'
 import { statuteTableAdapter } from './statute-table/adapter.ts'
 import { statutoryAdapter } from './statutory/adapter.ts'
@@ -32,6 +33,7 @@ export const FEED_ADAPTERS: { readonly [K in FeedKind]: FeedAdapter<K> } = {
   'co-dor': coDorAdapter,
   'nm-trd-grt': nmTrdGrtAdapter,
   'ak-arsstc': akArsstcAdapter,
+  'ny-dtf-pub718': nyDtfPub718Adapter,
   'avalara-zip5': avalaraZip5Adapter,
   statutory: statutoryAdapter,
   'statute-table': statuteTableAdapter,
