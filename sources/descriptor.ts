@@ -92,6 +92,14 @@ const AkArsstcFeed = pageFeed(FeedKind.enum['ak-arsstc'])
 /** NY DTF's Publication 718 (pub718.pdf), linked from its current local rates page. */
 const NyPub718Feed = pageFeed(FeedKind.enum['ny-dtf-pub718'])
 
+/** SCDOR's Sales & Use Tax Index page (county totals by dated column), ST-500 and ST-575, each at its one address. */
+const ScDorFeed = z.object({
+  kind: z.literal(FeedKind.enum['sc-dor']),
+  indexUrl: z.url(),
+  st500Url: z.url(),
+  st575Url: z.url(),
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -108,7 +116,7 @@ const StatuteTableFeed = StatuteTable.extend({
   kind: z.literal(FeedKind.enum['statute-table']),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, NyPub718Feed, AvalaraDropFeed, StatutoryFeed, StatuteTableFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, NyPub718Feed, ScDorFeed, AvalaraDropFeed, StatutoryFeed, StatuteTableFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -160,6 +168,9 @@ export const AL_RATES_PAGE = 'https://www.revenue.alabama.gov/sales-use/local-ci
 export const CO_RATES_PAGE = 'https://tax.colorado.gov/how-to-look-up-sales-use-tax-rates'
 export const NM_GRT_PAGE = 'https://www.tax.newmexico.gov/businesses/geographic-information-system-gis/data-download/'
 export const AK_RATES_PAGE = 'https://arsstc.org/business-sellers/tax-rates/'
+export const SC_INDEX_PAGE = 'https://dor.sc.gov/sales-use-tax-index'
+export const SC_ST500_URL = 'https://dor.sc.gov/sites/dor/files/forms/ST500.pdf'
+export const SC_ST575_URL = 'https://dor.sc.gov/sites/dor/files/forms/ST575.pdf'
 export const NY_LOCAL_RATES_PAGE = 'https://www.tax.ny.gov/pubs_and_bulls/publications/sales/local_rates_current.htm'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 

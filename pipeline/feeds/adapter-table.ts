@@ -14,6 +14,7 @@ import { idorOrdmacheAdapter } from './idor-ordmache/adapter.ts'
 import { moDorAdapter } from './mo-dor/adapter.ts'
 import { nmTrdGrtAdapter } from './nm-trd-grt/adapter.ts'
 import { nyDtfPub718Adapter } from './ny-dtf-pub718/adapter.ts'
+import { scDorAdapter } from './sc-dor/adapter.ts'
 import { sstAdapter } from './sst/adapter.ts'
 import { statuteTableAdapter } from './statute-table/adapter.ts'
 import { statutoryAdapter } from './statutory/adapter.ts'
@@ -34,6 +35,7 @@ export const FEED_ADAPTERS: { readonly [K in FeedKind]: FeedAdapter<K> } = {
   'nm-trd-grt': nmTrdGrtAdapter,
   'ak-arsstc': akArsstcAdapter,
   'ny-dtf-pub718': nyDtfPub718Adapter,
+  'sc-dor': scDorAdapter,
   'avalara-zip5': avalaraZip5Adapter,
   statutory: statutoryAdapter,
   'statute-table': statuteTableAdapter,

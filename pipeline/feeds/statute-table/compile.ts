@@ -15,7 +15,7 @@ import type { StateFacts } from '../../../sources/state-facts.ts'
 import type { Levy, StatuteTable } from '../../../sources/statute-table.ts'
 import { countyCode, countyName, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
 import { placeBoundCandidates } from '../place-bound-candidates.ts'
-import { statutoryRates } from '../statutory/compile.ts'
+import { statutoryRates } from '../statutory-rates.ts'
 
 export type CompileStatuteTableInput = {
   state: string
