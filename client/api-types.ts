@@ -88,8 +88,8 @@ export type FreshnessEnvelope = {
     rows: number
     /** ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one) */
     withheld_rows: number
-    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc, ny-dtf-pub718, sc-dor (official files), avalara-zip5 (an aggregator drop), statutory, statute-table (the rules table) */
-    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'avalara-zip5' | 'statutory' | 'statute-table'
+    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc, ny-dtf-pub718, sc-dor, la-remote-sellers (official files), avalara-zip5 (an aggregator drop), statutory, statute-table (the rules table) */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'la-remote-sellers' | 'avalara-zip5' | 'statutory' | 'statute-table'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
     source_kind: 'official' | 'aggregator' | 'statute'
     /** the edition of the data in service, as its publisher names it */
@@ -174,8 +174,8 @@ export type LookupMeta = {
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
   period: string | null
-  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc, ny-dtf-pub718, sc-dor (official files), avalara-zip5 (an aggregator drop), statutory, statute-table (the rules table); a fallback says why in the feed_fallback warning */
-  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'avalara-zip5' | 'statutory' | 'statute-table'
+  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc, ny-dtf-pub718, sc-dor, la-remote-sellers (official files), avalara-zip5 (an aggregator drop), statutory, statute-table (the rules table); a fallback says why in the feed_fallback warning */
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'la-remote-sellers' | 'avalara-zip5' | 'statutory' | 'statute-table'
   warnings: LookupWarning[]
   normalization?: Normalization
 }
@@ -491,7 +491,7 @@ export type PendingEdition = {
   /** the edition as its publisher names it */
   edition: string
   /** the feed that lists it */
-  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'avalara-zip5' | 'statutory' | 'statute-table'
+  feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'la-remote-sellers' | 'avalara-zip5' | 'statutory' | 'statute-table'
   /** failed: it could not be fetched, read or checked; anchor_regression: its rates broke a known-good anchor */
   outcome: 'failed' | 'anchor_regression'
   /** what went wrong, as the refresh recorded it */
@@ -701,8 +701,8 @@ export type TaxLookupFull = {
     effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
     /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
     period: string | null
-    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc, ny-dtf-pub718, sc-dor (official files), avalara-zip5 (an aggregator drop), statutory, statute-table (the rules table); a fallback says why in the feed_fallback warning */
-    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'avalara-zip5' | 'statutory' | 'statute-table'
+    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc, ny-dtf-pub718, sc-dor, la-remote-sellers (official files), avalara-zip5 (an aggregator drop), statutory, statute-table (the rules table); a fallback says why in the feed_fallback warning */
+    feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'la-remote-sellers' | 'avalara-zip5' | 'statutory' | 'statute-table'
     warnings: LookupWarning[]
   }
   rows: RateRow[]

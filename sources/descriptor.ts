@@ -100,6 +100,12 @@ const ScDorFeed = z.object({
   st575Url: z.url(),
 })
 
+/** The Louisiana Remote Sellers Commission's rate lookup page, posted back once per parish. */
+const LaRemoteSellersFeed = z.object({
+  kind: z.literal(FeedKind.enum['la-remote-sellers']),
+  pageUrl: z.url(),
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -116,7 +122,7 @@ const StatuteTableFeed = StatuteTable.extend({
   kind: z.literal(FeedKind.enum['statute-table']),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, NyPub718Feed, ScDorFeed, AvalaraDropFeed, StatutoryFeed, StatuteTableFeed])
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, NyPub718Feed, ScDorFeed, LaRemoteSellersFeed, AvalaraDropFeed, StatutoryFeed, StatuteTableFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -171,6 +177,7 @@ export const AK_RATES_PAGE = 'https://arsstc.org/business-sellers/tax-rates/'
 export const SC_INDEX_PAGE = 'https://dor.sc.gov/sales-use-tax-index'
 export const SC_ST500_URL = 'https://dor.sc.gov/sites/dor/files/forms/ST500.pdf'
 export const SC_ST575_URL = 'https://dor.sc.gov/sites/dor/files/forms/ST575.pdf'
+export const LA_LOOKUP_PAGE = 'https://remotesellersfiling.la.gov/lookup/lookup.aspx'
 export const NY_LOCAL_RATES_PAGE = 'https://www.tax.ny.gov/pubs_and_bulls/publications/sales/local_rates_current.htm'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
 

@@ -23,7 +23,6 @@ export default defineState({
   combinedBounds: [0, 10000],
   anchors: [
     { feed: 'statute-table', zip: '39201', expected: '0.08000', asOf: '2026-12-01', edition: '2026-12-01', source: `Jackson (place 2836000, Hinds): state 7% + Jackson 1% (2014-03-01 to 2035-06-30) (${EVIDENCE}, publisher-evidence-remaining.md §6.2 pins)` },
-    { feed: 'statute-table', zip: '38801', expected: '0.07250', asOf: '2026-12-01', edition: '2026-12-01', source: `Tupelo (place 2874840, Lee): state 7% + Tupelo 0.25% (publisher-evidence-remaining.md §6.2 pins)` },
     { feed: 'statute-table', zip: '39401', expected: '0.07000', asOf: '2026-12-01', edition: '2026-12-01', source: 'Hattiesburg general retail: state 7% only (publisher-evidence-remaining.md §6.2 pins)' },
     { feed: 'avalara-zip5', zip: '39201', expected: '0.08000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_MS202512.csv row 39201 (JACKSON): combined 0.080000 (Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],

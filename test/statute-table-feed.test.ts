@@ -84,6 +84,9 @@ describe('the statute tables of the descriptors', () => {
     expect(defaultCombinedRate(index, '39201', 'MS', '2035-07-01')).toBe(7000)
     const jackson = result.jurisdictions.filter((j) => j.level === 'city' && j.code === '36000')
     expect(jackson).toEqual([expect.objectContaining({ name: 'Jackson', rate: 1000, from: '2014-03-01', to: '2035-06-30' })])
+    // Tupelo's levy in its place (38801, USPS TUPELO, bound to the city in the ZIP geography of this test;
+    // the Census ZCTA→place shares may leave that rural ZCTA to Lee County, so it is no anchor).
+    expect(defaultCombinedRate(index, '38801', 'MS', TODAY)).toBe(7250)
     // Ridgeland (39157, Madison County) is not Jackson.
     expect(defaultCombinedRate(index, '39157', 'MS', TODAY)).toBe(7000)
   })

@@ -11,6 +11,7 @@ import { coDorAdapter } from './co-dor/adapter.ts'
 import type { FeedAdapter } from './feed-adapter.ts'
 import { flDorSurtaxAdapter } from './fl-dor-surtax/adapter.ts'
 import { idorOrdmacheAdapter } from './idor-ordmache/adapter.ts'
+import { laRemoteSellersAdapter } from './la-remote-sellers/adapter.ts'
 import { moDorAdapter } from './mo-dor/adapter.ts'
 import { nmTrdGrtAdapter } from './nm-trd-grt/adapter.ts'
 import { nyDtfPub718Adapter } from './ny-dtf-pub718/adapter.ts'
@@ -36,6 +37,7 @@ export const FEED_ADAPTERS: { readonly [K in FeedKind]: FeedAdapter<K> } = {
   'ak-arsstc': akArsstcAdapter,
   'ny-dtf-pub718': nyDtfPub718Adapter,
   'sc-dor': scDorAdapter,
+  'la-remote-sellers': laRemoteSellersAdapter,
   'avalara-zip5': avalaraZip5Adapter,
   statutory: statutoryAdapter,
   'statute-table': statuteTableAdapter,

@@ -1,13 +1,13 @@
-// The tables of a publisher's HTML page, read by an HTML parser (htmlparser2): each `<table>` as
-// rows of cell texts (`<th>` and `<td>` alike, tags dropped, entities decoded, white space
-// collapsed), in page order. A table inside a cell is read as a table of its own.
+// The tables of a publisher's HTML page, read by an HTML parser (htmlparser2): each `<table>` with
+// its id and its rows of cell texts (`<th>` and `<td>` alike, tags dropped, entities decoded, white
+// space collapsed), in page order. A table inside a cell is read as a table of its own.
 import { Parser } from 'htmlparser2'
 
-export type HtmlTable = string[][]
+export type HtmlTable = { id: string | null; rows: string[][] }
 
 export function pageTables(html: string): HtmlTable[] {
   const tables: HtmlTable[] = []
-  const open: { rows: string[][]; row: string[] | null; cell: string | null }[] = []
+  const open: { id: string | null; rows: string[][]; row: string[] | null; cell: string | null }[] = []
   const current = () => open.at(-1)
   const closeCell = () => {
     const table = current()
@@ -22,8 +22,8 @@ export function pageTables(html: string): HtmlTable[] {
   }
   const parser = new Parser(
     {
-      onopentag(name) {
-        if (name === 'table') open.push({ rows: [], row: null, cell: null })
+      onopentag(name, attributes) {
+        if (name === 'table') open.push({ id: attributes.id ?? null, rows: [], row: null, cell: null })
         const table = current()
         if (!table) return
         if (name === 'tr') {
@@ -44,7 +44,8 @@ export function pageTables(html: string): HtmlTable[] {
         else if (name === 'tr') closeRow()
         else if (name === 'table') {
           closeRow()
-          tables.push(open.pop()!.rows)
+          const { id, rows } = open.pop()!
+          tables.push({ id, rows })
         }
       },
     },
@@ -53,7 +54,8 @@ export function pageTables(html: string): HtmlTable[] {
   parser.end(html)
   while (open.length) {
     closeRow()
-    tables.push(open.pop()!.rows)
+    const { id, rows } = open.pop()!
+    tables.push({ id, rows })
   }
   return tables
 }

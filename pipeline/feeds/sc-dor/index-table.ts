@@ -32,7 +32,7 @@ function columnWindow(head: string, fileName: string): { from: string | null; to
 }
 
 export function parseScIndex(html: string, fileName: string): ScIndex {
-  const table = pageTables(html).find((rows) => rows.some((row) => /county/i.test(row[0] ?? '') && row.slice(1).some((cell) => DATE.test(cell))))
+  const table = pageTables(html).map((t) => t.rows).find((rows) => rows.some((row) => /county/i.test(row[0] ?? '') && row.slice(1).some((cell) => DATE.test(cell))))
   if (!table) throw new Error(`${fileName}: no table headed by "County" and dated rate columns: the page changed layout`)
   const headIndex = table.findIndex((row) => /county/i.test(row[0] ?? '') && row.slice(1).some((cell) => DATE.test(cell)))
   const heads = table[headIndex]!.slice(1)
