@@ -14,7 +14,6 @@ export default defineState({
   ],
   combinedBounds: [0, 14000],
   anchors: [
-    { feed: 'la-remote-sellers', zip: '70535', expected: '0.07450', asOf: '2026-09-01', edition: '2026-09-01', source: `Eunice (domicile 0108) in St. Landry Parish, the larger part of 70535: 7.45% combined, against 8.25% in its Acadia part (${PINS}, TAP-d:la, Sep 2026 period)` },
     { feed: 'la-remote-sellers', zip: '70112', expected: '0.10000', asOf: '2026-09-01', edition: '2026-09-01', source: `New Orleans (Orleans Parish): state 5% + parish-wide 5%; the French Quarter's 0.245% (3601) covers part of the ZIP and is listed as a district that may apply (${PINS}; the other New Orleans ZIPs of the 202512 drop agree on 10%)` },
     { feed: 'avalara-zip5', zip: '70112', expected: '0.10000', asOf: '2025-12-01', edition: '202512', source: 'TAXRATES_ZIP5_LA202512.csv: row 70112 (FRENCH QUARTER EDD) at 0.102450 folds the district\'s 0.245% over the whole ZIP; the other New Orleans ZIPs of Orleans Parish agree on 0.100000, the default (sub_zip_district; Avalara estimate, a regression pin rather than a primary-source verification)' },
   ],

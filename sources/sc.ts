@@ -14,7 +14,6 @@ export default defineState({
   ],
   combinedBounds: [0, 15000],
   anchors: [
-    { feed: 'sc-dor', zip: '29577', expected: '0.09000', asOf: '2026-05-01', edition: '2026-05-01', source: `Myrtle Beach (Horry): 9% with the 1% tourism development fee (${PINS}: U-61965281112, U-66757392427, OST-sc)` },
     { feed: 'sc-dor', zip: '29526', expected: '0.08000', asOf: '2026-05-01', edition: '2026-05-01', source: `Conway (Horry): 8% (${PINS}: U-61965281112)` },
     { feed: 'sc-dor', zip: '29601', expected: '0.06000', asOf: '2026-05-01', edition: '2026-05-01', source: `Greenville County: 6%, no local tax (${PINS}: OST-sc, ST-500 Rev. 3/9/2026)` },
     { feed: 'sc-dor', zip: '29401', expected: '0.09000', asOf: '2026-05-01', edition: '2026-05-01', source: `Charleston County: 9% (${PINS}: OST-sc, ST-500 Rev. 3/9/2026)` },

@@ -22,7 +22,7 @@ import type { PublisherReplica } from './support/publisher-replica.ts'
 import { refreshProcessWithOnly, tempDir } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 
-const OFFICIAL = { GA: 'sst', MN: 'sst', WI: 'sst', CA: 'cdtfa', IL: 'idor-ordmache', NY: 'ny-dtf-pub718' } as const
+const OFFICIAL = { GA: 'sst', MN: 'sst', WI: 'sst', CA: 'cdtfa', IL: 'idor-ordmache', NY: 'ny-dtf-pub718', SC: 'sc-dor', LA: 'la-remote-sellers' } as const
 const GA_FILE_URL = `${SST_RATES_URL}GAR2026Q2FEB19.csv`
 // A refresh that compiles builds the national geography: on two busy cores that takes minutes.
 const REFRESH_TIMEOUT = 300_000
@@ -60,7 +60,7 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     if (dir) await rm(dir, { recursive: true, force: true })
   })
 
-  it('publishes GA, MN, WI, CA, IL and NY ok from the files their publishers serve, every request through the proxy', () => {
+  it('publishes GA, MN, WI, CA, IL, NY, SC and LA ok from the files and pages their publishers serve, every request through the proxy', () => {
     for (const [code, feed] of Object.entries(OFFICIAL)) {
       const state = record(first.manifest, code)
       expect({ code, status: state.status, feed: state.feed }).toEqual({ code, status: 'ok', feed })

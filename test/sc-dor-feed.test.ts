@@ -80,6 +80,9 @@ describe('compiling South Carolina', () => {
   it('answers the evidence\'s pins: Myrtle Beach 9%, Conway 8%, Greenville 6%, Charleston 9%, Williamsburg 7% then 8% from 2026-05-01', async () => {
     const result = await compile()
     anchorsHold(result)
+    // Myrtle Beach (29577, USPS MYRTLE BEACH, bound to the city in this test's ZIP geography; the Census
+    // ZCTA→place shares may leave part of that ZCTA to unincorporated Horry, so it is no anchor) at 9%.
+    expect(defaultCombinedRate(stateIndex('SC', result), '29577', 'SC', '2026-05-01')).toBe(9000)
     // Only Myrtle Beach adds to its county's total; each of its county parts is one city jurisdiction.
     expect(result.jurisdictions.filter((j) => j.level === 'city').map((j) => [j.name, j.rate])).toEqual([['Myrtle Beach', 1000]])
   })
