@@ -138,7 +138,7 @@ function failureText(error: Error & { code?: string }): string {
   const refused = REFUSED_TUNNEL.exec(error.message)
   if (refused) return `the proxy refused the CONNECT tunnel (HTTP ${refused[1]})`
   if (error.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
-    return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS; a server that sends its certificate without the intermediate that issued it, an incomplete chain, needs that intermediate's PEM in the file NODE_EXTRA_CA_CERTS names)`
+    return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS); a server that sends its certificate without the intermediate that issued it (an incomplete chain) needs that intermediate's PEM in the file NODE_EXTRA_CA_CERTS names`
   }
   if (error.code && UNTRUSTED_CERTIFICATE.has(error.code)) {
     return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS)`
