@@ -1,6 +1,6 @@
 // `make audit [SNAPSHOT=<id>] [AS_OF=YYYY-MM-DD]` (--snapshot, --as-of): the consistency audit (consistency-audit.ts) of a
 // published snapshot (the current one by default) against the newest aggregator drop of each state
-// it serves from an official file; a table on stdout, CSVs under build/.
+// it serves from an official file or a statute table; a table on stdout, CSVs under build/.
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { feedTraits } from '../snapshot-contract/feed-traits.ts'
@@ -34,13 +34,16 @@ const geography = await loadGeography(settings)
 const audits: StateAudit[] = []
 const ruleInputs: RuleAuditInput[] = []
 for (const record of snapshot.manifest.states) {
-  // Only a revenue department's file has per-place rates to hold the aggregator to.
-  if (feedTraits(record.feed).sourceKind !== 'official' || !index.states.includes(record.code)) continue
+  // A revenue department's file or a state's statute table has per-place rates to hold the
+  // aggregator to (a one-rate statute has nothing to compare); the default-choice rules are
+  // measured on the official files only.
+  const traits = feedTraits(record.feed)
+  if (traits.sourceKind === 'aggregator' || traits.statewide || !index.states.includes(record.code)) continue
   const drop = await readNewestDrop(record.code, settings.dropsDir)
   if (!drop) continue
   const parsed = parseDrop(drop)
   const compiled = compileAvalara({ ...parsed, state: record.code, geography })
-  ruleInputs.push({ state: record.code, index, asOf, editionDate: parsed.edition.editionDate, rows: parsed.rows, compile: (ruleSettings) => (ruleSettings === DEFAULT_RULE_SETTINGS ? compiled : compileAvalara({ ...parsed, state: record.code, geography, ruleSettings })) })
+  if (traits.sourceKind === 'official') ruleInputs.push({ state: record.code, index, asOf, editionDate: parsed.edition.editionDate, rows: parsed.rows, compile: (ruleSettings) => (ruleSettings === DEFAULT_RULE_SETTINGS ? compiled : compileAvalara({ ...parsed, state: record.code, geography, ruleSettings })) })
   audits.push(
     auditState({
       state: record.code,

@@ -4,7 +4,7 @@
 // (sources/descriptor.ts), and its folder pipeline/feeds/<kind>/ with one line in the adapter table.
 import * as z from 'zod'
 
-export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'avalara-zip5', 'statutory'])
+export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'ny-dtf-pub718', 'sc-dor', 'la-remote-sellers', 'avalara-zip5', 'statutory', 'statute-table'])
 export type FeedKind = z.infer<typeof FeedKind>
 
 /** Who stands behind a feed's figures: a revenue department's file, an aggregator's estimate, a statute. */
@@ -118,6 +118,24 @@ export const FEED_TRAITS = {
     quarterlyEditions: false,
     label: 'ARSSTC sales tax rate sheet (Alaska)',
   },
+  'ny-dtf-pub718': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'edition_only',
+    quarterlyEditions: false,
+    label: 'NY DTF Publication 718 (sales and use tax rates by jurisdiction)',
+  },
+  'sc-dor': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'publisher_effective_date',
+    quarterlyEditions: false,
+    label: 'SCDOR Sales & Use Tax Index with ST-500 and ST-575',
+  },
+  'la-remote-sellers': {
+    ...OFFICIAL_PER_PLACE,
+    effectiveDateBasis: 'edition_only',
+    quarterlyEditions: false,
+    label: 'Louisiana Remote Sellers Commission rate lookup (parish by parish)',
+  },
   'avalara-zip5': {
     sourceKind: 'aggregator',
     placeModel: 'name',
@@ -137,6 +155,16 @@ export const FEED_TRAITS = {
     zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'state statute',
+  },
+  'statute-table': {
+    sourceKind: 'statute',
+    placeModel: 'geoid',
+    effectiveDateBasis: 'publisher_effective_date',
+    confidenceCeiling: 'high',
+    statewide: false,
+    zipUniverse: 'crosswalk',
+    quarterlyEditions: false,
+    label: 'state statutes and local levies (a dated table of the descriptor, each row citing its source)',
   },
 } as const satisfies Record<FeedKind, FeedTraits>
 

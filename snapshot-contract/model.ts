@@ -203,8 +203,12 @@ export const RateVaries = z.object({
   level: z.enum(LEVELS),
   code: z.string(),
   name: z.string(),
-  /** estimated: derived from other records (see basis); published: the file's rate, flagged as varying */
-  kind: z.enum(['estimated', 'published']),
+  /**
+   * estimated: derived from other records (see basis); published: the file's rate, flagged as
+   * varying; unpublished: no source the service reads publishes the tax's rate (an Idaho resort
+   * city's, or the local taxes of a state answered by its statutory floor): left out of the answer
+   */
+  kind: z.enum(['estimated', 'published', 'unpublished']),
   basis: z.string(),
   /** the answer leaves out taxes known to apply (a city's own, where the file gives no way to derive them): a lower bound */
   lower_bound: z.boolean().optional(),

@@ -1,4 +1,4 @@
-import { AK_RATES_PAGE, defineState } from './descriptor.ts'
+import { defineState, AK_RATES_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'AK',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'ak-arsstc', pageUrl: AK_RATES_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AK*.csv' },
+    statutoryFloor('Alaska', 'Alaska Remote Seller Sales Tax Commission (ARSSTC) rate table and map for member jurisdictions; non-members publish their own'),
   ],
   combinedBounds: [0, 9000],
   anchors: [

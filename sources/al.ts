@@ -1,4 +1,4 @@
-import { AL_RATES_PAGE, defineState } from './descriptor.ts'
+import { defineState, AL_RATES_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'AL',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'al-dor', pageUrl: AL_RATES_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AL*.csv' },
+    statutoryFloor('Alabama', 'Alabama DOR (rates for state-administered locals; locality rate lookup/file); self-administered cities/counties publish their own'),
   ],
   combinedBounds: [0, 13000],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '69', read: 'undecoded', why: 'type-69 special rows, whose meaning no source documents' }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AR*.csv' },
+    statutoryFloor('Arkansas', 'Arkansas DFA + SST quarterly rate/boundary files'),
   ],
   combinedBounds: [0, 15500],
   anchors: [

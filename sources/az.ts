@@ -1,4 +1,4 @@
-import { AZ_TPT_PAGE, defineState } from './descriptor.ts'
+import { defineState, AZ_TPT_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'AZ',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'az-dor-tpt', pageUrl: AZ_TPT_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_AZ*.csv' },
+    statutoryFloor('Arizona', 'Arizona DOR TPT rate tables (monthly)'),
   ],
   combinedBounds: [0, 14600],
   anchors: [

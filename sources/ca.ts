@@ -1,4 +1,4 @@
-import { CDTFA_RATES_PAGE, defineState } from './descriptor.ts'
+import { defineState, CDTFA_RATES_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'CA',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'cdtfa', pageUrl: CDTFA_RATES_PAGE },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_CA*.csv' },
+    statutoryFloor('California', 'CDTFA (rate list, CDTFA-105 district list, address lookup/GIS)'),
   ],
   combinedBounds: [0, 16250],
   anchors: [

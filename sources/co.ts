@@ -1,4 +1,4 @@
-import { CO_RATES_PAGE, defineState } from './descriptor.ts'
+import { defineState, CO_RATES_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'CO',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'co-dor', pageUrl: CO_RATES_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_CO*.csv' },
+    statutoryFloor('Colorado', 'Colorado DOR DR 1002 (semiannual, Jan/Jul) and SUTS lookup; home-rule cities publish their own'),
   ],
   combinedBounds: [0, 11900],
   anchors: [

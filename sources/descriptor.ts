@@ -5,6 +5,8 @@
 import * as z from 'zod'
 import { FeedKind, feedTraits, type SourceKind } from '../snapshot-contract/feed-traits.ts'
 import { SstReading } from './sst-reading.ts'
+import { RULES_TABLE_AS_OF } from './state-facts.ts'
+import { StatuteTable } from './statute-table.ts'
 
 export const Klass = z.enum(['auto', 'reload', 'static'])
 
@@ -87,6 +89,23 @@ const NmGrtFeed = pageFeed(FeedKind.enum['nm-trd-grt'])
 /** The Alaska Remote Seller Sales Tax Commission's rate sheet `ARSSTC-Sales-Tax-Rate-Sheet-M-D-YY.xlsx` (or ZIP-wrapped), linked from its tax rates page. */
 const AkArsstcFeed = pageFeed(FeedKind.enum['ak-arsstc'])
 
+/** NY DTF's Publication 718 (pub718.pdf), linked from its current local rates page. */
+const NyPub718Feed = pageFeed(FeedKind.enum['ny-dtf-pub718'])
+
+/** SCDOR's Sales & Use Tax Index page (county totals by dated column), ST-500 and ST-575, each at its one address. */
+const ScDorFeed = z.object({
+  kind: z.literal(FeedKind.enum['sc-dor']),
+  indexUrl: z.url(),
+  st500Url: z.url(),
+  st575Url: z.url(),
+})
+
+/** The Louisiana Remote Sellers Commission's rate lookup page, posted back once per parish. */
+const LaRemoteSellersFeed = z.object({
+  kind: z.literal(FeedKind.enum['la-remote-sellers']),
+  pageUrl: z.url(),
+})
+
 const AvalaraDropFeed = z.object({
   kind: z.literal(FeedKind.enum['avalara-zip5']),
   /** file name pattern inside the drop directory; the newest edition wins */
@@ -98,7 +117,12 @@ const StatutoryFeed = z.object({
   kind: z.literal(FeedKind.enum.statutory),
 })
 
-export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, AvalaraDropFeed, StatutoryFeed])
+/** The state rate of the rules table and the local levies the state's statutes set, dated and cited in the descriptor (sources/statute-table.ts). */
+const StatuteTableFeed = StatuteTable.extend({
+  kind: z.literal(FeedKind.enum['statute-table']),
+})
+
+export const Feed = z.discriminatedUnion('kind', [SstFeed, CdtfaFeed, IdorOrdmacheFeed, TxComptrollerFeed, FlSurtaxFeed, AzTptFeed, VaTaxFeed, MoDorFeed, AlDorFeed, CoDorFeed, NmGrtFeed, AkArsstcFeed, NyPub718Feed, ScDorFeed, LaRemoteSellersFeed, AvalaraDropFeed, StatutoryFeed, StatuteTableFeed])
 export type Feed = z.infer<typeof Feed>
 /** Every feed kind of the snapshot contract has a descriptor form, and no descriptor names another. */
 const everyFeedKindDescribed: [FeedKind, Feed['kind']] extends [Feed['kind'], FeedKind] ? true : never = true
@@ -150,7 +174,20 @@ export const AL_RATES_PAGE = 'https://www.revenue.alabama.gov/sales-use/local-ci
 export const CO_RATES_PAGE = 'https://tax.colorado.gov/how-to-look-up-sales-use-tax-rates'
 export const NM_GRT_PAGE = 'https://www.tax.newmexico.gov/businesses/geographic-information-system-gis/data-download/'
 export const AK_RATES_PAGE = 'https://arsstc.org/business-sellers/tax-rates/'
+export const SC_INDEX_PAGE = 'https://dor.sc.gov/sales-use-tax-index'
+export const SC_ST500_URL = 'https://dor.sc.gov/sites/dor/files/forms/ST500.pdf'
+export const SC_ST575_URL = 'https://dor.sc.gov/sites/dor/files/forms/ST575.pdf'
+export const LA_LOOKUP_PAGE = 'https://remotesellersfiling.la.gov/lookup/lookup.aspx'
+export const NY_LOCAL_RATES_PAGE = 'https://www.tax.ny.gov/pubs_and_bulls/publications/sales/local_rates_current.htm'
 export const IDOR_ORDMACHE_URL = 'https://tax.illinois.gov/content/dam/soi/en/web/tax/research/taxrates/documents/salestaxrates/ordmache-current.txt'
+
+/**
+ * The last feed of a state with local taxes: its state rate alone, answered everywhere when none of
+ * its sources serves and no earlier data is held, each answer saying which local taxes it leaves out
+ * (`local_tax_not_included`, low confidence) and who publishes them (`publisher`).
+ */
+export const statutoryFloor = (stateName: string, publisher: string) =>
+  ({ kind: FeedKind.enum['statute-table'], verifiedOn: RULES_TABLE_AS_OF, notCarried: { what: `${stateName} local sales taxes`, exactSource: publisher } }) as const
 
 /** A state's descriptor as written in sources/ (defaults, such as an SST feed's boundary index, filled in). */
 export function defineState(descriptor: z.input<typeof StateDescriptor>): StateDescriptor {

@@ -1,4 +1,4 @@
-import { defineState, FL_SURTAX_PAGE } from './descriptor.ts'
+import { defineState, FL_SURTAX_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'FL',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'fl-dor-surtax', pageUrl: FL_SURTAX_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_FL*.csv' },
+    statutoryFloor('Florida', 'Florida DOR Form DR-15DSS (annual, by county) + address/jurisdiction database'),
   ],
   combinedBounds: [0, 15000],
   anchors: [

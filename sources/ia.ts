@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '63', codes: '98(\\d{3})', read: 'county-district', why: "the county's 1% Local Option Sales Tax, coded 98000 + county FIPS (98199 names no county); at most one per stack, capped at 1%" }], { localCap: 1000 }),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_IA*.csv' },
+    statutoryFloor('Iowa', 'Iowa DOR + SST quarterly files'),
   ],
   combinedBounds: [0, 15000],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, IDOR_ORDMACHE_URL } from './descriptor.ts'
+import { defineState, IDOR_ORDMACHE_URL, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'IL',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'idor-ordmache', url: IDOR_ORDMACHE_URL },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_IL*.csv' },
+    statutoryFloor('Illinois', 'Illinois DOR (Tax Rate Finder, location rate files)'),
   ],
   combinedBounds: [0, 15250],
   anchors: [

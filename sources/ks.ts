@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -16,6 +16,7 @@ export default defineState({
       ]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_KS*.csv' },
+    statutoryFloor('Kansas', 'Kansas DOR + SST quarterly files'),
   ],
   combinedBounds: [0, 15500],
   anchors: [

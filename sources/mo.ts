@@ -1,4 +1,4 @@
-import { defineState, MO_RATE_TABLES_PAGE } from './descriptor.ts'
+import { defineState, MO_RATE_TABLES_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'MO',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'mo-dor', pageUrl: MO_RATE_TABLES_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_MO*.csv' },
+    statutoryFloor('Missouri', 'Missouri DOR quarterly rate tables'),
   ],
   combinedBounds: [0, 13225],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState } from './descriptor.ts'
+import { defineState, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'MT',
@@ -7,6 +7,7 @@ export default defineState({
   klass: 'reload',
   feeds: [
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_MT*.csv' },
+    statutoryFloor('Montana', 'resort communities themselves'),
   ],
   combinedBounds: [0, 3000],
   anchors: [

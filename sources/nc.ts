@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '79', read: 'district', why: 'Public Transportation Tax rows coded 99xxx, which add to the county rate; not bound to ZIPs without the boundary file' }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NC*.csv' },
+    statutoryFloor('North Carolina', 'NCDOR + SST quarterly files'),
   ],
   combinedBounds: [0, 13750],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'ND',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'sst', ratesUrl: SST_RATES_URL },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_ND*.csv' },
+    statutoryFloor('North Dakota', 'ND Office of State Tax Commissioner + SST quarterly files'),
   ],
   combinedBounds: [0, 14000],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '00', read: 'county', why: 'the county tax (Dakota County) applies only outside municipalities that levy their own' }], { countyWithinCities: 'not-levied' }),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NE*.csv' },
+    statutoryFloor('Nebraska', 'Nebraska DOR + SST quarterly files'),
   ],
   combinedBounds: [0, 14500],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'NJ',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'sst', ratesUrl: SST_RATES_URL },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NJ*.csv' },
+    statutoryFloor('New Jersey', 'NJ Division of Taxation + SST quarterly files'),
   ],
   combinedBounds: [0, 9625],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, NM_GRT_PAGE } from './descriptor.ts'
+import { defineState, NM_GRT_PAGE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'NM',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'nm-trd-grt', pageUrl: NM_GRT_PAGE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_NM*.csv' },
+    statutoryFloor('New Mexico', 'NM Taxation & Revenue Dept GRT rate schedule (semiannual) + location map'),
   ],
   combinedBounds: [0, 13875],
   anchors: [

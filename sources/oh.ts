@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '63', read: 'district', why: "unnamed transit-authority surcharges that add to a county's rate; not bound to ZIPs without the boundary file" }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_OH*.csv' },
+    statutoryFloor('Ohio', "Ohio Dept. of Taxation ('The Finder') + SST quarterly files"),
   ],
   combinedBounds: [0, 14750],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '63', codes: '98\\d{3}', read: 'excluded', why: 'composite city+county rates for remote sellers (98193 = Tulsa city 3.65% + Tulsa County 0.367%): adding them counts the local tax twice' }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_OK*.csv' },
+    statutoryFloor('Oklahoma', 'Oklahoma Tax Commission + SST quarterly files'),
   ],
   combinedBounds: [0, 13500],
   anchors: [

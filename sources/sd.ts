@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '49', read: 'replaces-state', why: 'special jurisdiction (tribal) tax, which the SD DOR says replaces the state tax: never added on top of it' }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_SD*.csv' },
+    statutoryFloor('South Dakota', 'SD DOR + SST quarterly files'),
   ],
   combinedBounds: [0, 13200],
   anchors: [

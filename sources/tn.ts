@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -19,6 +19,7 @@ export default defineState({
       ),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TN*.csv' },
+    statutoryFloor('Tennessee', 'Tennessee DOR + SST quarterly files'),
   ],
   combinedBounds: [0, 16000],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, TX_EDI_PAGE, TX_RATES_FILE } from './descriptor.ts'
+import { defineState, TX_EDI_PAGE, TX_RATES_FILE, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'TX',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'tx-comptroller', pageUrl: TX_EDI_PAGE, fileUrl: TX_RATES_FILE, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_TX*.csv' },
+    statutoryFloor('Texas', 'Texas Comptroller (rate locator, quarterly rate files)'),
   ],
   combinedBounds: [0, 15250],
   anchors: [

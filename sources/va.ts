@@ -1,4 +1,4 @@
-import { defineState, VA_RATES_URL } from './descriptor.ts'
+import { defineState, VA_RATES_URL, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'VA',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'va-tax', url: VA_RATES_URL, trial: true },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_VA*.csv' },
+    statutoryFloor('Virginia', 'Virginia Tax (rate-by-locality page)'),
   ],
   combinedBounds: [0, 14300],
   anchors: [

@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '02', read: 'city', why: "the town's 1% local option, typed 02 by one reader and 01 by another (unconfirmed): both read as one local option layer" }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_VT*.csv' },
+    statutoryFloor('Vermont', 'Vermont Dept. of Taxes + SST quarterly files'),
   ],
   combinedBounds: [0, 15000],
   anchors: [

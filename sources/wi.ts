@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 
 export default defineState({
   code: 'WI',
@@ -8,6 +8,7 @@ export default defineState({
   feeds: [
     { kind: 'sst', ratesUrl: SST_RATES_URL },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WI*.csv' },
+    statutoryFloor('Wisconsin', 'Wisconsin DOR + SST quarterly files'),
   ],
   combinedBounds: [0, 14000],
   anchors: [

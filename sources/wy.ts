@@ -1,4 +1,4 @@
-import { defineState, SST_RATES_URL } from './descriptor.ts'
+import { defineState, SST_RATES_URL, statutoryFloor } from './descriptor.ts'
 import { sstReading } from './sst-reading.ts'
 
 export default defineState({
@@ -13,6 +13,7 @@ export default defineState({
       reading: sstReading([{ type: '69', read: 'undecoded', why: 'type-69 rows (02290, 02291, 2% each), possibly Wind River: their meaning is unconfirmed' }]),
     },
     { kind: 'avalara-zip5', dropPattern: 'TAXRATES_ZIP5_WY*.csv' },
+    statutoryFloor('Wyoming', 'Wyoming DOR Excise Tax Division rate charts + SST quarterly files'),
   ],
   combinedBounds: [0, 13000],
   anchors: [

@@ -101,7 +101,7 @@ describe('an official feed that fails', () => {
     const settings = pipelineSettings({ mirror: mirror.url, artifacts: await tempDir('art'), build: await tempDir('build'), extra: { TAXATLAS_PIN: 'GA=MNR2026Q2FEB18.zip' } })
     const geography = await buildGeography(sharedPath('geo'), { states: ['GA'] })
     const before = mirror.requests.length
-    await expect(loadFeed(ga, ga.feeds[0]!, { settings, geography, listings: new Listings(settings) })).rejects.toThrow('TAXATLAS_PIN names MNR2026Q2FEB18.zip for GA, which none of its feeds (sst, avalara-zip5) publishes')
+    await expect(loadFeed(ga, ga.feeds[0]!, { settings, geography, listings: new Listings(settings) })).rejects.toThrow('TAXATLAS_PIN names MNR2026Q2FEB18.zip for GA, which none of its feeds (sst, avalara-zip5, statute-table) publishes')
     expect(mirror.requests.length).toBe(before)
   })
 

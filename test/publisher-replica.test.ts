@@ -16,13 +16,13 @@ import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadCurrentSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { decodeText } from '../pipeline/fetch/text-decoding.ts'
 import { IDOR_ORDMACHE_URL, SST_BOUNDARY_URL, SST_RATES_URL } from '../sources/descriptor.ts'
-import { CDTFA_WORKBOOK_URL, PUBLISHER_HOSTS, SST_BOUNDARY_LISTED, SST_LISTED_WITHOUT_FILE, startOfficialPublishers } from './support/official-publishers.ts'
+import { CDTFA_WORKBOOK_URL, NY_PUB718_URL, PUBLISHER_HOSTS, SST_BOUNDARY_LISTED, SST_LISTED_WITHOUT_FILE, startOfficialPublishers } from './support/official-publishers.ts'
 import { iisListingHtml } from './support/publisher-pages.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 import { refreshProcessWithOnly, tempDir } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
 
-const OFFICIAL = { GA: 'sst', MN: 'sst', WI: 'sst', CA: 'cdtfa', IL: 'idor-ordmache' } as const
+const OFFICIAL = { GA: 'sst', MN: 'sst', WI: 'sst', CA: 'cdtfa', IL: 'idor-ordmache', NY: 'ny-dtf-pub718', SC: 'sc-dor', LA: 'la-remote-sellers' } as const
 const GA_FILE_URL = `${SST_RATES_URL}GAR2026Q2FEB19.csv`
 // A refresh that compiles builds the national geography: on two busy cores that takes minutes.
 const REFRESH_TIMEOUT = 300_000
@@ -60,7 +60,7 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     if (dir) await rm(dir, { recursive: true, force: true })
   })
 
-  it('publishes GA, MN, WI, CA and IL ok from the files their publishers serve, every request through the proxy', () => {
+  it('publishes GA, MN, WI, CA, IL, NY, SC and LA ok from the files and pages their publishers serve, every request through the proxy', () => {
     for (const [code, feed] of Object.entries(OFFICIAL)) {
       const state = record(first.manifest, code)
       expect({ code, status: state.status, feed: state.feed }).toEqual({ code, status: 'ok', feed })
@@ -71,6 +71,7 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     expect(downloadedBy('GA')).toEqual([GA_FILE_URL])
     expect(downloadedBy('CA')).toEqual([CDTFA_WORKBOOK_URL])
     expect(downloadedBy('IL')).toEqual([IDOR_ORDMACHE_URL])
+    expect(downloadedBy('NY')).toEqual([NY_PUB718_URL])
     // every publisher the replica serves was reached through a CONNECT tunnel; the official hosts of
     // feeds it does not serve (TX, FL, AZ, VA, MO, AL, NM, AK) were asked for too, and the proxy refused them
     // unresolved: no request reaches a public address

@@ -1,13 +1,14 @@
 // The refresh workflow's release decision (pipeline/release-main.ts) on real snapshots, run the way
-// the workflow runs it: a first run from nothing (a drop-fed state without a drop is published with
-// no data and a note naming the drop it needs) is released; a run that changes nothing is not; a run
-// whose data changed is; a failed run is not, and the summary says why.
+// the workflow runs it: a first run from nothing on a bare runner (no drops) is released whole, every
+// jurisdiction served (a state none of whose sources serves on its statutory floor); a run that
+// changes nothing is not; a run whose data changed is; a failed run is not, and the summary says why.
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { Manifest, type StateRecord } from '../snapshot-contract/manifest.ts'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
+import { heldDrops } from './support/held-drops.ts'
 import { refreshProcess, tempDir } from './support/refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from './support/shared.ts'
 
@@ -27,8 +28,9 @@ describe('the release decision', () => {
     if (dir) await rm(dir, { recursive: true, force: true })
   })
 
+  /** `env` over the run's settings; a setting given as '' is left unset (TAXATLAS_STATES: every state). */
   async function refresh(env: Record<string, string>): Promise<Run> {
-    const run = await refreshProcess({
+    const settings = {
       TAXATLAS_MIRROR: sharedPath('mirror'),
       TAXATLAS_GEO: sharedPath('geo'),
       TAXATLAS_ARTIFACTS: artifacts(),
@@ -36,7 +38,8 @@ describe('the release decision', () => {
       TAXATLAS_STATES: 'GA,TX',
       TAXATLAS_DROPS: noDrops(),
       ...env,
-    })
+    }
+    const run = await refreshProcess(Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== '')))
     const log = path.join(dir, 'refresh.log')
     await writeFile(log, run.stderr)
     return { outcome: run.exitCode === 0 ? 'success' : 'failure', log }
@@ -66,16 +69,18 @@ describe('the release decision', () => {
 
   const state = (manifest: Manifest, code: string) => manifest.states.find((s) => s.code === code) as StateRecord
 
-  it('releases the first snapshot; a drop-fed state without a drop has no data, status failed, and a note naming the drop it needs', async () => {
-    const first = await decide(await refresh({}))
+  it('releases the first snapshot of a bare runner (no drops) whole: all 52 jurisdictions served, a state none of whose sources serves on its statutory floor', async () => {
+    const first = await decide(await refresh({ TAXATLAS_STATES: '' }))
     expect(first.release).toBe('true')
     expect(first.summary).toContain('there is no earlier release')
+    expect(first.manifest.states).toHaveLength(52)
+    expect(first.manifest.states.filter((s) => s.zips === 0)).toEqual([])
+    expect(first.summary).toMatch(/^52 of 52 jurisdictions served; \d+ on their statutory floor \(the state rate only, local taxes not included, low confidence\): .*\bTX\b/m)
     expect(state(first.manifest, 'GA').status).toBe('ok')
     const tx = state(first.manifest, 'TX')
-    expect(tx.status).toBe('failed')
-    expect(tx.rows).toBe(0)
-    expect(tx.notes.join(' ')).toContain(`no data: no feed could serve and no earlier snapshot holds data for TX; a manual drop is needed: TAXRATES_ZIP5_TX*.csv in ${noDrops()}`)
-  }, 300_000)
+    expect(tx).toMatchObject({ feed: 'statute-table', status: 'stale' })
+    expect(tx.fallback_reason).toMatch(/avalara-zip5 has no file: no manual drop for TX in TAXATLAS_DROPS/)
+  }, 600_000)
 
   it('does not release a new snapshot that serves the same data', async () => {
     const firstId = Manifest.parse(JSON.parse(await readFile(released!, 'utf8'))).snapshot
@@ -85,10 +90,10 @@ describe('the release decision', () => {
     expect(again.summary).toMatch(/serves the same data as the latest release/)
   })
 
-  it('releases a snapshot whose data changed (WI refreshed too)', async () => {
-    const changed = await decide(await refresh({ TAXATLAS_STATES: 'GA,TX,WI' }))
+  it('releases a snapshot whose data changed (a TX drop arrives and replaces its floor)', async () => {
+    const changed = await decide(await refresh({ TAXATLAS_DROPS: await heldDrops('TX', { editions: ['202512'] }) }))
     expect(changed.release).toBe('true')
-    expect(state(changed.manifest, 'WI').status).toBe('ok')
+    expect(state(changed.manifest, 'TX')).toMatchObject({ feed: 'avalara-zip5', status: 'stale' })
     expect(changed.summary).toMatch(/serves other data/)
   }, 300_000)
 

@@ -11,9 +11,13 @@ import { coDorAdapter } from './co-dor/adapter.ts'
 import type { FeedAdapter } from './feed-adapter.ts'
 import { flDorSurtaxAdapter } from './fl-dor-surtax/adapter.ts'
 import { idorOrdmacheAdapter } from './idor-ordmache/adapter.ts'
+import { laRemoteSellersAdapter } from './la-remote-sellers/adapter.ts'
 import { moDorAdapter } from './mo-dor/adapter.ts'
 import { nmTrdGrtAdapter } from './nm-trd-grt/adapter.ts'
+import { nyDtfPub718Adapter } from './ny-dtf-pub718/adapter.ts'
+import { scDorAdapter } from './sc-dor/adapter.ts'
 import { sstAdapter } from './sst/adapter.ts'
+import { statuteTableAdapter } from './statute-table/adapter.ts'
 import { statutoryAdapter } from './statutory/adapter.ts'
 import { txComptrollerAdapter } from './tx-comptroller/adapter.ts'
 import { vaTaxAdapter } from './va-tax/adapter.ts'
@@ -31,8 +35,12 @@ export const FEED_ADAPTERS: { readonly [K in FeedKind]: FeedAdapter<K> } = {
   'co-dor': coDorAdapter,
   'nm-trd-grt': nmTrdGrtAdapter,
   'ak-arsstc': akArsstcAdapter,
+  'ny-dtf-pub718': nyDtfPub718Adapter,
+  'sc-dor': scDorAdapter,
+  'la-remote-sellers': laRemoteSellersAdapter,
   'avalara-zip5': avalaraZip5Adapter,
   statutory: statutoryAdapter,
+  'statute-table': statuteTableAdapter,
 }
 
 /** The adapter of a descriptor's feed, typed for that feed (a correlated union TypeScript cannot see through on its own). */

@@ -12,7 +12,9 @@ import { PREFERRED_SHARE } from './candidate-weights.ts'
 export type LowerBoundInput = { rows: AvalaraRow[]; fileName: string; edition: string; editionDate: string }
 
 export function aggregatorOverLowerBounds(result: FeedResult, input: LowerBoundInput): FeedResult {
-  const lowerBounds = new Map((result.rateVaries ?? []).filter((v) => v.lower_bound).map((v) => [`${v.level}|${v.code}`, v]))
+  // A tax no source publishes a rate for (an Idaho resort city's, a floor's) is not taken from the
+  // aggregator either: the drop is only a cross-check of a statute (docs/data-sources.md#statute-tables).
+  const lowerBounds = new Map((result.rateVaries ?? []).filter((v) => v.lower_bound && v.kind !== 'unpublished').map((v) => [`${v.level}|${v.code}`, v]))
   if (lowerBounds.size === 0) return result
   const stateJurisdiction = result.jurisdictions.find((j) => j.level === 'state' && j.to === null)
   if (!stateJurisdiction) return result

@@ -40,11 +40,21 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
   } catch (error) {
     throw new FetchError(`${request.fileName}: ${request.officialUrl}: ${(error as Error).message}`)
   }
-  let bytes: Buffer
-  // The POST takes the proxy the page's GET took (HTTPS_PROXY, NO_PROXY), not a direct connection.
-  const { agent, proxy } = agentsFor(request.officialUrl)
+  const bytes = await postForm(request.officialUrl, fields, settings, `${request.fileName}: POST ${request.officialUrl} ("${button}")`)
   try {
-    const response = await got.post(request.officialUrl, {
+    assertBodyKind(request.fileName, bytes)
+  } catch (error) {
+    throw new FetchError(`${(error as Error).message} (the "${button}" postback of ${request.officialUrl})`)
+  }
+  return { url: request.officialUrl, name: request.fileName, sha256: sha256Hex(bytes), size: bytes.length, bytes, cache: 'fresh' }
+}
+
+/** `url` posted back with `fields` (form-encoded): the answer's bytes; a failure names `what`, the proxy and the status. */
+export async function postForm(url: string, fields: Record<string, string>, settings: PipelineSettings, what: string): Promise<Buffer> {
+  // The POST takes the proxy the page's GET took (HTTPS_PROXY, NO_PROXY), not a direct connection.
+  const { agent, proxy } = agentsFor(url)
+  try {
+    const response = await got.post(url, {
       form: fields,
       agent,
       headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' },
@@ -52,15 +62,9 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
       timeout: { request: settings.fetchTimeoutMs },
       retry: { limit: settings.fetchRetries, methods: ['POST'], statusCodes: [408, 429, 500, 502, 503, 504] },
     })
-    bytes = response.rawBody
+    return response.rawBody
   } catch (error) {
     const status = error instanceof HTTPError ? error.response.statusCode : undefined
-    throw new FetchError(`${request.fileName}: POST ${request.officialUrl} ("${button}")${proxy ? ` through the proxy ${proxy}` : ''} failed: ${(error as Error).message}`, { status })
+    throw new FetchError(`${what}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${(error as Error).message}`, { status })
   }
-  try {
-    assertBodyKind(request.fileName, bytes)
-  } catch (error) {
-    throw new FetchError(`${(error as Error).message} (the "${button}" postback of ${request.officialUrl})`)
-  }
-  return { url: request.officialUrl, name: request.fileName, sha256: sha256Hex(bytes), size: bytes.length, bytes, cache: 'fresh' }
 }

@@ -4,10 +4,13 @@ import { isZipContainer } from './archive.ts'
 
 const CONTAINERS = /\.(zip|xlsx)$/i
 
-/** Throws when the bytes are an HTML page, a PDF in place of another kind of file, or a .zip/.xlsx that is no ZIP container. */
+/**
+ * Throws when the bytes are an HTML page (unless the file is one: a `.html` page whose table is the
+ * data), a PDF in place of another kind of file, or a .zip/.xlsx that is no ZIP container.
+ */
 export function assertBodyKind(fileName: string, bytes: Buffer): void {
   const html = htmlTitle(bytes)
-  if (html !== null) {
+  if (html !== null && !/\.html?$/i.test(fileName)) {
     throw new Error(`${fileName}: the server answered an HTML page${html ? ` ("${html}")` : ''} in place of the file`)
   }
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-' && !/\.pdf$/i.test(fileName)) {

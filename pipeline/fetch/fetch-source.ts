@@ -137,6 +137,9 @@ const UNTRUSTED_CERTIFICATE = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_
 function failureText(error: Error & { code?: string }): string {
   const refused = REFUSED_TUNNEL.exec(error.message)
   if (refused) return `the proxy refused the CONNECT tunnel (HTTP ${refused[1]})`
+  if (error.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
+    return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS); a server that sends its certificate without the intermediate that issued it (an incomplete chain) needs that intermediate's PEM in the file NODE_EXTRA_CA_CERTS names`
+  }
   if (error.code && UNTRUSTED_CERTIFICATE.has(error.code)) {
     return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS)`
   }

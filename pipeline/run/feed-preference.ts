@@ -61,10 +61,14 @@ export function keepsPreviousOver(descriptor: StateDescriptor, served: FeedKind,
 
 const CLAIMS_CURRENT: readonly FreshnessStatus[] = ['ok', 'changed', 'static', 'manual']
 
+/** A statutory floor: a statute table carrying none of the state's local taxes (sources/descriptor.ts statutoryFloor). */
+export const isFloor = (feed: Feed): boolean => 'notCarried' in feed && feed.notCarried !== undefined
+
 /**
- * The status a fallback's data earns: when a preferred feed broke, `stale` instead of any status
- * claiming the data is as current as the source allows (ok, changed, static, manual).
+ * The status a fallback's data earns: when a preferred feed broke, or the feed serving is the
+ * state's statutory floor, `stale` instead of any status claiming the data is as current as the
+ * source allows (ok, changed, static, manual).
  */
-export function fallbackStatus(status: FreshnessStatus, attempts: readonly FeedAttempt[]): FreshnessStatus {
-  return preferredFeedBroke(attempts) && CLAIMS_CURRENT.includes(status) ? 'stale' : status
+export function fallbackStatus(status: FreshnessStatus, attempts: readonly FeedAttempt[], serving: Feed): FreshnessStatus {
+  return (preferredFeedBroke(attempts) || isFloor(serving)) && CLAIMS_CURRENT.includes(status) ? 'stale' : status
 }

@@ -5,6 +5,7 @@
 // percent as a fraction, or binds a county's rate to the wrong ZIPs, shows up here as a landslide
 // of disagreement long before it reaches an answer.
 import type { Feed, StateDescriptor } from '../../sources/descriptor.ts'
+import { feedTraits } from '../../snapshot-contract/feed-traits.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import type { OfficialTrial, StateRecord } from '../../snapshot-contract/manifest.ts'
 import type { FeedResult } from '../../snapshot-contract/model.ts'
@@ -37,16 +38,10 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`
 /** Whether the feed is on trial in this run: a feed marked `trial` that is not already the one in service. */
 export const onTrial = (feed: Feed, inService: StateRecord | null): boolean => 'trial' in feed && feed.trial === true && inService?.feed !== feed.kind
 
-export function judgeTrial(input: TrialInput): TrialVerdict {
+/** The feed's answers compared ZIP by ZIP with the state's drop (as `make audit` compares them): the trial record and the comparison in words. */
+function compareWithDrop(input: TrialInput, drop: NonNullable<StateSources['drop']>, accepted: boolean): { trial: OfficialTrial; summary: ReturnType<typeof summarizeAudit>; comparison: string; share: number } {
   const { descriptor, feed, result, settings } = input
-  if (!onTrial(feed, input.inService)) return { trial: null, held: null, notes: [] }
-  const accepted = settings.acceptOfficial.includes(descriptor.code)
-  const acceptedNote = accepted ? `; accepted by the operator (TAXATLAS_ACCEPT_OFFICIAL=${descriptor.code})` : ''
-  if (!input.sources.drop) {
-    const why = input.sources.dropError ? `the aggregator drop could not be read (${input.sources.dropError})` : 'no aggregator drop of the state is held'
-    return { trial: null, held: null, notes: [`${feed.kind} on trial: not compared with the aggregator, ${why}${acceptedNote}`] }
-  }
-  const parsed = parseDrop(input.sources.drop)
+  const parsed = parseDrop(drop)
   const compiled = compileAvalara({ ...parsed, state: descriptor.code, geography: input.geography })
   const audit = auditState({
     state: descriptor.code,
@@ -74,12 +69,38 @@ export function judgeTrial(input: TrialInput): TrialVerdict {
     accepted,
   }
   const classes = DISAGREEMENT_CLASSES.filter((c) => summary.byClass[c] > 0).map((c) => `${c} ${summary.byClass[c]}`).join(', ')
-  const sample = audit.zips.filter((z) => z.aggregatorDefault !== z.official).slice(0, 5).map((z) => `${z.zip} official ${z.official} vs aggregator ${z.aggregatorDefault}`)
+  const sample = audit.zips.filter((z) => z.aggregatorDefault !== z.official).slice(0, 5).map((z) => `${z.zip} ${feedTraits(feed.kind).sourceKind} ${z.official} vs aggregator ${z.aggregatorDefault}`)
   const comparison =
     `${feed.kind} ${result.edition} against aggregator edition ${parsed.edition.edition} on ${input.asOf}: ` +
     `${disagreeing} of ${summary.zips} ZIPs disagree (${percent(share)}, limit ${percent(limit)})` +
     (classes ? ` [${classes}]` : '') +
     (sample.length ? `; e.g. ${sample.join('; ')} (1e-5 units)` : '')
+  return { trial, summary, comparison, share }
+}
+
+/**
+ * A feed not on trial, with the state's drop at hand: the drop is a cross-check only. Where the two
+ * disagree the notes say so (and `make audit` lists every ZIP); the feed's answer serves regardless.
+ */
+export function crossCheck(input: TrialInput): string[] {
+  const { feed, sources } = input
+  if (onTrial(feed, input.inService) || !sources.drop || feedTraits(feed.kind).sourceKind === 'aggregator') return []
+  const { summary, comparison } = compareWithDrop(input, sources.drop, false)
+  const agree = summary.zips === summary.defaultAgrees
+  return [`cross-check with the aggregator drop (never preferred to ${feed.kind}): ${agree ? `agrees on all ${summary.zips} ZIPs both answer; ` : ''}${comparison.replace(/, limit [^)]*\)/, ')')}`]
+}
+
+export function judgeTrial(input: TrialInput): TrialVerdict {
+  const { descriptor, feed, settings } = input
+  if (!onTrial(feed, input.inService)) return { trial: null, held: null, notes: [] }
+  const accepted = settings.acceptOfficial.includes(descriptor.code)
+  const acceptedNote = accepted ? `; accepted by the operator (TAXATLAS_ACCEPT_OFFICIAL=${descriptor.code})` : ''
+  if (!input.sources.drop) {
+    const why = input.sources.dropError ? `the aggregator drop could not be read (${input.sources.dropError})` : 'no aggregator drop of the state is held'
+    return { trial: null, held: null, notes: [`${feed.kind} on trial: not compared with the aggregator, ${why}${acceptedNote}`] }
+  }
+  const { trial, summary, comparison, share } = compareWithDrop(input, input.sources.drop, accepted)
+  const limit = settings.trialDisagreementLimit
   if (summary.zips === 0) {
     const held = accepted ? null : `${feed.kind} on trial: no ZIP answered by both it and the aggregator, so it cannot earn its place (${comparison}); accept it with TAXATLAS_ACCEPT_OFFICIAL=${descriptor.code}`
     return { trial, held, notes: [`${feed.kind} on trial: ${comparison}${acceptedNote}`] }

@@ -30,7 +30,7 @@ import { takeRefreshLock } from './refresh-lock.ts'
 import { loadCurrentSnapshot, publishSnapshot, readSnapshotFile, removeAbandonedSnapshots, type HistoryFile, type LoadedSnapshot } from '../../snapshot-contract/snapshot-store.ts'
 import { openStaging, stageState, type Staging } from './staging.ts'
 import { checkAnchors, coverageStart, withholdViolations } from './validate-state.ts'
-import { judgeTrial, type TrialVerdict } from './official-trial.ts'
+import { crossCheck, judgeTrial, type TrialVerdict } from './official-trial.ts'
 import { emptyRecord, emptyResult } from './empty-records.ts'
 
 // Publishers are government web servers; a handful of parallel downloads is polite and enough.
@@ -257,7 +257,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     const outcome = unchanged(descriptor, klass, { ...value.prior, pinned: value.pinned }, value.data, [...fallbackNotes, ...value.choiceNotes], new Date(nowIso))
     return {
       ...outcome,
-      record: { ...outcome.record, status: fallbackStatus(outcome.record.status, attempts), feeds_tried: attempts, fallback_reason: fallback, pending_edition: pendingEdition(attempts, outcome.record) },
+      record: { ...outcome.record, status: fallbackStatus(outcome.record.status, attempts, feed), feeds_tried: attempts, fallback_reason: fallback, pending_edition: pendingEdition(attempts, outcome.record) },
     }
   }
 
@@ -265,7 +265,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
   await stageState(context.staging, context.snapshotId, descriptor.code, result)
   const moved = priorHasData ? await ratesMoved(context.staging, previousIndex!, index, descriptor.code, today) : false
   const lastFetch = klass === 'reload' ? editionDate(result) : today
-  const status = fallbackStatus(statusAfterLoad(descriptor, klass, moved, lastFetch, new Date(nowIso)), attempts)
+  const status = fallbackStatus(statusAfterLoad(descriptor, klass, moved, lastFetch, new Date(nowIso)), attempts, feed)
   const record: StateRecord = {
     code: descriptor.code,
     name: descriptor.name,
@@ -361,7 +361,9 @@ async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: Editi
     if (growth) return { outcome: 'failed', message: growth }
     const carryFrom = sameFeed && context.previous ? { index: context.previousIndex!, snapshot: context.previous.manifest.snapshot } : null
     loaded = withholdViolations(compiled, descriptor, context.today, zipMeta, carryFrom)
-    verdict = judgeTrial({ descriptor, feed, inService, result: loaded.result, index: loaded.index, sources, geography, asOf: context.today, settings: context.settings })
+    const compared = { descriptor, feed, inService, result: loaded.result, index: loaded.index, sources, geography, asOf: context.today, settings: context.settings }
+    verdict = judgeTrial(compared)
+    if (!verdict.held) verdict.notes.push(...crossCheck(compared))
   } catch (error) {
     return loadFailure(error)
   }

@@ -3,6 +3,7 @@
 // comparison is of content: the hashes of the index files and history layers the manifest records.
 import { createHash } from 'node:crypto'
 import type { Manifest } from '../../snapshot-contract/manifest.ts'
+import { NOT_CARRIED_CODE } from '../feeds/statute-table/compile.ts'
 
 export type RefreshOutcome = 'success' | 'failure'
 
@@ -51,8 +52,26 @@ export function decideRelease(input: { outcome: RefreshOutcome; current: Manifes
   return decided(true, [`Snapshot ${snapshot} (content ${contentHash.slice(0, 12)}) is released: ${against}.`])
 }
 
+/** How many jurisdictions the snapshot answers for, which of them only at their statutory floor, and which not at all. */
+function servedLine(manifest: Manifest): string[] {
+  const served = manifest.states.filter((state) => state.zips > 0)
+  const floor = served.filter((state) => state.rate_varies.some((v) => v.kind === 'unpublished' && v.code === NOT_CARRIED_CODE)).map((state) => state.code)
+  const dark = manifest.states.filter((state) => state.zips === 0).map((state) => state.code)
+  return [
+    `${served.length} of ${manifest.states.length} jurisdictions served` +
+      (floor.length ? `; ${floor.length} on their statutory floor (the state rate only, local taxes not included, low confidence): ${floor.join(' ')}` : '') +
+      (dark.length ? `; no data for ${dark.join(' ')} (every lookup there answers 503)` : '') +
+      '.',
+    '',
+  ]
+}
+
 function statesTable(manifest: Manifest | null): string[] {
   if (!manifest) return []
+  return [...servedLine(manifest), ...statusTable(manifest)]
+}
+
+function statusTable(manifest: Manifest): string[] {
   const byStatus = new Map<string, string[]>()
   for (const state of manifest.states) byStatus.set(state.status, [...(byStatus.get(state.status) ?? []), state.code])
   const rows = [...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, codes]) => `| ${status} | ${codes.length} | ${codes.join(' ')} |`)

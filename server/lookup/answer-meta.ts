@@ -14,7 +14,8 @@ export type EffectiveDateBasis = (typeof EFFECTIVE_DATE_BASES)[number]
  *         binding an SST boundary file gives the ZIP+4 sent (`exactZip4`), nothing lowering it
  * low     a nearest-centroid point answer, or a place answered by its county (no ZIP bound to it)
  *         (also a place name found in several states, answered where it is most populous), or a
- *         rate the file does not print because it varies by address (estimated from other records)
+ *         rate the file does not print because it varies by address (estimated from other records),
+ *         or a local tax left out because no source publishes its rate (an Idaho resort city's)
  * medium  an answer from a feed whose ceiling is medium (an aggregator estimate), a ZIP whose candidates differ in combined rate
  *         answered by weight, one of several same-named places of a state, an answer where a
  *         local tax that could not be bound to ZIPs may lie (it may apply and is not included),

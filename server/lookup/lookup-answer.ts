@@ -8,7 +8,7 @@ import type { DatedView } from './dated-view.ts'
 import { lowerCap, type Located, type ResolvedVia } from './located.ts'
 import type { Normalization } from './lookup-input.ts'
 import type { ResponseShape } from './lookup-request.ts'
-import { rateVariesWarning, warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
+import { notIncludedWarning, rateVariesWarning, warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
 import { candidateSummary, rateObject, rateRows } from './rate-object.ts'
 import { rateParts, type RateParts } from './rate-parts.ts'
 import { restatedDefault } from './restated-default.ts'
@@ -84,15 +84,18 @@ export function settleAnswer({ located, dated, normalization, shape }: AnswerInp
   const boundPlaced = located.exact === true || candidate.basis === 'boundary_share'
   const standing = facts.standingWarnings(state, candidate.county?.fips ?? null, isoDate, shape === 'full', authorities, boundPlaced)
   warnings.push(...standing)
-  const varies = rateVariesWarning(record, facts.ratesVarying(state, authorities))
+  const varying = facts.ratesVarying(state, authorities)
+  const varies = rateVariesWarning(record, varying)
   if (varies) warnings.push(varies.warning)
+  const notIncluded = notIncludedWarning(record, varying)
+  if (notIncluded) warnings.push(notIncluded.warning)
   // Local taxes of the state that could not be placed may apply here: the answer may be short of them.
   const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
 
   const basis = effectiveDateBasisOf(record)
   const meta: AnswerMeta = {
     resolved_via: resolvedVia,
-    confidence: confidenceOf(record, lowerCap(lowerCap(located.confidenceCap, restated.cap), varies?.cap ?? null), rateDiffers, unplacedTaxes, located.exact === true),
+    confidence: confidenceOf(record, lowerCap(lowerCap(lowerCap(located.confidenceCap, restated.cap), varies?.cap ?? null), notIncluded?.cap ?? null), rateDiffers, unplacedTaxes, located.exact === true),
     effective_date: effectiveDateOf(basis, authorities),
     effective_date_basis: basis,
     period: legacyPeriodOf(record),

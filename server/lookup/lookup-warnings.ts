@@ -7,6 +7,7 @@ export const WARNING_CODES = {
   aggregator_estimate: 'the state is served from Avalara ZIP5 tables: estimates by an aggregator, not an official source',
   feed_fallback: "the state is served by a fallback feed (meta.feed): its preferred official feed had no file for the state or failed; `reason` says which and why",
   rate_varies_by_address: "the rate file prints no rate for a jurisdiction of the answer (or flags the rate it prints as varying): the rate varies by address within it; the answer is what the file supports (`basis`), and the exact rate is in the publisher's address-level file (`exact_source`)",
+  local_tax_not_included: "a local tax may apply where the answer is that no source the service reads publishes a rate for (an Idaho resort city's local option tax, or the local taxes of a state answered by its statutory floor for want of its official source): the answer leaves it out and is a lower bound; `exact_source` says who has the rate",
   unplaced_jurisdictions: 'local or district taxes of the state that could not be bound to ZIPs may lie where the answer is (in its county, in force on its date); they may apply and are not included (listed in full mode)',
   state_data_status: 'the state data is stale, or its last refresh failed and earlier data is served',
   ambiguous_zip5: 'the ZIP has several candidate jurisdictions; the highest-weight one was answered',
@@ -147,7 +148,8 @@ function statusWarning(record: StateRecord, snapshotId: string): WarningObject |
  * confidence that leaves: low for a rate estimated from other records, medium for a printed rate
  * flagged as varying. Null when no answered jurisdiction is one of them.
  */
-export function rateVariesWarning(record: StateRecord, varies: readonly RateVaries[]): { warning: WarningObject; cap: 'low' | 'medium' } | null {
+export function rateVariesWarning(record: StateRecord, answered: readonly RateVaries[]): { warning: WarningObject; cap: 'low' | 'medium' } | null {
+  const varies = answered.filter((v) => v.kind !== 'unpublished')
   if (varies.length === 0) return null
   const first = varies[0]!
   const estimated = varies.some((v) => v.kind === 'estimated')
@@ -159,6 +161,26 @@ export function rateVariesWarning(record: StateRecord, varies: readonly RateVari
       message: `The ${record.code} rate file ${what} ${first.name}: the rate varies by address. Answered: ${first.basis}. The exact rate is in ${first.exact_source}.`,
       exact_source: first.exact_source,
       jurisdictions: varies.map(({ level, code, name, kind, basis }) => ({ level, code, name, kind, basis })),
+    },
+  }
+}
+
+/**
+ * local_tax_not_included for the answered jurisdictions standing for a local tax whose rate no source
+ * publishes (`unpublished` in the state's rate_varies): the answer is a lower bound, at low confidence.
+ * Null when the answer includes none.
+ */
+export function notIncludedWarning(record: StateRecord, answered: readonly RateVaries[]): { warning: WarningObject; cap: 'low' } | null {
+  const unpublished = answered.filter((v) => v.kind === 'unpublished')
+  if (unpublished.length === 0) return null
+  const first = unpublished[0]!
+  return {
+    cap: 'low',
+    warning: {
+      code: 'local_tax_not_included',
+      message: `A ${record.code} local tax may apply here that this answer does not include: ${first.basis}. Its rate is with ${first.exact_source}.`,
+      exact_source: first.exact_source,
+      jurisdictions: unpublished.map(({ level, code, name, basis }) => ({ level, code, name, basis })),
     },
   }
 }

@@ -1,15 +1,21 @@
-// The publishers as the replica plays them: the real files of ../shared under their published
-// names, at the addresses the pipeline uses by default, behind pages shaped like the real ones.
+// The publishers as the replica plays them: the real files of ../shared under their published names
+// (New York's Publication 718, South Carolina's publications and Louisiana's lookup, of which none is
+// held, built in their documented layouts), at the addresses the pipeline uses by default, behind
+// pages shaped like the real ones.
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { CENSUS_CARTOGRAPHIC_URL, CENSUS_CODES_URL, CENSUS_RELATIONSHIP_URL } from '../../pipeline/geography/load-geography.ts'
-import { CDTFA_RATES_PAGE, IDOR_ORDMACHE_URL, SST_BOUNDARY_URL, SST_RATES_URL } from '../../sources/descriptor.ts'
+import { CDTFA_RATES_PAGE, IDOR_ORDMACHE_URL, LA_LOOKUP_PAGE, NY_LOCAL_RATES_PAGE, SC_INDEX_PAGE, SC_ST500_URL, SC_ST575_URL, SST_BOUNDARY_URL, SST_RATES_URL } from '../../sources/descriptor.ts'
 import { writePlaceByCountyFile, writeZctaCountyFile, writeZctaPlaceFile } from './census-files.ts'
+import { laParishes, serveLaLookup } from './la-lookup-fixture.ts'
+import { loadMiniGeography } from './mini-geography.ts'
+import { nyLocalRatesPage, pub718Pdf } from './ny-pub718-fixture.ts'
+import { scIndexPage, st500Pdf, st575Pdf, st575Rows } from './sc-dor-fixture.ts'
 import { cdtfaRatesPageHtml } from './publisher-pages.ts'
 import { startPublisherReplica, type PublisherReplica } from './publisher-replica.ts'
 import { sharedPath } from './shared.ts'
 
-export const PUBLISHER_HOSTS = ['www.streamlinedsalestax.org', 'www.cdtfa.ca.gov', 'tax.illinois.gov', 'www2.census.gov'] as const
+export const PUBLISHER_HOSTS = ['www.streamlinedsalestax.org', 'www.cdtfa.ca.gov', 'tax.illinois.gov', 'www.tax.ny.gov', 'dor.sc.gov', 'remotesellersfiling.la.gov', 'www2.census.gov'] as const
 
 /**
  * Names the SST listing carries for states whose files the replica does not hold, in the spellings
@@ -27,6 +33,9 @@ export const SST_BOUNDARY_LISTED = ['OKB2026Q4AUG28.zip', 'UTB2026Q4AUG11.csv', 
 export const CDTFA_WORKBOOK = 'SalesTaxRates1-1-26.xlsx'
 export const CDTFA_WORKBOOK_URL = new URL(`/taxes-and-fees/${CDTFA_WORKBOOK}`, CDTFA_RATES_PAGE).href
 
+/** Where the DTF local rates page links Publication 718; its PDF is built in the documented layout (support/ny-pub718-fixture.ts): no copy of it is held in shared/. */
+export const NY_PUB718_URL = new URL('/pdf/publications/sales/pub718.pdf', NY_LOCAL_RATES_PAGE).href
+
 /**
  * A replica of every publisher the default refresh reads, serving the files in ../shared; the
  * Census relationship and place-by-county files are rebuilt in their published layout under
@@ -42,12 +51,29 @@ export async function startOfficialPublishers(workDir: string): Promise<Publishe
     replica.answer(CDTFA_RATES_PAGE, { kind: 'page', html: cdtfaRatesPageHtml([new URL(CDTFA_WORKBOOK_URL).pathname]) })
     replica.answer(CDTFA_WORKBOOK_URL, { kind: 'file', file: sharedPath('mirror', 'cdtfa', CDTFA_WORKBOOK) })
     replica.answer(IDOR_ORDMACHE_URL, { kind: 'file', file: sharedPath('mirror', 'idor', path.posix.basename(IDOR_ORDMACHE_URL)) })
+    replica.answer(NY_LOCAL_RATES_PAGE, { kind: 'page', html: nyLocalRatesPage(new URL(NY_PUB718_URL).pathname) })
+    await replica.serveBytes(NY_PUB718_URL, await pub718Pdf())
+    await serveScAndLa(replica)
     await serveGeography(replica, workDir)
     return replica
   } catch (error) {
     await replica.close()
     throw error
   }
+}
+
+/**
+ * SCDOR's three publications and the Louisiana lookup, of which no copy is held: built in their
+ * documented layouts over the counties and parishes of the Census geography.
+ */
+async function serveScAndLa(replica: PublisherReplica): Promise<void> {
+  const geography = await loadMiniGeography(['SC', 'LA'])
+  const countiesOf = (state: string) => [...geography.counties.values()].filter((c) => c.state === state)
+  const sc = countiesOf('SC').map((c) => c.name).sort()
+  replica.answer(SC_INDEX_PAGE, { kind: 'page', html: scIndexPage(sc) })
+  await replica.serveBytes(SC_ST500_URL, await st500Pdf(sc))
+  await replica.serveBytes(SC_ST575_URL, await st575Pdf(st575Rows(sc)))
+  serveLaLookup(replica, LA_LOOKUP_PAGE, laParishes(countiesOf('LA')))
 }
 
 /** www2.census.gov: the 2015 cartographic boundary files as published, the 2020 files as rebuilt. */

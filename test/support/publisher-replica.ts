@@ -13,19 +13,21 @@ import path from 'node:path'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { startConnectProxy, type ConnectProxy } from './connect-proxy.ts'
 import { apacheIndexHtml, iisListingHtml, type ListedFile } from './publisher-pages.ts'
-import { issueReplicaCertificates } from './replica-certificates.ts'
+import { issueReplicaCertificates, type ReplicaCertificates } from './replica-certificates.ts'
 
 /**
  * What the replica answers at one URL (without its query). `browserOnly`: a client that does not
  * present itself as a browser gets 403 and an "Access Denied" page, as some publishers' firewalls do.
  * `postback`: an ASP.NET page answering a GET with its form and a POST sending back every field of
  * `fields` with the file; any other POST gets the form again, as a page whose state it cannot match.
+ * `form`: a page whose answer depends on what is posted (an ASP.NET drop-down's postback).
  */
 export type ReplicaAnswer =
   | { kind: 'file'; file: string; browserOnly?: boolean }
   | { kind: 'page'; html: string; status?: number; browserOnly?: boolean }
   | { kind: 'status'; status: number }
   | { kind: 'postback'; html: string; fields: Record<string, string>; file: string }
+  | { kind: 'form'; answer: (method: string, form: URLSearchParams) => { html: string; status?: number } }
 
 export type ReplicaRequest = { method: string; url: string; status: number; conditional: boolean }
 
@@ -44,8 +46,9 @@ export type PublisherReplica = {
   close(): Promise<void>
 }
 
-export async function startPublisherReplica(hosts: readonly string[], certificateDir: string): Promise<PublisherReplica> {
-  const certificates = await issueReplicaCertificates(hosts, certificateDir)
+/** `given`: certificates of the test's own (an incomplete chain); by default a CA made for the run signs the server's. */
+export async function startPublisherReplica(hosts: readonly string[], certificateDir: string, given?: ReplicaCertificates): Promise<PublisherReplica> {
+  const certificates = given ?? (await issueReplicaCertificates(hosts, certificateDir))
   const answers = new Map<string, ReplicaAnswer>()
   const requests: ReplicaRequest[] = []
   const server = https.createServer({ key: certificates.key, cert: certificates.cert }, (req, res) => {
@@ -108,7 +111,7 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
 }
 
 type Reply = { status: number; headers: Record<string, string | number>; body?: Buffer }
-type PlainAnswer = Exclude<ReplicaAnswer, { kind: 'postback' }>
+type PlainAnswer = Exclude<ReplicaAnswer, { kind: 'postback' | 'form' }>
 
 function requestBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -121,6 +124,7 @@ function requestBody(req: IncomingMessage): Promise<string> {
 
 /** A postback page's answer to this request: its form to a GET or to a POST that does not send its fields back, else its file. */
 function postedAnswer(answer: ReplicaAnswer | undefined, method: string | undefined, body: string): PlainAnswer | undefined {
+  if (answer?.kind === 'form') return { kind: 'page', ...answer.answer(method ?? 'GET', new URLSearchParams(body)) }
   if (answer?.kind !== 'postback') return answer
   const form = new URLSearchParams(body)
   const matched = method === 'POST' && Object.entries(answer.fields).every(([name, value]) => form.get(name) === value)

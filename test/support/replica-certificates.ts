@@ -22,16 +22,43 @@ export async function issueReplicaCertificates(hosts: readonly string[], dir: st
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   })
-  const server = await generate([{ name: 'commonName', value: hosts[0] ?? 'publisher replica' }], {
+  const server = await serverCertificate(hosts, ca)
+  const caFile = path.join(dir, 'replica-ca.pem')
+  await writeFile(caFile, ca.cert)
+  return { caFile, key: server.private, cert: server.cert }
+}
+
+/**
+ * A chain whose server leaves out its intermediate, as remotesellersfiling.la.gov does
+ * (publisher-evidence-remaining.md §3.2): a root CA, an intermediate it signs, and a server
+ * certificate the intermediate signs, the server sending only its own. `caFile` holds the root alone
+ * (the leaf cannot be verified: UNABLE_TO_VERIFY_LEAF_SIGNATURE); `completedFile` the root and the
+ * intermediate, the remedy through NODE_EXTRA_CA_CERTS.
+ */
+export async function issueIncompleteChain(hosts: readonly string[], dir: string): Promise<ReplicaCertificates & { completedFile: string }> {
+  const caExtensions = [
+    { name: 'basicConstraints' as const, cA: true, critical: true },
+    { name: 'keyUsage' as const, keyCertSign: true, cRLSign: true, critical: true },
+  ]
+  const root = await generate([{ name: 'commonName', value: 'taxatlas test root CA' }], { keyType: 'ec', algorithm: 'sha256', extensions: caExtensions })
+  const intermediate = await generate([{ name: 'commonName', value: 'taxatlas test intermediate CA' }], { keyType: 'ec', algorithm: 'sha256', ca: { key: root.private, cert: root.cert }, extensions: caExtensions })
+  const server = await serverCertificate(hosts, intermediate)
+  const caFile = path.join(dir, 'root-ca.pem')
+  const completedFile = path.join(dir, 'root-and-intermediate.pem')
+  await writeFile(caFile, root.cert)
+  await writeFile(completedFile, `${root.cert}\n${intermediate.cert}`)
+  return { caFile, completedFile, key: server.private, cert: server.cert }
+}
+
+/** A server certificate for `hosts` signed by `issuer`. */
+function serverCertificate(hosts: readonly string[], issuer: { private: string; cert: string }) {
+  return generate([{ name: 'commonName', value: hosts[0] ?? 'publisher replica' }], {
     keyType: 'ec',
     algorithm: 'sha256',
-    ca: { key: ca.private, cert: ca.cert },
+    ca: { key: issuer.private, cert: issuer.cert },
     extensions: [
       { name: 'subjectAltName', altNames: hosts.map((value) => ({ type: 2 as const, value })) },
       { name: 'extKeyUsage', serverAuth: true },
     ],
   })
-  const caFile = path.join(dir, 'replica-ca.pem')
-  await writeFile(caFile, ca.cert)
-  return { caFile, key: server.private, cert: server.cert }
 }

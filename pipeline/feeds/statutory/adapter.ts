@@ -1,5 +1,6 @@
 // The state rate of the rules table (sources/state-facts.ts): nothing fetched, nothing dropped.
-import { compileStatutory, statutoryRates } from './compile.ts'
+import { compileStatutory } from './compile.ts'
+import { statutoryRates } from '../statutory-rates.ts'
 import { CURRENT_FILE_RULES, type FeedAdapter } from '../feed-adapter.ts'
 import { factsOf, fetchChoice } from '../feed-files.ts'
 

@@ -5,12 +5,9 @@
 // jurisdiction, so a lookup's date picks between them.
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRate } from '../../../snapshot-contract/model.ts'
-import { formatRatePercent } from '../../../snapshot-contract/rate-units.ts'
-import { RULES_TABLE_AS_OF, type StateFacts } from '../../../sources/state-facts.ts'
+import { RULES_TABLE_AS_OF } from '../../../sources/state-facts.ts'
+import type { StatutoryRate } from '../statutory-rates.ts'
 import { candidatesByCounty, zipsInState } from '../candidate-weights.ts'
-
-/** One window of the state rate, with where it is stated (recorded as the jurisdiction's source). */
-export type StatutoryRate = Pick<JurisdictionRate, 'rate' | 'from' | 'to' | 'source'>
 
 export type CompileStatutoryInput = {
   state: string
@@ -20,15 +17,6 @@ export type CompileStatutoryInput = {
   geography: Geography
   /** date the rates were verified for; defaults to the rules table's as-of date */
   asOf?: string
-}
-
-/** The rules table's windows of a state's rate, each labelled with the rate, its dates and the row's sources. */
-export function statutoryRates(facts: StateFacts): StatutoryRate[] {
-  return facts.stateRates.map(({ rate, from, to }) => {
-    const dates = [from && `from ${from}`, to && `through ${to}`].filter(Boolean).join(' ')
-    const source = `state rate ${formatRatePercent(rate)}%${dates ? ` ${dates}` : ''} per rules table (${facts.source})`
-    return { rate, from, to, source }
-  })
 }
 
 export function compileStatutory(input: CompileStatutoryInput): FeedResult {
