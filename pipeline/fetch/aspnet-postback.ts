@@ -2,33 +2,20 @@
 // (Florida's PointMatch "Download All"): GET the page, send its form back with the hidden state
 // fields (__VIEWSTATE, __EVENTVALIDATION, …) and the button, and take the answer as the file.
 import got, { HTTPError } from 'got'
-import { Parser } from 'htmlparser2'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { assertBodyKind } from './body-kind.ts'
 import { download, FetchError, type FetchedSource, type SourceRequest } from './fetch-source.ts'
+import { pageForm } from './html-form.ts'
 import { agentsFor } from './proxy-agents.ts'
 import type { PipelineSettings } from '../settings.ts'
 
 /** The form fields a browser would send for `button`: every hidden input, and the button's own name and value. */
 export function postbackFields(html: string, button: string): Record<string, string> {
-  const fields: Record<string, string> = {}
-  let pressed = false
-  const parser = new Parser({
-    onopentag(tag, attributes) {
-      const { name, value } = attributes
-      if (tag !== 'input' || !name) return
-      const type = (attributes.type ?? 'text').toLowerCase()
-      if (type === 'hidden') fields[name] = value ?? ''
-      if (type === 'submit' && value === button) {
-        fields[name] = button
-        pressed = true
-      }
-    },
-  }, { decodeEntities: true })
-  parser.end(html)
+  const { hidden, submits } = pageForm(html)
+  const pressed = submits.find((submit) => submit.value === button)
   if (!pressed) throw new FetchError(`the page has no "${button}" button`)
-  if (!('__VIEWSTATE' in fields)) throw new FetchError('the page has no __VIEWSTATE field: not the ASP.NET form expected')
-  return fields
+  if (!('__VIEWSTATE' in hidden)) throw new FetchError('the page has no __VIEWSTATE field: not the ASP.NET form expected')
+  return { ...hidden, [pressed.name]: button }
 }
 
 /** `request.officialUrl`'s page posted back with `button` pressed; the answer must be what `request.fileName` says. */
