@@ -83,10 +83,13 @@ export const boundCityTail =
     return city ? { name: city.name, refs: [city.ref] } : null
   }
 
+/** The note of a feed's ZIP parts with no county of its state in the geography (none when there are none). */
+export const noCountyNotes = (state: string, noCounty: number): string[] => (noCounty ? [`${noCounty} ZIP candidates have no ${state} county in geography: state rate only`] : [])
+
 /** The closing notes of a place-bound feed: its `noun` (jurisdiction codes, …) left unplaced, and its ZIP parts with no county. */
 export const placeBoundNotes = (state: string, noun: string, unplaced: number, noCounty: number): string[] => [
   ...(unplaced ? [`${unplaced} ${noun} could not be bound to ZIPs and are listed as unplaced`] : []),
-  ...(noCounty ? [`${noCounty} ZIP candidates have no ${state} county in geography: state rate only`] : []),
+  ...noCountyNotes(state, noCounty),
 ]
 
 /** A state's geography places by the match keys of their names, for placeNamedIn. */

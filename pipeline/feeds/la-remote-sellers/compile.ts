@@ -17,7 +17,7 @@ import type { FeedResult, JurisdictionRef, RateVaries, UnplacedJurisdiction } fr
 import { placeMatchKey } from '../../../snapshot-contract/place-names.ts'
 import { formatRate, parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
 import { countyCode, countyMatchKey, JurisdictionTable, placeCode } from '../candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
+import { boundCityTail, noCountyNotes, placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 import type { LaCrawl, LaRateRow } from './lookup.ts'
 
 const STATE = 'LA'
@@ -106,16 +106,13 @@ export function compileLaLookup({ crawl, fileName, stateRate, geography, effecti
     stateRef,
     countyRef: (fips) => countyRefOf.get(fips) ?? null,
     countyTail: (fips) => (countyRefOf.has(fips) ? [] : [notIncluded]),
-    placeTail: (geoid, fips) => {
-      const city = cityOf.get(`${geoid}|${fips}`)
-      return city ? { name: city.name, refs: [city.ref] } : null
-    },
+    placeTail: boundCityTail(cityOf),
   })
   const notes = [
     `LA model: the Remote Sellers Commission's lookup, filing period ${crawl.periodLabel} (${crawl.period}): ${crawl.parishes.length} parishes answered, ${rowsRead} rate rows; each domicile's local rate keyed by the parish listing it; towns bound to Census places (${cityOf.size} above their parish's rate), special districts listed as unplaced (${unplaced.length}): only an address lookup places them`,
     ...unread.map((u) => `warning: ${u}; that parish answers the state rate with its local taxes named as not included`),
   ]
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no LA county in geography: state rate only`)
+  notes.push(...noCountyNotes(STATE, noCounty))
   return {
     jurisdictions: table.list(),
     candidates,

@@ -9,7 +9,7 @@ import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
+import { noCountyNotes, placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 import type { Pub718, Pub718Row } from './pub718.ts'
 
 const STATE = 'NY'
@@ -85,8 +85,8 @@ export function compileNyPub718({ pub718, stateRate, geography }: CompileNyInput
     `NY model: ${fileName}${pub718.label ? ` (${pub718.label})` : ''}, effective ${effective}: ${rows.length} rate rows (${countyRows.size} counties, ${cityOf.size - nyc.size} cities listed apart from their county, New York City over ${nyc.size} counties), ${pub718.crossReferences.length} cross-references; every total split as state ${formatRate(stateRate)} + local + MCTD ${formatRate(MCTD_RATE)} where starred`,
     'towns, villages and unlisted cities answer their county\'s row; Westchester ZIPs shared with Yonkers, Mount Vernon, New Rochelle or White Plains answer by their place shares (DTF: reporting codes, not ZIPs, identify a location)',
     ...placeStacksNotes(placeStacks),
+    ...noCountyNotes(STATE, noCounty),
   ]
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no NY county in geography: state rate only`)
   return {
     jurisdictions: table.list(),
     candidates,

@@ -9,7 +9,7 @@ import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRate, JurisdictionRef, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, placeCode } from '../candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
+import { boundCityTail, noCountyNotes, placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 import type { DatedRate, ScIndex } from './index-table.ts'
 import type { St500 } from './st500.ts'
 import { SC_COUNTIES, type St575 } from './st575.ts'
@@ -91,10 +91,7 @@ export function compileScRates({ index, st500, st575, stateRate, geography }: Co
     state: STATE,
     stateRef,
     countyTail: () => [],
-    placeTail: (geoid, fips) => {
-      const city = cityOf.get(`${geoid}|${fips}`)
-      return city ? { name: city.name, refs: [city.ref] } : null
-    },
+    placeTail: boundCityTail(cityOf),
   })
   // Dates before a county's first dated column are not answered from these files.
   const firstDays = index.counties.map((row) => (row.rates.some((r) => r.from === null) ? null : row.rates.map((r) => r.from!).sort()[0]!))
@@ -104,7 +101,7 @@ export function compileScRates({ index, st500, st575, stateRate, geography }: Co
   notes.unshift(
     `SC model: ${index.fileName} (${index.counties.length} counties over ${index.counties[0]?.rates.length ?? 0} dated column(s)), ${st500.fileName} (effective ${st500.effective}, agreeing with the index on that day), ${st575.fileName}${st575.revision ? ` (Rev. ${st575.revision})` : ''}: ${municipalRows} municipal rows by county part, ${cityOf.size} above their county's total; the Catawba Reservation's tribal tax and locally collected taxes are not on ST-500 and are not modelled`,
   )
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no SC county in geography: state rate only`)
+  notes.push(...noCountyNotes(STATE, noCounty))
   if (unplaced.length) notes.push(`${unplaced.length} municipalities above their county's total bind to no Census place and are listed as unplaced`)
   return {
     jurisdictions,

@@ -14,7 +14,7 @@ import { formatRatePercent, parseRateFraction } from '../../../snapshot-contract
 import type { StateFacts } from '../../../sources/state-facts.ts'
 import type { Levy, StatuteTable } from '../../../sources/statute-table.ts'
 import { countyCode, countyName, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
-import { placeBoundCandidates } from '../place-bound-candidates.ts'
+import { noCountyNotes, placeBoundCandidates } from '../place-bound-candidates.ts'
 import { statutoryRates } from '../statutory-rates.ts'
 
 export type CompileStatuteTableInput = {
@@ -62,7 +62,8 @@ export function compileStatuteTable({ state, stateName, facts, table, geography,
     return { level: 'city', code: placeCode(place.geoid), counties: place.counties.map((c) => c.fips), geoid: place.geoid }
   }
 
-  const jurisdictions: JurisdictionRate[] = statutoryRates(facts).map((window) => ({ ...window, state, level: 'state', code: state, name: stateName }))
+  const stateRates = statutoryRates(facts)
+  const jurisdictions: JurisdictionRate[] = stateRates.map((window) => ({ ...window, state, level: 'state', code: state, name: stateName }))
   const stateRef: JurisdictionRef = { level: 'state', code: state }
   const windowsOf = new Map<string, { area: Area; name: string; levies: Levy[] }>()
   for (const levy of table.levies) {
@@ -74,7 +75,7 @@ export function compileStatuteTable({ state, stateName, facts, table, geography,
     }
   }
   const notes: string[] = [
-    ...statutoryRates(facts).map((window) => `statutory ${window.source}`),
+    ...stateRates.map((window) => `statutory ${window.source}`),
     ...table.levies.map((levy) => `statutory ${levy.name}: ${levySource(levy)}`),
   ]
   const unplaced: UnplacedJurisdiction[] = []
@@ -134,7 +135,7 @@ export function compileStatuteTable({ state, stateName, facts, table, geography,
   )
   const candidates = withinZipCandidates(geography, bound, placeStacks)
 
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no ${state} county in geography: state rate only`)
+  notes.push(...noCountyNotes(state, noCounty))
   notes.push(...placeStacksNotes(placeStacks))
   for (const tax of table.unpublished) notes.push(`${tax.name}: ${tax.tax}, rate not published centrally; answered without it, with a warning naming the city (${tax.citation})`)
   notes.push(`statute table verified as of ${table.verifiedOn}`)
