@@ -51,6 +51,9 @@ describe('reading the three publications', () => {
       { rate: 8000, from: '2026-05-01', to: null },
     ])
     expect(index.myrtleBeach!.rates.map((r) => r.rate)).toEqual([9000, 9000])
+    // The same columns labelled with 4-digit years read to the same days (never 2020 from "5/1/2026").
+    const fourDigits = parseScIndex(scIndexPage(counties, { heads: ['Before 5/1/2026', '5/1/2026 &amp; after'] }), SC_FILES.index)
+    expect(fourDigits.counties.find((c) => c.name === 'Williamsburg')!.rates).toEqual(index.counties.find((c) => c.name === 'Williamsburg')!.rates)
     expect(() => parseScIndex(scIndexPage(counties, { heads: ['Current', '5/1/26 &amp; after'] }), SC_FILES.index)).toThrow(/rate column "Current" carries no date, so its rates have none/)
   })
 

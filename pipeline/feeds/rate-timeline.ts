@@ -10,6 +10,7 @@ const dayIso = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
 const OPEN = Number.POSITIVE_INFINITY
 
 export const dayBefore = (iso: string): string => dayIso(isoDay(iso) - 1)
+export const dayAfter = (iso: string): string => dayIso(isoDay(iso) + 1)
 
 type DaySpan = { from: number; to: number; rate: number }
 const toDays = (spans: readonly Span[]): DaySpan[] => spans.map((s) => ({ from: isoDay(s.from), to: s.to === null ? OPEN : isoDay(s.to), rate: s.rate }))

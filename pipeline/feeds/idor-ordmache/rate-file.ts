@@ -4,7 +4,7 @@
 // first record, fail the file. Other states' records (county numbers 200–250) and "FOREIGN
 // COUNTRIES" (500) exist for use tax only and are left out.
 import { parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
-import { parseCompactDate } from '../compact-date.ts'
+import { parseCompactDate } from '../printed-dates.ts'
 import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
 import type { Span } from '../rate-timeline.ts'
 

@@ -12,6 +12,7 @@
 // somewhere (their absence is text decoded wrong), at least as many rows as the 2/25 edition, no
 // code twice, and every city row under an "except" county. A file failing any of these fails.
 import { pdfTextItems, linesOf, type PdfTextItem } from '../pdf-text.ts'
+import { EFFECTIVE_DATE, monthNameDateIso } from '../printed-dates.ts'
 
 export type Pub718RowKind = 'state' | 'county' | 'except' | 'city' | 'nyc'
 
@@ -42,20 +43,13 @@ const ROW = /^(\*?)\s*(.+?)\s+(\d{1,2})([½¼¾⅛⅜⅝⅞])?\s+(\d{4})$/
 const CROSS_REFERENCE = /see\s+New\s+York\s+City/i
 const EXCEPT = /^(.*?)\s*[\u2010-\u2015\u2212-]\s*except$/i
 const CITY = /^(.*?)\s*\(city\)$/i
-const EFFECTIVE = /Effective\s+([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})/
 const LABEL = /Publication\s+718\s*\((\d{1,2}\/\d{2})\)/
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
 /** Rates Pub 718 can print, the state's 4% included: below or above is a misread. */
 const LEAST_RATE = 4000
 const MOST_RATE = 10000
 
 /** A line as extracted, with tabs and the unexplained marker glyph before some city names set aside. */
 const cleanLine = (text: string) => text.replace(/\s+/g, ' ').replace(/^[^A-Za-z*]+/, '').trim()
-
-function isoDate(month: string, day: string, year: string): string | null {
-  const index = MONTHS.indexOf(month.toLowerCase())
-  return index < 0 ? null : `${year}-${String(index + 1).padStart(2, '0')}-${day.padStart(2, '0')}`
-}
 
 /** The three columns' text lines in reading order, each column read top to bottom below its heads. */
 function columnLines(items: PdfTextItem[], fileName: string): string[] {
@@ -79,8 +73,8 @@ export async function parsePub718(bytes: Uint8Array, fileName: string): Promise<
   const all = items.map((item) => item.text).join(' ')
   if (!/Publication\s+718/.test(all)) throw new Error(`${fileName}: no "Publication 718" in its text: not the publication expected`)
   if (!FRACTION.test(all)) throw new Error(`${fileName}: no fraction glyph (½ ¼ ¾ ⅛ ⅜ ⅝ ⅞) anywhere in its text: the glyphs were decoded wrong, so no rate can be trusted`)
-  const date = EFFECTIVE.exec(all)
-  const effective = date && isoDate(date[1]!, date[2]!, date[3]!)
+  const date = EFFECTIVE_DATE.exec(all)
+  const effective = date && monthNameDateIso(date[1]!, date[2]!, date[3]!)
   if (!effective) throw new Error(`${fileName}: no "Effective <Month D, YYYY>" line, so its rates have no date`)
 
   const rows: Pub718Row[] = []

@@ -6,35 +6,36 @@
 // `N%`, or a total outside 6–11% fails the page.
 import { parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
 import { pageTables } from '../../fetch/html-tables.ts'
+import { SLASH_DATE, slashDateIso } from '../printed-dates.ts'
+import { dayAfter, dayBefore } from '../rate-timeline.ts'
 
 export type DatedRate = { rate: number; from: string | null; to: string | null }
 export type ScIndexRow = { name: string; rates: DatedRate[] }
 export type ScIndex = { fileName: string; counties: ScIndexRow[]; myrtleBeach: ScIndexRow | null }
 
-const DATE = /(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})/
 const AFTER = /&\s*after|and\s+after|on\s+or\s+after|beginning|effective|from/i
 const BEFORE = /before|prior\s+to|until/i
 const THROUGH = /thru|through/i
 const MYRTLE_BEACH = /myrtle\s*beach/i
 
-const iso = (match: RegExpExecArray) => `${match[3]!.length === 2 ? `20${match[3]}` : match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}`
-const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
-const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+/** The table's head row: a first cell naming the county, and rate columns labelled with dates. */
+const isHeadRow = (row: string[]) => /county/i.test(row[0] ?? '') && row.slice(1).some((cell) => SLASH_DATE.test(cell))
 
 /** A column head's window: `5/1/26 & after` from that day; `before 5/1/26` and `thru 4/30/26` up to it. */
 function columnWindow(head: string, fileName: string): { from: string | null; to: string | null } {
-  const date = DATE.exec(head)
-  if (!date) throw new Error(`${fileName}: rate column "${head}" carries no date, so its rates have none`)
-  if (BEFORE.test(head)) return { from: null, to: dayBefore(iso(date)) }
-  if (THROUGH.test(head)) return { from: null, to: iso(date) }
-  if (AFTER.test(head)) return { from: iso(date), to: null }
+  const match = SLASH_DATE.exec(head)
+  if (!match) throw new Error(`${fileName}: rate column "${head}" carries no date, so its rates have none`)
+  const date = slashDateIso(match[1]!, match[2]!, match[3]!)
+  if (BEFORE.test(head)) return { from: null, to: dayBefore(date) }
+  if (THROUGH.test(head)) return { from: null, to: date }
+  if (AFTER.test(head)) return { from: date, to: null }
   throw new Error(`${fileName}: rate column "${head}" says neither from nor until its date`)
 }
 
 export function parseScIndex(html: string, fileName: string): ScIndex {
-  const table = pageTables(html).map((t) => t.rows).find((rows) => rows.some((row) => /county/i.test(row[0] ?? '') && row.slice(1).some((cell) => DATE.test(cell))))
+  const table = pageTables(html).map((t) => t.rows).find((rows) => rows.some(isHeadRow))
   if (!table) throw new Error(`${fileName}: no table headed by "County" and dated rate columns: the page changed layout`)
-  const headIndex = table.findIndex((row) => /county/i.test(row[0] ?? '') && row.slice(1).some((cell) => DATE.test(cell)))
+  const headIndex = table.findIndex(isHeadRow)
   const heads = table[headIndex]!.slice(1)
   const windows = heads.map((head) => columnWindow(head, fileName))
   // Consecutive columns: a column open at its start begins the day after the one before it ends, and one open at its end ends the day before the next begins.

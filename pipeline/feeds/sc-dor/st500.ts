@@ -5,20 +5,18 @@
 // county's name and ending with a percent is that county's total (the compiler matches the names).
 import { parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
 import { linesOf, pdfTextItems } from '../pdf-text.ts'
+import { EFFECTIVE_DATE, monthNameDateIso } from '../printed-dates.ts'
 
 export type St500Line = { text: string; total: number }
 export type St500 = { fileName: string; effective: string; lines: St500Line[] }
 
-const EFFECTIVE = /Effective\s+([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})/
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
 const TOTAL_AT_END = /(\d+(?:\.\d+)?)\s*%$/
 
 export async function parseSt500(bytes: Uint8Array, fileName: string): Promise<St500> {
   const lines = linesOf(await pdfTextItems(bytes, fileName))
-  const date = lines.map((line) => EFFECTIVE.exec(line.text)).find(Boolean)
-  const month = date ? MONTHS.indexOf(date[1]!.toLowerCase()) : -1
-  if (!date || month < 0) throw new Error(`${fileName}: no "Effective <Month D, YYYY>" line, so its totals have no date (the revision date is not one)`)
-  const effective = `${date[3]}-${String(month + 1).padStart(2, '0')}-${date[2]!.padStart(2, '0')}`
+  const date = lines.map((line) => EFFECTIVE_DATE.exec(line.text)).find(Boolean)
+  const effective = date && monthNameDateIso(date[1]!, date[2]!, date[3]!)
+  if (!effective) throw new Error(`${fileName}: no "Effective <Month D, YYYY>" line, so its totals have no date (the revision date is not one)`)
   const totals = lines.flatMap((line) => {
     const match = TOTAL_AT_END.exec(line.text)
     const parsed = match && parseRatePercent(match[1]!)

@@ -9,6 +9,7 @@
 // do fewer than 46 Unincorporated rows, a (municipality, county) pair twice and a total outside 6–11%.
 import { parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
 import { pdfTextItems, type PdfTextItem } from '../pdf-text.ts'
+import { slashDateIso } from '../printed-dates.ts'
 
 export type St575Row = { municipality: string; county: string; multiCounty: boolean; taxes: string; total: number; page: number }
 export type St575 = { fileName: string; revision: string | null; rows: St575Row[] }
@@ -21,16 +22,11 @@ const JOIN_POINTS = 12
 export const SC_COUNTIES = 46
 const LEAST_TOTAL = 6000
 const MOST_TOTAL = 11000
-const REVISION = /\(Rev\.\s*(\d{1,2})\/(\d{1,2})\/(\d{2,4})\)/
+const REVISION = /\(Rev\.\s*(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})\)/
 const HEADER = /^(Municipality|County|Local Taxes and Codes|Total|Tax|Rate|Total Tax Rate|Accommodations|Unprepared|Foods|Unprepared Foods|Total Tax Rate Unprepared Foods)$/i
 
 type Band = 'name' | 'county' | 'taxes' | 'total' | 'accommodations' | 'food'
 const bandOf = (x: number): Band => (x < BANDS.name ? 'name' : x < BANDS.county ? 'county' : x < BANDS.taxes ? 'taxes' : x < BANDS.total ? 'total' : x < BANDS.accommodations ? 'accommodations' : 'food')
-
-const isoRevision = (match: RegExpExecArray) => {
-  const year = match[3]!.length === 2 ? `20${match[3]}` : match[3]!
-  return `${year}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}`
-}
 
 export async function parseSt575(bytes: Uint8Array, fileName: string): Promise<St575> {
   const items = await pdfTextItems(bytes, fileName)
@@ -44,7 +40,7 @@ export async function parseSt575(bytes: Uint8Array, fileName: string): Promise<S
   const cells = new Map<PdfTextItem, Map<Band, PdfTextItem[]>>(anchors.map((anchor) => [anchor, new Map()]))
   const unread: string[] = []
   for (const item of body) {
-    if (anchors.includes(item)) continue
+    if (cells.has(item)) continue
     let nearest: PdfTextItem | null = null
     for (const anchor of anchors) {
       if (anchor.page !== item.page || Math.abs(anchor.y - item.y) > JOIN_POINTS) continue
@@ -82,5 +78,5 @@ export async function parseSt575(bytes: Uint8Array, fileName: string): Promise<S
     if (seen.has(key)) throw new Error(`${fileName}: ${row.municipality} in ${row.county} listed twice`)
     seen.add(key)
   }
-  return { fileName, revision: revisionMatch ? isoRevision(revisionMatch) : null, rows }
+  return { fileName, revision: revisionMatch ? slashDateIso(revisionMatch[1]!, revisionMatch[2]!, revisionMatch[3]!) : null, rows }
 }

@@ -1,7 +1,7 @@
 // SST boundary file (headerless, ≥89 fields, layout in docs/sources-and-formats.md §4), read line
 // by line so a 380 MB file never sits in memory. Each line becomes a typed row or a rejection.
 import Papa from 'papaparse'
-import { parseCompactDate } from '../compact-date.ts'
+import { parseCompactDate } from '../printed-dates.ts'
 import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
 import { OPEN_END_YEAR, trimCell } from './rate-file.ts'
 

@@ -4,7 +4,7 @@
 import Papa from 'papaparse'
 import * as z from 'zod'
 import { parseRateFraction } from '../../../snapshot-contract/rate-units.ts'
-import { parseCompactDate } from '../compact-date.ts'
+import { parseCompactDate } from '../printed-dates.ts'
 import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
 
 export const RATE_FILE_FIELDS = 9
