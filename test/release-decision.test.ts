@@ -6,6 +6,7 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { decideRelease } from '../pipeline/run/release-decision.ts'
 import { Manifest, type StateRecord } from '../snapshot-contract/manifest.ts'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { heldDrops } from './support/held-drops.ts'
@@ -104,5 +105,24 @@ describe('the release decision', () => {
     expect(decision.release).toBe('false')
     expect(decision.summary).toMatch(/The refresh failed, so no release is cut/)
     expect(decision.summary).toMatch(/refresh failed: .*no-such-geography/)
+  })
+})
+
+describe('the summary\'s served line', () => {
+  // Two records as the refresh writes them: TX on its floor (a statute table carrying none of its local
+  // taxes), LA on its lookup with one parish unread, its local taxes there listed as not included.
+  const record = (code: string, feed: StateRecord['feed'], basis: string) => ({
+    code, name: code, klass: 'auto', feed, status: 'ok', edition: '2026-09-01', effective_through: '2026-09-01', effective_date_basis: 'edition_only',
+    last_refreshed_at: null, last_fetch: null, rows: 1, zips: 10, sources: [], notes: [], unplaced: [], anchors: [], data_from_snapshot: null,
+    rate_varies: [{ level: 'district', code: 'local', name: 'local sales taxes', kind: 'unpublished', lower_bound: true, exact_source: 'the publisher', basis }],
+  })
+  const manifest = Manifest.parse({
+    snapshot: '20261121T030000Z', format_version: 1, generated_at: '2026-11-21T03:00:00.000Z', files: [], geography: { inputs: {}, straddlers: 0 },
+    states: [record('TX', 'statute-table', 'the Texas state rate only'), record('LA', 'la-remote-sellers', 'the Louisiana state rate only: Orleans Parish could not be read')],
+  })
+
+  it('counts a state on its statutory floor, and not an official feed that lists its own unread parts as not included', () => {
+    const { summary } = decideRelease({ outcome: 'success', current: manifest, previous: null, log: '' })
+    expect(summary).toMatch(/^2 of 2 jurisdictions served; 1 on their statutory floor \(the state rate only, local taxes not included, low confidence\): TX\.$/m)
   })
 })

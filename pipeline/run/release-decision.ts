@@ -2,7 +2,7 @@
 // it publishes differs from the latest release's. The snapshot id changes on every run, so the
 // comparison is of content: the hashes of the index files and history layers the manifest records.
 import { createHash } from 'node:crypto'
-import type { Manifest } from '../../snapshot-contract/manifest.ts'
+import type { Manifest, StateRecord } from '../../snapshot-contract/manifest.ts'
 import { NOT_CARRIED_CODE } from '../feeds/statute-table/compile.ts'
 
 export type RefreshOutcome = 'success' | 'failure'
@@ -52,10 +52,17 @@ export function decideRelease(input: { outcome: RefreshOutcome; current: Manifes
   return decided(true, [`Snapshot ${snapshot} (content ${contentHash.slice(0, 12)}) is released: ${against}.`])
 }
 
-/** How many jurisdictions the snapshot answers for, which of them only at their statutory floor, and which not at all. */
+/** A state served by a statute table carrying none of its local taxes (feed-preference.ts isFloor): its record lists the district standing for them. */
+const onFloor = (state: StateRecord) => state.feed === 'statute-table' && state.rate_varies.some((v) => v.kind === 'unpublished' && v.code === NOT_CARRIED_CODE)
+
+/**
+ * How many jurisdictions the snapshot answers for, which of them only at their statutory floor, and
+ * which not at all. An official feed that lists its own local taxes as not included for a part of the
+ * state (Louisiana's unread parishes) is not on the floor.
+ */
 function servedLine(manifest: Manifest): string[] {
   const served = manifest.states.filter((state) => state.zips > 0)
-  const floor = served.filter((state) => state.rate_varies.some((v) => v.kind === 'unpublished' && v.code === NOT_CARRIED_CODE)).map((state) => state.code)
+  const floor = served.filter(onFloor).map((state) => state.code)
   const dark = manifest.states.filter((state) => state.zips === 0).map((state) => state.code)
   return [
     `${served.length} of ${manifest.states.length} jurisdictions served` +
