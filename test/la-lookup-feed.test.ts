@@ -11,7 +11,7 @@ import { crawlLookup, type LaCrawl } from '../pipeline/feeds/la-remote-sellers/l
 import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import { LA_LOOKUP_PAGE } from '../sources/descriptor.ts'
 import LA from '../sources/la.ts'
-import { stateIndex } from './support/feed-answers.ts'
+import { expectAnchorsHold, stateIndex } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher, loadFeedProcess } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { laLookupPage, laParishes, laRows, serveLaLookup, type LaParish } from './support/la-lookup-fixture.ts'
@@ -30,10 +30,7 @@ beforeAll(() => {
 const page = (code: string) => laLookupPage({ parishes, selected: code, rows: laRows(parishes.find((p) => p.code === code)!) })
 const crawl = (answer: (code: string) => string = page) => crawlLookup(LA_LOOKUP_PAGE, page(parishes[0]!.code), async (_fields, parish) => answer(parish.code))
 const compile = (lookup: LaCrawl) => compileLaLookup({ crawl: lookup, fileName: 'la-remote-sellers-09-01-2026.json', stateRate: 5000, geography: bed.geography, effective: '2026-09-01' })
-const anchorsHold = (result: ReturnType<typeof compile>) => {
-  const index = stateIndex('LA', result)
-  for (const anchor of LA.anchors.filter((a) => a.feed === 'la-remote-sellers')) expect(defaultCombinedRate(index, anchor.zip, 'LA', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
-}
+const anchorsHold = (result: ReturnType<typeof compile>) => expectAnchorsHold(LA, 'la-remote-sellers', result)
 
 describe('crawling the lookup', () => {
   it('posts each of the 64 parishes back and reads its grdRates rows for the selected filing period', async () => {

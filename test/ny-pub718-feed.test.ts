@@ -13,7 +13,7 @@ import { loadFeed } from '../pipeline/run/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import NY from '../sources/ny.ts'
 import { NY_LOCAL_RATES_PAGE } from '../sources/descriptor.ts'
-import { stateIndex } from './support/feed-answers.ts'
+import { expectAnchorsHold, stateIndex } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { PUB718_2_25, nyLocalRatesPage, pub718Pdf, type Pub718FixtureOptions } from './support/ny-pub718-fixture.ts'
@@ -26,10 +26,7 @@ const NOW = '2026-11-21T03:00:00.000Z'
 const bed = feedTestBed('NY', NOW)
 const parse = async (options: Pub718FixtureOptions = {}) => parsePub718(await pub718Pdf(options), FILE)
 const compile = async (options: Pub718FixtureOptions = {}) => compileNyPub718({ pub718: await parse(options), stateRate: 4000, geography: bed.geography })
-const anchorsHold = (result: Awaited<ReturnType<typeof compile>>) => {
-  const index = stateIndex('NY', result)
-  for (const anchor of NY.anchors.filter((a) => a.feed === 'ny-dtf-pub718')) expect(defaultCombinedRate(index, anchor.zip, 'NY', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
-}
+const anchorsHold = (result: Awaited<ReturnType<typeof compile>>) => expectAnchorsHold(NY, 'ny-dtf-pub718', result)
 
 describe('reading Publication 718', () => {
   it('reads the 77 rate rows of the 2/25 edition column by column, with its label, date, MCTD stars and cross-references', async () => {
@@ -131,11 +128,9 @@ describe('finding the publication', () => {
 describe('through the publisher replica, as production runs', () => {
   const page = new URL(NY_LOCAL_RATES_PAGE)
   const pdfUrl = new URL('/pdf/publications/sales/pub718.pdf', page).href
-  const serve = (options: Pub718FixtureOptions = {}) => async (replica: PublisherReplica, dir: string) => {
+  const serve = (options: Pub718FixtureOptions = {}) => async (replica: PublisherReplica) => {
     replica.answer(NY_LOCAL_RATES_PAGE, { kind: 'page', html: nyLocalRatesPage() })
-    const file = path.join(dir, FILE)
-    await writeFile(file, await pub718Pdf(options))
-    replica.answer(pdfUrl, { kind: 'file', file })
+    await replica.serveBytes(pdfUrl, await pub718Pdf(options))
   }
 
   it('follows the local rates page\'s link to pub718.pdf at www.tax.ny.gov through the proxy, and answers the pins', async () => {

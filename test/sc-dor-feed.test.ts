@@ -3,8 +3,6 @@
 // must agree with it on its effective date, ST-575's rows (wrapped cells read by coordinates, one row
 // per county part of a municipality in several counties) give what a municipality adds; compiled
 // against the real SC geography with the evidence's pins, and fetched through the publisher replica.
-import { writeFile } from 'node:fs/promises'
-import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SC_FILES } from '../pipeline/feeds/sc-dor/adapter.ts'
 import { compileScRates } from '../pipeline/feeds/sc-dor/compile.ts'
@@ -15,7 +13,7 @@ import { loadFeed } from '../pipeline/run/load-state.ts'
 import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import { SC_INDEX_PAGE, SC_ST500_URL, SC_ST575_URL } from '../sources/descriptor.ts'
 import SC from '../sources/sc.ts'
-import { stateIndex } from './support/feed-answers.ts'
+import { expectAnchorsHold, stateIndex } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
@@ -37,10 +35,7 @@ async function parts(given: Parts = {}) {
   }
 }
 const compile = async (given: Parts = {}) => compileScRates({ ...(await parts(given)), stateRate: 6000, geography: bed.geography })
-const anchorsHold = (result: Awaited<ReturnType<typeof compile>>) => {
-  const index = stateIndex('SC', result)
-  for (const anchor of SC.anchors.filter((a) => a.feed === 'sc-dor')) expect(defaultCombinedRate(index, anchor.zip, 'SC', anchor.asOf), `${anchor.zip} ${anchor.asOf}: ${anchor.source}`).toBe(Number(anchor.expected.replace('.', '')))
-}
+const anchorsHold = (result: Awaited<ReturnType<typeof compile>>) => expectAnchorsHold(SC, 'sc-dor', result)
 
 describe('reading the three publications', () => {
   it('reads the index\'s dated columns as windows: "Before 5/1/26" through 2026-04-30, "5/1/26 & after" from 2026-05-01, and the Horry–Myrtle Beach line apart', async () => {
@@ -114,13 +109,10 @@ describe('fetching them', () => {
   })
 
   it('fetches them at dor.sc.gov through the publisher replica, as production runs, and answers the pins', async () => {
-    const serve = async (replica: PublisherReplica, dir: string) => {
+    const serve = async (replica: PublisherReplica) => {
       replica.answer(SC_INDEX_PAGE, { kind: 'page', html: scIndexPage(counties) })
-      for (const [url, bytes] of [[SC_ST500_URL, await st500Pdf(counties)], [SC_ST575_URL, await st575Pdf(st575Rows(counties))]] as const) {
-        const file = path.join(dir, path.posix.basename(url))
-        await writeFile(file, bytes)
-        replica.answer(url, { kind: 'file', file })
-      }
+      await replica.serveBytes(SC_ST500_URL, await st500Pdf(counties))
+      await replica.serveBytes(SC_ST575_URL, await st575Pdf(st575Rows(counties)))
     }
     const load = await loadFeedAtPublisher('SC', NOW, [new URL(SC_INDEX_PAGE).host], serve)
     const loaded = loadedFeed(load)
