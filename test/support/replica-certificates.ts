@@ -13,15 +13,23 @@ export type ReplicaCertificates = {
   cert: string
 }
 
-export async function issueReplicaCertificates(hosts: readonly string[], dir: string): Promise<ReplicaCertificates> {
-  const ca = await generate([{ name: 'commonName', value: 'taxatlas publisher replica test CA' }], {
+type Issuer = { private: string; cert: string }
+
+/** A CA certificate named `commonName`, self-signed or signed by `issuer` (an intermediate). */
+function caCertificate(commonName: string, issuer?: Issuer) {
+  return generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     algorithm: 'sha256',
+    ...(issuer ? { ca: { key: issuer.private, cert: issuer.cert } } : {}),
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   })
+}
+
+export async function issueReplicaCertificates(hosts: readonly string[], dir: string): Promise<ReplicaCertificates> {
+  const ca = await caCertificate('taxatlas publisher replica test CA')
   const server = await serverCertificate(hosts, ca)
   const caFile = path.join(dir, 'replica-ca.pem')
   await writeFile(caFile, ca.cert)
@@ -36,12 +44,8 @@ export async function issueReplicaCertificates(hosts: readonly string[], dir: st
  * intermediate, the remedy through NODE_EXTRA_CA_CERTS.
  */
 export async function issueIncompleteChain(hosts: readonly string[], dir: string): Promise<ReplicaCertificates & { completedFile: string }> {
-  const caExtensions = [
-    { name: 'basicConstraints' as const, cA: true, critical: true },
-    { name: 'keyUsage' as const, keyCertSign: true, cRLSign: true, critical: true },
-  ]
-  const root = await generate([{ name: 'commonName', value: 'taxatlas test root CA' }], { keyType: 'ec', algorithm: 'sha256', extensions: caExtensions })
-  const intermediate = await generate([{ name: 'commonName', value: 'taxatlas test intermediate CA' }], { keyType: 'ec', algorithm: 'sha256', ca: { key: root.private, cert: root.cert }, extensions: caExtensions })
+  const root = await caCertificate('taxatlas test root CA')
+  const intermediate = await caCertificate('taxatlas test intermediate CA', root)
   const server = await serverCertificate(hosts, intermediate)
   const caFile = path.join(dir, 'root-ca.pem')
   const completedFile = path.join(dir, 'root-and-intermediate.pem')
@@ -51,7 +55,7 @@ export async function issueIncompleteChain(hosts: readonly string[], dir: string
 }
 
 /** A server certificate for `hosts` signed by `issuer`. */
-function serverCertificate(hosts: readonly string[], issuer: { private: string; cert: string }) {
+function serverCertificate(hosts: readonly string[], issuer: Issuer) {
   return generate([{ name: 'commonName', value: hosts[0] ?? 'publisher replica' }], {
     keyType: 'ec',
     algorithm: 'sha256',
