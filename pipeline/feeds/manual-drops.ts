@@ -35,4 +35,16 @@ export async function readNewestDrop(state: string, dropsDir: string): Promise<D
   return newest ? readDrop(newest, dropsDir) : undefined
 }
 
-export const parseDrop = (drop: DropFile): AvalaraZip5File => parseAvalaraZip5(decodeText(drop.bytes, drop.raw.name, { rowsCheckDamage: true }), drop.raw.name)
+const parsed = new WeakMap<DropFile, AvalaraZip5File>()
+
+/**
+ * The drop's rows, parsed once per drop read: an official feed's load places its missing ZIPs with
+ * them (feed-files.ts) and then compares its answers with them (run/official-trial.ts).
+ */
+export function parseDrop(drop: DropFile): AvalaraZip5File {
+  const held = parsed.get(drop)
+  if (held) return held
+  const file = parseAvalaraZip5(decodeText(drop.bytes, drop.raw.name, { rowsCheckDamage: true }), drop.raw.name)
+  parsed.set(drop, file)
+  return file
+}
