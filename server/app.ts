@@ -54,7 +54,7 @@ export type AppOptions = {
   /** request and reply-cache counts; none kept when absent */
   metrics?: ServerMetrics
   /** webhook attempts failed for a reason of ours, for /healthz; always ok when absent */
-  webhooks?: AppDeps['webhooks']
+  webhookOwnFailures?: AppDeps['webhookOwnFailures']
 }
 
 export function createApp(options: AppOptions): Router {
@@ -76,7 +76,7 @@ export function createApp(options: AppOptions): Router {
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
     metrics: options.metrics,
-    webhooks: options.webhooks,
+    webhookOwnFailures: options.webhookOwnFailures,
     cors: options.settings.cors,
     ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock) } : {}),
   }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })

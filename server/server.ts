@@ -71,10 +71,10 @@ export async function startServer(
   metrics = settings.metricsToken ? await serverMetrics(settings, { snapshots, opening, logger, clock, webhookOwnFailures }) : undefined
   // A key's request rate is shared out among the nodes on the store (1 until it is open).
   const limiter = new RateLimiter(clock, () => opening.liveNodes())
-  const deps = appDeps(settings, { snapshots, store: opening.gate, limiter, logger, clock, metrics, webhooks: webhookOwnFailures })
+  const deps = appDeps(settings, { snapshots, store: opening.gate, limiter, logger, clock, metrics, webhookOwnFailures })
 
   // 3. Listen: the public port with the app, the admin port answering 503 until the store is open.
-  const app = createApp({ snapshots, store: opening.gate, settings, logger, clock, routes: options.routes, limiter, metrics, webhooks: webhookOwnFailures }).handler
+  const app = createApp({ snapshots, store: opening.gate, settings, logger, clock, routes: options.routes, limiter, metrics, webhookOwnFailures }).handler
   const notYet = buildRouter([], deps, {
     guard: (_req, _res, next) => next(new HttpError('SERVICE_UNAVAILABLE', 'The store is still opening.', ...retryAfter(1))),
   }).handler
@@ -147,7 +147,7 @@ function serverMetrics(settings: ServerSettings, parts: { snapshots: SnapshotSou
 /** What the admin listener's routes are given, as the app's routes are. */
 function appDeps(
   settings: ServerSettings,
-  parts: { snapshots: SnapshotSource; store: StoreSupervisor; limiter: RateLimiter; logger: Logger; clock: Clock; metrics: ServerMetrics | undefined; webhooks: WebhookOwnFailures },
+  parts: { snapshots: SnapshotSource; store: StoreSupervisor; limiter: RateLimiter; logger: Logger; clock: Clock; metrics: ServerMetrics | undefined; webhookOwnFailures: WebhookOwnFailures },
 ): AppDeps {
   return {
     snapshots: parts.snapshots,
@@ -159,6 +159,6 @@ function appDeps(
     logger: parts.logger,
     clock: parts.clock,
     metrics: parts.metrics,
-    webhooks: parts.webhooks,
+    webhookOwnFailures: parts.webhookOwnFailures,
   }
 }

@@ -126,7 +126,7 @@ describe('finding the rate sheet', () => {
     await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context())).rejects.toThrow(/ARSSTC-Sales-Tax-Rate-Sheet-9-1-26\.xlsx: the server answered an HTML page/)
     await bed.mirror.publish({ [`ak-arsstc/${LATER}`]: await akRateSheet(AK_ROWS, { asOf: '1/1/2027' }) })
     await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context())).rejects.toThrow(/links only rate sheets dated after today \(ARSSTC-Sales-Tax-Rate-Sheet-1-1-2027\.xlsx\); held until then/)
-    await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context({ TAXATLAS_PIN: `AK=${LATER}` }))).rejects.toThrow(/TAXATLAS_PIN names ARSSTC-Sales-Tax-Rate-Sheet-1-1-2027\.xlsx for AK, which none of its feeds \(ak-arsstc, avalara-zip5\) publishes/)
+    await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context({ TAXATLAS_PIN: `AK=${LATER}` }))).rejects.toThrow(/TAXATLAS_PIN names ARSSTC-Sales-Tax-Rate-Sheet-1-1-2027\.xlsx for AK, which none of its feeds \(ak-arsstc, avalara-zip5, statute-table\) publishes/)
     await bed.mirror.publish({})
     await expect(fetchStateSources(AK, AK.feeds[0]!, await bed.context())).rejects.toBeInstanceOf(NoFileForState)
   })

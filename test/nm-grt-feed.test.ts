@@ -166,7 +166,7 @@ describe('finding the GRT CSV', () => {
     await expect(fetchStateSources(NM, NM.feeds[0]!, await bed.context())).rejects.toThrow(/links only GRT datasets of half-years not yet begun \("Gross Receipts Tax Rates and Boundaries: January 1, 2027 to June 30, 2027"\); held until then/)
     await bed.mirror.publish(mirrorFiles({ 'data-download.html': nmDataDownloadPage([{ uuid: DATASETS.h2, title: 'GRT Rates and Boundaries (current)' }]) }))
     await expect(fetchStateSources(NM, NM.feeds[0]!, await bed.context())).rejects.toThrow(/links no dataset titled "Gross Receipts Tax Rates and Boundaries: <period>": its layout changed/)
-    await expect(fetchStateSources(NM, NM.feeds[0]!, await bed.context({ TAXATLAS_PIN: `NM=${CSV_NAME}` }))).rejects.toThrow(/TAXATLAS_PIN names grt_rates_boundaries\.derived\.zip for NM, which none of its feeds \(nm-trd-grt, avalara-zip5\) publishes/)
+    await expect(fetchStateSources(NM, NM.feeds[0]!, await bed.context({ TAXATLAS_PIN: `NM=${CSV_NAME}` }))).rejects.toThrow(/TAXATLAS_PIN names grt_rates_boundaries\.derived\.zip for NM, which none of its feeds \(nm-trd-grt, avalara-zip5, statute-table\) publishes/)
   })
 
   it('fails on services.json without a csv download, on a sign-in page in its place or in the data file\'s; has no file on a mirror without the page', async () => {

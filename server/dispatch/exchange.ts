@@ -38,7 +38,7 @@ export type AppDeps = {
   /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
   cors?: CorsPolicy
   /** webhook attempts failed for a reason of ours, for /healthz; always ok when absent */
-  webhooks?: { health(): WebhooksHealth }
+  webhookOwnFailures?: { health(): WebhooksHealth }
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }

@@ -33,7 +33,7 @@ export function routeHandler(route: Route, deps: AppDeps) {
     store: deps.store.health(),
     snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK,
     logs: deps.logger.output?.() ?? LOGS_OK,
-    webhooks: deps.webhooks?.health() ?? WEBHOOKS_OK,
+    webhooks: deps.webhookOwnFailures?.health() ?? WEBHOOKS_OK,
   })
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const isPublic = route.auth === 'public'

@@ -6,21 +6,24 @@
 import { lookup as lookupCallback, type LookupAddress } from 'node:dns'
 import { lookup } from 'node:dns/promises'
 import { isIP, type LookupFunction } from 'node:net'
-import { classifyAddress } from './special-addresses.ts'
+import { classifyAddress, type AddressClass } from './special-addresses.ts'
 
 export type UrlPolicy = { allowLoopback: boolean; allowPrivate: boolean }
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string }
 
 const MAX_URL_LENGTH = 2048
 
+type ClassifiedAddress = AddressClass & { address: string }
+
+const classified = (addresses: readonly string[]): ClassifiedAddress[] => addresses.map((address) => ({ address, ...classifyAddress(address) }))
+
 /** Why the addresses a host resolves to may not be sent to, or null when they may. */
-function addressRefusal(host: string, addresses: readonly string[], policy: UrlPolicy): string | null {
-  const classes = addresses.map((address) => ({ address, ...classifyAddress(address) }))
-  const kinds = new Set(classes.map((c) => c.kind))
-  const never = classes.find((c) => c.kind === 'never')
+function addressRefusal(host: string, addresses: readonly ClassifiedAddress[], policy: UrlPolicy): string | null {
+  const kinds = new Set(addresses.map((a) => a.kind))
+  const never = addresses.find((a) => a.kind === 'never')
   if (never) return `the host ${host} resolves to an address that is not a destination (${never.address}: ${never.range})`
   if (kinds.has('loopback') && !policy.allowLoopback) return `the host ${host} is a loopback address; webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1 allows loopback, for tests)`
-  if (kinds.has('private') && !policy.allowPrivate) return `the host ${host} resolves into a private address range (${addresses.join(', ')}); webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_PRIVATE=1 allows private ranges)`
+  if (kinds.has('private') && !policy.allowPrivate) return `the host ${host} resolves into a private address range (${addresses.map((a) => a.address).join(', ')}); webhooks go to public addresses (TAXATLAS_WEBHOOK_ALLOW_PRIVATE=1 allows private ranges)`
   return null
 }
 
@@ -29,7 +32,7 @@ export function guardedLookup(policy: UrlPolicy): LookupFunction {
   return ((hostname: string, options: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
     lookupCallback(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '')
-      const refusal = addressRefusal(hostname, addresses.map((a) => a.address), policy)
+      const refusal = addressRefusal(hostname, classified(addresses.map((a) => a.address)), policy)
       if (refusal) return callback(Object.assign(new Error(refusal), { code: 'EADDRREFUSED' }), '')
       if (options.all) callback(null, addresses)
       else callback(null, addresses[0]!.address, addresses[0]!.family)
@@ -59,9 +62,10 @@ export async function checkWebhookUrl(text: string, policy: UrlPolicy): Promise<
       return { ok: false, reason: `the host ${host} cannot be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }
     }
   }
-  const refusal = addressRefusal(host, addresses, policy)
+  const classes = classified(addresses)
+  const refusal = addressRefusal(host, classes, policy)
   if (refusal) return { ok: false, reason: refusal }
-  const allLoopback = addresses.every((address) => classifyAddress(address).kind === 'loopback')
+  const allLoopback = classes.every((a) => a.kind === 'loopback')
   if (url.protocol === 'http:' && !(allLoopback && policy.allowLoopback)) return { ok: false, reason: 'the scheme must be https (http is allowed only to loopback addresses, with TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1)' }
   return { ok: true, url }
 }

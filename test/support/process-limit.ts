@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { execa } from 'execa'
 import { onTestFinished } from 'vitest'
+import { isProcessRunning } from '../../snapshot-contract/snapshot-store.ts'
 
 /** prlimit's names of the limits, and their rows in /proc/<pid>/limits */
 const LIMITS_ROWS = { fsize: 'Max file size', nofile: 'Max open files' }
@@ -21,7 +22,7 @@ export async function limitProcess(pid: number, resource: keyof typeof LIMITS_RO
   const lift = () =>
     (lifting ??= execa('prlimit', ['--pid', String(pid), `--${resource}=${before}:`], { reject: false }).then((run) => {
       // A process that has exited took its limit with it.
-      if (run.exitCode !== 0 && isAlive(pid)) throw new Error(`could not lift the ${resource} limit of process ${pid}: ${run.stderr}`)
+      if (run.exitCode !== 0 && isProcessRunning(pid)) throw new Error(`could not lift the ${resource} limit of process ${pid}: ${run.stderr}`)
     }))
   onTestFinished(lift)
   return { lift }
@@ -33,13 +34,4 @@ function softLimit(pid: number, resource: keyof typeof LIMITS_ROWS): string {
   const soft = row?.slice(LIMITS_ROWS[resource].length).trim().split(/\s+/)[0]
   if (!soft) throw new Error(`no ${LIMITS_ROWS[resource]} in /proc/${pid}/limits`)
   return soft
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
