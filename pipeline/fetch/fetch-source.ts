@@ -1,7 +1,7 @@
 // Downloads one published file (official URL, a mirror URL, or a mirror directory), keeps the raw
 // bytes under build/raw/<feed>/<sha256 prefix>/<file name>, and remembers the validators so the
 // next run can ask the server with a conditional request.
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import got, { HTTPError, type Response } from 'got'
 import { sha256Hex, writeAtomically } from '../../snapshot-contract/file-bytes.ts'
@@ -9,6 +9,7 @@ import type { RawFile } from '../../snapshot-contract/model.ts'
 import { assertBodyKind } from './body-kind.ts'
 import { localFileUrl, localMirrorFolder } from './local-source-names.ts'
 import { agentsFor } from './proxy-agents.ts'
+import { assertWithin, INPUT_LIMITS, inMiB } from './input-limits.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
 
 export type SourceRequest = {
@@ -61,13 +62,20 @@ export function locate(request: SourceRequest, location: SourceLocation): { kind
 async function fetchBytes(request: SourceRequest, settings: PipelineSettings, location: SourceLocation): Promise<FetchedSource> {
   const { kind, where } = locate(request, location)
   if (kind === 'file') {
-    const bytes = await readFile(where).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
+    const bytes = await readLocalFile(where, request.fileName).catch((error: NodeJS.ErrnoException) => {
+      if (!error.code) throw error
+      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code})`, { notFound: error.code === 'ENOENT' })
     })
     const stored = await keepRaw(request, bytes, settings, localFileUrl('local-mirror', `${request.feed}/${request.fileName}`))
     return { ...stored, bytes, cache: 'mirror-dir' }
   }
   return download(request, where, settings)
+}
+
+/** A local file's bytes (a mirror directory, a manual drop), refused unread past INPUT_LIMITS.fileBytes; a failure to read it keeps its `code`. */
+export async function readLocalFile(file: string, fileName: string): Promise<Buffer> {
+  assertWithin(fileName, (await stat(file)).size, INPUT_LIMITS.fileBytes, 'a file')
+  return readFile(file)
 }
 
 /** GET `url` with the validators of the last download of the same request; a 304 reuses its kept bytes. */
@@ -107,26 +115,38 @@ export type HttpGetOptions = { timeoutMs: number; retries: number; headers?: Rec
  */
 export async function httpGet(url: string, options: HttpGetOptions, what: string): Promise<Response<Buffer>> {
   const { agent, proxy } = agentsFor(url)
+  const limit = INPUT_LIMITS.fileBytes
+  let tooLarge = 0
+  const request = got(url, {
+    headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...options.headers },
+    responseType: 'buffer',
+    agent,
+    // A redirect to another host follows that host's proxy rule (NO_PROXY).
+    hooks: { beforeRedirect: [(redirect) => void (redirect.agent = agentsFor(String(redirect.url)).agent)] },
+    timeout: { request: options.timeoutMs },
+    retry: {
+      limit: options.retries,
+      methods: ['GET'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+      backoffLimit: 10_000,
+    },
+    throwHttpErrors: true,
+    decompress: true,
+  })
+  // A body past the limit (announced, or counted as it arrives, decompressed) is cut off, never held whole.
+  request.on('downloadProgress', ({ transferred, total }) => {
+    if (tooLarge || Math.max(transferred, total ?? 0) <= limit) return
+    tooLarge = Math.max(transferred, total ?? 0)
+    request.cancel()
+  })
   try {
-    return await got(url, {
-      headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...options.headers },
-      responseType: 'buffer',
-      agent,
-      // A redirect to another host follows that host's proxy rule (NO_PROXY).
-      hooks: { beforeRedirect: [(redirect) => void (redirect.agent = agentsFor(String(redirect.url)).agent)] },
-      timeout: { request: options.timeoutMs },
-      retry: {
-        limit: options.retries,
-        methods: ['GET'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        backoffLimit: 10_000,
-      },
-      throwHttpErrors: true,
-      decompress: true,
-    })
+    return await request
   } catch (error) {
     const status = error instanceof HTTPError ? error.response.statusCode : undefined
-    throw new FetchError(`${what}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`, { status })
+    const failure = tooLarge
+      ? `its body passes ${inMiB(limit)} (${inMiB(tooLarge)} announced or received), the most a file may have (docs/reliability.md, input limits): cut off`
+      : failureText(error as Error & { code?: string })
+    throw new FetchError(`${what}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failure}`, { status })
   }
 }
 

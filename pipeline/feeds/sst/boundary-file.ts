@@ -1,6 +1,7 @@
 // SST boundary file (headerless, ≥89 fields, layout in docs/sources-and-formats.md §4), read line
 // by line so a 380 MB file never sits in memory. Each line becomes a typed row or a rejection.
-import Papa from 'papaparse'
+import { splitCsvLine } from '../csv-lines.ts'
+import { OverlongLine } from '../../fetch/text-decoding.ts'
 import { MAX_REJECTED_SHARE, OPEN_END_YEAR, parseSstDate, trimCell, type RejectedLine } from './rate-file.ts'
 
 /** 29 fixed fields + 20 district triplets; newer files carry extra trailing fields (trap P4). */
@@ -72,14 +73,6 @@ export type BoundaryFileStats = {
 }
 
 type LineResult = { ok: true; row: BoundaryRow } | { ok: false; reason: string; unknownType?: string }
-
-/** Splits one CSV line; the tokenizer only runs when quotes are present, which is rare and slow. */
-function tokenize(line: string): { fields: string[] } | { error: string } {
-  if (!line.includes('"')) return { fields: line.split(',') }
-  const parsed = Papa.parse<string[]>(line, { header: false, delimiter: ',' })
-  if (parsed.errors.length > 0) return { error: `CSV: ${parsed.errors[0].message}` }
-  return { fields: parsed.data[0] ?? [] }
-}
 
 class RowError extends Error {}
 
@@ -182,9 +175,16 @@ function toRow(fields: string[], line: number, type: BoundaryRecordType): Bounda
   }
 }
 
+function readLine(raw: string | OverlongLine, line: number): LineResult {
+  if (raw instanceof OverlongLine) return { ok: false, reason: `${raw.bytes} bytes long, not a boundary row (a row is a few hundred bytes)` }
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+  if (text.includes('\uFFFD')) return { ok: false, reason: 'replacement character U+FFFD: damaged or mis-encoded' }
+  return parseBoundaryLine(text, line)
+}
+
 /** Parses one boundary line (without its line ending). */
 export function parseBoundaryLine(text: string, line: number): LineResult {
-  const tokens = tokenize(text)
+  const tokens = splitCsvLine(text)
   if ('error' in tokens) return { ok: false, reason: tokens.error }
   const fields = tokens.fields.map(trimCell)
   const type = fields[0].toUpperCase()
@@ -223,13 +223,12 @@ export class BoundaryLineReader {
   constructor(private readonly onRow: (row: BoundaryRow) => void) {}
 
   /** Takes one line, with or without its line ending; blank lines are skipped. */
-  add(raw: string): void {
+  add(raw: string | OverlongLine): void {
     this.line++
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (trimCell(text) === '') return
+    if (typeof raw === 'string' && trimCell(raw) === '') return
     const stats = this.stats
     stats.rowsRead++
-    const result = parseBoundaryLine(text, this.line)
+    const result = readLine(raw, this.line)
     stats.firstRecordValid ??= result.ok
     if (result.ok) {
       stats.rowsParsed++
@@ -257,7 +256,7 @@ function* linesOf(text: string): Generator<string> {
 }
 
 /** Reads a boundary file from its whole text or its lines, calling `onRow` for each valid row. */
-export function readBoundaryLines(input: string | Iterable<string>, onRow: (row: BoundaryRow) => void): BoundaryFileStats {
+export function readBoundaryLines(input: string | Iterable<string | OverlongLine>, onRow: (row: BoundaryRow) => void): BoundaryFileStats {
   const reader = new BoundaryLineReader(onRow)
   for (const line of typeof input === 'string' ? linesOf(input) : input) reader.add(line)
   return reader.stats
@@ -265,7 +264,7 @@ export function readBoundaryLines(input: string | Iterable<string>, onRow: (row:
 
 /** Streamed variant: lines from e.g. a `readline` interface over the decoded file. */
 export async function readBoundaryFile(
-  input: string | Iterable<string> | AsyncIterable<string>,
+  input: string | Iterable<string | OverlongLine> | AsyncIterable<string>,
   onRow: (row: BoundaryRow) => void,
 ): Promise<BoundaryFileStats> {
   if (typeof input === 'string' || Symbol.iterator in input) return readBoundaryLines(input, onRow)
