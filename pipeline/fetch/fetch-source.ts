@@ -163,6 +163,20 @@ function failureText(error: Error & { code?: string }): string {
   return error.message
 }
 
+/**
+ * The copy of a request's file kept under build/raw by an earlier run: the one with hash `sha256`
+ * when given (what a snapshot was built on), else the last one downloaded; null when none is held
+ * or its bytes no longer match their hash.
+ */
+export async function keptCopy(request: Pick<SourceRequest, 'feed' | 'fileName'>, settings: PipelineSettings, sha256?: string): Promise<{ file: string; sha256: string } | null> {
+  const recordPath = path.join(settings.buildDir, 'raw', request.feed, `${request.fileName}.json`)
+  const wanted = sha256 ?? (await readFile(recordPath, 'utf8').then((text) => (JSON.parse(text) as CacheRecord).sha256).catch(() => undefined))
+  if (!wanted) return null
+  const file = rawPath(settings, request, wanted)
+  const bytes = await readFile(file).catch(() => null)
+  return bytes && sha256Hex(bytes) === wanted ? { file, sha256: wanted } : null
+}
+
 const rawPath = (settings: PipelineSettings, request: Pick<SourceRequest, 'feed' | 'fileName'>, sha256: string) =>
   path.join(settings.buildDir, 'raw', request.feed, sha256.slice(0, 12), request.fileName)
 

@@ -6,7 +6,7 @@ import { klassOfFeed, type Feed, type StateDescriptor } from '../../sources/desc
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../../snapshot-contract/format.ts'
 import { buildGeographyFrom, type GeographyInputs } from '../geography/build-geography.ts'
-import { hashGeographyInputs, resolveGeographyInputs } from '../geography/load-geography.ts'
+import { GEOGRAPHY_REUSED_NOTE, geographyReusedNote, hashGeographyInputs, resolveGeographyInputs } from '../geography/load-geography.ts'
 import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import { fallbackReason, fallbackStatus, firstServing, keepsPreviousOver, type FeedTry } from './feed-preference.ts'
@@ -83,7 +83,8 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter, d
     return null
   })
   const previousIndex = previous ? new RateIndex(previous.files['rates.bin']) : null
-  const geographyInputs = await resolveGeographyInputs(settings, reporter)
+  // A geography input that does not download is taken from the copy the data in service was built on.
+  const { inputs: geographyInputs, reused } = await resolveGeographyInputs(settings, reporter, previous?.manifest.geography.inputs)
   const geographyHashes = hashGeographyInputs(geographyInputs)
   // Built only when a state has something to compile: a run where nothing changed never needs it.
   let built: Promise<BuiltGeography> | null = null
@@ -106,6 +107,10 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter, d
         }),
       ),
     )
+    if (reused.length > 0) {
+      const note = geographyReusedNote(reused)
+      for (const o of refreshed) o.record = { ...o.record, notes: [...o.record.notes, note] }
+    }
     const outcomes = descriptors.map(
       (descriptor) => refreshed.find((o) => o.descriptor === descriptor) ?? carried(descriptor, previous, previousIndex, now),
     )
@@ -384,7 +389,7 @@ const UNCHANGED_NOTE = 'sources unchanged'
 function unchanged(descriptor: StateDescriptor, klass: Klass, prior: StateRecord, data: StateData, choiceNotes: string[], now: Date): Outcome {
   const today = now.toISOString().slice(0, 10)
   const lastFetch = klass === 'reload' ? (prior.effective_through ?? today) : today
-  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE) && !note.startsWith('served by '))
+  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE) && !note.startsWith('served by ') && !note.startsWith(GEOGRAPHY_REUSED_NOTE))
   const note = `${UNCHANGED_NOTE} since snapshot ${prior.data_from_snapshot} (same bytes, geography and pipeline): its data carried forward without re-parsing`
   return {
     descriptor,
