@@ -15,8 +15,11 @@ export type EditionChoice = {
   pinned: boolean
   /** how it was chosen, for the manifest's notes */
   how: string
-  /** the feed serves without the file (an SST boundary file): a failure to fetch it sets it aside (StateSources.setAside) instead of failing the feed */
-  optional?: true
+  /**
+   * the feed serves without the file (an SST boundary file), as this says: a failure to fetch it
+   * sets it aside (StateSources.setAside) instead of failing the feed
+   */
+  optional?: string
 }
 
 /** The edition of a file the publisher keeps at one address with no edition in its name. */

@@ -6,7 +6,7 @@
 import { districtAreasOf } from '../../../sources/district-areas.ts'
 import { NoFileForState } from '../../fetch/no-file-for-state.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './file-names.ts'
-import { boundarySetAsideNote, boundaryWasSetAside, compileSstStateStreaming } from './compile.ts'
+import { boundarySetAsideNote, boundaryWasSetAside, compileSstStateStreaming, servedWithoutBoundary } from './compile.ts'
 import { pinnedChoice, pinsOf, type ChoiceContext, type EditionChoice } from '../../fetch/edition-choice.ts'
 import { fetchSstChoice } from './other-extension.ts'
 import type { FeedAdapter } from '../feed-adapter.ts'
@@ -37,7 +37,7 @@ export const sstAdapter: FeedAdapter<'sst'> = {
   async choose(descriptor, feed, context) {
     const rate = await chooseSstFile(descriptor.code, 'rate', feed.ratesUrl, context)
     try {
-      return [rate, { ...(await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context)), optional: true }]
+      return [rate, { ...(await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context)), optional: servedWithoutBoundary(descriptor.code) }]
     } catch (error) {
       // A state that posts no boundary file is served by its rate file, bound to ZIPs through the geography.
       if (error instanceof NoFileForState) return [rate]
@@ -49,12 +49,13 @@ export const sstAdapter: FeedAdapter<'sst'> = {
   async compile(descriptor, feed, sources, context) {
     const [rateFetched, boundaryFetched] = sources.fetched
     const rateFile = fileText(rateFetched!)
-    const setAside = (sources.setAside ?? []).map(({ choice, message }) => boundarySetAsideNote(choice.request.fileName, descriptor.code, `not fetched: ${message}`))
+    // A boundary file listed and not fetched is named in the choice notes (pipeline/run/refresh.ts).
+    const notes: string[] = []
     let boundary: ReturnType<typeof memberLines> | undefined
     try {
       boundary = boundaryFetched && memberLines(boundaryFetched)
     } catch (error) {
-      setAside.push(boundarySetAsideNote(boundaryFetched!.name, descriptor.code, (error as Error).message))
+      notes.push(boundarySetAsideNote(boundaryFetched!.name, descriptor.code, (error as Error).message))
     }
     const districtAreas = districtAreasOf(descriptor.code)
     const result = await compileSstStateStreaming({
@@ -72,8 +73,8 @@ export const sstAdapter: FeedAdapter<'sst'> = {
       { ...rawFile(rateFetched!), ...(rateFile.member ? { member: rateFile.member } : {}) },
       ...(boundaryRead ? [{ ...rawFile(boundaryFetched!), ...(boundary!.member ? { member: boundary!.member } : {}) }] : []),
     ]
-    const unlisted = boundaryFetched || setAside.length > 0 ? [] : [`no boundary file listed for ${descriptor.code} on ${feed.boundaryUrl}: its ZIP+4 and address lookups answer as its ZIP does`]
-    return withUnlistedZips(withFiles({ ...result, notes: [...result.notes, ...setAside, ...unlisted] }, files), descriptor.code, sources, context)
+    if (!boundaryFetched && !sources.setAside) notes.push(`no boundary file listed for ${descriptor.code} on ${feed.boundaryUrl}: its ZIP+4 and address lookups answer as its ZIP does`)
+    return withUnlistedZips(withFiles({ ...result, notes: [...result.notes, ...notes] }, files), descriptor.code, sources, context)
   },
   edition: {
     pinnable: (name, _feed, state) => parseSstFileName(name)?.state === state,

@@ -118,9 +118,13 @@ function settleBoundary(prepared: Prepared, fileName: string, binder: BoundaryBi
   }
 }
 
-/** The note of a state whose listed boundary file could not be fetched or read. */
+/** What a state without its boundary file is served from, and what that costs. */
+export const servedWithoutBoundary = (state: string): string =>
+  `${state} is served from its rate file alone, as with no boundary file: its ZIP+4 and address lookups answer as its ZIP does`
+
+/** The note of a state whose boundary file could not be read. */
 export const boundarySetAsideNote = (fileName: string, state: string, why: string): string =>
-  `${setAsidePrefix(fileName)}${why.startsWith(fileName) ? why.slice(fileName.length).replace(/^[:\s]+/, '') : why}; ${state} is served from its rate file alone, as with no boundary file: its ZIP+4 and address lookups answer as its ZIP does`
+  `${setAsidePrefix(fileName)}${why.startsWith(fileName) ? why.slice(fileName.length).replace(/^[:\s]+/, '') : why}; ${servedWithoutBoundary(state)}`
 
 const setAsidePrefix = (fileName: string) => `boundary file ${fileName} set aside: `
 
