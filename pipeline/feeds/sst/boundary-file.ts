@@ -2,7 +2,9 @@
 // by line so a 380 MB file never sits in memory. Each line becomes a typed row or a rejection.
 import { splitCsvLine } from '../csv-lines.ts'
 import { OverlongLine } from '../../fetch/text-decoding.ts'
-import { MAX_REJECTED_SHARE, OPEN_END_YEAR, parseSstDate, trimCell, type RejectedLine } from './rate-file.ts'
+import { parseCompactDate } from '../compact-date.ts'
+import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
+import { OPEN_END_YEAR, trimCell } from './rate-file.ts'
 
 /** 29 fixed fields + 20 district triplets; newer files carry extra trailing fields (trap P4). */
 export const BOUNDARY_MIN_FIELDS = 89
@@ -91,7 +93,7 @@ function plus4(text: string, what: string): number {
 }
 
 function date(text: string, what: string): string {
-  const iso = parseSstDate(text)
+  const iso = parseCompactDate(text)
   if (!iso) throw new RowError(`${what}: not a date: ${JSON.stringify(text)}`)
   return iso
 }
