@@ -68,6 +68,7 @@ export async function replicaMeasures(): Promise<Measure[]> {
     await listBoundaryFile(replica, dir, env.TAXATLAS_ARTIFACTS)
     const withBoundary = envIn('boundary')
     const boundaryFull = await timedRefresh(withBoundary, refreshProcessWithOnly)
+    await assertBoundaryServed(withBoundary.TAXATLAS_ARTIFACTS)
     const boundaryUnchanged = await timedRefresh(withBoundary, refreshProcessWithOnly)
     return [
       { name: 'full refresh (publisher replica, proxy)', value: full.seconds, unit: 's', target: 60, better: 'lower' },
@@ -87,6 +88,14 @@ export async function replicaMeasures(): Promise<Measure[]> {
 const BOUNDARY_ROWS = 1_000_000
 const BOUNDARY_ROWS_LABEL = '1 M'
 const BOUNDARY_FILE = 'GAB2026Q2FEB16.zip'
+
+/** The figure is of a refresh that read the file: GA must be served with it. */
+async function assertBoundaryServed(artifacts: string): Promise<void> {
+  const ga = (await loadCurrentSnapshot(artifacts))?.manifest.states.find((state) => state.code === 'GA')
+  if (ga?.status !== 'ok' || !ga.sources.some((source) => source.name === BOUNDARY_FILE)) {
+    throw new Error(`GA was not served with ${BOUNDARY_FILE}: ${ga?.status} ${ga?.notes.join('; ')}`)
+  }
+}
 
 /** GA's boundary file, synthesized from the snapshot in `artifacts`, served and listed on the replica's Boundary/ page. */
 async function listBoundaryFile(replica: PublisherReplica, dir: string, artifacts: string): Promise<void> {
