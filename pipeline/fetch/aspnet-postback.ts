@@ -1,12 +1,11 @@
 // A file an ASP.NET page answers to a button's postback rather than at an address of its own
 // (Florida's PointMatch "Download All"): GET the page, send its form back with the hidden state
 // fields (__VIEWSTATE, __EVENTVALIDATION, …) and the button, and take the answer as the file.
-import got, { HTTPError } from 'got'
 import { Parser } from 'htmlparser2'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { assertBodyKind } from './body-kind.ts'
 import { download, FetchError, type FetchedSource, type SourceRequest } from './fetch-source.ts'
-import { agentsFor } from './proxy-agents.ts'
+import { httpRequest } from './http-client.ts'
 import type { PipelineSettings } from '../settings.ts'
 
 /** The form fields a browser would send for `button`: every hidden input, and the button's own name and value. */
@@ -40,23 +39,13 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
   } catch (error) {
     throw new FetchError(`${request.fileName}: ${request.officialUrl}: ${(error as Error).message}`)
   }
-  let bytes: Buffer
   // The POST takes the proxy the page's GET took (HTTPS_PROXY, NO_PROXY), not a direct connection.
-  const { agent, proxy } = agentsFor(request.officialUrl)
-  try {
-    const response = await got.post(request.officialUrl, {
-      form: fields,
-      agent,
-      headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' },
-      responseType: 'buffer',
-      timeout: { request: settings.fetchTimeoutMs },
-      retry: { limit: settings.fetchRetries, methods: ['POST'], statusCodes: [408, 429, 500, 502, 503, 504] },
-    })
-    bytes = response.rawBody
-  } catch (error) {
-    const status = error instanceof HTTPError ? error.response.statusCode : undefined
-    throw new FetchError(`${request.fileName}: POST ${request.officialUrl} ("${button}")${proxy ? ` through the proxy ${proxy}` : ''} failed: ${(error as Error).message}`, { status })
-  }
+  const { body: bytes } = await httpRequest(
+    'POST',
+    request.officialUrl,
+    { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() },
+    `${request.fileName} ("${button}" postback)`,
+  )
   try {
     assertBodyKind(request.fileName, bytes)
   } catch (error) {

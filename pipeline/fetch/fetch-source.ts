@@ -3,14 +3,16 @@
 // next run can ask the server with a conditional request.
 import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
-import got, { HTTPError, type Response } from 'got'
 import { sha256Hex, writeAtomically } from '../../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../../snapshot-contract/model.ts'
 import { assertBodyKind } from './body-kind.ts'
 import { localFileUrl, localMirrorFolder } from './local-source-names.ts'
-import { agentsFor } from './proxy-agents.ts'
-import { assertWithin, INPUT_LIMITS, inMiB } from './input-limits.ts'
+import { assertWithin, INPUT_LIMITS } from './input-limits.ts'
+import { FetchError } from './fetch-error.ts'
+import { httpRequest } from './http-client.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
+
+export { FetchError } from './fetch-error.ts'
 
 export type SourceRequest = {
   /** folder in a mirror and under build/raw: `sst`, `cdtfa`, `hud`, … */
@@ -24,19 +26,6 @@ export type SourceRequest = {
 export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-modified' | 'mirror-dir' }
 
 type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
-
-export class FetchError extends Error {
-  /** the HTTP status when the server answered with an error */
-  readonly status: number | undefined
-  /** the server answered 404, or the mirror directory has no such file: the name, not the fetch, is at fault */
-  readonly notFound: boolean
-
-  constructor(message: string, options: { status?: number; notFound?: boolean } = {}) {
-    super(message)
-    this.status = options.status
-    this.notFound = options.notFound ?? options.status === 404
-  }
-}
 
 /**
  * The file at its official URL, or where `location` (default: TAXATLAS_MIRROR) keeps it as
@@ -87,11 +76,11 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName' 
   if (cached && record?.etag) headers['if-none-match'] = record.etag
   if (cached && record?.lastModified) headers['if-modified-since'] = record.lastModified
 
-  const response = await httpGet(url, { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers }, request.fileName)
+  const response = await httpRequest('GET', url, { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers }, request.fileName)
   if (response.statusCode === 304 && cached && record) {
     return { url, name: request.fileName, sha256: record.sha256, size: cached.length, bytes: cached, cache: 'not-modified' }
   }
-  const bytes = response.rawBody
+  const bytes = response.body
   const declared = Number(response.headers['content-length'])
   if (Number.isFinite(declared) && !response.headers['content-encoding'] && declared !== bytes.length) {
     throw new FetchError(`${request.fileName}: received ${bytes.length} bytes of the ${declared} announced (truncated)`)
@@ -105,62 +94,6 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName' 
   }
   await writeAtomically(recordPath, JSON.stringify(next, null, 2))
   return { ...stored, bytes, cache: 'fresh' }
-}
-
-export type HttpGetOptions = { timeoutMs: number; retries: number; headers?: Record<string, string> }
-
-/**
- * GET `url` through the proxy its host needs, retrying transient failures. A failure is a FetchError
- * naming `what`, the URL and the proxy, with the HTTP status when the server answered.
- */
-export async function httpGet(url: string, options: HttpGetOptions, what: string): Promise<Response<Buffer>> {
-  const { agent, proxy } = agentsFor(url)
-  const limit = INPUT_LIMITS.fileBytes
-  let tooLarge = 0
-  const request = got(url, {
-    headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...options.headers },
-    responseType: 'buffer',
-    agent,
-    // A redirect to another host follows that host's proxy rule (NO_PROXY).
-    hooks: { beforeRedirect: [(redirect) => void (redirect.agent = agentsFor(String(redirect.url)).agent)] },
-    timeout: { request: options.timeoutMs },
-    retry: {
-      limit: options.retries,
-      methods: ['GET'],
-      statusCodes: [408, 429, 500, 502, 503, 504],
-      backoffLimit: 10_000,
-    },
-    throwHttpErrors: true,
-    decompress: true,
-  })
-  // A body past the limit (announced, or counted as it arrives, decompressed) is cut off, never held whole.
-  request.on('downloadProgress', ({ transferred, total }) => {
-    if (tooLarge || Math.max(transferred, total ?? 0) <= limit) return
-    tooLarge = Math.max(transferred, total ?? 0)
-    request.cancel()
-  })
-  try {
-    return await request
-  } catch (error) {
-    const status = error instanceof HTTPError ? error.response.statusCode : undefined
-    const failure = tooLarge
-      ? `its body passes ${inMiB(limit)} (${inMiB(tooLarge)} announced or received), the most a file may have (docs/reliability.md, input limits): cut off`
-      : failureText(error as Error & { code?: string })
-    throw new FetchError(`${what}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failure}`, { status })
-  }
-}
-
-// hpagent reports a refused tunnel as `Bad response: <status>`.
-const REFUSED_TUNNEL = /^Bad response: (\d+)$/
-const UNTRUSTED_CERTIFICATE = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_UNTRUSTED'])
-
-function failureText(error: Error & { code?: string }): string {
-  const refused = REFUSED_TUNNEL.exec(error.message)
-  if (refused) return `the proxy refused the CONNECT tunnel (HTTP ${refused[1]})`
-  if (error.code && UNTRUSTED_CERTIFICATE.has(error.code)) {
-    return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS)`
-  }
-  return error.message
 }
 
 /**

@@ -8,7 +8,8 @@ import { lookup } from 'node:dns/promises'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
 
 export type UrlPolicy = { allowLoopback: boolean; allowPrivate: boolean }
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string }
+/** `addresses`: what the host resolved to when checked, every one of them allowed */
+export type UrlCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }
 
 const LOOPBACK = new BlockList()
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
@@ -87,5 +88,5 @@ export async function checkWebhookUrl(text: string, policy: UrlPolicy): Promise<
   if (refusal) return { ok: false, reason: refusal }
   const allLoopback = addresses.every((address) => kindOf(address) === 'loopback')
   if (url.protocol === 'http:' && !(allLoopback && policy.allowLoopback)) return { ok: false, reason: 'the scheme must be https (http is allowed only to loopback addresses, with TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1)' }
-  return { ok: true, url }
+  return { ok: true, url, addresses }
 }
