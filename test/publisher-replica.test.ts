@@ -212,7 +212,7 @@ describe('a refresh through the publisher replica, with only the standard proxy 
   }, REFRESH_TIMEOUT)
 
   it('E9 boundary files the Boundary listing names for GA, MN and WI that then answer 404 are set aside: each state is served from its rate file, ok, and says so', async () => {
-    const gone = ['GAB2026Q2FEB16.zip', 'MNB2026Q2FEB18.zip', 'WIB2026Q4AUG17.zip']
+    const gone = ['GAB2026Q4AUG20.zip', 'MNB2026Q4AUG18.zip', 'WIB2026Q4AUG17.zip']
     const { host, pathname } = new URL(SST_BOUNDARY_URL)
     const restore = replica.override(SST_BOUNDARY_URL, { kind: 'page', html: iisListingHtml(host, pathname, [...SST_BOUNDARY_LISTED, ...gone]) })
     const before = replica.requests.length
