@@ -2,7 +2,7 @@
 import path from 'node:path'
 import * as z from 'zod'
 
-// The standard proxy variables are read where a request is made (proxy-agents.ts, per URL); here a
+// The standard proxy variables are read where a request is made (snapshot-contract/outbound-http.ts, per URL); here a
 // value that is no URL stops the run before any work, instead of failing every download.
 const proxyUrl = z
   .string()

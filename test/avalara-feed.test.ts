@@ -129,6 +129,17 @@ describe('row validation', () => {
     })
   })
 
+  it('#42 one row with an unclosed quote costs that row only: every ZIP after it is still read', () => {
+    const full = parseDrop('202512', 'TX')
+    // The real TX table with the name of one early row opened by a quote that never closes.
+    const text = dropText('202512', 'TX').replace('TX,73301,AUSTIN,', 'TX,73301,"AUSTIN,')
+    const parsed = parseAvalaraZip5(text, 'TAXRATES_ZIP5_TX202512.csv')
+    expect(parsed.rejected).toEqual([{ row: 1, zip: '73301', reason: expect.stringMatching(/^line 2: CSV: .*[Qq]uote/) }])
+    expect(parsed.rowsRead).toBe(full.rowsRead)
+    expect(parsed.rows).toEqual(full.rows.filter((row) => row.zip !== '73301'))
+    expect(parsed.notes.join(' ')).toMatch(/1 of \d+ rows rejected: row 1 73301: line 2: CSV/)
+  })
+
   it('P11 rejects the real 202512 AR row whose name holds U+FFFD, keeps the rest', () => {
     const ar = parseDrop('202512', 'AR')
     expect(ar.rejected).toEqual([{ row: 433, zip: '72449', reason: expect.stringContaining('U+FFFD') }])

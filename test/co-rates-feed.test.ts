@@ -5,9 +5,8 @@
 // firewall refusing clients that are not browsers); the trial against the real Colorado aggregator
 // drop judged.
 import { readFile, rm, writeFile } from 'node:fs/promises'
-import https from 'node:https'
 import path from 'node:path'
-import { HttpsProxyAgent } from 'hpagent'
+import { ProxyAgent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCoRateWorkbook } from '../pipeline/feeds/co-dor/workbook.ts'
 import { compileCoRates } from '../pipeline/feeds/co-dor/compile.ts'
@@ -232,13 +231,13 @@ describe('at tax.colorado.gov, through the publisher replica', () => {
   }
   /** The status a client that names itself as the refresh does gets, through the same proxy, trusting the replica's CA. */
   const statusForGenericClient = async (url: string) => {
-    const agent = new HttpsProxyAgent({ proxy: replica.env.HTTPS_PROXY, ca: await readFile(replica.env.NODE_EXTRA_CA_CERTS) })
+    const agent = new ProxyAgent({ uri: replica.env.HTTPS_PROXY, requestTls: { ca: await readFile(replica.env.NODE_EXTRA_CA_CERTS, 'utf8') } })
     try {
-      return await new Promise<number>((resolve, reject) => {
-        https.get(url, { agent, headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' } }, (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject)
-      })
+      const response = await request(url, { dispatcher: agent, headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' } })
+      await response.body.dump()
+      return response.statusCode
     } finally {
-      agent.destroy()
+      await agent.close()
     }
   }
 

@@ -1,7 +1,7 @@
 // Geography inputs downloaded over real HTTP (the Census files rebuilt from ../shared in their
 // published layouts, served from a base URL laid out in folders as a mirror keeps them) build the
 // same geography as the directory holding them, are kept under build/raw, and a download that goes
-// wrong fails the run cleanly: the snapshot in service stays, marked failed.
+// wrong takes the copy the data in service was built on; only a first run with no copy fails.
 import { cpSync, existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
@@ -77,7 +77,8 @@ describe('geography from its publishers (served over HTTP)', () => {
     expect(downloaded.straddlers).toEqual(offline.straddlers)
 
     // every input is kept under build/raw/<folder>/<sha256 prefix>/<name>
-    const inputs = await fetchGeographyInputs(settings, settings.geo)
+    const { inputs, reused } = await fetchGeographyInputs(settings, settings.geo)
+    expect(reused).toEqual([])
     for (const input of [inputs.zctaCounty!, inputs.zctaPlace!, inputs.placeByCounty!, inputs.states, ...inputs.places]) {
       expect(input.file.startsWith(path.join(settings.buildDir, 'raw', path.dirname(input.label)))).toBe(true)
       expect(existsSync(input.file)).toBe(true)
@@ -87,38 +88,51 @@ describe('geography from its publishers (served over HTTP)', () => {
 })
 
 describe('geography download faults', () => {
-  it('P35 a sign-in page served with 200 in place of a Census file fails the run; the snapshot in service stays, marked failed', async () => {
+  const refreshEnv = async (artifacts: string, build: string, now: string) => ({
+    TAXATLAS_MIRROR: inject('mirrorUrl'),
+    TAXATLAS_GEO: geo.url,
+    TAXATLAS_DROPS: await heldDrops('GA,CT'),
+    TAXATLAS_ARTIFACTS: artifacts,
+    TAXATLAS_BUILD: build,
+    TAXATLAS_STATES: 'GA,CT',
+    TAXATLAS_NOW: now,
+  })
+
+  it('E10/P35 a Census file that answers 403, then a sign-in page with 200, is taken from the copy the data in service was built on: the run publishes, and says so', async () => {
     const artifacts = await madeDir('artifacts')
     const build = await madeDir('build')
     const first = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build, drops: await heldDrops('GA,CT'), states: 'GA,CT', extra: { TAXATLAS_GEO: geo.url } }))
-    expect(first.manifest!.geography.inputs['census-rel2020/tab20_zcta520_county20_natl.txt']).toMatch(/^[0-9a-f]{64}$/)
+    const label = 'census-rel2020/tab20_zcta520_county20_natl.txt'
+    expect(first.manifest!.geography.inputs[label]).toMatch(/^[0-9a-f]{64}$/)
 
     const signIn = '<!DOCTYPE html><html><head><title>Census Login</title></head><body><form action="/login"></form></body></html>'
-    geo.faults.set(ZCTA_COUNTY_PATH, { kind: 'bytes', bytes: Buffer.from(signIn) })
-    const run = await refreshProcess({
-      TAXATLAS_MIRROR: inject('mirrorUrl'),
-      TAXATLAS_GEO: geo.url,
-      TAXATLAS_DROPS: await heldDrops('GA,CT'),
-      TAXATLAS_ARTIFACTS: artifacts,
-      TAXATLAS_BUILD: build,
-      TAXATLAS_STATES: 'GA,CT',
-      TAXATLAS_NOW: '2026-11-22T03:00:00.000Z',
-    })
+    for (const [fault, why, now] of [
+      [{ kind: 'status', status: 403 }, /GET http:\/\/127\.0\.0\.1:\d+\/census-rel2020\/tab20_zcta520_county20_natl\.txt failed: .*403 \(Forbidden\).*; asked again as a browser: GET .*403/, '2026-11-22T03:00:00.000Z'],
+      [{ kind: 'bytes', bytes: Buffer.from(signIn) }, /the server answered an HTML page \("Census Login"\) in place of the file/, '2026-11-23T03:00:00.000Z'],
+    ] as const) {
+      geo.faults.set(ZCTA_COUNTY_PATH, fault)
+      const run = await refreshProcess(await refreshEnv(artifacts, build, now))
+      geo.faults.clear()
+      expect(run.exitCode, run.stderr).toBe(0)
+      expect(run.stderr).toMatch(new RegExp(`geography input not downloaded, earlier copy used: ${label}: .*; the copy the data in service was built on is used`))
+      expect(run.stderr).toMatch(why)
+      const published = await loadSnapshot(artifacts, (await readCurrentId(artifacts))!)
+      // the same inputs as the data in service: the states' data carried forward, their records saying why
+      expect(published.manifest.geography.inputs).toEqual(first.manifest!.geography.inputs)
+      const ga = published.manifest.states.find((s) => s.code === 'GA')!
+      expect(ga.status).toBe('ok')
+      expect(ga.notes).toContain(`geography inputs: 1 could not be downloaded (${label}); earlier copies used, the refresh log says why`)
+      expect(published.files['rates.bin'].equals((await loadSnapshot(artifacts, first.manifest!.snapshot)).files['rates.bin'])).toBe(true)
+    }
+  }, 300_000)
+
+  it('a first run whose Census file cannot be downloaded, with no copy held, fails clearly and publishes nothing', async () => {
+    const artifacts = await madeDir('artifacts')
+    geo.faults.set(ZCTA_COUNTY_PATH, { kind: 'status', status: 403 })
+    const run = await refreshProcess(await refreshEnv(artifacts, await madeDir('build'), '2026-11-22T03:00:00.000Z'))
     geo.faults.clear()
-    expect(run.exitCode, run.stderr).toBe(1)
-    expect(run.stderr, run.stderr).toMatch(/republished snapshot/)
-    expect(run.stderr).toMatch(/tab20_zcta520_county20_natl\.txt: the server answered an HTML page \("Census Login"\) in place of the file/)
-    const current = (await readCurrentId(artifacts))!
-    expect(current).not.toBe(first.manifest!.snapshot)
-    const republished = await loadSnapshot(artifacts, current)
-    const before = await loadSnapshot(artifacts, first.manifest!.snapshot)
-    expect(republished.files['rates.bin'].equals(before.files['rates.bin'])).toBe(true)
-    const ga = republished.manifest.states.find((s) => s.code === 'GA')!
-    expect(ga.status).toBe('failed')
-    expect(ga.notes[0]).toMatch(/^refresh run failed, previous data kept: .*Census Login/)
-    expect(ga.last_refreshed_at).toBe(first.manifest!.states.find((s) => s.code === 'GA')!.last_refreshed_at)
-    expect(republished.manifest.states.find((s) => s.code === 'CT')!.status).toBe('static')
-    // a state the run was not asked to refresh keeps its record
-    expect(republished.manifest.states.find((s) => s.code === 'WI')!.status).toBe('unknown')
+    expect(run.exitCode).toBe(1)
+    expect(run.stderr).toMatch(/geography input census-rel2020\/tab20_zcta520_county20_natl\.txt could not be downloaded \(GET .* 403 .*\) and no earlier copy of it is held \(a first run, or .* emptied\): nothing can be compiled until it downloads/)
+    expect(await readCurrentId(artifacts)).toBeNull()
   }, 300_000)
 })

@@ -1,7 +1,9 @@
 // The standard proxy variables on a real download: HTTP_PROXY sends the request through the
 // proxy's CONNECT tunnel, NO_PROXY (host, port, `*`) sends it direct. The proxy here tunnels to no
 // one, so a proxied request fails with the refusal named and a direct one succeeds.
-// (HTTPS through a proxy with a CA from NODE_EXTRA_CA_CERTS: publisher-replica.test.ts.)
+// The geocoder's requests are decided by the same rules (snapshot-contract/outbound-http.ts).
+// (HTTPS through a proxy with a CA from NODE_EXTRA_CA_CERTS: publisher-replica.test.ts; webhook
+// deliveries through a proxy: webhooks.test.ts.)
 import { rm } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { download } from '../pipeline/fetch/fetch-source.ts'
@@ -79,6 +81,19 @@ describe('downloads and the proxy variables', () => {
     const geocoder = createCensusGeocoder({ baseUrl, timeoutMs: 30_000 })
     await expect(geocoder.geocodeAddress('1600 Pennsylvania Ave NW, Washington, DC 20500')).rejects.toBeInstanceOf(GeocoderUnavailableError)
     expect(proxy.tunnels.slice(before)).toEqual([new URL(baseUrl).host])
+  })
+
+  it('ALL_PROXY (all_proxy too) sends a download and the geocoder through the proxy when the scheme\'s own variable is unset', async () => {
+    for (const name of ['ALL_PROXY', 'all_proxy']) {
+      for (const variable of PROXY_VARIABLES) delete process.env[variable]
+      process.env[name] = proxy.url
+      const before = proxy.tunnels.length
+      await expect(get(), name).rejects.toThrow(`GET ${fileUrl()} through the proxy ${proxy.url} failed: the proxy refused the CONNECT tunnel (HTTP 403)`)
+      const baseUrl = await closedPortUrl()
+      const geocoder = createCensusGeocoder({ baseUrl, timeoutMs: 30_000 })
+      await expect(geocoder.geocodeAddress('1600 Pennsylvania Ave NW, Washington, DC 20500'), name).rejects.toThrow(/the proxy refused the CONNECT tunnel \(HTTP 403\)/)
+      expect(proxy.tunnels.slice(before), name).toEqual([mirrorHost(), new URL(baseUrl).host])
+    }
   })
 
   it('a proxy variable that is not a URL stops the run before any work', () => {

@@ -95,6 +95,29 @@ describe('refresh faults through a real HTTP mirror', () => {
     expect(state(next, 'MN').notes.join()).toMatch(/rates-a\.csv.*rates-b\.csv/)
   })
 
+  it('#42 a 1 GB junk CSV in place of GA\'s file is cut off at the download limit, and a ZIP bomb in place of MN\'s archive is refused as it inflates: each fails its state alone', async () => {
+    const member = unzipSync(await readFile(sharedPath('mirror/sst/MNR2026Q2FEB18.zip')))['MNR2026Q2FEB18.csv']!
+    // The real MN rate file followed by 100 MiB of blanks: the archive inflates about a thousandfold.
+    const bomb = Buffer.from(zipSync({ 'MNR2026Q2FEB18.csv': [Buffer.concat([member, Buffer.alloc(100 * 1024 * 1024, 0x20)]), { level: 9 }] }))
+    mirror.faults.set('/sst/MNR2026Q2FEB18.zip', { kind: 'bytes', bytes: bomb })
+    mirror.faults.set('/sst/GAR2026Q2FEB19.csv', { kind: 'endless', line: '13,45,13,junk,junk,junk,junk,20260401,29991231\n', limit: 1024 * 1024 * 1024 })
+    let next: Manifest
+    try {
+      // a time limit a 512 MiB download over loopback meets on a busy machine; the bomb is let past the
+      // size comparison with the file in service (as on a state's first run) to reach its inflation
+      const extra = { TAXATLAS_FETCH_TIMEOUT_MS: '120000', TAXATLAS_SIZE_JUMP_LIMIT: '1000' }
+      next = (await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, drops, build: await tempDir('build'), states: STATES, now: '2026-11-24T06:00:00.000Z', extra }))).manifest!
+    } finally {
+      mirror.faults.clear()
+    }
+    expect(state(next, 'GA').status).toBe('failed')
+    expect(state(next, 'GA').notes.join(' ')).toMatch(/GAR2026Q2FEB19\.csv: GET .* failed: its body passes 512\.0 MiB .* cut off/)
+    expect(state(next, 'MN').status).toBe('failed')
+    expect(state(next, 'MN').notes.join(' ')).toMatch(/MNR2026Q2FEB18\.zip: member MNR2026Q2FEB18\.csv inflates \d+ times its compressed size .* a ZIP bomb, refused/)
+    for (const code of ['GA', 'MN']) expect(await answersOf(artifacts, next.snapshot, code), code).toEqual(await answersOf(artifacts, baseline.snapshot, code))
+    for (const code of ['WI', 'CA']) expect(state(next, code).status, code).toBe('ok')
+  })
+
   it('a newer GA edition listed but unreadable is named in /v1/freshness as pending, with why, while the previous edition serves', async () => {
     const listed = (await readdir(sharedPath('mirror/sst'))).filter((name) => /^[A-Z]{2}[RB]\d{4}Q[1-4][A-Z]{3}\d{2}\.(csv|zip)$/.test(name))
     // The next quarter's file as GA would post it, its rows one column longer than the layout: unreadable.

@@ -12,7 +12,8 @@ import {
   readBoundaryLines,
   type BoundaryRow,
 } from '../pipeline/feeds/sst/boundary-file.ts'
-import { decodeLines, decodeText } from '../pipeline/fetch/text-decoding.ts'
+import { decodeLines, decodeText, OverlongLine } from '../pipeline/fetch/text-decoding.ts'
+import { INPUT_LIMITS } from '../pipeline/fetch/input-limits.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 
@@ -229,7 +230,40 @@ describe('a boundary file decoded line by line (decodeLines)', () => {
     expect(latin1.includes(0xc9)).toBe(true)
     const lines = [...decodeLines(latin1, SAMPLE_NAME)]
     expect(lines).toEqual(asText(latin1))
-    expect(lines[1]!.split(',')[14]).toBe('SAINT JOSÉ')
+    expect((lines[1] as string).split(',')[14]).toBe('SAINT JOSÉ')
     expect(() => [...decodeLines(Buffer.from([0xff, 0xfe, 0x41, 0x00]), SAMPLE_NAME)]).toThrow(/UTF-16/)
+  })
+
+  it('E8 read a chunk at a time (an archive member as it inflates), a file gives the same lines, whatever the chunk boundaries', () => {
+    const bomCrlf = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(SAMPLE.replace(/\n/g, '\r\n'))])
+    for (const size of [1, 7, 89, 4096]) {
+      const chunks = Array.from({ length: Math.ceil(bomCrlf.length / size) }, (_, i) => bomCrlf.subarray(i * size, (i + 1) * size))
+      expect([...decodeLines(chunks, SAMPLE_NAME)], String(size)).toEqual(asText(bomCrlf))
+    }
+  })
+
+  it('#42 a line too long to be a row is not decoded and comes as an overlong line, counted as a rejected row; the rows around it are read', () => {
+    const junk = 'x'.repeat(INPUT_LIMITS.lineBytes + 1)
+    const bytes = Buffer.from([MINNEAPOLIS, junk, FOUR_ROW, ''].join('\n'))
+    const lines = [...decodeLines([bytes.subarray(0, 1000), bytes.subarray(1000)], SAMPLE_NAME)]
+    expect(lines[1]).toEqual(new OverlongLine(junk.length))
+    const { rows, stats } = collect(lines as string[])
+    expect(rows.map((row) => row.line)).toEqual([1, 3])
+    expect(stats.rejected).toEqual([{ line: 2, reason: `${junk.length} bytes long, not a boundary row (a row is a few hundred bytes)` }])
+  })
+
+  it('P11 a row whose valid UTF-8 holds U+FFFD (damaged upstream) is rejected alone, with its line', () => {
+    const damaged = Buffer.from([MINNEAPOLIS, edit(FOUR_ROW, { 14: 'SAINT PAUL \uFFFD' }), FOUR_ROW].join('\n'))
+    const { rows, stats } = collect([...decodeLines(damaged, SAMPLE_NAME)] as string[])
+    expect(rows.map((row) => row.line)).toEqual([1, 3])
+    expect(stats.rejected).toEqual([{ line: 2, reason: 'replacement character U+FFFD: damaged or mis-encoded' }])
+  })
+})
+
+describe('whole texts are bounded before they are decoded (#42)', () => {
+  it('a file past the whole-text limit is refused with its size, never handed to the decoder', () => {
+    // Zero-filled and never written: no page of it is touched before the refusal.
+    const huge = Buffer.alloc(INPUT_LIMITS.textBytes + 1)
+    expect(() => decodeText(huge, 'TAXRATES_ZIP5_TX202512.csv')).toThrow(/^TAXRATES_ZIP5_TX202512\.csv: 256\.0 MiB, over the 256\.0 MiB a file decoded whole may have \(docs\/reliability\.md, input limits\): refused before it is read$/)
   })
 })

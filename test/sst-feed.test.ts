@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import Papa from 'papaparse'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { extractMember } from '../pipeline/fetch/archive.ts'
-import { compileSstState, compileSstStateStreaming } from '../pipeline/feeds/sst/compile.ts'
+import { boundaryWasSetAside, compileSstState, compileSstStateStreaming } from '../pipeline/feeds/sst/compile.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { JurisdictionRate, ZipCandidate, type FeedResult } from '../snapshot-contract/model.ts'
 import { decodeText } from '../pipeline/fetch/text-decoding.ts'
@@ -238,6 +238,27 @@ describe('SST feed with a boundary file (real MN sample rows)', () => {
     // MN ZIPs inside the widened range that no other row binds now carry that row's county.
     const newlyBound = [...geography.zips.values()].find((z) => z.state === 'MN' && z.zip < '55012')!
     expect(candidatesOf(result, newlyBound.zip).map((c) => c.countyFips)).toEqual(['27025'])
+  })
+
+  it('E9 a boundary file that cannot be read (over its rejection share, damaged mid-stream) is set aside: the state serves from its rate file alone, with a note', async () => {
+    const alone = compileSstState({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography })
+    const withoutNotes = ({ notes: _, ...result }: FeedResult) => result
+    // P5: 2 of the sample's 100 rows with a record type no layout has (over the 1% a file may reject)
+    const unknownTypes = reopened(BOUNDARY_LINES).map((line, i) => (i === 10 || i === 11 ? `X${line.slice(1)}` : line))
+    const overShare = compileMn(unknownTypes)
+    expect(withoutNotes(overShare)).toEqual(withoutNotes(alone))
+    expect(overShare.notes).toContain(`boundary file ${BOUNDARY_NAME} set aside: 2 of 100 rows have unknown record types {"X":2}; MN is served from its rate file alone, as with no boundary file: its ZIP+4 and address lookups answer as its ZIP does`)
+    expect(overShare.notes.filter((note) => note.startsWith(`${BOUNDARY_NAME}:`))).toEqual([])
+    // a stream that breaks off after a few lines (an archive found truncated as it inflates)
+    async function* broken() {
+      yield* reopened(BOUNDARY_LINES).slice(0, 5)
+      throw new Error(`${BOUNDARY_NAME}: member ends before its data does (a truncated archive)`)
+    }
+    const streamed = await compileSstStateStreaming({ state: 'MN', stateName: 'Minnesota', rateFile: MN, geography, boundaryFile: { name: BOUNDARY_NAME, lines: broken() } })
+    expect(withoutNotes(streamed)).toEqual(withoutNotes(alone))
+    expect(streamed.notes).toContain(`boundary file ${BOUNDARY_NAME} set aside: member ends before its data does (a truncated archive); MN is served from its rate file alone, as with no boundary file: its ZIP+4 and address lookups answer as its ZIP does`)
+    expect(boundaryWasSetAside(streamed, BOUNDARY_NAME)).toBe(true)
+    expect(boundaryWasSetAside(compileMn(reopened(BOUNDARY_LINES)), BOUNDARY_NAME)).toBe(false)
   })
 
   it('streaming and whole-text input compile to the same result', async () => {

@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest'
 import { guardedLookup } from '../server/webhooks/webhook-url.ts'
 import { LOOPBACK_ENV, SECRET, webhookScenes } from './support/webhook-scene.ts'
 import { startReceiver, type Received } from './support/webhook-receiver.ts'
+import { startConnectProxy } from './support/connect-proxy.ts'
+
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy']
 
 const startScene = webhookScenes()
 const scene = (env: Record<string, string> = LOOPBACK_ENV, options: { nodes?: number } = {}) => startScene({ env, ...options })
@@ -146,6 +149,38 @@ describe('deliveries', () => {
     s.clock.advance(7 * 86_400_000)
     await s.tick()
     expect(receiver.received).toHaveLength(1)
+  })
+
+  it('through a proxy (HTTP_PROXY), a delivery goes by a CONNECT tunnel to the address the URL check allowed, never to the name the proxy would resolve again; NO_PROXY sends it direct', async () => {
+    const saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]))
+    const proxy = await startConnectProxy((host, port) => (host === '127.0.0.1' || host === '::1' ? { address: host, port, family: host === '::1' ? 'IPv6' : 'IPv4' } : null))
+    try {
+      for (const name of PROXY_VARIABLES) delete process.env[name]
+      process.env.HTTP_PROXY = proxy.url
+      // a receiver named by its address, which NO_PROXY lists: sent to directly
+      process.env.NO_PROXY = '127.0.0.1'
+      const s = await scene()
+      const receiver = await s.receiver()
+      const direct = await s.receiver()
+      const port = new URL(receiver.url).port
+      // by name: the check resolves it and allows loopback here (LOOPBACK_ENV)
+      await s.register({ ...receiver, url: receiver.url.replace('127.0.0.1', 'localhost') })
+      await s.register(direct)
+      await s.publish()
+      await s.tick()
+      expect(receiver.received).toHaveLength(1)
+      expect(signedWith(receiver.received[0]!, SECRET)).toBe(true)
+      expect(receiver.received[0]!.headers.host).toBe(`localhost:${port}`)
+      expect(direct.received).toHaveLength(1)
+      expect(proxy.tunnels).toHaveLength(1)
+      expect(proxy.tunnels[0]).toMatch(new RegExp(`^(127\\.0\\.0\\.1|\\[::1\\]):${port}$`))
+    } finally {
+      for (const name of PROXY_VARIABLES) {
+        if (saved[name] === undefined) delete process.env[name]
+        else process.env[name] = saved[name]
+      }
+      await proxy.close()
+    }
   })
 
   it('retries an endpoint that answered 500 after the backoff, with the same delivery id, and never again once it answered 2xx', async () => {

@@ -5,6 +5,8 @@
 //
 // Parsing decisions, all checked against the three held editions (201804, 201911, 202512):
 // - columns are found by header name; 2018/2019 put StateRate before EstimatedCombinedRate, 2025 after.
+// - every row is one line (no held row breaks a quoted field across lines), so rows are read a line
+//   at a time: a row with an unclosed quote is rejected, named by its ZIP, and the rows after it read.
 // - ZIPs are never padded: every held row has a 5-digit ZIP, so a 4-digit one means the file went
 //   through a spreadsheet and the row is rejected rather than guessed.
 // - rates are read as text. Avalara prints 6 decimals; the API serves 5 (api.md "Simple answer"), so a 6th digit is
@@ -16,7 +18,7 @@
 // - a ZIP listed twice with the same rates is kept once (noted); with other rates, the file fails
 //   (feeds/rate-row-conflicts.ts).
 // - more than 1% rejected rows, or no rows at all, fails the whole file.
-import Papa from 'papaparse'
+import { csvLines } from './csv-lines.ts'
 import * as z from 'zod'
 import { AGGREGATOR_FILE_NAME } from '../../snapshot-contract/feed-traits.ts'
 import { formatRate, parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
@@ -176,13 +178,9 @@ function validateRow(raw: RawRow, fileState: string): { ok: true; row: AvalaraRo
 
 export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5File {
   const edition = avalaraEdition(fileName)
-  const parsed = Papa.parse<RawRow>(text, {
-    header: true,
-    delimiter: ',',
-    skipEmptyLines: 'greedy',
-    transformHeader: (header) => header.replace(/^\uFEFF/, '').trim(),
-  })
-  const header = parsed.meta.fields ?? []
+  // One record per line: an unclosed quote costs its own row, not every row after it.
+  const [head, ...records] = csvLines(text)
+  const header = head && 'fields' in head ? head.fields.map((name) => name.replace(/^\uFEFF/, '').trim()) : []
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column))
   if (missing.length) {
     throw new Error(
@@ -190,21 +188,21 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
     )
   }
 
-  const problems = new Map<number, string>()
-  for (const error of parsed.errors) {
-    if (error.row !== undefined) problems.set(error.row, `${error.code}: ${error.message}`)
-  }
-  const last = parsed.data.length - 1
-  if (last >= 0 && !/\r?\n$/.test(text)) {
-    problems.set(last, 'file does not end with a line break: the last row may be cut off (truncated file)')
-  }
+  const truncated = records.length > 0 && !/\r?\n$/.test(text) ? records.length - 1 : -1
+  const parsed = records.map((record, index): { raw: RawRow; problem?: string } => {
+    // a line that is no CSV record is still named by what its plain fields say (its ZIP)
+    const raw: RawRow = Object.fromEntries(header.map((name, i) => [name, 'fields' in record ? record.fields[i] : record.text.split(',')[i]]))
+    if ('error' in record) return { raw, problem: `line ${record.line}: ${record.error}` }
+    if (index === truncated) return { raw, problem: 'file does not end with a line break: the last row may be cut off (truncated file)' }
+    if (record.fields.length !== header.length) return { raw, problem: `line ${record.line}: ${record.fields.length} fields, the header has ${header.length}` }
+    return { raw }
+  })
 
   const valid: { row: AvalaraRow; line: number }[] = []
   const rejected: AvalaraRejection[] = []
   let repairedRates = 0
-  parsed.data.forEach((raw, index) => {
+  parsed.forEach(({ raw, problem }, index) => {
     const reject = (reason: string) => rejected.push({ row: index + 1, zip: raw.ZipCode ?? '', reason })
-    const problem = problems.get(index)
     if (problem) return reject(problem)
     const result = validateRow(raw, edition.state)
     if (!result.ok) return reject(result.reason)
@@ -224,7 +222,7 @@ export function parseAvalaraZip5(text: string, fileName: string): AvalaraZip5Fil
   }
   const rows = conflicts.kept.map(({ row }) => row)
 
-  const rowsRead = parsed.data.length
+  const rowsRead = parsed.length
   const sample = rejected.slice(0, 3).map((r) => `row ${r.row} (${r.zip}): ${r.reason}`).join(' | ')
   if (rows.length === 0) throw new Error(`${fileName}: no usable rows (${rowsRead} read, ${rejected.length} rejected${sample ? `, e.g. ${sample}` : ''})`)
   if (rejected.length > rowsRead * MAX_REJECTED_SHARE) {

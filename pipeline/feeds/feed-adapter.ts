@@ -19,6 +19,8 @@ export type StateSources = {
   fetched: FetchedSource[]
   /** how each of `fetched` was chosen */
   choices: EditionChoice[]
+  /** optional files chosen and not fetched, with why: the feed serves without them */
+  setAside?: { choice: EditionChoice; message: string }[]
   /** the state's newest Avalara drop: the avalara-zip5 feed's data, or an official state's region names */
   drop?: DropFile
   /** why no drop could be read, when one was there */

@@ -2,12 +2,12 @@
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import { stateFacts, stateRateOn, type StateFacts } from '../../sources/state-facts.ts'
 import type { FeedResult, RawFile } from '../../snapshot-contract/model.ts'
-import { extractMember, isZipContainer } from '../fetch/archive.ts'
+import { extractMember, findMember, isZipContainer, memberChunks } from '../fetch/archive.ts'
 import { orNoFileOnMirror, type EditionChoice } from '../fetch/edition-choice.ts'
 import { fetchSource, type FetchedSource } from '../fetch/fetch-source.ts'
 import { parseDrop } from './manual-drops.ts'
 import type { PipelineSettings } from '../settings.ts'
-import { decodeText } from '../fetch/text-decoding.ts'
+import { decodeLines, decodeText, type OverlongLine } from '../fetch/text-decoding.ts'
 import { aggregatorOverLowerBounds } from './lower-bound-defaults.ts'
 import { placeUnlistedZips } from './unlisted-zips.ts'
 import type { FeedKind } from '../../snapshot-contract/feed-traits.ts'
@@ -77,6 +77,20 @@ export function memberOf(fetched: FetchedSource): { name: string; bytes: Uint8Ar
     return { name: member, bytes, label: `${fetched.name}:${member}`, member }
   }
   return { name: fetched.name, bytes: fetched.bytes, label: fetched.name }
+}
+
+/**
+ * A fetched file's lines, decoded as they are read: a ZIP's data member inflated a chunk at a time
+ * (bounded, fetch/archive.ts), never whole. Choosing the member is done here; inflating and
+ * decoding happen as the lines are taken, and their errors are thrown then.
+ */
+export function memberLines(fetched: FetchedSource): { name: string; label: string; member?: string; lines: Generator<string | OverlongLine> } {
+  if (/\.zip$/i.test(fetched.name) || isZipContainer(fetched.bytes)) {
+    const member = findMember(fetched.bytes, fetched.name)
+    const label = `${fetched.name}:${member}`
+    return { name: member, label, member, lines: decodeLines(memberChunks(fetched.bytes, fetched.name, member), label) }
+  }
+  return { name: fetched.name, label: fetched.name, lines: decodeLines(fetched.bytes, fetched.name) }
 }
 
 export function fileText(fetched: FetchedSource): { name: string; text: string; member?: string } {

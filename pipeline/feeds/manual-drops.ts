@@ -1,10 +1,11 @@
 // The manual-drop directory (TAXATLAS_DROPS): Avalara ZIP5 tables laid out as
 // `<edition>/TAXRATES_ZIP5_<ST><YYYYMM>.csv`, every edition held for a state, read and parsed.
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { heldDrops, parseAvalaraZip5, type AvalaraDrop, type AvalaraZip5File } from './aggregator-drop.ts'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../../snapshot-contract/model.ts'
+import { readLocalFile } from '../fetch/fetch-source.ts'
 import { localFileUrl } from '../fetch/local-source-names.ts'
 import { decodeText } from '../fetch/text-decoding.ts'
 
@@ -23,8 +24,8 @@ export async function listFiles(dir: string): Promise<string[]> {
 export const dropsOfState = async (state: string, dropsDir: string): Promise<AvalaraDrop[]> => heldDrops(await listFiles(dropsDir), state)
 
 export async function readDrop(drop: AvalaraDrop, dropsDir: string): Promise<DropFile> {
-  const bytes = await readFile(path.join(dropsDir, drop.path)).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`cannot read manual drop ${drop.path} (${error.code ?? error.message})`)
+  const bytes = await readLocalFile(path.join(dropsDir, drop.path), `manual drop ${drop.path}`).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(error.code ? `cannot read manual drop ${drop.path} (${error.code})` : error.message)
   })
   return { bytes, raw: { url: localFileUrl('manual-drops', drop.path), name: path.basename(drop.path), sha256: sha256Hex(bytes), size: bytes.length } }
 }

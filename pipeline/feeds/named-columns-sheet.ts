@@ -1,7 +1,7 @@
 // A workbook's first sheet (or the sheet of a given name) read by its header names: the header is the first row, among the first
 // few, naming a key column, wherever the publisher's title rows put it; every other column is found
 // by its name in that row, so a column moved or added leaves the reading unchanged.
-import readXlsxFile from 'read-excel-file/node'
+import { readWorkbookSheets } from '../fetch/workbook-sheets.ts'
 import { parseRatePercent, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
 
 export type Cell = string | number | boolean | Date | null
@@ -30,17 +30,17 @@ export type NamedColumnsSpec<C extends string> = {
 }
 
 /** The first sheet's rows (none of an empty workbook). */
-export const firstSheetCells = async (bytes: Buffer): Promise<Cell[][]> => ((await readXlsxFile(bytes))[0]?.data ?? []) as Cell[][]
+export const firstSheetCells = async (bytes: Buffer, fileName = 'workbook'): Promise<Cell[][]> => ((await readWorkbookSheets(bytes, fileName))[0]?.data ?? []) as Cell[][]
 
 async function namedSheetCells(bytes: Buffer, fileName: string, name: string): Promise<Cell[][]> {
-  const sheets = await readXlsxFile(bytes)
+  const sheets = await readWorkbookSheets(bytes, fileName)
   const found = sheets.find((s) => s.sheet.trim() === name)
   if (!found) throw new Error(`${fileName}: no sheet named "${name}" (its sheets: ${sheets.map((s) => JSON.stringify(s.sheet)).join(', ') || 'none'})`)
   return found.data as Cell[][]
 }
 
 export async function readNamedColumnsSheet<C extends string>(bytes: Buffer, fileName: string, { columns, key, searchRows, what, sheet }: NamedColumnsSpec<C>): Promise<NamedColumnsSheet<C>> {
-  const data = sheet === undefined ? await firstSheetCells(bytes) : await namedSheetCells(bytes, fileName, sheet)
+  const data = sheet === undefined ? await firstSheetCells(bytes, fileName) : await namedSheetCells(bytes, fileName, sheet)
   const at = data.slice(0, searchRows).findIndex((row) => row.some((cell) => cellText(cell) === columns[key]))
   if (at < 0) throw new Error(`${fileName}: no header row naming "${columns[key]}" in its first ${searchRows} rows: not ${what}, or its layout changed`)
   const header = data[at]!.map(cellText)

@@ -1,12 +1,11 @@
 // A file an ASP.NET page answers to a button's postback rather than at an address of its own
 // (Florida's PointMatch "Download All"): GET the page, send its form back with the hidden state
 // fields (__VIEWSTATE, __EVENTVALIDATION, …) and the button, and take the answer as the file.
-import got, { HTTPError } from 'got'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { assertBodyKind } from './body-kind.ts'
 import { download, FetchError, type FetchedSource, type SourceRequest } from './fetch-source.ts'
 import { pageForm } from './html-form.ts'
-import { agentsFor } from './proxy-agents.ts'
+import { httpRequest } from './http-client.ts'
 import type { PipelineSettings } from '../settings.ts'
 
 /** The form fields a browser would send for `button`: every hidden input, and the button's own name and value. */
@@ -27,7 +26,7 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
   } catch (error) {
     throw new FetchError(`${request.fileName}: ${request.officialUrl}: ${(error as Error).message}`)
   }
-  const bytes = await postForm(request.officialUrl, fields, settings, `${request.fileName}: POST ${request.officialUrl} ("${button}")`)
+  const bytes = await postForm(request.officialUrl, fields, settings, `${request.fileName} ("${button}" postback)`)
   try {
     assertBodyKind(request.fileName, bytes)
   } catch (error) {
@@ -36,22 +35,14 @@ export async function fetchByPostback(request: SourceRequest, button: string, se
   return { url: request.officialUrl, name: request.fileName, sha256: sha256Hex(bytes), size: bytes.length, bytes, cache: 'fresh' }
 }
 
-/** `url` posted back with `fields` (form-encoded): the answer's bytes; a failure names `what`, the proxy and the status. */
+/** `url` posted back with `fields` (form-encoded): the answer's bytes; a failure names `what`, the URL, the proxy and the status. */
 export async function postForm(url: string, fields: Record<string, string>, settings: PipelineSettings, what: string): Promise<Buffer> {
   // The POST takes the proxy the page's GET took (HTTPS_PROXY, NO_PROXY), not a direct connection.
-  const { agent, proxy } = agentsFor(url)
-  try {
-    const response = await got.post(url, {
-      form: fields,
-      agent,
-      headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)' },
-      responseType: 'buffer',
-      timeout: { request: settings.fetchTimeoutMs },
-      retry: { limit: settings.fetchRetries, methods: ['POST'], statusCodes: [408, 429, 500, 502, 503, 504] },
-    })
-    return response.rawBody
-  } catch (error) {
-    const status = error instanceof HTTPError ? error.response.statusCode : undefined
-    throw new FetchError(`${what}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${(error as Error).message}`, { status })
-  }
+  const { body } = await httpRequest(
+    'POST',
+    url,
+    { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() },
+    what,
+  )
+  return body
 }

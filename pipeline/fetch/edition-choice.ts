@@ -1,8 +1,7 @@
 // What the feed adapters (feeds/<kind>/adapter.ts) share to choose which edition of a state's source to
 // load: the newest one its publisher lists, unless the operator pinned one (TAXATLAS_PIN).
-import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { download, FetchError, locate, type SourceRequest } from './fetch-source.ts'
+import { download, FetchError, locate, readLocalFile, type SourceRequest } from './fetch-source.ts'
 import { NoFileForState } from './no-file-for-state.ts'
 import type { PipelineSettings } from '../settings.ts'
 import type { Listings } from './source-listing.ts'
@@ -16,6 +15,11 @@ export type EditionChoice = {
   pinned: boolean
   /** how it was chosen, for the manifest's notes */
   how: string
+  /**
+   * the feed serves without the file (an SST boundary file), as this says: a failure to fetch it
+   * sets it aside (StateSources.setAside) instead of failing the feed
+   */
+  optional?: string
 }
 
 /** The edition of a file the publisher keeps at one address with no edition in its name. */
@@ -27,8 +31,9 @@ export type ChoiceContext = { settings: PipelineSettings; listings: Listings }
 export async function readPage(request: SourceRequest, settings: PipelineSettings): Promise<string> {
   const at = locate(request, settings.mirror)
   const bytes = at.kind === 'file'
-    ? await readFile(at.where).catch((error: NodeJS.ErrnoException) => {
-        throw new FetchError(`cannot read ${request.feed}/${request.fileName} of the mirror (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
+    ? await readLocalFile(at.where, request.fileName).catch((error: NodeJS.ErrnoException) => {
+        if (!error.code) throw error
+        throw new FetchError(`cannot read ${request.feed}/${request.fileName} of the mirror (${error.code})`, { notFound: error.code === 'ENOENT' })
       })
     : (await download(request, at.where, settings)).bytes
   return bytes.toString('utf8')

@@ -1,15 +1,18 @@
 // Downloads one published file (official URL, a mirror URL, or a mirror directory), keeps the raw
 // bytes under build/raw/<feed>/<sha256 prefix>/<file name>, and remembers the validators so the
 // next run can ask the server with a conditional request.
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
-import got, { HTTPError, type Response } from 'got'
 import { sha256Hex, writeAtomically } from '../../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../../snapshot-contract/model.ts'
 import { assertBodyKind } from './body-kind.ts'
 import { localFileUrl, localMirrorFolder } from './local-source-names.ts'
-import { agentsFor } from './proxy-agents.ts'
+import { assertWithin, INPUT_LIMITS } from './input-limits.ts'
+import { FetchError } from './fetch-error.ts'
+import { httpRequest } from './http-client.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
+
+export { FetchError } from './fetch-error.ts'
 
 export type SourceRequest = {
   /** folder in a mirror and under build/raw: `sst`, `cdtfa`, `hud`, … */
@@ -23,19 +26,6 @@ export type SourceRequest = {
 export type FetchedSource = RawFile & { bytes: Buffer; cache: 'fresh' | 'not-modified' | 'mirror-dir' }
 
 type CacheRecord = { url: string; sha256: string; etag?: string; lastModified?: string }
-
-export class FetchError extends Error {
-  /** the HTTP status when the server answered with an error */
-  readonly status: number | undefined
-  /** the server answered 404, or the mirror directory has no such file: the name, not the fetch, is at fault */
-  readonly notFound: boolean
-
-  constructor(message: string, options: { status?: number; notFound?: boolean } = {}) {
-    super(message)
-    this.status = options.status
-    this.notFound = options.notFound ?? options.status === 404
-  }
-}
 
 /**
  * The file at its official URL, or where `location` (default: TAXATLAS_MIRROR) keeps it as
@@ -61,13 +51,20 @@ export function locate(request: SourceRequest, location: SourceLocation): { kind
 async function fetchBytes(request: SourceRequest, settings: PipelineSettings, location: SourceLocation): Promise<FetchedSource> {
   const { kind, where } = locate(request, location)
   if (kind === 'file') {
-    const bytes = await readFile(where).catch((error: NodeJS.ErrnoException) => {
-      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code ?? error.message})`, { notFound: error.code === 'ENOENT' })
+    const bytes = await readLocalFile(where, request.fileName).catch((error: NodeJS.ErrnoException) => {
+      if (!error.code) throw error
+      throw new FetchError(`${request.fileName}: cannot read it in ${localMirrorFolder(request.feed)} (${error.code})`, { notFound: error.code === 'ENOENT' })
     })
     const stored = await keepRaw(request, bytes, settings, localFileUrl('local-mirror', `${request.feed}/${request.fileName}`))
     return { ...stored, bytes, cache: 'mirror-dir' }
   }
   return download(request, where, settings)
+}
+
+/** A local file's bytes (a mirror directory, a manual drop), refused unread past INPUT_LIMITS.fileBytes; a failure to read it keeps its `code`. */
+export async function readLocalFile(file: string, fileName: string): Promise<Buffer> {
+  assertWithin(fileName, (await stat(file)).size, INPUT_LIMITS.fileBytes, 'a file')
+  return readFile(file)
 }
 
 /** GET `url` with the validators of the last download of the same request; a 304 reuses its kept bytes. */
@@ -79,11 +76,11 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName' 
   if (cached && record?.etag) headers['if-none-match'] = record.etag
   if (cached && record?.lastModified) headers['if-modified-since'] = record.lastModified
 
-  const response = await httpGet(url, { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers }, request.fileName)
+  const response = await httpRequest('GET', url, { timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries, headers }, request.fileName)
   if (response.statusCode === 304 && cached && record) {
     return { url, name: request.fileName, sha256: record.sha256, size: cached.length, bytes: cached, cache: 'not-modified' }
   }
-  const bytes = response.rawBody
+  const bytes = response.body
   const declared = Number(response.headers['content-length'])
   if (Number.isFinite(declared) && !response.headers['content-encoding'] && declared !== bytes.length) {
     throw new FetchError(`${request.fileName}: received ${bytes.length} bytes of the ${declared} announced (truncated)`)
@@ -99,51 +96,18 @@ export async function download(request: Pick<SourceRequest, 'feed' | 'fileName' 
   return { ...stored, bytes, cache: 'fresh' }
 }
 
-export type HttpGetOptions = { timeoutMs: number; retries: number; headers?: Record<string, string> }
-
 /**
- * GET `url` through the proxy its host needs, retrying transient failures. A failure is a FetchError
- * naming `what`, the URL and the proxy, with the HTTP status when the server answered.
+ * The copy of a request's file kept under build/raw by an earlier run: the one with hash `sha256`
+ * when given (what a snapshot was built on), else the last one downloaded; null when none is held
+ * or its bytes no longer match their hash.
  */
-export async function httpGet(url: string, options: HttpGetOptions, what: string): Promise<Response<Buffer>> {
-  const { agent, proxy } = agentsFor(url)
-  try {
-    return await got(url, {
-      headers: { 'user-agent': 'taxatlas-refresh (+https://github.com/taxatlas)', ...options.headers },
-      responseType: 'buffer',
-      agent,
-      // A redirect to another host follows that host's proxy rule (NO_PROXY).
-      hooks: { beforeRedirect: [(redirect) => void (redirect.agent = agentsFor(String(redirect.url)).agent)] },
-      timeout: { request: options.timeoutMs },
-      retry: {
-        limit: options.retries,
-        methods: ['GET'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        backoffLimit: 10_000,
-      },
-      throwHttpErrors: true,
-      decompress: true,
-    })
-  } catch (error) {
-    const status = error instanceof HTTPError ? error.response.statusCode : undefined
-    throw new FetchError(`${what}: GET ${url}${proxy ? ` through the proxy ${proxy}` : ''} failed: ${failureText(error as Error & { code?: string })}`, { status })
-  }
-}
-
-// hpagent reports a refused tunnel as `Bad response: <status>`.
-const REFUSED_TUNNEL = /^Bad response: (\d+)$/
-const UNTRUSTED_CERTIFICATE = new Set(['SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_UNTRUSTED'])
-
-function failureText(error: Error & { code?: string }): string {
-  const refused = REFUSED_TUNNEL.exec(error.message)
-  if (refused) return `the proxy refused the CONNECT tunnel (HTTP ${refused[1]})`
-  if (error.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
-    return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS); a server that sends its certificate without the intermediate that issued it (an incomplete chain) needs that intermediate's PEM in the file NODE_EXTRA_CA_CERTS names`
-  }
-  if (error.code && UNTRUSTED_CERTIFICATE.has(error.code)) {
-    return `${error.message}: the server's certificate is not trusted (a proxy that inspects TLS needs its CA in NODE_EXTRA_CA_CERTS)`
-  }
-  return error.message
+export async function keptCopy(request: Pick<SourceRequest, 'feed' | 'fileName'>, settings: PipelineSettings, sha256?: string): Promise<{ file: string; sha256: string } | null> {
+  const recordPath = path.join(settings.buildDir, 'raw', request.feed, `${request.fileName}.json`)
+  const wanted = sha256 ?? (await readFile(recordPath, 'utf8').then((text) => (JSON.parse(text) as CacheRecord).sha256).catch(() => undefined))
+  if (!wanted) return null
+  const file = rawPath(settings, request, wanted)
+  const bytes = await readFile(file).catch(() => null)
+  return bytes && sha256Hex(bytes) === wanted ? { file, sha256: wanted } : null
 }
 
 const rawPath = (settings: PipelineSettings, request: Pick<SourceRequest, 'feed' | 'fileName'>, sha256: string) =>

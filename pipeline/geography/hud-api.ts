@@ -2,7 +2,8 @@
 // TAXATLAS_HUD_TOKEN is set: one request per state (`query=All` can time out), the rows written
 // out as a crosswalk CSV in HUD's file layout so the build reads API and file alike.
 import * as z from 'zod'
-import { FetchError, httpGet } from '../fetch/fetch-source.ts'
+import { FetchError } from '../fetch/fetch-error.ts'
+import { httpRequest } from '../fetch/http-client.ts'
 import type { UspsZip } from './usps-zips.ts'
 
 export const HUD_API_URL = 'https://www.huduser.gov/hudapi/public/usps'
@@ -51,7 +52,7 @@ const csvField = (text: string) => (/[",\n]/.test(text) ? `"${text.replace(/"/g,
 
 async function fetchState(state: string, options: HudApiOptions): Promise<z.infer<typeof HudResult>[]> {
   const url = `${options.baseUrl ?? HUD_API_URL}?type=${ZIP_COUNTY_TYPE}&query=${encodeURIComponent(state)}`
-  const response = await httpGet(url, { timeoutMs: options.timeoutMs, retries: options.retries, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' } }, 'HUD API').catch((error: FetchError) => {
+  const response = await httpRequest('GET', url, { timeoutMs: options.timeoutMs, retries: options.retries, headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' } }, 'HUD API').catch((error: FetchError) => {
     if (error.status !== 401 && error.status !== 403) throw error
     throw new FetchError(`HUD API refused TAXATLAS_HUD_TOKEN (HTTP ${error.status}): the token is wrong, expired, or not registered for the USPS crosswalk dataset (${url})`)
   })

@@ -1,6 +1,6 @@
 // HUD USPS ZIP→county crosswalk: one row per ZIP × county, weights are shares of USPS addresses.
 import Papa from 'papaparse'
-import readXlsxFile from 'read-excel-file/node'
+import { readWorkbookSheets } from '../fetch/workbook-sheets.ts'
 import type { GeoZipCounty } from '../../snapshot-contract/geography-model.ts'
 
 /** HUD's code for addresses it could not place in a county. */
@@ -34,7 +34,7 @@ export function parseHudCrosswalk(csvText: string): Map<string, HudZip> {
 
 /** The crosswalk as HUD publishes it (ZIP_COUNTY_MMYYYY.xlsx): the sheet whose header names the columns. */
 export async function parseHudCrosswalkWorkbook(bytes: Buffer): Promise<Map<string, HudZip>> {
-  const sheets = await readXlsxFile(bytes)
+  const sheets = await readWorkbookSheets(bytes, 'HUD crosswalk workbook')
   const text = (cell: unknown) => (cell === null || cell === undefined ? '' : String(cell))
   for (const { data } of sheets) {
     const header = (data[0] ?? []).map((cell) => text(cell).trim().toUpperCase())

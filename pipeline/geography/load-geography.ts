@@ -10,6 +10,11 @@
 // | Census state polygons | www2.census.gov …/GENZ<YYYY>/shp/cb_<YYYY>_us_state_500k.zip | census-places-<YYYY>/ |
 // | Census place polygons, per state | …/GENZ<YYYY>/shp/cb_<YYYY>_<SS>_place_500k.zip | census-places-<YYYY>/ |
 //
+// Each input is downloaded on its own: one that fails (Census answered scripted clients 403 for a
+// while, E10; any 4xx/5xx; the network) is taken from the copy held under build/raw from an earlier
+// run, the one the data in service was built on first, and the refresh says so; only an input
+// never held fails the run. One publisher down never stops another publisher's states.
+//
 // The HUD/USPS crosswalk (address shares) is used only when TAXATLAS_HUD_TOKEN is set (HUD's API;
 // its file download needs a sign-in) or a crosswalk file lies in a TAXATLAS_GEO directory.
 // The cartographic vintage is a setting (TAXATLAS_GEO_CENSUS_VINTAGE).
@@ -20,7 +25,7 @@ import path from 'node:path'
 import pLimit from 'p-limit'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import { sha256Hex, writeAtomically } from '../../snapshot-contract/file-bytes.ts'
-import { fetchSource, type FetchedSource, type SourceRequest } from '../fetch/fetch-source.ts'
+import { FetchError, fetchSource, keptCopy, type FetchedSource, type SourceRequest } from '../fetch/fetch-source.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
 import { buildGeographyFrom, findInputFiles, geographyInputFiles, type GeographyInput, type GeographyInputs } from './build-geography.ts'
 import { PLACE_BY_COUNTY_FILE, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE } from './census-relationship.ts'
@@ -42,23 +47,36 @@ const HUD_STATE = (fips: string) => fips <= '56' || fips === '72'
 type Reporter = { info(message: string): void }
 
 export async function loadGeography(settings: PipelineSettings, reporter?: Reporter): Promise<Geography> {
-  return buildGeographyFrom(await resolveGeographyInputs(settings, reporter))
+  return buildGeographyFrom((await resolveGeographyInputs(settings, reporter)).inputs)
 }
 
-/** The input files: found in the TAXATLAS_GEO directory, or downloaded (kept under build/raw). */
-export async function resolveGeographyInputs(settings: PipelineSettings, reporter?: Reporter): Promise<GeographyInputs> {
-  if (settings.geo.kind === 'dir') return findInputFiles(settings.geo.root)
+/** The inputs, and a line for each one not downloaded this run, naming why and the copy used in its place. */
+export type ResolvedGeographyInputs = { inputs: GeographyInputs; reused: string[] }
+
+/**
+ * The input files: found in the TAXATLAS_GEO directory, or downloaded (kept under build/raw). A
+ * download that fails (a 403 as Census has answered scripted clients, E10; any 4xx/5xx; the
+ * network) takes the copy held from an earlier run: the one the data in service was built on
+ * (`inService`: label → sha256, the snapshot's `geography.inputs`), else the last one downloaded.
+ * Only an input never held fails, and with it the run.
+ */
+export async function resolveGeographyInputs(settings: PipelineSettings, reporter?: Reporter, inService: Readonly<Record<string, string>> = {}): Promise<ResolvedGeographyInputs> {
+  if (settings.geo.kind === 'dir') return { inputs: findInputFiles(settings.geo.root), reused: [] }
   const started = performance.now()
-  const inputs = await fetchGeographyInputs(settings, settings.geo)
-  reporter?.info(`geography inputs ready in ${((performance.now() - started) / 1000).toFixed(1)}s from ${settings.geo.kind === 'url' ? settings.geo.base : 'the publishers'}${inputs.hud ? ' (ZIP→county from the HUD API)' : ''}`)
-  return inputs
+  const resolved = await fetchGeographyInputs(settings, settings.geo, inService)
+  const from = settings.geo.kind === 'url' ? settings.geo.base : 'the publishers'
+  reporter?.info(`geography inputs ready in ${((performance.now() - started) / 1000).toFixed(1)}s from ${from}${resolved.inputs.hud ? ' (ZIP→county from the HUD API)' : ''}`)
+  for (const line of resolved.reused) reporter?.info(`geography input not downloaded, earlier copy used: ${line}`)
+  return resolved
 }
 
-export async function fetchGeographyInputs(settings: PipelineSettings, location: SourceLocation): Promise<GeographyInputs> {
+export async function fetchGeographyInputs(settings: PipelineSettings, location: SourceLocation, inService: Readonly<Record<string, string>> = {}): Promise<ResolvedGeographyInputs> {
   const { census } = settings.geoVintage
   const censusFolder = `census-places-${census}`
   const censusUrl = (name: string) => `${CENSUS_CARTOGRAPHIC_URL}GENZ${census}/shp/${name}`
-  const fetch = async (request: SourceRequest): Promise<GeographyInput> => asInput(await fetchSource(request, settings, location), settings, request)
+  const reused: string[] = []
+  const fetch = (request: SourceRequest): Promise<GeographyInput> =>
+    orKeptCopy(request, settings, inService, reused, async () => asInput(await fetchCensusFile(request, settings, location), settings, request))
   const relationship = (fileName: string) => fetch({ feed: CENSUS_RELATIONSHIP_FOLDER, fileName, officialUrl: `${CENSUS_RELATIONSHIP_URL}${fileName}` })
 
   const statesName = `cb_${census}_us_state_500k.zip`
@@ -74,23 +92,80 @@ export async function fetchGeographyInputs(settings: PipelineSettings, location:
     ),
   )
   const hudStates = [...stateCodes].filter(([fips]) => HUD_STATE(fips)).map(([, code]) => code).sort()
+  const hudToken = settings.hudToken
   const [zctaCounty, zctaPlace, placeByCounty, hud] = await Promise.all([
     // the HUD crosswalk, when asked for, stands in for the ZCTA→county file
-    settings.hudToken ? undefined : limit(() => relationship(ZCTA_COUNTY_FILE)),
+    hudToken ? undefined : limit(() => relationship(ZCTA_COUNTY_FILE)),
     limit(() => relationship(ZCTA_PLACE_FILE)),
     limit(() => fetch({ feed: CENSUS_CODES_FOLDER, fileName: PLACE_BY_COUNTY_FILE, officialUrl: `${CENSUS_CODES_URL}${PLACE_BY_COUNTY_FILE}` })),
-    settings.hudToken ? fetchHudApi(settings, settings.hudToken, hudStates) : undefined,
+    hudToken ? orKeptCopy(HUD_API_FILE, settings, inService, reused, () => fetchHudApi(settings, hudToken, hudStates)) : undefined,
   ])
-  return { states, places: await places, zctaPlace, placeByCounty, ...(zctaCounty ? { zctaCounty } : {}), ...(hud ? { hud } : {}) }
+  const inputs = { states, places: await places, zctaPlace, placeByCounty, ...(zctaCounty ? { zctaCounty } : {}), ...(hud ? { hud } : {}) }
+  return { inputs, reused }
 }
+
+/** Census answered scripted clients 403 for a while, and a browser's User-Agent got through (E10). */
+const CENSUS_BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
+
+/** A Census file; a 403 is asked once more as a browser. */
+async function fetchCensusFile(request: SourceRequest, settings: PipelineSettings, location: SourceLocation): Promise<FetchedSource> {
+  try {
+    return await fetchSource(request, settings, location)
+  } catch (error) {
+    if (!(error instanceof FetchError && error.status === 403)) throw error
+    return fetchSource({ ...request, userAgent: CENSUS_BROWSER_USER_AGENT }, settings, location).catch((retry: Error) => {
+      throw new FetchError(`${error.message}; asked again as a browser: ${withoutName(retry.message, request.fileName)}`, { status: (retry as FetchError).status })
+    })
+  }
+}
+
+const withoutName = (message: string, fileName: string) => (message.startsWith(`${fileName}: `) ? message.slice(fileName.length + 2) : message)
+
+/**
+ * `download()`, or when it fails, the copy of the input held under build/raw: the one the data in
+ * service was built on, else the last one downloaded (`reused` gets a line saying so). An input with
+ * no copy held fails, naming both.
+ */
+async function orKeptCopy(
+  request: Pick<SourceRequest, 'feed' | 'fileName'>,
+  settings: PipelineSettings,
+  inService: Readonly<Record<string, string>>,
+  reused: string[],
+  download: () => Promise<GeographyInput>,
+): Promise<GeographyInput> {
+  const label = `${request.feed}/${request.fileName}`
+  try {
+    return await download()
+  } catch (error) {
+    const why = withoutName((error as Error).message, request.fileName)
+    const builtOn = inService[label] ? await keptCopy(request, settings, inService[label]) : null
+    const kept = builtOn ?? (await keptCopy(request, settings))
+    if (!kept) {
+      throw new Error(`geography input ${label} could not be downloaded (${why}) and no earlier copy of it is held (a first run, or ${path.join(settings.buildDir, 'raw')} emptied): nothing can be compiled until it downloads`)
+    }
+    reused.push(`${label}: ${why}; ${builtOn ? 'the copy the data in service was built on' : 'the copy last downloaded'} is used`)
+    return { file: kept.file, label }
+  }
+}
+
+export const GEOGRAPHY_REUSED_NOTE = 'geography inputs'
+
+/** The note a refreshed state carries when some geography input was not downloaded. */
+export function geographyReusedNote(reused: readonly string[]): string {
+  const labels = reused.map((line) => line.slice(0, line.indexOf(': ')))
+  const more = labels.length > 3 ? ` and ${labels.length - 3} more` : ''
+  return `${GEOGRAPHY_REUSED_NOTE}: ${reused.length} could not be downloaded (${labels.slice(0, 3).join(', ')}${more}); earlier copies used, the refresh log says why`
+}
+
+/** Where the HUD API crosswalk is kept: build/raw/hud-api/<sha256 prefix>/ZIP_COUNTY_api.csv. */
+const HUD_API_FILE = { feed: 'hud-api', fileName: 'ZIP_COUNTY_api.csv' }
 
 /** The HUD API crosswalk of `states`, kept under build/raw/hud-api/ as a crosswalk CSV. */
 async function fetchHudApi(settings: PipelineSettings, token: string, states: string[]): Promise<GeographyInput> {
   const csv = Buffer.from(await fetchHudCrosswalk(states, readUspsZips(), { token, timeoutMs: settings.fetchTimeoutMs, retries: settings.fetchRetries }))
-  const fileName = 'ZIP_COUNTY_api.csv'
-  const file = path.join(settings.buildDir, 'raw', 'hud-api', sha256Hex(csv).slice(0, 12), fileName)
+  const file = path.join(settings.buildDir, 'raw', HUD_API_FILE.feed, sha256Hex(csv).slice(0, 12), HUD_API_FILE.fileName)
   await writeAtomically(file, csv)
-  return { file, label: `hud-api/${fileName}` }
+  return { file, label: `${HUD_API_FILE.feed}/${HUD_API_FILE.fileName}` }
 }
 
 /** label → sha256 of every input, as the built geography records them in `inputs`. */

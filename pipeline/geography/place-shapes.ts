@@ -1,8 +1,8 @@
 // Census cartographic boundary shapefiles (zipped): place polygons per state, and the state table.
 import { createRequire } from 'node:module'
-import { unzipSync } from 'fflate'
 import type { GeoShape } from '../../snapshot-contract/geography-model.ts'
 import { bboxOfRings } from './point-in-shape.ts'
+import { readMembers } from '../fetch/archive.ts'
 
 type Position = number[]
 type ShapeGeometry = { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] }
@@ -31,7 +31,7 @@ type ZippedShapefile = { shp?: Uint8Array; dbf: Uint8Array; encoding: string }
 
 function unzipShapefile(zipBytes: Uint8Array, withGeometry: boolean): ZippedShapefile {
   const wanted = withGeometry ? /\.(shp|dbf|cpg)$/i : /\.(dbf|cpg)$/i
-  const files = unzipSync(zipBytes, { filter: (f) => wanted.test(f.name) })
+  const files = readMembers(zipBytes, 'shapefile zip', (name) => wanted.test(name))
   const byExtension = (ext: string) => Object.entries(files).find(([name]) => name.toLowerCase().endsWith(ext))?.[1]
   const dbf = byExtension('.dbf')
   if (!dbf) throw new Error('shapefile zip has no .dbf')

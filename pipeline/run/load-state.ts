@@ -7,6 +7,7 @@
 import type { Feed, StateDescriptor } from '../../sources/descriptor.ts'
 import type { FeedResult } from '../../snapshot-contract/model.ts'
 import type { EditionChoice } from '../fetch/edition-choice.ts'
+import type { FetchedSource } from '../fetch/fetch-source.ts'
 import { assertPinsUsable } from './edition-rules.ts'
 import type { ChoiceContext, LoadContext, StateSources } from '../feeds/feed-adapter.ts'
 import { adapterOf } from '../feeds/adapter-table.ts'
@@ -25,26 +26,38 @@ export async function chooseEditions(descriptor: StateDescriptor, feed: Feed, co
   return adapterOf(feed).choose(descriptor, feed, context)
 }
 
-/** The chosen files fetched (`choices` is updated when a file is fetched under another name), and the state's newest drop. */
+/**
+ * The chosen files fetched (`choices` is updated when a file is fetched under another name; an
+ * optional file that cannot be fetched is set aside, with why), and the state's newest drop.
+ */
 export async function fetchChosenSources(descriptor: StateDescriptor, feed: Feed, choices: EditionChoice[], context: ChoiceContext): Promise<StateSources> {
   const adapter = adapterOf(feed)
-  const fetched = await Promise.all(
-    choices.map(async (choice, i) => {
-      const got = await adapter.fetch(choice, context.settings)
-      choices[i] = got.choice
-      return got.fetched
+  type Outcome = { fetched: FetchedSource; choice: EditionChoice } | { setAside: { choice: EditionChoice; message: string } }
+  const outcomes = await Promise.all(
+    choices.map(async (choice, i): Promise<Outcome> => {
+      try {
+        const got = await adapter.fetch(choice, context.settings)
+        choices[i] = got.choice
+        return got
+      } catch (error) {
+        if (!choice.optional) throw error
+        return { setAside: { choice, message: (error as Error).message } }
+      }
     }),
   )
-  if (adapter.drop === 'none') return { fetched, choices }
+  const got = outcomes.filter((o) => 'fetched' in o)
+  const setAside = outcomes.flatMap((o) => ('setAside' in o ? [o.setAside] : []))
+  const sources: StateSources = { fetched: got.map((o) => o.fetched), choices: got.map((o) => o.choice), ...(setAside.length > 0 ? { setAside } : {}) }
+  if (adapter.drop === 'none') return sources
   try {
     const drop = await readNewestDrop(descriptor.code, context.settings.dropsDir)
     if (!drop && adapter.drop === 'data') {
       throw new NoFileForState(`no manual drop for ${descriptor.code} in TAXATLAS_DROPS${'dropPattern' in feed ? ` (${feed.dropPattern})` : ''}`)
     }
-    return { fetched, choices, ...(drop ? { drop } : {}) }
+    return { ...sources, ...(drop ? { drop } : {}) }
   } catch (error) {
     if (adapter.drop === 'data') throw error
-    return { fetched, choices, dropError: (error as Error).message }
+    return { ...sources, dropError: (error as Error).message }
   }
 }
 

@@ -6,7 +6,7 @@ import { klassOfFeed, type Feed, type StateDescriptor } from '../../sources/desc
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../../snapshot-contract/format.ts'
 import { buildGeographyFrom, type GeographyInputs } from '../geography/build-geography.ts'
-import { hashGeographyInputs, resolveGeographyInputs } from '../geography/load-geography.ts'
+import { GEOGRAPHY_REUSED_NOTE, geographyReusedNote, hashGeographyInputs, resolveGeographyInputs } from '../geography/load-geography.ts'
 import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
 import { fallbackReason, fallbackStatus, firstServing, keepsPreviousOver, type FeedTry } from './feed-preference.ts'
@@ -15,6 +15,7 @@ import { buildHistoryLayers, historyKeys, type PreviousLayer } from './history-l
 import { chooseEditions, compileState, fetchChosenSources, type LoadContext, type StateSources } from './load-state.ts'
 import { CURRENT_EDITION, type EditionChoice } from '../fetch/edition-choice.ts'
 import { adapterOf } from '../feeds/adapter-table.ts'
+import { sourceRole } from './edition-rules.ts'
 import { pendingEdition } from './pending-edition.ts'
 import { assertSourcesAcceptable } from './source-checks.ts'
 import { Listings } from '../fetch/source-listing.ts'
@@ -83,7 +84,8 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter, d
     return null
   })
   const previousIndex = previous ? new RateIndex(previous.files['rates.bin']) : null
-  const geographyInputs = await resolveGeographyInputs(settings, reporter)
+  // A geography input that does not download is taken from the copy the data in service was built on.
+  const { inputs: geographyInputs, reused } = await resolveGeographyInputs(settings, reporter, previous?.manifest.geography.inputs)
   const geographyHashes = hashGeographyInputs(geographyInputs)
   // Built only when a state has something to compile: a run where nothing changed never needs it.
   let built: Promise<BuiltGeography> | null = null
@@ -106,6 +108,10 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter, d
         }),
       ),
     )
+    if (reused.length > 0) {
+      const note = geographyReusedNote(reused)
+      for (const o of refreshed) o.record = { ...o.record, notes: [...o.record.notes, note] }
+    }
     const outcomes = descriptors.map(
       (descriptor) => refreshed.find((o) => o.descriptor === descriptor) ?? carried(descriptor, previous, previousIndex, now),
     )
@@ -338,7 +344,10 @@ async function tryChosen(descriptor: StateDescriptor, feed: Feed, choices: Editi
     return loadFailure(error)
   }
   const pinned = sources.choices.some((choice) => choice.pinned)
-  const choiceNotes = sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`)
+  const choiceNotes = [
+    ...sources.choices.map((choice) => `edition ${choice.edition}: ${choice.how}`),
+    ...(sources.setAside ?? []).map(({ choice, message }) => `edition ${choice.edition}: ${choice.how}; not fetched, set aside (${message}): ${choice.optional}`),
+  ]
   const key = inputKey({
     code: context.fingerprint,
     descriptor,
@@ -386,7 +395,7 @@ const UNCHANGED_NOTE = 'sources unchanged'
 function unchanged(descriptor: StateDescriptor, klass: Klass, prior: StateRecord, data: StateData, choiceNotes: string[], now: Date): Outcome {
   const today = now.toISOString().slice(0, 10)
   const lastFetch = klass === 'reload' ? (prior.effective_through ?? today) : today
-  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE) && !note.startsWith('served by '))
+  const kept = prior.notes.filter((note) => !note.startsWith('edition ') && !note.startsWith(UNCHANGED_NOTE) && !note.startsWith('served by ') && !note.startsWith(GEOGRAPHY_REUSED_NOTE))
   const note = `${UNCHANGED_NOTE} since snapshot ${prior.data_from_snapshot} (same bytes, geography and pipeline): its data carried forward without re-parsing`
   return {
     descriptor,
@@ -407,6 +416,9 @@ export const ROW_GROWTH_LIMIT = 3
 /** Why the state's new source is refused for its row count, or null: far more rows than the previous edition is a repeated or concatenated file more often than a real change. */
 function rowGrowth(loaded: FeedResult, prior: StateRecord | null, descriptor: StateDescriptor, settings: PipelineSettings): string | null {
   if (!prior || prior.rows === 0 || loaded.rowsRead <= prior.rows * ROW_GROWTH_LIMIT) return null
+  // Rows of other files are not more rows of the same: an SST boundary file listed where none was read
+  // (a million rows beside a rate file's hundreds) is not a repeated file.
+  if (!sameRoles(loaded.files, prior.sources)) return null
   if (settings.acceptRowGrowth.includes(descriptor.code)) {
     loaded.notes.push(`${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition: accepted by the operator (TAXATLAS_ACCEPT_ROW_GROWTH)`)
     return null
@@ -415,6 +427,12 @@ function rowGrowth(loaded: FeedResult, prior: StateRecord | null, descriptor: St
     `new data not published: ${loaded.rowsRead} rows read, more than ${ROW_GROWTH_LIMIT}× the ${prior.rows} of the previous edition (${prior.edition ?? 'unknown'}); ` +
     `previous data kept. If the source really grew, run the refresh with TAXATLAS_ACCEPT_ROW_GROWTH=${descriptor.code}`
   )
+}
+
+/** Whether two sets of files play the same roles (rate file, boundary file); files of no known role are left out. */
+const sameRoles = (a: readonly { name: string }[], b: readonly { name: string }[]) => {
+  const roles = (files: readonly { name: string }[]) => [...new Set(files.map((file) => sourceRole(file.name)).filter((role, i) => role !== files[i]!.name))].sort().join('\n')
+  return roles(a) === roles(b)
 }
 
 function statusAfterLoad(descriptor: StateDescriptor, klass: Klass, moved: boolean, lastFetch: string, now: Date): FreshnessStatus {

@@ -55,15 +55,16 @@ export function summaryTable(states: StateRecord[], now: Date): string {
 }
 
 /**
- * The states served by an SST rate file with no boundary file beside it: their ZIP+4 and address
- * lookups answer at ZIP level. Empty when there is none.
+ * The states served by an SST rate file with no boundary file beside it (none listed, or the one
+ * listed could not be fetched or read): their ZIP+4 and address lookups answer at ZIP level. Empty
+ * when there is none.
  */
 export function withoutBoundaryFile(states: StateRecord[]): string {
   const roles = (state: StateRecord) => new Set(state.sources.map((source) => FEED_ADAPTERS[state.feed].edition.role(source.name)))
   const codes = states.filter((state) => roles(state).has(sstFileRole(state.code, 'rate')) && !roles(state).has(sstFileRole(state.code, 'boundary'))).map((state) => state.code)
   if (codes.length === 0) return ''
-  return `${codes.length} SST state${codes.length === 1 ? '' : 's'} served without a boundary file (none in the Boundary listing): ${codes.join(' ')}.\n` +
-    '    Their ZIP+4 and address lookups answer as their ZIP does; a boundary file listed later is read by the next refresh.'
+  return `${codes.length} SST state${codes.length === 1 ? '' : 's'} served without a boundary file (none in the Boundary listing, or the one listed set aside: see the state's notes): ${codes.join(' ')}.\n` +
+    '    Their ZIP+4 and address lookups answer as their ZIP does; a boundary file listed (or readable) later is read by the next refresh.'
 }
 
 /**

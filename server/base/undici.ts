@@ -5,4 +5,4 @@ import { onFirstUse } from './on-first-use.ts'
 
 export type Undici = typeof import('undici')
 
-export const loadUndici = onFirstUse<Undici>('undici', () => import('undici'), ['Agent', 'EnvHttpProxyAgent', 'request', 'fetch'])
+export const loadUndici = onFirstUse<Undici>('undici', () => import('undici'), ['Agent', 'ProxyAgent', 'Dispatcher', 'request', 'fetch'])

@@ -1,7 +1,8 @@
 // Adapter for the free US Census Geocoder "geographies" API: one-line address in, the matched
 // point with its county and incorporated place out. Optional and off by default (see
 // geocoder-settings.ts); every way the upstream can fail becomes GeocoderUnavailableError.
-import type { EnvHttpProxyAgent } from 'undici'
+import type { Dispatcher } from 'undici'
+import { outboundDispatcher, outboundFailure } from '../../snapshot-contract/outbound-http.ts'
 import { loadUndici, type Undici } from '../base/undici.ts'
 import { CensusGeographiesResponse, type CensusAddressMatch } from './census-response.ts'
 import type { GeocodeMatch, Geocoder } from './geocode-match.ts'
@@ -20,11 +21,12 @@ export type CensusGeocoderOptions = {
   fetch?: typeof fetch
 }
 
-// Node 20's built-in fetch ignores the proxy variables; undici's EnvHttpProxyAgent follows
-// HTTPS_PROXY / HTTP_PROXY / NO_PROXY (CONNECT for https), and TLS trusts NODE_EXTRA_CA_CERTS.
+// Node 20's built-in fetch ignores the proxy variables; the outbound set-up the pipeline shares
+// (snapshot-contract/outbound-http.ts) follows HTTPS_PROXY / HTTP_PROXY / ALL_PROXY / NO_PROXY
+// (CONNECT for https), and TLS trusts NODE_EXTRA_CA_CERTS.
 // Made before the server listens when a geocoder is configured (optional-features.ts).
-let proxyAware: Promise<{ fetch: Undici['fetch']; agent: EnvHttpProxyAgent }> | null = null
-export const loadProxyAwareFetch = () => (proxyAware ??= loadUndici().then((undici) => ({ fetch: undici.fetch, agent: new undici.EnvHttpProxyAgent() })))
+let proxyAware: Promise<{ fetch: Undici['fetch']; agent: Dispatcher }> | null = null
+export const loadProxyAwareFetch = () => (proxyAware ??= loadUndici().then((undici) => ({ fetch: undici.fetch, agent: outboundDispatcher(undici) })))
 const envProxyFetch = (async (input: string, init?: RequestInit) => {
   const { fetch, agent } = await loadProxyAwareFetch()
   return fetch(input, { ...(init as object), dispatcher: agent })
@@ -68,16 +70,11 @@ async function fetchText(fetchImpl: typeof fetch, url: string, timeoutMs: number
     return await response.text()
   } catch (error) {
     if (error instanceof GeocoderUnavailableError) throw error
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeFetchFailure(error)
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : outboundFailure(error as Error)
     throw new GeocoderUnavailableError(`census geocoder unreachable: ${reason}`, undefined, { cause: error })
   }
 }
 
-/** undici hides the socket error (ECONNREFUSED, ENOTFOUND) behind `fetch failed`. */
-function describeFetchFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause
-  return cause?.code ?? cause?.message ?? (error as Error).message
-}
 
 function toGeocodeMatch(match: CensusAddressMatch): GeocodeMatch {
   const { Counties: counties, 'Incorporated Places': places = [], States: states = [] } = match.geographies

@@ -9,8 +9,10 @@
 // the store after each look, so retries scheduled before a restart go out when due. An attempt that
 // fails for a reason of ours is not held against the endpoint (own-failures.ts).
 import prettyMilliseconds from 'pretty-ms'
-import type { Agent } from 'undici'
-import { loadUndici } from '../base/undici.ts'
+import { isIP } from 'node:net'
+import type { Agent, Dispatcher } from 'undici'
+import { outboundFailure, proxyFor } from '../../snapshot-contract/outbound-http.ts'
+import { loadUndici, type Undici } from '../base/undici.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
 import { utcDate } from '../sale/date-window.ts'
@@ -21,7 +23,7 @@ import { announcementPlan, changesFirstSeenAfter, WEBHOOK_EVENT_TYPE } from './a
 import { isReceiverFailure, WebhookOwnFailures } from './own-failures.ts'
 import { retryDelayMs, type WebhookSettings } from './webhook-settings.ts'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts'
-import { checkWebhookUrl, guardedLookup } from './webhook-url.ts'
+import { checkWebhookUrl, guardedLookup, type UrlCheck } from './webhook-url.ts'
 
 export type DispatcherDeps = {
   table: WebhookTable
@@ -51,6 +53,24 @@ const ERROR_TEXT_LIMIT = 300
  * announced, an attempt failed here); this look finds the rest (another node's lapsed claim).
  */
 const IDLE_LOOK_MS = 60_000
+
+/**
+ * Where the proxy variables send a delivery through a proxy (HTTPS_PROXY, ALL_PROXY, NO_PROXY,
+ * snapshot-contract/outbound-http.ts), its route: the tunnel is asked for the address the URL check
+ * resolved and allowed, not for the name, which the proxy would resolve again (and could resolve into
+ * a private range); TLS and the Host header still name the host. Null: a direct connection, whose
+ * every resolution goes through the check (guardedLookup). The proxy itself may be on any address.
+ */
+function throughProxy(undici: Undici, check: Extract<UrlCheck, { ok: true }>, timeoutMs: number): { url: URL; dispatcher: Dispatcher } | null {
+  const proxy = proxyFor(check.url)
+  if (!proxy) return null
+  const address = check.addresses[0]!
+  const url = new URL(check.url)
+  url.hostname = isIP(address) === 6 ? `[${address}]` : address
+  const host = check.url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const dispatcher = new undici.ProxyAgent({ uri: proxy, connections: 1, proxyTls: { timeout: timeoutMs }, requestTls: { timeout: timeoutMs, ...(isIP(host) ? {} : { servername: host }) } })
+  return { url, dispatcher }
+}
 
 export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher {
   const { table, settings, clock, logger } = deps
@@ -90,14 +110,17 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     let status: number | null = null
     let error: string | null = check.ok ? null : `refused: ${check.reason}`
     if (check.ok) {
+      let route: { url: URL; dispatcher: Dispatcher } | null = null
       try {
         const undici = await loadUndici()
         agent ??= new undici.Agent({ connections: settings.concurrency, connect: { timeout: settings.timeoutMs, lookup: guardedLookup(settings) } })
-        const response = await undici.request(check.url, {
+        route = throughProxy(undici, check, settings.timeoutMs)
+        const response = await undici.request(route?.url ?? check.url, {
           method: 'POST',
-          dispatcher: agent,
+          dispatcher: route?.dispatcher ?? agent,
           body: delivery.body,
           headers: {
+            ...(route ? { host: check.url.host } : {}),
             'content-type': 'application/json',
             'user-agent': 'taxatlas-webhooks',
             'taxatlas-delivery': delivery.id,
@@ -113,7 +136,10 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       } catch (thrown) {
         if (!isReceiverFailure(thrown)) throw thrown
         const e = thrown as Error
-        error = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${settings.timeoutMs} ms` : `${(e as NodeJS.ErrnoException).code ?? e.name}: ${e.message}`
+        error = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${settings.timeoutMs} ms` : outboundFailure(e)
+      } finally {
+        // a tunnel is made for one attempt (it is to one address), and closed with it
+        void route?.dispatcher.destroy().catch(() => undefined)
       }
     }
     if (check.ok) ownFailures.sent()

@@ -9,7 +9,8 @@ import { isIP, type LookupFunction } from 'node:net'
 import { classifyAddress, type AddressClass } from './special-addresses.ts'
 
 export type UrlPolicy = { allowLoopback: boolean; allowPrivate: boolean }
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string }
+/** `addresses`: what the host resolved to when checked, every one of them allowed */
+export type UrlCheck = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string }
 
 const MAX_URL_LENGTH = 2048
 
@@ -67,5 +68,5 @@ export async function checkWebhookUrl(text: string, policy: UrlPolicy): Promise<
   if (refusal) return { ok: false, reason: refusal }
   const allLoopback = classes.every((a) => a.kind === 'loopback')
   if (url.protocol === 'http:' && !(allLoopback && policy.allowLoopback)) return { ok: false, reason: 'the scheme must be https (http is allowed only to loopback addresses, with TAXATLAS_WEBHOOK_ALLOW_LOOPBACK=1)' }
-  return { ok: true, url }
+  return { ok: true, url, addresses }
 }

@@ -1,6 +1,7 @@
-// A forward proxy on loopback that opens CONNECT tunnels, as a corporate proxy does, to the
-// replica's address for the host names it holds: no name is ever resolved and no public address
-// reached. Any other host, and any request that is not CONNECT, is refused with 403.
+// A forward proxy on loopback that opens CONNECT tunnels, as a corporate proxy does, to the address
+// `hostsTo` gives a requested host and port (the replica's, for the host names it holds): no name is
+// ever resolved and no public address reached. Any other destination, and any request that is not
+// CONNECT, is refused with 403.
 import http from 'node:http'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
@@ -14,7 +15,7 @@ export type ConnectProxy = {
   close(): Promise<void>
 }
 
-export async function startConnectProxy(hostsTo: (host: string) => AddressInfo | null): Promise<ConnectProxy> {
+export async function startConnectProxy(hostsTo: (host: string, port: number) => AddressInfo | null): Promise<ConnectProxy> {
   const sockets = new Set<net.Socket>()
   const server = http.createServer((req, res) => {
     res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' }).end('this proxy only tunnels (CONNECT) to the publisher replica\n')
@@ -36,9 +37,10 @@ export async function startConnectProxy(hostsTo: (host: string) => AddressInfo |
   server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const authority = req.url ?? ''
     proxy.tunnels.push(authority)
-    const host = authority.replace(/:\d+$/, '').toLowerCase()
-    const target = proxy.refuseAll ? null : hostsTo(host)
-    if (!target || !authority.endsWith(':443')) {
+    const port = Number(/:(\d+)$/.exec(authority)?.[1])
+    const host = authority.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase()
+    const target = proxy.refuseAll || !port ? null : hostsTo(host, port)
+    if (!target) {
       client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
       return
     }

@@ -12,6 +12,8 @@ export type Fault =
   | { kind: 'hang' }
   | { kind: 'truncate' }
   | { kind: 'bytes'; bytes: Buffer }
+  /** `line` sent again and again with no Content-Length, until the client hangs up or `limit` bytes are sent */
+  | { kind: 'endless'; line: string; limit: number }
   /** an index page linking these file names (served from `files` below, or the mirror) */
   | { kind: 'listing'; names: string[] }
 
@@ -44,6 +46,10 @@ export async function startFaultMirror(root = sharedPath('mirror')): Promise<Fau
     }
     if (fault?.kind === 'hang') {
       hanging.add(res)
+      return
+    }
+    if (fault?.kind === 'endless') {
+      sendEndlessly(res, Buffer.from(fault.line.repeat(Math.ceil(65_536 / fault.line.length))), fault.limit)
       return
     }
     const file = path.join(root, path.normalize(urlPath).replace(/^(\.\.[/\\])+/, ''))
@@ -79,6 +85,21 @@ export async function startFaultMirror(root = sharedPath('mirror')): Promise<Fau
         server.close(() => resolve())
       }),
   }
+}
+
+/** `block` written while the client reads, with no Content-Length, until it hangs up or `limit` bytes went out. */
+function sendEndlessly(res: http.ServerResponse, block: Buffer, limit: number): void {
+  res.writeHead(200, { 'content-type': 'text/csv' })
+  let sent = 0
+  const more = () => {
+    while (sent < limit && !res.destroyed) {
+      sent += block.length
+      if (!res.write(block)) return void res.once('drain', more)
+    }
+    res.end()
+  }
+  res.on('close', () => (sent = limit))
+  more()
 }
 
 /** A file of the mirror, or the index page of a directory (its files and the extra ones in it). */

@@ -71,7 +71,7 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address() as AddressInfo
   const served = new Set(hosts.map((host) => host.toLowerCase()))
-  const proxy = await startConnectProxy((host) => (served.has(host) ? address : null))
+  const proxy = await startConnectProxy((host, port) => (port === 443 && served.has(host) ? address : null))
 
   return {
     env: { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificates.caFile },

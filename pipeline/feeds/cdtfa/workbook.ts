@@ -8,7 +8,7 @@
 // rate = unincorporated combined − 7.25%. The individual districts inside those sums (CDTFA-105)
 // are not split out — we transcribe the combined rate the publisher prints (trap P40).
 // County and city jurisdictions themselves carry rate 0 so names resolve (trap P29).
-import readXlsxFile from 'read-excel-file/node'
+import { readWorkbookSheets } from '../../fetch/workbook-sheets.ts'
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import { placeMatchWords, placesByMatchKey } from '../../../snapshot-contract/place-names.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
@@ -109,7 +109,7 @@ function checkCounties(rows: CdtfaRow[], fileName: string): void {
 
 export async function parseCdtfaWorkbook(bytes: Buffer, fileName: string): Promise<CdtfaWorkbook> {
   const editionDate = cdtfaEditionDate(fileName)
-  const sheets = await readXlsxFile(bytes)
+  const sheets = await readWorkbookSheets(bytes, fileName)
   if (sheets.length !== 1) throw new Error(`${fileName}: expected one sheet, found ${sheets.length}`)
   const data = sheets[0]!.data as Cell[][]
   const { at, columns } = findHeader(data, fileName)

@@ -31,7 +31,7 @@ export const laRemoteSellersAdapter: FeedAdapter<'la-remote-sellers'> = {
       throw error
     })
     const post = official
-      ? async (fields: Record<string, string>, parish: { name: string }) => (await postForm(page, fields, settings, `${parish.name}: POST ${page}`)).toString('utf8')
+      ? async (fields: Record<string, string>, parish: { name: string }) => (await postForm(page, fields, settings, parish.name)).toString('utf8')
       : async (_fields: Record<string, string>, parish: { code: string }) => readPage({ feed: FEED, fileName: `lookup-${parish.code}.html`, officialUrl: page }, settings)
     const crawl: LaCrawl = await crawlLookup(page, html, post)
     const bytes = Buffer.from(`${JSON.stringify(crawl, null, 1)}\n`)

@@ -1,15 +1,16 @@
 // The Streamlined Sales Tax member states: the state's newest rate file and newest boundary file,
 // each found on its own index page of the SST Governing Board (Rates/, Boundary/; their dates are
-// not paired). A state with no boundary file listed is served by its rate file alone.
+// not paired). A state with no boundary file listed is served by its rate file alone, and so is one
+// whose listed boundary file cannot be fetched (SST deletes superseded files, E9) or read: the
+// boundary file adds precision, it never takes the state's rate data down.
 import { districtAreasOf } from '../../../sources/district-areas.ts'
 import { NoFileForState } from '../../fetch/no-file-for-state.ts'
 import { parseSstFileName, pickLatest, sstEditionKey, type SstFileKind } from './file-names.ts'
-import { compileSstStateStreaming } from './compile.ts'
+import { boundarySetAsideNote, boundaryWasSetAside, compileSstStateStreaming, servedWithoutBoundary } from './compile.ts'
 import { pinnedChoice, pinsOf, type ChoiceContext, type EditionChoice } from '../../fetch/edition-choice.ts'
 import { fetchSstChoice } from './other-extension.ts'
-import { decodeLines } from '../../fetch/text-decoding.ts'
 import type { FeedAdapter } from '../feed-adapter.ts'
-import { fileText, memberOf, rawFile, withFiles, withUnlistedZips } from '../feed-files.ts'
+import { fileText, memberLines, rawFile, withFiles, withUnlistedZips } from '../feed-files.ts'
 
 /** The state's newest SST rate or boundary file on the index page, or its pinned one. */
 export async function chooseSstFile(state: string, kind: SstFileKind, indexUrl: string, context: ChoiceContext): Promise<EditionChoice> {
@@ -39,7 +40,7 @@ export const sstAdapter: FeedAdapter<'sst'> = {
   async choose(descriptor, feed, context) {
     const rate = await chooseSstFile(descriptor.code, 'rate', feed.ratesUrl, context)
     try {
-      return [rate, await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context)]
+      return [rate, { ...(await chooseSstFile(descriptor.code, 'boundary', feed.boundaryUrl, context)), optional: servedWithoutBoundary(descriptor.code) }]
     } catch (error) {
       // A state that posts no boundary file is served by its rate file, bound to ZIPs through the geography.
       if (error instanceof NoFileForState) return [rate]
@@ -49,23 +50,34 @@ export const sstAdapter: FeedAdapter<'sst'> = {
   fetch: fetchSstChoice,
   drop: 'supplement',
   async compile(descriptor, feed, sources, context) {
-    const [rateFile, boundaryFile] = [fileText(sources.fetched[0]!), sources.fetched[1] && memberOf(sources.fetched[1])]
+    const [rateFetched, boundaryFetched] = sources.fetched
+    const rateFile = fileText(rateFetched!)
+    // A boundary file listed and not fetched is named in the choice notes (pipeline/run/refresh.ts).
+    const notes: string[] = []
+    let boundary: ReturnType<typeof memberLines> | undefined
+    try {
+      boundary = boundaryFetched && memberLines(boundaryFetched)
+    } catch (error) {
+      notes.push(boundarySetAsideNote(boundaryFetched!.name, descriptor.code, (error as Error).message))
+    }
     const districtAreas = districtAreasOf(descriptor.code)
     const result = await compileSstStateStreaming({
       state: descriptor.code,
       stateName: descriptor.name,
       rateFile: { name: rateFile.name, text: rateFile.text },
-      ...(boundaryFile ? { boundaryFile: { name: boundaryFile.name, lines: decodeLines(boundaryFile.bytes, boundaryFile.label) } } : {}),
+      ...(boundary ? { boundaryFile: { name: boundary.name, lines: boundary.lines } } : {}),
       ...(districtAreas ? { districtAreas } : {}),
       ...(feed.reading ? { reading: feed.reading } : {}),
       geography: context.geography,
     })
-    const files = sources.fetched.map((fetched, i) => {
-      const member = [rateFile, boundaryFile][i]?.member
-      return { ...rawFile(fetched), ...(member ? { member } : {}) }
-    })
-    const notes = boundaryFile ? result.notes : [...result.notes, `no boundary file listed for ${descriptor.code} on ${feed.boundaryUrl}: its ZIP+4 and address lookups answer as its ZIP does`]
-    return withUnlistedZips(withFiles({ ...result, notes }, files), descriptor.code, sources, context)
+    // The files the data was compiled from: a boundary file set aside is not one of them.
+    const boundaryRead = boundary && !boundaryWasSetAside(result, boundary.name)
+    const files = [
+      { ...rawFile(rateFetched!), ...(rateFile.member ? { member: rateFile.member } : {}) },
+      ...(boundaryRead ? [{ ...rawFile(boundaryFetched!), ...(boundary!.member ? { member: boundary!.member } : {}) }] : []),
+    ]
+    if (!boundaryFetched && !sources.setAside) notes.push(`no boundary file listed for ${descriptor.code} on ${feed.boundaryUrl}: its ZIP+4 and address lookups answer as its ZIP does`)
+    return withUnlistedZips(withFiles({ ...result, notes: [...result.notes, ...notes] }, files), descriptor.code, sources, context)
   },
   edition: {
     pinnable: (name, _feed, state) => parseSstFileName(name)?.state === state,

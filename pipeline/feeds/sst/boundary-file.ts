@@ -1,6 +1,7 @@
 // SST boundary file (headerless, ≥89 fields, layout in docs/sources-and-formats.md §4), read line
 // by line so a 380 MB file never sits in memory. Each line becomes a typed row or a rejection.
-import Papa from 'papaparse'
+import { splitCsvLine } from '../csv-lines.ts'
+import { OverlongLine } from '../../fetch/text-decoding.ts'
 import { parseCompactDate } from '../printed-dates.ts'
 import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
 import { OPEN_END_YEAR, trimCell } from './rate-file.ts'
@@ -75,18 +76,16 @@ export type BoundaryFileStats = {
 
 type LineResult = { ok: true; row: BoundaryRow } | { ok: false; reason: string; unknownType?: string }
 
-/** Splits one CSV line; the tokenizer only runs when quotes are present, which is rare and slow. */
-function tokenize(line: string): { fields: string[] } | { error: string } {
-  if (!line.includes('"')) return { fields: line.split(',') }
-  const parsed = Papa.parse<string[]>(line, { header: false, delimiter: ',' })
-  if (parsed.errors.length > 0) return { error: `CSV: ${parsed.errors[0].message}` }
-  return { fields: parsed.data[0] ?? [] }
-}
-
 class RowError extends Error {}
 
+// A boundary file has a million rows and more (E8): what is done per field is kept cheap.
+const DIGIT_PATTERNS = new Map<string, RegExp>()
+
 function digits(text: string, min: number, max: number, what: string): string {
-  if (!new RegExp(`^\\d{${min},${max}}$`).test(text)) throw new RowError(`${what}: not ${max} digits: ${JSON.stringify(text)}`)
+  const key = `${min},${max}`
+  let pattern = DIGIT_PATTERNS.get(key)
+  if (!pattern) DIGIT_PATTERNS.set(key, (pattern = new RegExp(`^\\d{${min},${max}}$`)))
+  if (!pattern.test(text)) throw new RowError(`${what}: not ${max} digits: ${JSON.stringify(text)}`)
   return text.padStart(max, '0')
 }
 
@@ -99,11 +98,24 @@ function plus4(text: string, what: string): number {
   return Number(text)
 }
 
+/** A file holds few distinct dates: each is read once. */
+const DATES = new Map<string, string | null>()
+
 function date(text: string, what: string): string {
-  const iso = parseCompactDate(text)
+  let iso = DATES.get(text)
+  if (iso === undefined) {
+    if (DATES.size > 10_000) DATES.clear()
+    DATES.set(text, (iso = parseCompactDate(text)))
+  }
   if (!iso) throw new RowError(`${what}: not a date: ${JSON.stringify(text)}`)
   return iso
 }
+
+const SPACE = /[ \t\r]/
+const NOT_BLANK = /[^ \t\r]/
+
+/** `trimCell`, skipped for a field that neither starts nor ends with a blank (nearly all of them). */
+const trimField = (cell: string): string => (cell !== '' && (SPACE.test(cell[0]!) || SPACE.test(cell[cell.length - 1]!)) ? trimCell(cell) : cell)
 
 function triplets(fields: string[]): { districts: Triplet[]; locationCodes: Triplet[] } {
   const districts: Triplet[] = []
@@ -184,11 +196,19 @@ function toRow(fields: string[], line: number, type: BoundaryRecordType): Bounda
   }
 }
 
+function readLine(raw: string | OverlongLine, line: number): LineResult {
+  if (raw instanceof OverlongLine) return { ok: false, reason: `${raw.bytes} bytes long, not a boundary row (a row is a few hundred bytes)` }
+  const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+  if (text.includes('\uFFFD')) return { ok: false, reason: 'replacement character U+FFFD: damaged or mis-encoded' }
+  return parseBoundaryLine(text, line)
+}
+
 /** Parses one boundary line (without its line ending). */
 export function parseBoundaryLine(text: string, line: number): LineResult {
-  const tokens = tokenize(text)
+  const tokens = splitCsvLine(text)
   if ('error' in tokens) return { ok: false, reason: tokens.error }
-  const fields = tokens.fields.map(trimCell)
+  const fields = tokens.fields
+  for (let i = 0; i < fields.length; i++) fields[i] = trimField(fields[i]!)
   const type = fields[0].toUpperCase()
   if (!RECORD_TYPES.includes(type)) {
     return { ok: false, reason: `unknown record type ${JSON.stringify(fields[0])}`, unknownType: type }
@@ -225,13 +245,12 @@ export class BoundaryLineReader {
   constructor(private readonly onRow: (row: BoundaryRow) => void) {}
 
   /** Takes one line, with or without its line ending; blank lines are skipped. */
-  add(raw: string): void {
+  add(raw: string | OverlongLine): void {
     this.line++
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (trimCell(text) === '') return
+    if (typeof raw === 'string' && !NOT_BLANK.test(raw)) return
     const stats = this.stats
     stats.rowsRead++
-    const result = parseBoundaryLine(text, this.line)
+    const result = readLine(raw, this.line)
     stats.firstRecordValid ??= result.ok
     if (result.ok) {
       stats.rowsParsed++
@@ -259,7 +278,7 @@ function* linesOf(text: string): Generator<string> {
 }
 
 /** Reads a boundary file from its whole text or its lines, calling `onRow` for each valid row. */
-export function readBoundaryLines(input: string | Iterable<string>, onRow: (row: BoundaryRow) => void): BoundaryFileStats {
+export function readBoundaryLines(input: string | Iterable<string | OverlongLine>, onRow: (row: BoundaryRow) => void): BoundaryFileStats {
   const reader = new BoundaryLineReader(onRow)
   for (const line of typeof input === 'string' ? linesOf(input) : input) reader.add(line)
   return reader.stats
@@ -267,7 +286,7 @@ export function readBoundaryLines(input: string | Iterable<string>, onRow: (row:
 
 /** Streamed variant: lines from e.g. a `readline` interface over the decoded file. */
 export async function readBoundaryFile(
-  input: string | Iterable<string> | AsyncIterable<string>,
+  input: string | Iterable<string | OverlongLine> | AsyncIterable<string>,
   onRow: (row: BoundaryRow) => void,
 ): Promise<BoundaryFileStats> {
   if (typeof input === 'string' || Symbol.iterator in input) return readBoundaryLines(input, onRow)

@@ -6,6 +6,7 @@ import { dayNumber, OPEN_TO } from '../../../snapshot-contract/format.ts'
 import { plus4Order, Plus4RangeBuilder } from '../../../snapshot-contract/plus4-ranges.ts'
 import { AddressRangeBuilder } from '../../../snapshot-contract/address-ranges.ts'
 import { addressRangeOf } from './address-ranges.ts'
+import type { OverlongLine } from '../../fetch/text-decoding.ts'
 import { candidatesByCounty, countyCode, countyName, placeCode, placeShares, placeStacksNotes, placeStacksOf, postalNameSpread, withinZipCandidates, zipsInState } from '../candidate-weights.ts'
 import {
   assertBoundaryFileHealthy,
@@ -26,7 +27,10 @@ import { conflictNotes, contradictionError, findRowConflicts } from '../rate-row
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { codePattern, COMMON_SST_READING, ruleFor, type SstReading, type SstRowRead, type SstRowRule } from '../../../sources/sst-reading.ts'
 
-export type SstStateInput<Lines = string | Iterable<string>> = {
+/** A boundary file's whole text, or its lines (an `OverlongLine` for one too long to be a row) */
+export type BoundaryLines = string | Iterable<string | OverlongLine>
+
+export type SstStateInput<Lines = BoundaryLines> = {
   /** e.g. `GA` */
   state: string
   stateName: string
@@ -74,7 +78,7 @@ type Prepared = {
 }
 
 /** `combos`: every binding of a boundary row, in first-seen order; `ranges`: the Z and 4 rows' +4 ranges and `addresses` the A rows' address ranges, bound to `combos` */
-type Bound = { byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string; combos: Combo[]; ranges: Plus4Ranges; addresses: AddressRangeTable }
+type Bound = { fileName: string; byZip: Map<string, ZipBindings>; districtCodes: Set<string>; stats: BoundaryFileStats; latestFrom: string; combos: Combo[]; ranges: Plus4Ranges; addresses: AddressRangeTable }
 
 const refKey = (level: Level, code: string) => `${level}:${code}`
 
@@ -82,21 +86,50 @@ const refKey = (level: Level, code: string) => `${level}:${code}`
 export function compileSstState(input: SstStateInput): FeedResult {
   const prepared = prepare(input)
   if (!input.boundaryFile) return assemble(prepared, null)
-  const binder = new BoundaryBinder(prepared, input.boundaryFile.name)
-  const stats = readBoundaryLines(input.boundaryFile.lines, (row) => binder.add(row))
-  return assemble(prepared, binder.finish(stats))
+  const { name, lines } = input.boundaryFile
+  const binder = new BoundaryBinder(prepared, name)
+  return assemble(prepared, settleBoundary(prepared, name, binder, () => readBoundaryLines(lines, (row) => binder.add(row))))
 }
 
 /** Same as `compileSstState`, streaming the boundary file (e.g. a `readline` interface over a 380 MB file). */
-export async function compileSstStateStreaming(
-  input: SstStateInput<string | Iterable<string> | AsyncIterable<string>>,
-): Promise<FeedResult> {
+export async function compileSstStateStreaming(input: SstStateInput<BoundaryLines | AsyncIterable<string>>): Promise<FeedResult> {
   const prepared = prepare(input)
   if (!input.boundaryFile) return assemble(prepared, null)
-  const binder = new BoundaryBinder(prepared, input.boundaryFile.name)
-  const stats = await readBoundaryFile(input.boundaryFile.lines, (row) => binder.add(row))
-  return assemble(prepared, binder.finish(stats))
+  const { name, lines } = input.boundaryFile
+  const binder = new BoundaryBinder(prepared, name)
+  const read = await readBoundaryFile(lines, (row) => binder.add(row)).catch((error: Error) => error)
+  return assemble(prepared, settleBoundary(prepared, name, binder, () => read))
 }
+
+/**
+ * The boundary file's bindings, or null when it cannot be read (unreadable, over its rejection
+ * share, a row the state's reading cannot bind): the state is then served from its rate file
+ * alone, as when none is listed, with a note saying why (E9: a state's extra precision never takes
+ * its rate data down).
+ */
+function settleBoundary(prepared: Prepared, fileName: string, binder: BoundaryBinder, read: () => BoundaryFileStats | Error): Bound | null {
+  try {
+    const stats = read()
+    if (stats instanceof Error) throw stats
+    return binder.finish(stats)
+  } catch (error) {
+    prepared.notes.push(boundarySetAsideNote(fileName, prepared.input.state, (error as Error).message))
+    return null
+  }
+}
+
+/** What a state without its boundary file is served from, and what that costs. */
+export const servedWithoutBoundary = (state: string): string =>
+  `${state} is served from its rate file alone, as with no boundary file: its ZIP+4 and address lookups answer as its ZIP does`
+
+/** The note of a state whose boundary file could not be read. */
+export const boundarySetAsideNote = (fileName: string, state: string, why: string): string =>
+  `${setAsidePrefix(fileName)}${why.startsWith(fileName) ? why.slice(fileName.length).replace(/^[:\s]+/, '') : why}; ${servedWithoutBoundary(state)}`
+
+const setAsidePrefix = (fileName: string) => `boundary file ${fileName} set aside: `
+
+/** Whether the compile set the boundary file `fileName` aside (its note is among the result's). */
+export const boundaryWasSetAside = (result: FeedResult, fileName: string): boolean => result.notes.some((note) => note.startsWith(setAsidePrefix(fileName)))
 
 /** Rate file → jurisdictions. Throws on an unhealthy file, a file for another state, or unknown type codes. */
 function prepare(input: SstStateInput<unknown>): Prepared {
@@ -320,7 +353,7 @@ class BoundaryBinder {
       const examples = conflicts.slice(0, NOTES_LISTED).map(({ zip, low, high }) => `${String(zip).padStart(5, '0')}-${String(low).padStart(4, '0')}…${String(high).padStart(4, '0')}`)
       prepared.notes.push(`${fileName}: ${conflicts.length} +4 ranges overlap a range of another binding in force at the same time (e.g. ${examples.join(', ')}): those ZIP+4s are answered as ambiguous, not exact`)
     }
-    return { byZip: this.byZip, districtCodes: this.districtCodes, stats, latestFrom: this.latestFrom, combos: this.combos, ranges, addresses: this.addresses.finish() }
+    return { fileName: this.fileName, byZip: this.byZip, districtCodes: this.districtCodes, stats, latestFrom: this.latestFrom, combos: this.combos, ranges, addresses: this.addresses.finish() }
   }
 
   /** The number of a row's binding, the same for every row binding the same combination. */
@@ -439,7 +472,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     if (missing.length > 0) notes.push(`${missing.length} district codes in the boundary file have no rate row: ${missing.slice(0, NOTES_LISTED).join(', ')}`)
   }
 
-  const unplaced = findUnplaced(prepared, candidates)
+  const unplaced = findUnplaced(prepared, candidates, bound)
   const unboundReplacements = [...replacesState].filter((code) => !candidates.some((c) => c.stack.some((ref) => ref.level === 'district' && ref.code === code)))
   if (unboundReplacements.length > 0) {
     notes.push(`${unboundReplacements.length} special jurisdictions replacing the state rate are bound to no ZIP (${unboundReplacements.slice(0, NOTES_LISTED).join(', ')}): their ZIPs answer with the state rate, never with both`)
@@ -449,7 +482,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
   // A city of the geography that no ZIP is bound to (North Mankato, MN): its county's stack and its
   // own rate. Only without a boundary file: with one, the place's districts would be unknown.
   const placeStacks: PlaceStack[] = []
-  if (!input.boundaryFile) {
+  if (!bound) {
     for (const { level, code } of unplaced) {
       const place = level === 'city' ? geography.places.get(stateFips + code) : undefined
       if (!place || place.kind !== 'incorporated') continue
@@ -619,7 +652,7 @@ function weighBindings(bindings: ZipBindings): { combo: Combo; weight: number }[
   return kept.map((entry) => ({ combo: entry.combo, weight: entry.weight / total }))
 }
 
-function findUnplaced(prepared: Prepared, candidates: ZipCandidate[]): UnplacedJurisdiction[] {
+function findUnplaced(prepared: Prepared, candidates: ZipCandidate[], bound: Bound | null): UnplacedJurisdiction[] {
   const { input, stateFips } = prepared
   const placed = new Set(candidates.flatMap((candidate) => candidate.stack.map((ref) => refKey(ref.level, ref.code))))
   const unplaced: UnplacedJurisdiction[] = []
@@ -634,7 +667,7 @@ function findUnplaced(prepared: Prepared, candidates: ZipCandidate[]): UnplacedJ
       code,
       name: jurisdictionName(level, code, stateFips, input),
       rate: latest.generalIntra,
-      reason: unplacedReason(level, code, prepared),
+      reason: unplacedReason(level, code, prepared, bound),
       ...(counties ? { counties } : {}),
       ...(latest.to ? { until: latest.to } : {}),
     })
@@ -642,13 +675,13 @@ function findUnplaced(prepared: Prepared, candidates: ZipCandidate[]): UnplacedJ
   return unplaced
 }
 
-function unplacedReason(level: Level, code: string, { input, stateFips }: Prepared): string {
+function unplacedReason(level: Level, code: string, { input, stateFips }: Prepared, bound: Bound | null): string {
   if (level === 'county' && !input.geography.counties.has(stateFips + code)) return `county code ${code} has no county in geography`
   if (level === 'city' && !input.geography.places.has(stateFips + code)) return `place code ${code} has no place in geography`
-  if (!input.boundaryFile) {
+  if (!bound) {
     return level === 'district' ? 'no boundary file: district cannot be bound to ZIPs' : 'no ZIP in geography is bound to it'
   }
-  return `not bound to any in-state ZIP by ${input.boundaryFile.name}`
+  return `not bound to any in-state ZIP by ${bound.fileName}`
 }
 
 function countBy(values: string[]): Record<string, number> {
