@@ -2,6 +2,7 @@
 // it publishes differs from the latest release's. The snapshot id changes on every run, so the
 // comparison is of content: the hashes of the index files and history layers the manifest records.
 import { createHash } from 'node:crypto'
+import { feedTraits } from '../../snapshot-contract/feed-traits.ts'
 import type { Manifest, StateRecord } from '../../snapshot-contract/manifest.ts'
 import { NOT_CARRIED_CODE } from '../feeds/statute-table/compile.ts'
 
@@ -52,8 +53,8 @@ export function decideRelease(input: { outcome: RefreshOutcome; current: Manifes
   return decided(true, [`Snapshot ${snapshot} (content ${contentHash.slice(0, 12)}) is released: ${against}.`])
 }
 
-/** A state served by a statute table carrying none of its local taxes (feed-preference.ts isFloor): its record lists the district standing for them. */
-const onFloor = (state: StateRecord) => state.feed === 'statute-table' && state.rate_varies.some((v) => v.kind === 'unpublished' && v.code === NOT_CARRIED_CODE)
+/** A state served by a statute carrying none of its local taxes (feed-preference.ts isFloor): its record lists the district standing for them. */
+const onFloor = (state: StateRecord) => feedTraits(state.feed).sourceKind === 'statute' && state.rate_varies.some((v) => v.kind === 'unpublished' && v.code === NOT_CARRIED_CODE)
 
 /**
  * How many jurisdictions the snapshot answers for, which of them only at their statutory floor, and
