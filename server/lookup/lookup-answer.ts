@@ -8,7 +8,7 @@ import type { DatedView } from './dated-view.ts'
 import { lowerCap, type Located, type ResolvedVia } from './located.ts'
 import type { Normalization } from './lookup-input.ts'
 import type { ResponseShape } from './lookup-request.ts'
-import { rateVariesWarning, warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
+import { leftOutWarning, rateVariesWarning, warning, type LookupWarning, type WarningObject } from './lookup-warnings.ts'
 import { candidateSummary, rateObject, rateRows } from './rate-object.ts'
 import { rateParts, type RateParts } from './rate-parts.ts'
 import { restatedDefault } from './restated-default.ts'
@@ -86,8 +86,10 @@ export function settleAnswer({ located, dated, normalization, shape }: AnswerInp
   warnings.push(...standing)
   const varies = rateVariesWarning(record, facts.ratesVarying(state, authorities))
   if (varies) warnings.push(varies.warning)
-  // Local taxes of the state that could not be placed may apply here: the answer may be short of them.
-  const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
+  const leftOut = facts.leftOutWarning(state, isoDate)
+  if (leftOut) warnings.push(leftOut)
+  // Local taxes of the state that could not be placed, or whose rows were left out, may apply here: the answer may be short of them.
+  const unplacedTaxes = leftOut !== null || standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
 
   const basis = effectiveDateBasisOf(record)
   const meta: AnswerMeta = {

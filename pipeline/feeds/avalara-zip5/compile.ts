@@ -25,6 +25,7 @@ import { conflictNotes, contradictionError, findRowConflicts } from '../rate-row
 import { JurisdictionTable, countyCandidates, countyCode, countyName, zipsInState } from '../candidate-weights.ts'
 import { aggregatorDefaults, type RowCandidate, type RuleSettings } from '../aggregator-defaults.ts'
 import { regionCityNamer } from '../region-city.ts'
+import { wholeOrMore } from '../set-aside.ts'
 
 export const AVALARA_LABEL = 'Avalara estimate (aggregator, not an official source)'
 
@@ -118,10 +119,12 @@ export function parseAvalaraRate(text: string): ({ ok: true } & RateRead) | { ok
   return { ok: true, units: kept.units + (Number(finer[2]![0]) >= 5 ? 1 : 0), repaired: true }
 }
 
+/** A rate cell; one of 100% or more rejects its row, so its ZIP keeps its previous answer (rejectedZips). */
 const rateText = z.string().transform((text, ctx) => {
   const parsed = parseAvalaraRate(text)
-  if (!parsed.ok) {
-    ctx.addIssue({ code: 'custom', message: parsed.reason })
+  const reason = parsed.ok ? wholeOrMore(parsed.units) : parsed.reason
+  if (reason !== null || !parsed.ok) {
+    ctx.addIssue({ code: 'custom', message: reason ?? 'no rate' })
     return z.NEVER
   }
   return parsed

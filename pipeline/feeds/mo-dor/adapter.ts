@@ -40,6 +40,6 @@ export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext)
 export const moDorAdapter: FeedAdapter<'mo-dor'> = oneFileAdapter({
   kind: 'mo-dor',
   choose: (feed, context) => chooseMoRateChart(feed.pageUrl, context),
-  compile: async (context, fetched, rateOn, edition) => compileMoRates({ chart: await parseMoRateChart(fetched.bytes, fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }),
+  compile: async (context, fetched, rateOn, edition) => compileMoRates({ chart: await parseMoRateChart(fetched.bytes, fetched.name, rateOn(edition)), stateRate: rateOn(edition), geography: context.geography, edition }),
   edition: { pinnable: never, isOlder: isOlderDate, role: () => null },
 })
