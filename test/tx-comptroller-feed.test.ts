@@ -7,6 +7,10 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
+import { TX_EDI_PAGE, TX_RATES_FILE } from '../sources/descriptor.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
+import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { AMARILLO_AD, CAPITAL_METRO, HARRIS_ESD, HAYS, HENDERSON, HOUSTON, METRO, NOWHERE, RANDALL, SAN_MARCOS, TX_AREAS, TX_E1_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
 
 const FILE = 'taxrates.txt'
@@ -169,4 +173,25 @@ describe('compiling Texas', () => {
   it('refuses a file whose state rate is not the rules table’s', () => {
     expect(() => compileTxComptroller({ file: parseTxRateFile(txRateFile(), FILE), stateRate: 6000, geography })).toThrow(/control record prints state rate 0.06250, the rules table says 0.06000/)
   })
+})
+
+describe('through the publisher replica, as production runs', () => {
+  const NOW = '2026-08-21T03:00:00.000Z'
+  const ediPage = `<!DOCTYPE html><html><head><title>Sales Tax Rates EDI | Texas Comptroller</title></head><body><h1>Sales Tax Rate Files</h1><ul><li><a href="${new URL(TX_RATES_FILE).pathname}">Current quarter (taxrates.txt)</a></li><li><a href="/taxes/sales/city.php">City rates</a></li></ul></body></html>`
+
+  it('finds taxrates.txt from the EDI page at comptroller.texas.gov through the proxy, read in the shapes of E1 (padded filing rows, a district code in the city fields, a county printing only its name)', async () => {
+    const load = await loadFeedAtPublisher('TX', NOW, [new URL(TX_EDI_PAGE).host], async (replica) => {
+      replica.answer(TX_EDI_PAGE, { kind: 'page', html: ediPage })
+      await replica.serveBytes(TX_RATES_FILE, txRateFile({ paddedFiling: true, rows: [...Object.values(TX_AREAS), ...Object.values(TX_E1_AREAS)] }))
+    })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ request: { fileName: FILE, officialUrl: TX_RATES_FILE } })
+    expect(loaded.result.edition).toBe('2026Q3')
+    expect(loaded.result.leftOut).toBeUndefined()
+    expect(loaded.result.unplaced.find((u) => u.code === AMARILLO_AD[1])).toMatchObject({ counties: ['48381'] })
+    const outsideRusk = zipsWholly(loaded.result, '48401', null)
+    expect(outsideRusk.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('TX', loaded.result), outsideRusk[0]!, 'TX', NOW.slice(0, 10))).toBe(STATE_RATE)
+    expect(load.tunnels).toContain(new URL(TX_EDI_PAGE).host)
+  }, 120_000)
 })
