@@ -4,6 +4,7 @@
 // what kind, counting those in force on its date, at lowered confidence; the freshness record counts them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadMiniGeography } from './support/mini-geography.ts'
+import { KS_TYPE_79_IN_FORCE, ksRateFileE7 } from './support/sst-e7-fixture.ts'
 import { simpleLookup, warningCodes, warningOf } from './support/lookup-bodies.ts'
 import { startLookupServer, type LookupServer } from './support/lookup-server.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
@@ -12,25 +13,15 @@ import { serveTempMirror, type TempMirror } from './support/temp-mirror.ts'
 
 const FILE = 'KSR2026Q4AUG19.csv'
 const WICHITA_ZIP = '67202'
-/** A rate row in the real files' layout (publisher-evidence A.4). */
-const row = (type: string, code: string, rate: string, from = '20190101', to = '99991231') => ['20', type, code, rate, rate, rate, rate, from, to].join(',')
 
 let mirror: TempMirror
 let lookup: LookupServer
 
 beforeAll(async () => {
   const geography = await loadMiniGeography(['KS'])
-  const counties = [...geography.counties.values()].filter((c) => c.state === 'KS').map((c) => row('00', c.fips.slice(2), '0.01'))
-  const lines = [
-    row('45', '20', '0.065', '20150701'),
-    ...counties,
-    row('01', '79000', '0.01'),
-    // type 79: one in force throughout, one from the quarter's first day, one that ended years ago
-    row('79', '11KAN', '0.0915'),
-    row('79', 'AEATC', '0.0865', '20261001'),
-    row('79', 'ALIOL', '0.0800', '20190101', '20211231'),
-  ]
-  mirror = await serveTempMirror({ [`sst/${FILE}`]: `${lines.join('\r\n')}\r\n` })
+  // type 79: one in force throughout, one from the quarter's first day, one that ended years ago
+  const counties = [...geography.counties.values()].filter((c) => c.state === 'KS').map((c) => c.fips.slice(2))
+  mirror = await serveTempMirror({ [`sst/${FILE}`]: ksRateFileE7(counties) })
   const artifacts = await tempDir('left-out-artifacts')
   const run = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build: await tempDir('left-out-build'), drops: await tempDir('left-out-no-drops'), states: 'KS' }))
   if (!run.manifest) throw new Error(`no snapshot: ${run.reason}`)
@@ -47,7 +38,7 @@ describe('a state whose file had rows of an undecoded type left out', () => {
     expect(body.rate.combined_rate).toBe('0.08500')
     expect(body.meta.confidence).toBe('medium')
     const warning = warningOf(body.meta.warnings, 'rows_left_out')
-    expect(warning).toMatchObject({ count: 2, kinds: [{ kind: 'type-79 rows (meaning not decoded)', count: 2, reason: expect.stringMatching(/not decoded/) }] })
+    expect(warning).toMatchObject({ count: KS_TYPE_79_IN_FORCE, kinds: [{ kind: 'type-79 rows (meaning not decoded)', count: KS_TYPE_79_IN_FORCE, reason: expect.stringMatching(/not decoded/) }] })
     expect(warning.message).toMatch(/^2 rows of the KS file in service were left out of every answer: 2 type-79 rows \(meaning not decoded\)/)
   })
 
@@ -60,6 +51,6 @@ describe('a state whose file had rows of an undecoded type left out', () => {
 
   it('the freshness record counts the rows left out (the expired one never)', async () => {
     const response = await lookup.get('/v1/freshness')
-    expect(response.body.states.find((s: { code: string }) => s.code === 'ks')).toMatchObject({ feed: 'sst', left_out_rows: 2 })
+    expect(response.body.states.find((s: { code: string }) => s.code === 'ks')).toMatchObject({ feed: 'sst', left_out_rows: KS_TYPE_79_IN_FORCE })
   })
 })
