@@ -90,7 +90,7 @@ export type FreshnessEnvelope = {
     withheld_rows: number
     /** rows of the state's file in service left out of every answer: set aside (they do not fit its layout or units) or of a kind whose meaning is not decoded; answers they may concern carry a rows_left_out warning */
     left_out_rows: number
-    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory */
+    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory (the rules table) */
     feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
     source_kind: 'official' | 'aggregator' | 'statute'
@@ -176,7 +176,7 @@ export type LookupMeta = {
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
   period: string | null
-  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory (the rules table); a fallback says why in the feed_fallback warning */
   feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
   warnings: LookupWarning[]
   normalization?: Normalization
@@ -703,7 +703,7 @@ export type TaxLookupFull = {
     effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
     /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
     period: string | null
-    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory (the rules table); a fallback says why in the feed_fallback warning */
     feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
     warnings: LookupWarning[]
   }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { extractMember } from '../pipeline/fetch/archive.ts'
 import { isActiveOn } from '../pipeline/feeds/sst/boundary-file.ts'
-import { assertRateFileHealthy, parseRateFile, parseSstDate } from '../pipeline/feeds/sst/rate-file.ts'
+import { assertRateFileHealthy, parseRateFile } from '../pipeline/feeds/sst/rate-file.ts'
+import { parseCompactDate } from '../pipeline/feeds/compact-date.ts'
 import { decodeText } from '../pipeline/fetch/text-decoding.ts'
 import { sharedPath } from './support/shared.ts'
 
@@ -117,7 +118,7 @@ describe('rate-file pitfalls', () => {
     const result = parseRateFile([lines[0], withField(lines[1]!, 3, '1.00000'), ...lines.slice(2)].join('\n'))
     expect(result.rejected).toEqual([{ line: 2, reason: expect.stringMatching(/1\.00000 is 100% or more: no sales tax rate/), window: expect.any(Object) }])
     const [, , , , , , , from, to] = lines[1]!.split(',')
-    expect(result.rejected[0]!.window).toEqual({ from: parseSstDate(from!), to: Number(to!.slice(0, 4)) >= 2900 ? null : parseSstDate(to!) })
+    expect(result.rejected[0]!.window).toEqual({ from: parseCompactDate(from!), to: Number(to!.slice(0, 4)) >= 2900 ? null : parseCompactDate(to!) })
   })
 
   it('zero rows parsed fails the file; trailing empty lines are fine', () => {

@@ -5,7 +5,7 @@
 // to December YYYY"). A suffix such as `_Apr26` marks a workbook re-issued in that month, which can
 // be linked beside the original: its `reissued` month ranks it. A PDF is not the workbook.
 import path from 'node:path'
-import type { PageLink } from '../mo-dor/links.ts'
+import type { PageLink } from '../../fetch/html-links.ts'
 
 /** `reissued`: the month (`2026-04`) a re-issued workbook's suffix names; null for an original. */
 export type CoWorkbookLink = { href: string; from: string; through: string; text: string; reissued: string | null }
