@@ -160,16 +160,18 @@ describe('finding the rate chart', () => {
 describe('through the publisher replica, as production runs', () => {
   const HOST = new URL(MO_RATE_TABLES_PAGE).host
   const chartUrl = new URL('/forms/oct2026.xlsx', MO_RATE_TABLES_PAGE).href
+  // E2: TaxAP presents itself as a browser to dor.mo.gov; the replica's pages answer only one that does
   const servePages = (replica: PublisherReplica) => {
-    replica.answer(MO_RATE_TABLES_PAGE, { kind: 'page', html: moRateTablesPageHtml([2026, 2025]) })
-    replica.answer(new URL('2026/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]) })
-    replica.answer(new URL('2025/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]) })
+    replica.answer(MO_RATE_TABLES_PAGE, { kind: 'page', html: moRateTablesPageHtml([2026, 2025]), browserOnly: true })
+    replica.answer(new URL('2026/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]), browserOnly: true })
+    replica.answer(new URL('2025/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]), browserOnly: true })
   }
 
   it('finds the chart from the rate-tables page and its year pages at dor.mo.gov through the proxy, and answers a Cape Girardeau ZIP from it (the chart in the shapes of E2)', async () => {
     const load = await loadFeedAtPublisher('MO', NOW, [HOST], async (replica) => {
       servePages(replica)
-      await replica.serveBytes(chartUrl, await moRateChart(rows, { header: MO_HEADER_E2, titleRows: 15, textRows: ['CITIES AND COUNTIES'], form: 'mixed' }))
+      const file = await replica.serveBytes(chartUrl, await moRateChart(rows, { header: MO_HEADER_E2, titleRows: 15, textRows: ['CITIES AND COUNTIES'], form: 'mixed' }))
+      replica.answer(chartUrl, { kind: 'file', file, browserOnly: true })
     })
     const loaded = loadedFeed(load)
     expect(loaded.choices[0]).toMatchObject({ edition: '2026-10-01', request: { fileName: 'oct2026.xlsx', officialUrl: chartUrl } })

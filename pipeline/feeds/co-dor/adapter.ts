@@ -7,6 +7,7 @@ import { compileCoRates } from './compile.ts'
 import { orNoFileOnMirror, pinsOf, readPage, type ChoiceContext, type EditionChoice } from '../../fetch/edition-choice.ts'
 import { isOlderDate, type FeedAdapter } from '../feed-adapter.ts'
 import { oneFileAdapter } from '../feed-files.ts'
+import { BROWSER_USER_AGENT } from '../../fetch/browser-user-agent.ts'
 
 const CO_FEED = 'co-dor'
 /** A DR 1002 workbook as an operator pins it: the file name the rates page links. */
@@ -14,7 +15,7 @@ const CO_WORKBOOK = /\.xlsx?$/i
 /** The rates page, kept (and, on a mirror, served) under this name. */
 const CO_RATES_PAGE_NAME = 'sales-use-tax-rates.html'
 /** tax.colorado.gov answers 403 to clients that do not present themselves as a browser (publisher-evidence B, CO row). */
-const CO_BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
+const CO_BROWSER_USER_AGENT = BROWSER_USER_AGENT
 
 /**
  * Colorado's DR 1002 workbook: the rates page links each half-year's, its period in the file name
