@@ -117,6 +117,7 @@ export type Health = {
   store: StoreHealth
   snapshot: SnapshotHealth
   logs: LogsHealth
+  webhooks: WebhooksHealth
 }
 
 export type LineItem = {
@@ -863,6 +864,23 @@ export type WebhookRateChanges = {
   previous_snapshot: string
   /** the changes new in this snapshot, in the account's states, in the order of /v1/changes */
   changes: RateChange[]
+}
+
+/** whether this node's webhook attempts fail for a reason of ours; lookups do not depend on them, so this does not make /healthz 503 */
+export type WebhooksHealth = {
+  status: 'ok'
+  /** webhook attempts failed for a reason of ours since start-up */
+  own_failures: number
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** the last webhook attempt failed for a reason of ours, not the receiver's (the HTTP client could not load, our code threw): not held against the endpoint, tried again */
+  problem: 'own_failure'
+  /** webhook attempts failed for a reason of ours since start-up */
+  own_failures: number
 }
 
 export type ZipCandidate = {
