@@ -88,6 +88,8 @@ export type FreshnessEnvelope = {
     rows: number
     /** ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one) */
     withheld_rows: number
+    /** rows of the state's file in service left out of every answer: set aside (they do not fit its layout or units) or of a kind whose meaning is not decoded; answers they may concern carry a rows_left_out warning */
+    left_out_rows: number
     /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc, ny-dtf-pub718, sc-dor, la-remote-sellers (official files), avalara-zip5 (an aggregator drop), statutory, statute-table (the rules table) */
     feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'ny-dtf-pub718' | 'sc-dor' | 'la-remote-sellers' | 'avalara-zip5' | 'statutory' | 'statute-table'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
@@ -205,7 +207,7 @@ export type LookupMeta = {
 }
 
 export type LookupWarning = string | {
-  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'local_tax_not_included' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip4_not_covered' | 'zip4_ambiguous' | 'zip4_unrated_district' | 'address_ambiguous' | 'address_unrated_district' | 'zip_answer_carried_over' | 'zip_figure_rejected' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
+  code: 'aggregator_estimate' | 'feed_fallback' | 'rate_varies_by_address' | 'local_tax_not_included' | 'rows_left_out' | 'unplaced_jurisdictions' | 'state_data_status' | 'ambiguous_zip5' | 'sub_zip_district' | 'neighbour_region' | 'place_input_mismatch' | 'place_name_ambiguous' | 'postal_city' | 'county_only' | 'place_without_zip' | 'nearest_zip' | 'zip4_not_used' | 'zip4_not_covered' | 'zip4_ambiguous' | 'zip4_unrated_district' | 'address_ambiguous' | 'address_unrated_district' | 'zip_answer_carried_over' | 'zip_figure_rejected' | 'zip_placed_by_region_name' | 'zip_placed_by_prefix' | 'zip_not_known' | 'date_after_data' | 'data_not_yet_effective' | 'earlier_snapshot' | 'earlier_edition' | 'statutory_rate_undated' | 'state_from_input' | 'geocoder_no_match' | 'geocoder_place_unmatched'
   message: string
   [field: string]: unknown
 }

@@ -2,7 +2,7 @@
 // previous snapshot and by the server for the one it serves.
 import * as z from 'zod'
 import { FEED_KINDS_IN_WORDS, FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
-import { RateVaries } from './model.ts'
+import { LeftOutRows, RateVaries } from './model.ts'
 
 export const FRESHNESS_STATUSES = [
   'ok',
@@ -46,6 +46,11 @@ export const FreshnessRecord = z.object({
     .int()
     .nonnegative()
     .describe('ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one)'),
+  left_out_rows: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("rows of the state's file in service left out of every answer: set aside (they do not fit its layout or units) or of a kind whose meaning is not decoded; answers they may concern carry a rows_left_out warning"),
   feed: FeedKind.describe(`the kind of source file read: ${FEED_KINDS_IN_WORDS}`),
   source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
@@ -165,6 +170,8 @@ export const StateRecord = z.object({
   /** the first day every jurisdiction of the data has a known rate; null: the state-level rate's first day says it */
   coverage_from: z.string().nullable().default(null),
   rate_varies: z.array(RateVaries).default([]),
+  /** rows of the data in service left out of every answer (set aside, or of a kind not decoded), by kind: their taxes may apply */
+  left_out: z.array(LeftOutRows).default([]),
   /** the comparison with the aggregator that let a new official feed serve (null: no trial on its last load) */
   official_trial: OfficialTrial.nullable().default(null),
   /** an edition listed on the last refresh that could not be used and is not served (pipeline/run/pending-edition.ts) */
@@ -220,6 +227,7 @@ export function freshnessEnvelope(manifest: Manifest): FreshnessEnvelope {
       source_period: quarterLabel(state.effective_through),
       rows: state.rows,
       withheld_rows: new Set(state.withheld.map((w) => w.zip)).size,
+      left_out_rows: state.left_out.reduce((sum, kind) => sum + kind.count, 0),
       feed: state.feed,
       source_kind: feedTraits(state.feed).sourceKind,
       edition: state.edition,

@@ -193,6 +193,8 @@ export type FeedResult = {
   plus4?: Plus4Table
   /** ZIPs the file has a row for, every one of them rejected (a garbled rate, parts not summing): each keeps its previous answer where it had one */
   rejectedZips?: { zip: string; reason: string }[]
+  /** rows of the file left out of every answer (set aside, or of a kind not decoded) whose taxes may apply */
+  leftOut?: LeftOutRows[]
 }
 
 /**
@@ -216,3 +218,23 @@ export const RateVaries = z.object({
   exact_source: z.string(),
 })
 export type RateVaries = z.infer<typeof RateVaries>
+
+/**
+ * Rows of a state's file read and left out of every answer, of one kind: rows set aside (a row that
+ * does not fit the layout, a rate of 100% or more) or rows of a kind whose meaning is not decoded (an
+ * SST type code no source documents). The taxes they carry may apply where an answer is, so every
+ * answer they may concern says so. Rows that ended before the file's first day never count.
+ */
+export const LeftOutRows = z.object({
+  /** what the rows are, e.g. `SST type-79 rows (meaning not decoded)`, `rows set aside` */
+  kind: z.string(),
+  /** how many rows, every window's */
+  count: z.number().int().positive(),
+  /** why they are left out */
+  reason: z.string(),
+  /** the first few, where they are in the file (`line 18: …`) */
+  examples: z.array(z.string()),
+  /** how many of them are in force over which days (a null bound: open) */
+  windows: z.array(z.object({ from: IsoDate.nullable(), to: IsoDate.nullable(), count: z.number().int().positive() })).min(1),
+})
+export type LeftOutRows = z.infer<typeof LeftOutRows>

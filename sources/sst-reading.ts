@@ -15,7 +15,7 @@ export const SstRowRead = z.enum([
   'replaces-state',
   /** rows that restate rates another layer already carries: dropped, with a note */
   'excluded',
-  /** rows whose meaning is not decoded: the state cannot be read safely and fails */
+  /** rows whose meaning is not decoded: left out of every answer, which says so (their count and kind); the decoded layers serve */
   'undecoded',
 ])
 export type SstRowRead = z.infer<typeof SstRowRead>
@@ -39,7 +39,7 @@ export const SstRowRule = z
 export type SstRowRule = z.infer<typeof SstRowRule>
 
 export const SstReading = z.object({
-  /** first matching rule wins; a row no rule matches fails the state (trap P13) */
+  /** first matching rule wins; a row no rule matches is left out as an undecoded one is (trap P13) */
   rules: z.array(SstRowRule).min(1),
   /**
    * The most the local layers of one stack may sum to, in 1e-5 units, by statute: above it a layer

@@ -17,7 +17,7 @@ import type { FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import AK from '../sources/ak.ts'
 import { AK_RATES_PAGE } from '../sources/descriptor.ts'
-import { AK_HEADER, AK_ROWS, akRateSheet, akTaxRatesPage, type AkSheetOptions, type AkSheetRow } from './support/ak-rate-sheet-fixture.ts'
+import { AK_HEADER, AK_NOTES, AK_ROWS, AK_ROWS_AMPERSAND, akRateSheet, akTaxRatesPage, type AkSheetOptions, type AkSheetRow } from './support/ak-rate-sheet-fixture.ts'
 import { loadFeedProcess, withPublisherReplica } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 
@@ -50,13 +50,25 @@ describe('reading the rate sheet', () => {
     expect((await parse(AK_ROWS, { merged: true })).rows).toEqual((await parse()).rows)
   })
 
-  it('refuses a header out of reach or lacking a column, no As-of date, a percent where a fraction is expected, a rate written as text, and parts not adding up', async () => {
-    await expect(parse(AK_ROWS, { titleRows: 12 })).rejects.toThrow(/no header row naming "Borough \/ Census Tract Name" in its first 10 rows/)
-    await expect(parse(AK_ROWS, { header: AK_HEADER.map((h) => (h === 'Sales Tax Rate Total' ? 'Total' : h)) })).rejects.toThrow(/row 4: header lacks Sales Tax Rate Total/)
+  it('E6 passes over the notes and other text below the member rows', async () => {
+    const sheet = await parse(AK_ROWS, { notes: AK_NOTES })
+    expect(sheet.rows).toEqual((await parse()).rows)
+    expect(sheet.setAside.count).toBe(0)
+  })
+
+  it('refuses a header out of reach or lacking a column, and no As-of date', async () => {
+    await expect(parse(AK_ROWS, { titleRows: 12 })).rejects.toThrow(/no header row naming "Borough \/ Census Tract Name", .* in its first 10 rows/)
+    await expect(parse(AK_ROWS, { header: AK_HEADER.map((h) => (h === 'Sales Tax Rate Total' ? 'Total' : h)) })).rejects.toThrow(/row 4 comes closest and lacks Sales Tax Rate Total/)
     await expect(parse(AK_ROWS, { asOf: 'September 2026' })).rejects.toThrow(/no "As of M\/D\/YYYY" above the header/)
-    await expect(parse(ketchikan({ cityRate: 5.5, total: 8 }))).rejects.toThrow(/Ketchikan: City \/ Taxing Area Sales Tax Rate 5\.5 is not a fraction: a percent where a fraction is expected/)
-    await expect(parse(ketchikan({ cityRate: '5.5% (Apr-Sep) / 3%' }))).rejects.toThrow(/Ketchikan: City \/ Taxing Area Sales Tax Rate "5\.5% \(Apr-Sep\) \/ 3%" is not a number \(a seasonal rate written out\?\)/)
-    await expect(parse(ketchikan({ total: 0.075 }))).rejects.toThrow(/Ketchikan: borough 0\.02500 and city 0\.05500 add up to 0\.08000, its Sales Tax Rate Total says 0\.07500/)
+  })
+
+  it('sets aside, naming its row, a percent where a fraction is expected, a rate written as text (a seasonal rate), and parts not adding up', async () => {
+    const setAside = async (change: Partial<AkSheetRow>) => (await parse(ketchikan(change))).setAside.notes()[0]
+    expect(await setAside({ cityRate: 5.5, total: 8 })).toMatch(/1 row\(s\) set aside.*row 6: Ketchikan: City \/ Taxing Area Sales Tax Rate 5\.5 is not a fraction: a percent where a fraction is expected/)
+    expect(await setAside({ cityRate: '5.5% (Apr-Sep) / 3%' })).toMatch(/row 6: Ketchikan: City \/ Taxing Area Sales Tax Rate "5\.5% \(Apr-Sep\) \/ 3%" is not a number \(a seasonal rate written out\?\)/)
+    expect(await setAside({ total: 0.075 })).toMatch(/row 6: Ketchikan: borough 0\.02500 and city 0\.05500 add up to 0\.08000, its Sales Tax Rate Total says 0\.07500/)
+    const percents = AK_ROWS.map((r) => ({ ...r, total: Number(r.total) * 100 }))
+    await expect(parse(percents)).rejects.toThrow(/rows set aside, more than 5%/)
   })
 })
 
@@ -84,9 +96,19 @@ describe('compiling Alaska', () => {
     expect(result.notes.join(' ')).toMatch(/ARSSTC lists its member boroughs and cities only: \d+ boroughs and census areas of the geography have no row/)
   })
 
-  it('refuses a borough that binds to no borough or census area, and a city counting another borough rate than its borough row', async () => {
-    await expect(compile([...AK_ROWS, { borough: 'Gotham Borough', boroughRate: 0.01, total: 0.01 }])).rejects.toThrow(/"Gotham Borough" binds to no Alaska borough or census area/)
-    await expect(compile(AK_ROWS.map((r) => (r.city === 'Kenai' ? { ...r, boroughRate: 0.02, total: 0.055 } : r)))).rejects.toThrow(/Kenai counts 0\.02000 of Kenai Peninsula Borough's tax, whose own row says 0\.03000/)
+  it('sets aside a borough that binds to no borough or census area, and a city counting another borough rate than its borough row; the answers say rows were left out', async () => {
+    const gotham = await compile([...AK_ROWS, { borough: 'Gotham Borough', boroughRate: 0.01, total: 0.01 }])
+    expect(gotham.notes.join(' ')).toMatch(/1 row\(s\) set aside.*"Gotham Borough" binds to no Alaska borough or census area/)
+    const kenai = await compile(AK_ROWS.map((r) => (r.city === 'Kenai' ? { ...r, boroughRate: 0.02, total: 0.055 } : r)))
+    expect(kenai.notes.join(' ')).toMatch(/Kenai counts 0\.02000 of Kenai Peninsula Borough's tax, whose own row says 0\.03000/)
+    expect(kenai.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+    expect(defaultCombinedRate(indexOf(kenai), '99611', 'AK', TODAY)).toBe(3000)
+  })
+
+  it('E6 binds a borough spelled "City & Borough of Juneau" as "City and Borough of Juneau"', async () => {
+    const result = await compile(AK_ROWS_AMPERSAND)
+    expect(result.leftOut).toBeUndefined()
+    expect(defaultCombinedRate(indexOf(result), '99801', 'AK', TODAY)).toBe(5000)
   })
 })
 
@@ -133,10 +155,10 @@ describe('finding the rate sheet', () => {
 })
 
 describe('through the publisher replica, as production runs', () => {
-  it('finds the sheet linked from the tax rates page at arsstc.org through the proxy', async () => {
+  it('finds the sheet linked from the tax rates page at arsstc.org through the proxy (in the shapes of E6: notes below the rows, an ampersand in a borough name)', async () => {
     await withPublisherReplica(['arsstc.org'], async (replica, dir) => {
       const file = path.join(dir, FILE)
-      await writeFile(file, await akRateSheet())
+      await writeFile(file, await akRateSheet(AK_ROWS_AMPERSAND, { notes: AK_NOTES }))
       replica.answer(AK_RATES_PAGE, { kind: 'page', html: akTaxRatesPage([FILE, OLDER]) })
       const url = `https://arsstc.org/wp-content/uploads/2026/09/${FILE}`
       replica.answer(url, { kind: 'file', file })
@@ -145,6 +167,7 @@ describe('through the publisher replica, as production runs', () => {
       expect(loaded.choices[0]).toMatchObject({ edition: '2026-09-01', request: { officialUrl: url } })
       expect(loaded.result.files.map((f) => f.url).filter((u) => u.startsWith('https:'))).toEqual([url])
       expect(defaultCombinedRate(indexOf(loaded.result), '99901', 'AK', TODAY)).toBe(8000)
+      expect(defaultCombinedRate(indexOf(loaded.result), '99801', 'AK', TODAY)).toBe(5000)
       expect(replica.proxy.tunnels.map((t) => t.replace(/:443$/, ''))).toContain('arsstc.org')
     })
   }, 120_000)

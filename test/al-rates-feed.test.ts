@@ -11,7 +11,7 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import AL from '../sources/al.ts'
 import { AL_RATES_PAGE } from '../sources/descriptor.ts'
-import { AL_HEADER, alRateFile } from './support/al-rate-fixture.ts'
+import { AL_E4, AL_HEADER, alRateFile } from './support/al-rate-fixture.ts'
 import { stateIndex, zipsWholly } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
@@ -40,10 +40,17 @@ describe('reading the local rates file', () => {
     expect(file.rows.find((r) => r.code === '9002')).toMatchObject({ rate: 3500, pjRate: 1750, to: null })
   })
 
-  it('refuses a header moved below a title line, a fraction where a percent is expected, and dates of another form', () => {
-    expect(() => parseAlRateFile(`Local Tax Rates\r\n${alRateFile(counties)}`, FILE)).toThrow(/header lacks Locality Code, Locality Name/)
-    expect(() => parseAlRateFile(alRateFile(counties, { edit: (r) => (r['Locality Code'] === '9002' ? { ...r, Rate: '0.035' } : r) }), FILE)).toThrow(/9002 Rate 0\.035 is below 0\.1%: a fraction where a percent is expected/)
-    expect(() => parseAlRateFile(alRateFile(counties, { edit: (r) => (r['Locality Code'] === '9002' ? { ...r, 'Active Date': '1/1/2020' } : r) }), FILE)).toThrow(/9002 dates 1\/1\/2020– are not YYYYMMDD/)
+  it('reads a header below a title line, and with its cells respaced (PJ Rate, Locality code)', () => {
+    const file = parseAlRateFile(alRateFile(counties), FILE)
+    expect(parseAlRateFile(`Local Tax Rates\r\n${alRateFile(counties)}`, FILE).rows.map(({ line, ...r }) => r)).toEqual(file.rows.map(({ line, ...r }) => r))
+    const respaced = alRateFile(counties).replace('PJ_Rate', 'PJ Rate').replace('Locality Code', 'LOCALITY CODE').replace('TaxType', 'Tax Type')
+    expect(parseAlRateFile(respaced, FILE).rows).toEqual(file.rows)
+  })
+
+  it('sets aside dates of another form and a rate of 100% or more, naming their lines; fails a Rate column of fractions', () => {
+    const edited = parseAlRateFile(alRateFile(counties, { edit: (r) => (r['Locality Code'] === '9002' ? { ...r, 'Active Date': '1/1/2020' } : r['Locality Code'] === '9003' ? { ...r, Rate: '125.0000' } : r) }), FILE)
+    expect(edited.setAside.notes()[0]).toMatch(/2 row\(s\) set aside.*line \d+: 9002 dates 1\/1\/2020– are not YYYYMMDD; line \d+: 9003 Rate 1\.25000 is 100% or more/)
+    expect(() => parseAlRateFile(alRateFile(counties, { edit: (r) => ({ ...r, Rate: String(Number(r.Rate) / 100) }) }), FILE)).toThrow(/no Rate reaches 0\.1%: the column holds fractions/)
   })
 })
 
@@ -71,9 +78,68 @@ describe('compiling Alabama', () => {
     expect(result.candidates.some((c) => c.stack.some((ref) => ref.code === '9002-PJ' || ref.code === '9003'))).toBe(false)
   })
 
-  it('holds a file whose every row takes effect after today, and refuses a county that binds to no county', () => {
+  it('holds a file whose every row takes effect after today; sets aside a county locality that binds to no county; refuses a file missing a county', () => {
     expect(() => compile(alRateFile(counties, { edit: (r) => ({ ...r, 'Active Date': '20270101', 'Inactive Date': '' }) }))).toThrow(/no general sales row is active on or before 2026-11-21: a file of rates not yet in force; held until then/)
-    expect(() => compile(alRateFile([...counties, 'Atlantis']))).toThrow(/county locality 7068 ATLANTIS COUNTY binds to no Alabama county/)
+    const atlantis = compile(alRateFile([...counties, 'Atlantis']))
+    expect(atlantis.notes.join(' ')).toMatch(/1 row\(s\) set aside.*county locality 7068 ATLANTIS COUNTY binds to no Alabama county/)
+    expect(atlantis.leftOut?.[0]).toMatchObject({ kind: 'rows set aside', count: 1 })
+    expect(() => compile(alRateFile(counties.filter((c) => c !== 'Autauga')))).toThrow(/no general sales row for 1 Alabama counties \(Autauga\): the file is incomplete/)
+  })
+
+  describe('E4: county localities by zone', () => {
+    let result: ReturnType<typeof compile>
+    let index: RateIndex
+    const fips = (name: string) => bed.counties.find((c) => c.name === name)!.fips
+    const rateOf = (zip: string) => defaultCombinedRate(index, zip, 'AL', '2026-11-21')
+    const pct = (text: string) => Math.round(Number(text) * 1000)
+    beforeAll(() => {
+      result = compile(alRateFile(counties, { e4: true }))
+      index = new RateIndex(writeRateIndex({ states: [{ code: 'AL', result }], zipMeta: () => undefined }))
+    })
+
+    it('Pike, with only CL TROY and EXC CL TROY: Troy answers its city and the CL TROY tax, the rest of Pike the EXC CL TROY tax, no county layer', () => {
+      const pike = result.candidates.filter((c) => c.countyFips === fips('Pike'))
+      const troy = pike.filter((c) => c.placeFips === placeNamed('Troy').geoid)
+      const outside = pike.filter((c) => c.placeFips === null)
+      expect(troy.length).toBeGreaterThan(0)
+      expect(outside.length).toBeGreaterThan(0)
+      for (const c of troy) expect(c.stack.map((ref) => ref.code), c.zip).toEqual(['01', '9101', '7804'])
+      for (const c of outside) expect(c.stack.map((ref) => ref.code), c.zip).toEqual(['01', '7805'])
+      const wholly = zipsWholly(result, fips('Pike'), null)
+      for (const zip of wholly) expect(rateOf(zip), zip).toBe(STATE_RATE + pct(AL_E4.Pike!.localities[1]![2]))
+    })
+
+    it('Morgan, with only UNINCORP AREAS and CL: Decatur answers the CL tax, land outside cities the UNINCORP tax', () => {
+      const decatur = zipsWholly(result, fips('Morgan'), placeNamed('Decatur').geoid)
+      const outside = zipsWholly(result, fips('Morgan'), null)
+      expect(decatur.length).toBeGreaterThan(0)
+      for (const zip of decatur) expect(rateOf(zip), zip).toBe(STATE_RATE + 4000 + pct('1.5000'))
+      for (const zip of outside) expect(rateOf(zip), zip).toBe(STATE_RATE + pct('2.0000'))
+    })
+
+    it('Madison, with only a COUNTY-WIDE TAX row: its county layer everywhere, Huntsville\'s city tax above it', () => {
+      const huntsville = zipsWholly(result, fips('Madison'), placeNamed('Huntsville').geoid)
+      const outside = zipsWholly(result, fips('Madison'), null)
+      for (const zip of huntsville) expect(rateOf(zip), zip).toBe(STATE_RATE + pct('0.5000') + 4500)
+      for (const zip of outside) expect(rateOf(zip), zip).toBe(STATE_RATE + pct('0.5000'))
+      expect(result.jurisdictions.find((j) => j.level === 'county' && j.code === fips('Madison').slice(2))).toMatchObject({ rate: 500, name: 'Madison' })
+    })
+
+    it('Mobile\'s CL tax answers inside Mobile only, above the plain county row', () => {
+      const mobile = zipsWholly(result, fips('Mobile'), placeNamed('Mobile').geoid)
+      const outside = zipsWholly(result, fips('Mobile'), null)
+      for (const zip of mobile) expect(rateOf(zip), zip).toBe(STATE_RATE + 1000 + 5000 + pct('0.5000'))
+      for (const zip of outside) expect(rateOf(zip), zip).toBe(STATE_RATE + 1000)
+    })
+
+    it('PJ, CL 4 CITIES, EDUCATION and UNABATED localities are listed as unplaced in their counties, never summed into a ZIP', () => {
+      for (const [county, code] of [['Russell', '7809'], ['Chilton', '7807'], ['Jefferson', '7806'], ['Baldwin', '7810']] as const) {
+        expect(result.unplaced.find((u) => u.code === code), code).toMatchObject({ level: 'district', counties: [fips(county)] })
+        expect(result.candidates.some((c) => c.stack.some((ref) => ref.code === code))).toBe(false)
+      }
+      expect(result.notes[0]).toMatch(/county localities by the zone their name says \(\(plain\) \d+, CL 2, CL 4 CITIES 1, CL TROY 1, COUNTY-WIDE TAX 1, EDUCATION 1, EXC CL TROY 1, PJ 1, UNABATED 1, UNINCORP AREAS 1\)/)
+      expect(result.notes.join(' ')).toMatch(/2 counties have no plain or county-wide locality, only localities of some zones: (Morgan, Pike|Pike, Morgan)/)
+    })
   })
 })
 
@@ -103,10 +169,10 @@ describe('through the publisher replica, as production runs', () => {
   const fileUrl = new URL(`/wp-content/uploads/2026/11/${FILE}`, AL_RATES_PAGE).href
   const servePage = (replica: PublisherReplica) => replica.answer(AL_RATES_PAGE, { kind: 'page', html: localRatesPage(fileUrl) })
 
-  it('finds taxrates_current.csv from the local rates page at www.revenue.alabama.gov through the proxy, and answers a Birmingham ZIP from it', async () => {
+  it('finds taxrates_current.csv from the local rates page at www.revenue.alabama.gov through the proxy, and answers a Birmingham ZIP from it (county localities in the shapes of E4)', async () => {
     const load = await loadFeedAtPublisher('AL', NOW, [HOST], async (replica) => {
       servePage(replica)
-      await replica.serveBytes(fileUrl, alRateFile(counties))
+      await replica.serveBytes(fileUrl, alRateFile(counties, { e4: true }))
     })
     const loaded = loadedFeed(load)
     expect(loaded.choices[0]).toMatchObject({ edition: NOW.slice(0, 10), request: { fileName: FILE, officialUrl: fileUrl } })
@@ -114,6 +180,9 @@ describe('through the publisher replica, as production runs', () => {
     const birmingham = zipsWholly(loaded.result, '01073', placeNamed('Birmingham').geoid)
     expect(birmingham.length).toBeGreaterThan(0)
     expect(defaultCombinedRate(stateIndex('AL', loaded.result), birmingham[0]!, 'AL', NOW.slice(0, 10))).toBe(STATE_RATE + 1000 + 4500)
+    const troy = loaded.result.candidates.filter((c) => c.placeName === 'Troy')
+    expect(troy.length).toBeGreaterThan(0)
+    for (const c of troy) expect(c.stack.map((ref) => ref.code)).toContain('7804')
     expect(load.tunnels).toContain(HOST)
   }, 120_000)
 

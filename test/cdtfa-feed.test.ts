@@ -11,6 +11,9 @@ import type { FeedResult, PlaceStack, ZipCandidate } from '../snapshot-contract/
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { RULES_TABLE_AS_OF, stateFacts, stateRateOn } from '../sources/state-facts.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
+import { chooseCdtfaWorkbook } from '../pipeline/feeds/cdtfa/adapter.ts'
+import { CDTFA_RATES_PAGE } from '../sources/descriptor.ts'
+import { feedTestBed } from './support/load-context.ts'
 import { sharedPath } from './support/shared.ts'
 
 const FILE_NAME = 'SalesTaxRates1-1-26.xlsx'
@@ -68,11 +71,9 @@ describe('parseCdtfaWorkbook', () => {
     })
   })
 
-  it('fails on a changed column layout, naming the expected and the found header', async () => {
-    await expect(parseCdtfaWorkbook(withStrings({ Notes: 'Remarks' }), FILE_NAME)).rejects.toThrow(
-      /changed column layout: expected a header row "Location, Rate, County, Type, Notes", found .*"Location, Rate, County, Type, Remarks"/,
-    )
-    await expect(parseCdtfaWorkbook(withStrings({ Rate: 'Tax Rate' }), FILE_NAME)).rejects.toThrow(/found .*Location, Tax Rate, County/)
+  it('fails on a changed column layout, naming the expected header and what the closest row lacks', async () => {
+    await expect(parseCdtfaWorkbook(withStrings({ Notes: 'Remarks' }), FILE_NAME)).rejects.toThrow(/no header row naming "Location", "Rate", "County", "Type", "Notes" in its first 20 rows; row \d+ comes closest and lacks Notes/)
+    await expect(parseCdtfaWorkbook(withStrings({ Rate: 'Tax Rate' }), FILE_NAME)).rejects.toThrow(/comes closest and lacks Rate/)
   })
 
   it('fails when a county row has no rate and no unincorporated-area row', async () => {
@@ -229,5 +230,19 @@ describe('compileCdtfa', () => {
 
   it('refuses a statewide rate above a published combined rate', () => {
     expect(() => compileCdtfa({ workbook, fileName: FILE_NAME, statewideRate: 8000, geography })).toThrow(/below the statewide 8000/)
+  })
+})
+
+describe('finding the workbook', () => {
+  const bed = feedTestBed('CA', '2026-03-15T03:00:00.000Z')
+
+  it('E11 holds a workbook linked before its effective date (the date its name carries) and takes the newest in effect', async () => {
+    await bed.mirror.publish({ [`cdtfa/${FILE_NAME}`]: bytes, 'cdtfa/SalesTaxRates4-1-26.xlsx': bytes })
+    const context = await bed.context()
+    const choice = await chooseCdtfaWorkbook(CDTFA_RATES_PAGE, context)
+    expect(choice).toMatchObject({ edition: '2026-01-01', request: { fileName: FILE_NAME } })
+    expect(choice.how).toMatch(/held until their date: SalesTaxRates4-1-26\.xlsx/)
+    await bed.mirror.publish({ 'cdtfa/SalesTaxRates4-1-26.xlsx': bytes })
+    await expect(chooseCdtfaWorkbook(CDTFA_RATES_PAGE, await bed.context())).rejects.toThrow(/links only workbooks taking effect after today \(SalesTaxRates4-1-26\.xlsx\); held until then/)
   })
 })

@@ -40,7 +40,7 @@ beforeAll(() => {
   rows = coRows(bed.counties)
 })
 
-const parse = async (workbookRows = rows, options: CoWorkbookOptions = {}) => parseCoRateWorkbook(await coRateWorkbook(workbookRows, options), FILE)
+const parse = async (workbookRows = rows, options: CoWorkbookOptions = {}) => parseCoRateWorkbook(await coRateWorkbook(workbookRows, options), FILE, STATE_RATE)
 const compile = async (workbookRows = rows, options: CoWorkbookOptions = {}) => compileCoRates({ workbook: await parse(workbookRows, options), stateRate: STATE_RATE, geography, edition: '2026-07-01' })
 const indexOf = (result: FeedResult) => stateIndex('CO', result)
 /** The combined rate of each candidate of a ZIP, in 1e-5 units. */
@@ -59,11 +59,28 @@ describe('reading the DR 1002 workbook', () => {
     expect(workbook.rows.find((r) => r.name === 'Boulder')!.selfCollected).toBe(true)
   })
 
-  it('reads a triple\'s tax from a Tax Type column or from its own header, and rates as fractions or % strings, to the same rows (both forms unconfirmed)', async () => {
+  it('reads a triple\'s tax from a Tax Type column or from its own header (both unconfirmed), and rates as percent numbers, fractions or % strings, to the same rows', async () => {
     const workbook = await parse()
+    expect(workbook.unit).toBe('percent')
     expect((await parse(rows, { triples: 'type-header' })).rows).toEqual(workbook.rows)
-    expect((await parse(rows, { form: 'percent' })).rows).toEqual(workbook.rows)
+    expect((await parse(rows, { form: 'fraction' })).rows).toEqual(workbook.rows)
+    expect((await parse(rows, { form: 'fraction' })).unit).toBe('fraction')
     expect((await parse(rows, { form: 'percent', triples: 'type-header' })).rows).toEqual(workbook.rows)
+  })
+
+  it('E3 reads percent numbers by the unit the State cells decide (2.9 is the state rate as a percent): CD\'s 0.1 is a tenth of a percent, not 10%', async () => {
+    const aurora = (await parse()).rows.find((r) => r.code === '001004')!
+    expect(aurora.taxes.find((t) => t.type === 'CD')!.rate).toBe(100)
+    expect(aurora.taxes.find((t) => t.type === 'State')!.rate).toBe(STATE_RATE)
+  })
+
+  it('E3 reads the home-rule cell as text: Self-Collected or blank, and Y/N alike', async () => {
+    const workbook = await parse()
+    expect(workbook.rows.filter((r) => r.selfCollected).map((r) => r.name).sort()).toEqual(['Boulder', 'Broomfield', 'Denver'])
+    expect((await parse(rows, { homeRule: 'yes-no' })).rows).toEqual(workbook.rows)
+    const odd = rows.map((r) => (r.name === 'Boulder' ? { ...r, selfCollected: true } : r))
+    const workbookRows = (await parse(odd)).rows
+    expect(workbookRows.find((r) => r.name === 'Boulder')!.selfCollected).toBe(true)
   })
 
   it('never reads the merged Total Rate column, whose figures lag the rates', async () => {
@@ -76,13 +93,19 @@ describe('reading the DR 1002 workbook', () => {
     expect((await parse(numeric)).rows.find((r) => r.name === 'Aurora')!.code).toBe('001004')
   })
 
-  it('refuses a header moved out of reach or lacking a column, a workbook without its By Name sheet, a percent number where a fraction is expected, and a code of another shape', async () => {
-    await expect(parse(rows, { titleRows: 20 })).rejects.toThrow(/no header row naming "Jurisdiction Code" in its first 15 rows/)
-    await expect(parse(rows, { header: ['Location Code', 'Jurisdiction Code', 'Self Collected Home Rule'] })).rejects.toThrow(/row 4: header lacks County/)
+  it('refuses a header moved out of reach or lacking a column, a workbook without its By Name sheet, and rates no unit reads the state rate from', async () => {
+    await expect(parse(rows, { titleRows: 20 })).rejects.toThrow(/no header row naming "Location Code", "Jurisdiction Code", "County", "Self Collected Home Rule" in its first 15 rows/)
+    await expect(parse(rows, { header: ['Location Code', 'Jurisdiction Code', 'Self Collected Home Rule'] })).rejects.toThrow(/row 4 comes closest and lacks County/)
     await expect(parse(rows, { sheet: 'Sheet1' })).rejects.toThrow(/no sheet named "By Name" \(its sheets: "Sheet1", "By Juris Codes"/)
-    const percentNumbers = rows.map((r) => ({ ...r, taxes: r.taxes.map((t) => ({ ...t, rate: t.rate * 100 })) }))
-    await expect(parse(percentNumbers)).rejects.toThrow(/State rate 2\.9 is not a fraction: a percent where a fraction is expected/)
-    await expect(parse([{ ...rows[0]!, code: '12345X' }])).rejects.toThrow(/Jurisdiction Code "12345X" of Unincorporated Adams County is not 6 digits/)
+    const hundredfold = rows.map((r) => ({ ...r, taxes: r.taxes.map((t) => ({ ...t, rate: t.rate * 100 })) }))
+    await expect(parse(hundredfold)).rejects.toThrow(/the unit of its rates cannot be decided: of \d+ figures .* where one reads as the 0\.02900 state rate/)
+  })
+
+  it('sets aside a code of another shape and a row whose State cell is not the state rate, naming their rows', async () => {
+    const odd = [...rows, { ...rows[0]!, code: '12345X' }, { ...rows[1]!, code: '199999', taxes: [{ type: 'State', rate: 3.9 }] }]
+    const workbook = await parse(odd)
+    expect(workbook.rows).toHaveLength(rows.length)
+    expect(workbook.setAside.notes()[0]).toMatch(/2 row\(s\) set aside.*Jurisdiction Code "12345X" of Unincorporated Adams County is not 6 digits; row \d+: 199999 \(.*\) prints the state rate 0\.03900/)
   })
 })
 
@@ -115,25 +138,30 @@ describe('compiling Colorado', () => {
     expect(result.notes.join(' ')).toMatch(/1 places or county parts carry codes at different rates/)
   })
 
-  it('lists a code that binds to no place as unplaced, never summed into a ZIP; refuses a County that names no county', async () => {
+  it('lists a code that binds to no place as unplaced, never summed into a ZIP; sets aside a row whose County names no county', async () => {
     const atlantis: CoRow = { name: 'Atlantis', code: '001999', county: 'Adams', taxes: [{ type: 'State', rate: CO_STATE }, { type: 'County', rate: AURORA.adams }, { type: 'City', rate: 2 }] }
     const result = await compile([...rows, atlantis])
     expect(result.unplaced).toEqual([{ level: 'city', code: '001999', name: 'Atlantis', rate: 2000, counties: ['08001'], reason: '001999 binds to no Census place named Atlantis in Adams County' }])
     expect(result.jurisdictions.some((j) => j.code === '001999')).toBe(false)
-    await expect(compile([...rows, { ...atlantis, county: 'Gilpinia' }])).rejects.toThrow(/row \d+: 001999 \(Atlantis\): County "Gilpinia" is no Colorado county of the geography/)
+    const gilpinia = await compile([...rows, { ...atlantis, county: 'Gilpinia' }])
+    expect(gilpinia.notes.join(' ')).toMatch(/1 row\(s\) set aside.*row \d+: 001999 \(Atlantis\): County "Gilpinia" is no Colorado county of the geography/)
+    expect(gilpinia.leftOut?.[0]).toMatchObject({ kind: 'rows set aside', count: 1 })
   })
 
   it('refuses a fraction written as a percent (the state rate read as 0.029%), a county at two rates and a workbook missing counties', async () => {
     const fractionsAsPercent = rows.map((r) => ({ ...r, taxes: r.taxes.map((t) => ({ ...t, rate: t.rate / 100 })) }))
-    await expect(compile(fractionsAsPercent, { form: 'percent' })).rejects.toThrow(/prints the state rate 0\.00029, the rules table says 0\.02900: a percent where a fraction is expected, or the reverse\?/)
+    await expect(compile(fractionsAsPercent, { form: 'percent' })).rejects.toThrow(/the unit of its rates cannot be decided/)
     const twoRates = rows.map((r) => (r.code === '035004' ? { ...r, taxes: r.taxes.map((t) => (t.type === 'County' ? { ...t, rate: 2 } : t)) } : r))
     await expect(compile(twoRates)).rejects.toThrow(/035004 \(Aurora\): Douglas County at 0\.02000, row \d+ \(\d{6}\) says 0\.01000/)
     await expect(compile(rows.filter((r) => r.county !== 'Alamosa'))).rejects.toThrow(/1 Colorado counties of the geography have no row \(08003 Alamosa\): the workbook is incomplete/)
   })
 
-  it('refuses a self-collected home-rule city whose City rate the file leaves out, rather than answering it at zero', async () => {
+  it('sets aside a self-collected home-rule city whose City rate the file leaves out, rather than answering it at zero: its answers say a row was left out', async () => {
     const noCityRate = rows.map((r) => (r.name === 'Boulder' ? { ...r, taxes: r.taxes.filter((t) => t.type !== 'City') } : r))
-    await expect(compile(noCityRate)).rejects.toThrow(/013001 \(Boulder\): a self-collected home-rule city with no City rate in the file/)
+    const result = await compile(noCityRate)
+    expect(result.notes.join(' ')).toMatch(/013001 \(Boulder\): a self-collected home-rule city with no City rate in the file/)
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+    expect(result.candidates.some((c) => c.placeName === 'Boulder')).toBe(false)
   })
 })
 
@@ -149,11 +177,27 @@ describe('finding the workbook', () => {
     await bed.mirror.publish({ [PAGE]: coRatesPageHtml(EDITIONS), [`co-dor/${FILE}`]: await coRateWorkbook(rows) })
     const sources = await fetchStateSources(CO, OFFICIAL, await bed.context())
     expect(sources.choices[0]).toMatchObject({ edition: '2026-07-01', pinned: false, request: { fileName: FILE } })
-    expect(sources.choices[0]!.how).toMatch(/"DR 1002 Colorado Sales\/Use Tax Rates: July to December 2026", the newest of 3 workbook\(s\).*held until their period: "DR 1002 Colorado Sales\/Use Tax Rates: January to June 2027"/)
+    expect(sources.choices[0]!.how).toMatch(/"DR 1002 Colorado Sales\/Use Tax Rates: July to December 2026", the newest of 3 workbook\(s\).*held until their period: Colorado_Jurisdiction_Codes_Rates_Jan-June2027\.xlsx/)
     const loaded = await loadFeed(CO, OFFICIAL, await bed.context())
     expect(loaded.edition).toBe('2026-07-01')
     expect(loaded.effectiveDateBasis).toBe('edition_only')
     expect(loaded.files.map((f) => f.name)).toContain(FILE)
+  })
+
+  it('E3 finds the workbook by the half-year in its file name whatever its link text, the latest re-issue of the period over the original beside it', async () => {
+    const reissue = 'Colorado_Jurisdiction_Codes_Rates_July-Dec2026_Sep26.xlsx'
+    const byName: [string, string][] = [
+      ['DR 1002 Jurisdiction Codes and Rates (Excel)', 'Colorado_Jurisdiction_Codes_Rates_Jan-June2026.xlsx'],
+      ['DR 1002 Jurisdiction Codes and Rates (Excel)', 'Colorado_Jurisdiction_Codes_Rates_Jan-June2026_Apr26.xlsx'],
+      ['DR 1002 Jurisdiction Codes and Rates (Excel)', FILE],
+      ['DR 1002 Jurisdiction Codes and Rates, revised (Excel)', reissue],
+    ]
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml(byName), [`co-dor/${reissue}`]: await coRateWorkbook(rows) })
+    const sources = await fetchStateSources(CO, OFFICIAL, await bed.context())
+    expect(sources.choices[0]).toMatchObject({ edition: '2026-07-01', pinned: false, request: { fileName: reissue } })
+    expect(sources.choices[0]!.how).toMatch(/the latest re-issue of 2 for its period \(re-issued 2026-09\), over Colorado_Jurisdiction_Codes_Rates_July-Dec2026\.xlsx/)
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml([...byName.slice(0, 3), ['DR 1002 Colorado Sales/Use Tax Rates: July to December 2026', 'dr1002-2026-h2.xlsx']]) })
+    await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/links 2 workbooks for the period beginning 2026-07-01 none re-issued later than the others/)
   })
 
   it('takes the linked workbook the operator pins, and refuses a pin the page does not link', async () => {
@@ -172,9 +216,9 @@ describe('finding the workbook', () => {
 
   it('holds a page linking only a workbook of a half-year not yet begun, and fails on a page whose links lost their period text', async () => {
     await bed.mirror.publish({ [PAGE]: coRatesPageHtml([EDITIONS[0]!]) })
-    await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/links only workbooks of periods not yet begun \("DR 1002 Colorado Sales\/Use Tax Rates: January to June 2027"\); held until then/)
-    await bed.mirror.publish({ [PAGE]: coRatesPageHtml([['Current rates', FILE]]) })
-    await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/links no workbook by the text "January to June YYYY" or "July to December YYYY": its layout changed/)
+    await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/links only workbooks of periods not yet begun \(Colorado_Jurisdiction_Codes_Rates_Jan-June2027\.xlsx\); held until then/)
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml([['Current rates', 'rates.xlsx']]) })
+    await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/links no workbook named by its half-year .* nor by the text "January to June YYYY" or "July to December YYYY": its layout changed/)
   })
 
   it('refuses a sign-in page served in place of the workbook', async () => {
@@ -215,7 +259,8 @@ describe('at tax.colorado.gov, through the publisher replica', () => {
     replica = await startPublisherReplica([new URL(CO_RATES_PAGE).host], dir)
     const file = path.join(dir, FILE)
     await writeFile(file, await coRateWorkbook(rows))
-    replica.answer(CO_RATES_PAGE, { kind: 'page', html: coRatesPageHtml(EDITIONS), browserOnly: true })
+    // E3: the workbooks linked by a text naming no period, found by the half-year in their file names
+    replica.answer(CO_RATES_PAGE, { kind: 'page', html: coRatesPageHtml(EDITIONS.map(([, file]) => ['DR 1002 Jurisdiction Codes and Rates (Excel)', file])), browserOnly: true })
     replica.answer(workbookUrl, { kind: 'file', file, browserOnly: true })
   })
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 import { moRateTablesPageHtml, moYearPageHtml } from './support/publisher-pages.ts'
-import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
+import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_HEADER_E2, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
 
 const FILE = 'rate-chart.xlsx'
 const STATE_RATE = 4225
@@ -30,7 +30,7 @@ beforeAll(() => {
   rows = moChartRows(bed.counties)
 })
 
-const parse = async (chartRows = rows, options: MoChartOptions = {}) => parseMoRateChart(await moRateChart(chartRows, options), FILE)
+const parse = async (chartRows = rows, options: MoChartOptions = {}) => parseMoRateChart(await moRateChart(chartRows, options), FILE, STATE_RATE)
 const compile = async (chartRows = rows, options: MoChartOptions = {}) => compileMoRates({ chart: await parse(chartRows, options), stateRate: STATE_RATE, geography, edition: '2026-10-01' })
 const indexOf = (result: Awaited<ReturnType<typeof compile>>) => stateIndex('MO', result)
 
@@ -47,12 +47,31 @@ describe('reading the rate chart', () => {
     expect((await parse()).rows.find((r) => r.code === '11242-031-000')!.rate).toBe(units(MO_STATE, MO_COUNTY_PART, 2.5))
   })
 
-  it('refuses a header moved out of reach or lacking a column, a percent number where a fraction is expected, and a code of another shape', async () => {
-    await expect(parse(rows, { titleRows: 25 })).rejects.toThrow(/no header row naming "JurisdictionCode" in its first 20 rows/)
-    await expect(parse(rows, { header: MO_HEADER.filter((h) => h !== 'SalesTaxRate(0000)') })).rejects.toThrow(/row 12: header lacks SalesTaxRate\(0000\)/)
-    const percentNumbers = rows.map((r) => ({ ...r, rate: r.rate * 100 }))
-    await expect(parse(percentNumbers, { form: 'fraction' })).rejects.toThrow(/is not a fraction: a percent where a fraction is expected/)
-    await expect(parse([{ name: 'ODD', code: '1124-031-000', rate: 6 }])).rejects.toThrow(/JurisdictionCode "1124-031-000" is not NNNNN-CCC-NNN/)
+  it('E2 reads a header with spaces (Jurisdiction Code, AMJ Rate(7004)) found on any of the first 60 rows, text rows between it and the data passed over', async () => {
+    const chart = await parse()
+    const e2 = await parse(rows, { header: MO_HEADER_E2, titleRows: 40, textRows: ['Rates effective October 1, 2026', 'CITIES AND COUNTIES'] })
+    expect(e2.rows).toEqual(chart.rows.map((r) => ({ ...r, row: r.row + 31 })))
+    expect(e2.setAside.count).toBe(0)
+  })
+
+  it('E2 reads % strings and fractions in one file, and percent numbers alike: the unit of the numbers comes from the state rate every total includes, not from their size', async () => {
+    const chart = await parse()
+    expect((await parse(rows, { form: 'mixed' })).rows).toEqual(chart.rows)
+    expect((await parse(rows, { form: 'percent-number' })).rows).toEqual(chart.rows)
+  })
+
+  it('refuses a header moved out of reach or lacking a column, naming the row closest to it', async () => {
+    await expect(parse(rows, { titleRows: 65 })).rejects.toThrow(/no header row naming "Jurisdiction Name", "Jurisdiction Code", "SalesTaxRate\(0000\)" in its first 60 rows/)
+    await expect(parse(rows, { header: MO_HEADER.filter((h) => h !== 'SalesTaxRate(0000)') })).rejects.toThrow(/row 12 comes closest and lacks SalesTaxRate\(0000\)/)
+  })
+
+  it('sets aside a code of another shape and a total below the state rate, naming their rows; fails a chart whose numbers fit neither unit', async () => {
+    const odd = [...rows, { name: 'ODD', code: '1124-031-000', rate: 6 }, { name: 'LOW', code: '11242-031-777', rate: 0.057 }]
+    const chart = await parse(odd)
+    expect(chart.rows).toHaveLength(rows.length)
+    expect(chart.setAside.notes()[0]).toMatch(new RegExp(`2 row\\(s\\) set aside.*row ${12 + rows.length + 1}: Jurisdiction Code "1124-031-000" is not NNNNN-CCC-NNN; row ${12 + rows.length + 2}: 11242-031-777: SalesTaxRate\\(0000\\) 0\\.00057 is below the 0\\.04225 state rate`))
+    const tiny = rows.map((r) => ({ ...r, rate: r.rate / 1000 }))
+    await expect(parse(tiny, { form: 'percent-number' })).rejects.toThrow(/the unit of its rates cannot be decided/)
   })
 })
 
@@ -92,15 +111,16 @@ describe('compiling Missouri', () => {
     expect(camden.rate).toBe(units(MO_COUNTY_PART, 0.5))
   })
 
-  it('lists a city code that binds to no place as unplaced; refuses a county code that binds to no county', async () => {
+  it('lists a city code that binds to no place as unplaced; sets aside a county code that binds to no county', async () => {
     const atlantis = { name: 'ATLANTIS', code: '99999-031-000', rate: MO_STATE + MO_COUNTY_PART + 1 }
     const result = await compile([...rows, atlantis])
     expect(result.unplaced.find((u) => u.code === '99999-031')).toMatchObject({ level: 'city', rate: 1000, reason: expect.stringMatching(/binds to no Census place 2999999 nor any named ATLANTIS/) })
-    await expect(compile([...rows, { ...atlantis, code: '00000-998-000' }])).rejects.toThrow(/county segment 998 of 00000-998-000 \(ATLANTIS\) binds to no Missouri county/)
+    const noCounty = await compile([...rows, { ...atlantis, code: '00000-998-000' }])
+    expect(noCounty.notes.join(' ')).toMatch(/1 row\(s\) set aside.*county segment 998 of 00000-998-000 \(ATLANTIS\) binds to no Missouri county/)
+    expect(noCounty.leftOut?.[0]).toMatchObject({ kind: 'rows set aside', count: 1 })
   })
 
-  it('refuses a percent read where it is below the state rate (a fraction written with %) and a chart missing counties', async () => {
-    await expect(compile(rows.map((r) => (r.code === '00000-031-000' ? { ...r, rate: 0.057 } : r)))).rejects.toThrow(/00000-031-000 at 0\.00057 is below the 0\.04225 state rate it includes/)
+  it('refuses a chart missing counties', async () => {
     await expect(compile(rows.filter((r) => !r.code.startsWith('00000-001-')))).rejects.toThrow(/1 Missouri counties of the geography have no row \(29001 Adair\)/)
   })
 })
@@ -140,16 +160,18 @@ describe('finding the rate chart', () => {
 describe('through the publisher replica, as production runs', () => {
   const HOST = new URL(MO_RATE_TABLES_PAGE).host
   const chartUrl = new URL('/forms/oct2026.xlsx', MO_RATE_TABLES_PAGE).href
+  // E2: TaxAP presents itself as a browser to dor.mo.gov; the replica's pages answer only one that does
   const servePages = (replica: PublisherReplica) => {
-    replica.answer(MO_RATE_TABLES_PAGE, { kind: 'page', html: moRateTablesPageHtml([2026, 2025]) })
-    replica.answer(new URL('2026/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]) })
-    replica.answer(new URL('2025/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]) })
+    replica.answer(MO_RATE_TABLES_PAGE, { kind: 'page', html: moRateTablesPageHtml([2026, 2025]), browserOnly: true })
+    replica.answer(new URL('2026/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]), browserOnly: true })
+    replica.answer(new URL('2025/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]), browserOnly: true })
   }
 
-  it('finds the chart from the rate-tables page and its year pages at dor.mo.gov through the proxy, and answers a Cape Girardeau ZIP from it', async () => {
+  it('finds the chart from the rate-tables page and its year pages at dor.mo.gov through the proxy, and answers a Cape Girardeau ZIP from it (the chart in the shapes of E2)', async () => {
     const load = await loadFeedAtPublisher('MO', NOW, [HOST], async (replica) => {
       servePages(replica)
-      await replica.serveBytes(chartUrl, await moRateChart(rows))
+      const file = await replica.serveBytes(chartUrl, await moRateChart(rows, { header: MO_HEADER_E2, titleRows: 15, textRows: ['CITIES AND COUNTIES'], form: 'mixed' }))
+      replica.answer(chartUrl, { kind: 'file', file, browserOnly: true })
     })
     const loaded = loadedFeed(load)
     expect(loaded.choices[0]).toMatchObject({ edition: '2026-10-01', request: { fileName: 'oct2026.xlsx', officialUrl: chartUrl } })

@@ -21,7 +21,7 @@ import NM from '../sources/nm.ts'
 import { loadFeedProcess, withPublisherReplica } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { nmDataDownloadPage, nmPeriodTitle } from './support/publisher-pages.ts'
-import { NM_HEADER, NM_LOCATIONS, NM_REMAINDER, NM_REMAINDER_OF, NM_STATE_PERCENT, nmGrtCsv, nmGrtRows, nmGrtZip, nmServicesJson, type NmRow } from './support/nm-grt-fixture.ts'
+import { NM_AIRPORT, NM_E5_TITLES, NM_HEADER, NM_LOCATIONS, NM_NOISY_RATE, NM_REMAINDER, NM_REMAINDER_OF, NM_STATE_PERCENT, nmGrtCsv, nmGrtRows, nmGrtZip, nmServicesJson, type NmRow } from './support/nm-grt-fixture.ts'
 
 const FILE = 'grt_rates_boundaries.csv'
 const NOW = '2026-11-21T03:00:00.000Z'
@@ -41,7 +41,7 @@ beforeAll(() => {
   rows = nmGrtRows(bed.counties.map((c) => c.name))
 })
 
-const parse = (fileRows = rows, options: Parameters<typeof nmGrtCsv>[1] = {}) => parseNmGrtFile(nmGrtCsv(fileRows, options), FILE)
+const parse = (fileRows = rows, options: Parameters<typeof nmGrtCsv>[1] = {}) => parseNmGrtFile(nmGrtCsv(fileRows, options), FILE, STATE_RATE)
 const compile = (fileRows = rows) => compileNmGrt({ file: parse(fileRows), stateRate: STATE_RATE, geography, edition: '2026-07-01' })
 const indexOf = (result: FeedResult) => new RateIndex(writeRateIndex({ states: [{ code: 'NM', result }], zipMeta: () => undefined }))
 const candidatesOf = (result: FeedResult, zip: string) => result.candidates.filter((c) => c.zip === zip)
@@ -65,12 +65,36 @@ describe('reading the GRT CSV', () => {
     expect(locations.filter((l) => l.kind === 'remainder')).toHaveLength(bed.counties.length - 1)
   })
 
-  it('refuses a header lacking grt_rate, a fraction where a percent is expected and the reverse, a code of another shape, and one code at two rates', () => {
-    expect(() => parse(rows, { header: NM_HEADER.map((h) => (h === 'grt_rate' ? 'GRT_RATE_PCT' : h)) })).toThrow(/header lacks grt_rate .*: not the GRT rates and boundaries table, or its header moved/)
-    expect(() => parse(withRow(NM_LOCATIONS.albuquerque.code, { rate: '0.078125' }))).toThrow(/02-100 grt_rate "0\.078125" is below 1%: a fraction where a percent is expected/)
-    expect(() => parse(withRow(NM_LOCATIONS.lasCruces.code, { rate: '831.25' }))).toThrow(/07-104 grt_rate "831\.25" is above 20%: not a percent/)
-    expect(() => parse([...rows, { name: 'Odd', county: 'Bernalillo', code: '2-100', rate: '7.0000' }])).toThrow(/location code "2-100" is not NN-NNN/)
-    expect(() => parse([...rows, { ...NM_LOCATIONS.albuquerque, rate: '7.9375' }])).toThrow(/02-100 \(Albuquerque\) at 7\.938% in Bernalillo, line \d+ gives it 7\.813% in Bernalillo/)
+  it('refuses a header lacking grt_rate, naming the row closest to it', () => {
+    expect(() => parse(rows, { header: NM_HEADER.map((h) => (h === 'grt_rate' ? 'GRT_RATE_PCT' : h)) })).toThrow(/row 1 comes closest and lacks grt_rate: not the GRT rates and boundaries table, or its layout changed/)
+  })
+
+  it('sets aside, naming their lines, a rate of 100% or more, digits finer than 1/10000 of a percent that are no float noise, a code of another shape, and one code at two rates', () => {
+    const file = parse([
+      ...withRow(NM_LOCATIONS.lasCruces.code, { rate: '831.25' }),
+      { name: 'Fine', county: 'Bernalillo', code: '02-990', rate: '7.812512' },
+      { name: 'Odd', county: 'Bernalillo', code: '2-100', rate: '7.0000' },
+      { ...NM_LOCATIONS.albuquerque, rate: '7.9375' },
+    ])
+    expect(file.setAside.count).toBe(4)
+    const note = file.setAside.notes()[0]!
+    expect(note).toMatch(/07-104 grt_rate 8\.31250 is 100% or more/)
+    expect(note).toMatch(/02-990 grt_rate 7\.812512 has more decimals than the 4 its publisher prints, and they are not float noise/)
+    expect(note).toMatch(/location code "2-100" is not NN-NNN/)
+    expect(note).toMatch(/line \d+: 02-100 \(Albuquerque\) at 7\.938% in Bernalillo, line \d+ gives it 7\.813% in Bernalillo/)
+  })
+
+  it('E5 reads a total with float noise (7.81250000000001) as the total it stands for, rounded by the same rule', () => {
+    const noisy = parse(withRow(NM_LOCATIONS.albuquerque.code, { rate: NM_NOISY_RATE }))
+    expect(noisy.locations.find((l) => l.code === NM_LOCATIONS.albuquerque.code)).toMatchObject({ rate: units('7.8125'), rounded: true })
+    expect(noisy.setAside.count).toBe(0)
+    expect(parse(withRow(NM_LOCATIONS.albuquerque.code, { rate: '7.81249999999999' })).locations.find((l) => l.code === NM_LOCATIONS.albuquerque.code)!.rate).toBe(units('7.8125'))
+  })
+
+  it('decides the unit of grt_rate from the state rate: a file of fractions reads as the same totals, one fitting neither unit fails', () => {
+    const fractions = rows.map((r) => ({ ...r, rate: (Number(r.rate) / 100).toFixed(6) }))
+    expect(parse(fractions).locations.map((l) => [l.code, l.rate])).toEqual(parse().locations.map((l) => [l.code, l.rate]))
+    expect(() => parse(rows.map((r) => ({ ...r, rate: String(Number(r.rate) * 1000) })))).toThrow(/the unit of its rates cannot be decided/)
   })
 })
 
@@ -115,14 +139,24 @@ describe('compiling New Mexico', () => {
     expect(result.unplaced.find((u) => u.code === NM_LOCATIONS.nowhere.code)).toMatchObject({ level: 'city', counties: ['35049'], reason: '01-999 binds to no Census place named Atlantis in Santa Fe' })
     const stacked = new Set(result.candidates.flatMap((c) => c.stack.map((r) => r.code)))
     expect(stacked.has(NM_LOCATIONS.isleta.code) || stacked.has(NM_LOCATIONS.nowhere.code)).toBe(false)
-    expect(result.notes.join(' ')).toMatch(/location totals printed to 1\/10000 of a percent were rounded half-up/)
+    expect(result.notes.join(' ')).toMatch(/location totals printed to 1\/10000 of a percent \(float noise past it dropped\) were rounded half-up/)
   })
 
-  it('refuses a county that binds to no county, a file missing a county, two codes naming one place at two rates, and a total below the state portion', () => {
-    expect(() => compile([...rows, { name: 'Gotham', county: 'Gotham', code: '99-100', rate: '8.0000' }])).toThrow(/county "Gotham" of 99-100 \(Gotham\) binds to no New Mexico county of the geography/)
+  it('refuses a file missing a county; sets aside a county that binds to no county; lists a second code naming one place at another rate as unplaced', () => {
     expect(() => compile(rows.filter((r) => r.county !== 'Catron'))).toThrow(/1 New Mexico counties of the geography have no location \(35003 Catron\): the file is incomplete/)
-    expect(() => compile([...rows, { name: 'Bernalillo', county: 'Sandoval', code: '29-120', rate: '8.0000' }])).toThrow(/29-119 \(Town of Bernalillo\) and 29-120 \(Bernalillo\) both name Bernalillo in Sandoval/)
-    expect(() => compile(withRow(NM_LOCATIONS.lasCruces.code, { rate: '4.5000' }))).toThrow(/07-104 \(Las Cruces\) at 0\.04500 is below the 0\.04875 state rate it includes: a fraction where a percent is expected/)
+    const gotham = compile([...rows, { name: 'Gotham', county: 'Gotham', code: '99-100', rate: '8.0000' }])
+    expect(gotham.notes.join(' ')).toMatch(/1 row\(s\) set aside.*county "Gotham" of 99-100 \(Gotham\) binds to no New Mexico county of the geography/)
+    expect(gotham.leftOut?.[0]).toMatchObject({ kind: 'rows set aside', count: 1 })
+    const twice = compile([...rows, { name: 'Bernalillo', county: 'Sandoval', code: '29-120', rate: '8.0000' }])
+    expect(twice.unplaced.find((u) => u.code === '29-120')).toMatchObject({ level: 'city', counties: ['35043'], reason: expect.stringMatching(/names Bernalillo in Sandoval as 29-119 \(Town of Bernalillo\) does, at 0\.08000 against 0\.07938/) })
+  })
+
+  it('E5 lists a special district printing less than the state rate as unplaced in its county, and serves the file', () => {
+    const result = compile([...rows, NM_AIRPORT])
+    expect(result.unplaced.find((u) => u.code === NM_AIRPORT.code)).toMatchObject({ level: 'district', rate: units(NM_AIRPORT.rate), counties: ['35001'], reason: expect.stringMatching(/below the 0\.04875 state portion/) })
+    expect(result.candidates.some((c) => c.stack.some((ref) => ref.code === NM_AIRPORT.code))).toBe(false)
+    expect(defaultCombinedRate(indexOf(result), '87102', 'NM', TODAY)).toBe(units(NM_LOCATIONS.albuquerque.rate))
+    expect(result.notes.join(' ')).toMatch(/1 special-district rows print a figure below the state portion/)
   })
 })
 
@@ -161,6 +195,14 @@ describe('finding the GRT CSV', () => {
     expect(accepted.trial).toMatchObject({ accepted: true, aggregator_edition: '202512' })
   })
 
+  it('E5 finds the dataset by any of the ways its title writes the period', async () => {
+    for (const title of NM_E5_TITLES) {
+      await bed.mirror.publish(mirrorFiles({ 'data-download.html': nmDataDownloadPage([{ uuid: DATASETS.h2, title }, { uuid: DATASETS.h1, title: nmPeriodTitle(2026, 1) }]), [`services-${DATASETS.h2}.json`]: nmServicesJson(DATASETS.h2, csvUrl(DATASETS.h2)), [CSV_NAME]: nmGrtZip(nmGrtCsv(rows)) }))
+      const sources = await fetchStateSources(NM, NM.feeds[0]!, await bed.context())
+      expect(sources.choices[0], title).toMatchObject({ edition: '2026-07-01', request: { officialUrl: csvUrl(DATASETS.h2) } })
+    }
+  })
+
   it('holds a page linking only a half-year not yet begun; fails on a page whose titles lost their period, and on a pin it cannot fetch by name', async () => {
     await bed.mirror.publish(mirrorFiles({ 'data-download.html': nmDataDownloadPage([{ uuid: DATASETS.next, title: nmPeriodTitle(2027, 1) }]) }))
     await expect(fetchStateSources(NM, NM.feeds[0]!, await bed.context())).rejects.toThrow(/links only GRT datasets of half-years not yet begun \("Gross Receipts Tax Rates and Boundaries: January 1, 2027 to June 30, 2027"\); held until then/)
@@ -189,8 +231,9 @@ describe('through the publisher replica, as production runs', () => {
       // gstore names the csv download .csv; its body is the ZIP of the CSV and its XML
       const download = csvUrl(DATASETS.h2, 'grt_rates_boundaries.derived.csv')
       const zip = path.join(dir, 'download.zip')
-      await writeFile(zip, nmGrtZip(nmGrtCsv(rows, { bom: true })))
-      replica.answer(NM_GRT_PAGE, { kind: 'page', html: PAGE })
+      // the real shapes of E5: a title dating the half-year another way, a total with float noise, an airport district below the state rate
+      await writeFile(zip, nmGrtZip(nmGrtCsv([...withRow(NM_LOCATIONS.albuquerque.code, { rate: NM_NOISY_RATE }), NM_AIRPORT], { bom: true })))
+      replica.answer(NM_GRT_PAGE, { kind: 'page', html: nmDataDownloadPage([{ uuid: DATASETS.next, title: nmPeriodTitle(2027, 1) }, { uuid: DATASETS.h2, title: NM_E5_TITLES[0]! }, { uuid: DATASETS.h1, title: nmPeriodTitle(2026, 1) }]) })
       replica.answer(rgisServicesUrl(DATASETS.h2), { kind: 'page', html: nmServicesJson(DATASETS.h2, download) })
       replica.answer(download, { kind: 'file', file: zip })
       const loaded = await loadFeedProcess('NM', NOW, dir, replica.env)

@@ -16,7 +16,8 @@ import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadCurrentSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { decodeText } from '../pipeline/fetch/text-decoding.ts'
 import { IDOR_ORDMACHE_URL, SST_BOUNDARY_URL, SST_RATES_URL } from '../sources/descriptor.ts'
-import { CDTFA_WORKBOOK_URL, NY_PUB718_URL, PUBLISHER_HOSTS, SST_BOUNDARY_LISTED, SST_LISTED_WITHOUT_FILE, startOfficialPublishers } from './support/official-publishers.ts'
+import { CDTFA_WORKBOOK_URL, NY_PUB718_URL, PUBLISHER_HOSTS, SST_BOUNDARY_LISTED, SST_E7_FILES, SST_LISTED_WITHOUT_FILE, startOfficialPublishers } from './support/official-publishers.ts'
+import { AR_TYPE_69_IN_FORCE, KS_TYPE_79_IN_FORCE } from './support/sst-e7-fixture.ts'
 import { iisListingHtml } from './support/publisher-pages.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 import { refreshProcessWithOnly, tempDir } from './support/refresh-run.ts'
@@ -89,13 +90,26 @@ describe('a refresh through the publisher replica, with only the standard proxy 
     }
   })
 
+  it('E7: Kansas and Arkansas files holding type-79 and type-69 rows serve their decoded layers, the rows in force counted as left out', () => {
+    for (const [code, type, inForce] of [
+      ['KS', '79', KS_TYPE_79_IN_FORCE],
+      ['AR', '69', AR_TYPE_69_IN_FORCE],
+    ] as const) {
+      const state = record(first.manifest, code)
+      expect({ code, feed: state.feed, edition: state.edition }).toEqual({ code, feed: 'sst', edition: SST_E7_FILES[code].slice(3, 14) })
+      expect(state.left_out).toEqual([expect.objectContaining({ kind: `type-${type} rows (meaning not decoded)`, count: inForce })])
+      expect(answersOf(first, code).length).toBeGreaterThan(100)
+    }
+  })
+
   it('reads the SST Boundary listing beside the Rates one: GA, MN and WI, with no boundary file there, serve from their rate files, and the summary names them', () => {
     expect(replica.requests).toContainEqual({ method: 'GET', url: SST_BOUNDARY_URL, status: 200, conditional: false })
     for (const code of ['GA', 'MN', 'WI']) {
       const state = record(first.manifest, code)
       expect(state.notes, code).toContain(`no boundary file listed for ${code} on ${SST_BOUNDARY_URL}: its ZIP+4 and address lookups answer as its ZIP does`)
     }
-    expect(firstSummary).toContain("3 SST states served without a boundary file (none in the Boundary listing, or the one listed set aside: see the state's notes): GA MN WI.")
+    // KS and AR, whose rate files the replica serves in the shapes of E7, have none there either
+    expect(firstSummary).toContain("5 SST states served without a boundary file (none in the Boundary listing, or the one listed set aside: see the state's notes): AR GA KS MN WI.")
   })
 
   it('a boundary file the Boundary listing names is found and downloaded as the rate file is, and read with it', async () => {

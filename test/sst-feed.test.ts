@@ -153,12 +153,15 @@ describe('SST feed without a boundary file', () => {
     expect([...zips].every((zip) => hudMn.has(zip))).toBe(true)
   })
 
-  it('P13 an unknown type code fails the build; a per-state reading accepts it', () => {
+  it('P13 a row of a type code no rule names is left out, named and counted, the rest served; a per-state reading reads it', () => {
     const lines = GA.text.split('\n')
     const district = lines.findIndex((line) => line.startsWith('13,63,'))
     lines[district] = lines[district].replace('13,63,', '13,79,')
     const rateFile = { name: GA.name, text: lines.join('\n') }
-    expect(() => compileSstState({ state: 'GA', stateName: 'Georgia', rateFile, geography })).toThrow(`unknown jurisdiction type codes 79×1 (lines ${district + 1})`)
+    const unread = compileSstState({ state: 'GA', stateName: 'Georgia', rateFile, geography })
+    expect(unread.notes.join('\n')).toContain(`1 type-79 rows (no reading) (e.g. ${lines[district]!.split(',')[2]}; lines ${district + 1})`)
+    expect(unread.leftOut?.map((k) => k.kind)).toEqual(['type-79 rows (no reading)'])
+    expect(unread.jurisdictions.filter((j) => j.level === 'district')).toHaveLength(fieldsOf(GA.text).filter((f) => f[1] === '63').length - 1)
     const reading = sstReading([{ type: '79', read: 'district' }])
     const result = compileSstState({ state: 'GA', stateName: 'Georgia', rateFile, geography, reading })
     expect(result.jurisdictions.filter((j) => j.level === 'district')).toHaveLength(fieldsOf(GA.text).filter((f) => f[1] === '63').length)

@@ -14,6 +14,7 @@ import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import type { StateDescriptor } from '../sources/descriptor.ts'
 import { stateByCode } from '../sources/index.ts'
 import { sstReading } from '../sources/sst-reading.ts'
+import { freshnessEnvelope } from '../snapshot-contract/manifest.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
 import { heldDrops } from './support/held-drops.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
@@ -96,26 +97,62 @@ const firstZip = (state: string, countyFips: string | null, place: PlaceFilter):
 const everyCounty = (state: string, fips: string, rate: string) =>
   [...geography.counties.values()].filter((county) => county.state === state).map((county) => row(fips, '00', county.fips.slice(2), rate))
 
+/** A Z record in the MN sample's layout: type, dates, ZIP range at 17/19, state 22-23, county 24, triplets from 29. */
+function zRecord(stateFips: string, zip: string, county: string, triplet: string[]): string {
+  const fields = Array<string>(89).fill('')
+  Object.assign(fields, { 0: 'Z', 1: '20230701', 2: '99991231', 17: zip, 19: zip, 22: stateFips, 23: stateFips, 24: county })
+  triplet.forEach((value, i) => (fields[29 + i] = value))
+  return fields.join(',')
+}
+
 const stacksCarrying = (result: FeedResult, code: string) => result.candidates.filter((c) => c.stack.some((ref) => ref.code === code))
 
 describe('SST members read by their own rules', () => {
-  it('ks-type-79-undecoded: Kansas files with type-79 rows fail the state, naming the quirk', () => {
+  it('E7 ks-type-79-undecoded: Kansas type-79 rows, expired ones included, are left out and counted in force; the decoded layers serve', () => {
     const lines = rateRows(
       '20',
       `45 20    0.065  20150701 99991231 0.0
        00 173   0.01
        01 79000 0.01
-       79 11KAN 0.0915
+       79 11KAN 0.0890 20190101 20221231
+       79 11KAN 0.0915 20230101
        79 AEATC 0.0865
        63 CID01 0.02`,
     )
-    expect(() => compile('KSR2026Q4AUG19.csv', lines)).toThrow(/cannot be read safely, 2 type-79 rows \(e\.g\. 11KAN, AEATC\): type-79 rows .* not decoded/)
-    // without them, the CID/TDD district is listed unplaced and never summed ZIP-wide
-    const { result, rate } = read('KSR2026Q4AUG19.csv', lines.filter((line) => !line.startsWith('20,79,')))
+    const { result, rate } = read('KSR2026Q4AUG19.csv', lines)
     const wichita = firstZip('KS', '20173', '2079000')
     expect(rate(wichita)).toBe(8500)
+    expect(result.leftOut).toEqual([
+      {
+        kind: 'type-79 rows (meaning not decoded)',
+        count: 2,
+        reason: expect.stringMatching(/type-79 rows .* not decoded/),
+        examples: ['line 5: 11KAN at 0.09150', 'line 6: AEATC at 0.08650'],
+        windows: [
+          { from: '2023-01-01', to: null, count: 1 },
+          { from: '2019-01-01', to: null, count: 1 },
+        ],
+      },
+    ])
+    expect(result.notes.join('\n')).toMatch(/KSR2026Q4AUG19\.csv: 3 type-79 rows \(meaning not decoded\) \(e\.g\. 11KAN, AEATC; lines 4, 5, 6\), 2 in force from 2026-10-01, left out of every answer/)
+    expect(result.jurisdictions.some((j) => j.code === '11KAN' || j.code === 'AEATC')).toBe(false)
+    // the CID/TDD district is listed unplaced and never summed ZIP-wide
     expect(stacksCarrying(result, 'CID01')).toEqual([])
     expect(result.unplaced.map((u) => u.code)).toContain('CID01')
+  })
+
+  it('E7 ks-type-79-undecoded, with a boundary file: a triplet of type 79 is left out of its ZIP\'s stack and counted, never failing the state', () => {
+    const lines = rateRows(
+      '20',
+      `45 20    0.065  20150701 99991231 0.0
+       00 173   0.01
+       79 11KAN 0.0915`,
+    )
+    const [zip] = zipsIn('KS', '20173', null)
+    const { result, rate } = read('KSR2026Q4AUG19.csv', lines, { name: 'KSB2026Q4AUG19.csv', lines: [zRecord('20', zip!.zip, '173', ['ST', '11KAN', '79'])] })
+    expect(rate(zip!.zip)).toBe(7500)
+    expect(result.notes.join('\n')).toMatch(/KSB2026Q4AUG19\.csv: 1 triplets of types the state's reading does not decode were left out, as their rate rows are/)
+    expect(result.leftOut?.map((k) => [k.kind, k.count])).toEqual([['type-79 rows (meaning not decoded)', 1]])
   })
 
   it('sd-type-49-replaces-state-rate: a special jurisdiction row is never added on top of the state rate', () => {
@@ -141,14 +178,7 @@ describe('SST members read by their own rules', () => {
   it('sd-type-49-replaces-state-rate, with a boundary file: a ZIP bound to the special jurisdiction carries it instead of the state rate', () => {
     const lines = [row('46', '45', '46', '0.042', '20230701'), ...everyCounty('SD', '46', '0.0'), row('46', '49', '00001', '0.042')]
     const [inArea, outside] = zipsIn('SD', null, null)
-    // a Z record in the MN sample's layout: type, dates, ZIP range at 17/19, state 22-23, county 24, triplets from 29
-    const zRecord = (zip: string, county: string, triplet: string[]) => {
-      const fields = Array<string>(89).fill('')
-      Object.assign(fields, { 0: 'Z', 1: '20230701', 2: '99991231', 17: zip, 19: zip, 22: '46', 23: '46', 24: county })
-      triplet.forEach((value, i) => (fields[29 + i] = value))
-      return fields.join(',')
-    }
-    const boundary = [zRecord(inArea.zip, inArea.counties[0].fips.slice(2), ['ST', '00001', '49']), zRecord(outside.zip, outside.counties[0].fips.slice(2), [])]
+    const boundary = [zRecord('46', inArea.zip, inArea.counties[0].fips.slice(2), ['ST', '00001', '49']), zRecord('46', outside.zip, outside.counties[0].fips.slice(2), [])]
     const { result, rate } = read('SDR2026Q3JUN02.csv', lines, { name: 'SDB2026Q4SEP08.csv', lines: boundary })
     expect(rate(inArea.zip)).toBe(4200)
     expect(rate(outside.zip)).toBe(4200)
@@ -294,11 +324,13 @@ describe('SST members read by their own rules', () => {
     const as02 = read('VTR2026Q4AUG20.csv', [...lines, row('50', '02', '10675', '0.01', '20080701', '99991231', '')])
     expect(as02.rate(firstZip('VT', '50007', '5010675'))).toBe(7000)
     expect(as02.result.notes.join('\n')).toMatch(/type-02 rows .* read as city: the town's 1% local option/)
-    // a general rate left blank rejects the row rather than reading 0 (here, a third of the file: refused)
-    expect(() => compile('VTR2026Q4AUG20.csv', [...lines, '50,01,10675,,,,,20080701,99991231'])).toThrow(/line 3: generalIntra: not a decimal rate: ""/)
+    // a general rate left blank sets the row aside rather than reading 0: named, and left out of the answers, which say so
+    const blank = compile('VTR2026Q4AUG20.csv', [...lines, '50,01,10675,,,,,20080701,99991231'])
+    expect(blank.notes.join('\n')).toMatch(/1 row\(s\) set aside.*line 3: generalIntra: not a decimal rate: ""/)
+    expect(blank.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1, windows: [{ from: '2008-07-01', to: null, count: 1 }] })])
   })
 
-  it('wy-type-69-undecoded: Wyoming files with type-69 rows fail the state; dated county rows alone read', () => {
+  it('E7 wy-type-69-undecoded: Wyoming type-69 rows are left out, an expired one never counted; the dated county rows serve', () => {
     const lines = rateRows(
       '56',
       `45 56    0.04 20080101 29991231
@@ -306,15 +338,24 @@ describe('SST members read by their own rules', () => {
        00 025   0.01 20230101 29991231
        00 021   0.01 20100101 29991231
        69 02290 0.02
-       69 02291 0.02`,
+       69 02291 0.02
+       69 02291 0.01 20100101 20181231`,
     )
-    expect(() => compile('WYR2026Q4AUG20.CSV', lines)).toThrow(/cannot be read safely, 2 type-69 rows \(e\.g\. 02290, 02291\): .* possibly Wind River/)
-    const { rate } = read('WYR2026Q4AUG20.CSV', lines.slice(0, 4))
+    const { result, rate } = read('WYR2026Q4AUG20.CSV', lines)
     expect(rate(firstZip('WY', '56021', null))).toBe(5000)
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'type-69 rows (meaning not decoded)', count: 2, reason: expect.stringMatching(/possibly Wind River/), windows: [{ from: '2019-01-01', to: null, count: 2 }] })])
   })
 
-  it('ar-type-69-undecoded: Arkansas type-69 rows fail the state, naming the quirk', () => {
-    expect(() => compile('ARR2026Q4AUG28.csv', [row('05', '45', '05', '0.065', '20130701'), row('05', '69', '00001', '0.01')])).toThrow(/type-69 special rows, whose meaning no source documents/)
+  it('E7 ar-type-69-undecoded: Arkansas type-69 rows are left out, the state row serves', () => {
+    const { result, rate } = read('ARR2026Q4AUG28.csv', [row('05', '45', '05', '0.065', '20130701'), row('05', '69', '00001', '0.01')])
+    expect(rate(firstZip('AR', '05119', null))).toBe(6500)
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'type-69 rows (meaning not decoded)', count: 1, reason: 'type-69 special rows, whose meaning no source documents' })])
+  })
+
+  it('a type code no rule names is left out as an undecoded one is, named in the notes', () => {
+    const { result, rate } = read('ARR2026Q4AUG28.csv', [row('05', '45', '05', '0.065', '20130701'), row('05', '77', '00009', '0.01')])
+    expect(rate(firstZip('AR', '05119', null))).toBe(6500)
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'type-77 rows (no reading)', count: 1, reason: expect.stringMatching(/no rule of the AR SST reading names type 77/) })])
   })
 
   it('ne-county-tax-outside-taxing-cities: the Dakota County row yields to a city that levies its own; GL codes accepted', () => {
@@ -352,7 +393,7 @@ describe('SST members read by their own rules', () => {
   })
 })
 
-describe('an SST file that cannot be read safely, in a refresh through the HTTP mirror', () => {
+describe('an SST file with rows of undecoded types, in a refresh through the HTTP mirror', () => {
   let mirror: FaultMirror
   let artifacts: string
   beforeAll(async () => {
@@ -364,23 +405,25 @@ describe('an SST file that cannot be read safely, in a refresh through the HTTP 
     await rm(artifacts, { recursive: true, force: true })
   })
 
-  it('ks-type-79-undecoded and wy-type-69-undecoded: the SST feed fails naming the quirk, the Avalara drop serves', async () => {
-    const ks = [row('20', '45', '20', '0.065', '20150701', '99991231', '0.0'), row('20', '00', '173', '0.01'), row('20', '79', '11KAN', '0.0915')]
+  it('E7 ks-type-79-undecoded and wy-type-69-undecoded: the SST feed serves its decoded layers, the record counts the rows left out', async () => {
+    const ks = [row('20', '45', '20', '0.065', '20150701', '99991231', '0.0'), row('20', '00', '173', '0.01'), row('20', '79', '11KAN', '0.0915'), row('20', '79', 'AEATC', '0.0865', '20190101', '20221231')]
     const wy = [row('56', '45', '56', '0.04', '20080101', '29991231'), row('56', '00', '025', '0.01'), row('56', '69', '02290', '0.02')]
     mirror.files.set('/sst/KSR2026Q4AUG19.csv', Buffer.from(ks.join('\r\n') + '\r\n'))
     mirror.files.set('/sst/WYR2026Q4AUG20.CSV', Buffer.from(wy.join('\r\n') + '\r\n'))
     const build = await tempDir('build')
     try {
-      const { manifest } = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, drops: await heldDrops('KS,WY'), states: 'KS,WY' }))
-      for (const [code, quirk] of [
-        ['KS', /1 type-79 rows \(e\.g\. 11KAN\): type-79 rows .* not decoded/],
-        ['WY', /1 type-69 rows \(e\.g\. 02290\): .* possibly Wind River/],
+      // the fixture rates only a county or two: accepted by the operator over the aggregator it disagrees with
+      const { manifest } = await runRefresh(pipelineSettings({ mirror: mirror.url, artifacts, build, drops: await heldDrops('KS,WY'), states: 'KS,WY', extra: { TAXATLAS_ACCEPT_OFFICIAL: 'KS,WY' } }))
+      for (const [code, kind] of [
+        ['KS', 'type-79 rows (meaning not decoded)'],
+        ['WY', 'type-69 rows (meaning not decoded)'],
       ] as const) {
         const record = manifest!.states.find((s) => s.code === code)!
-        expect(record.feed, code).toBe('avalara-zip5')
-        expect(record.feeds_tried[0]).toMatchObject({ feed: 'sst', outcome: 'failed' })
-        expect(record.feeds_tried[0].message).toMatch(quirk)
-        expect(record.fallback_reason).toMatch(/^sst failed: .*cannot be read safely/)
+        expect(record.feed, code).toBe('sst')
+        expect(record.feeds_tried[0]).toMatchObject({ feed: 'sst', outcome: 'served' })
+        // KS's expired AEATC row never counts
+        expect(record.left_out).toEqual([expect.objectContaining({ kind, count: 1 })])
+        expect(freshnessEnvelope(manifest!).states.find((s) => s.code === code.toLowerCase())!.left_out_rows).toBe(1)
         expect(record.zips).toBeGreaterThan(0)
       }
     } finally {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { extractMember } from '../pipeline/fetch/archive.ts'
 import { isActiveOn } from '../pipeline/feeds/sst/boundary-file.ts'
 import { assertRateFileHealthy, parseRateFile } from '../pipeline/feeds/sst/rate-file.ts'
+import { parseCompactDate } from '../pipeline/feeds/printed-dates.ts'
 import { decodeText } from '../pipeline/fetch/text-decoding.ts'
 import { sharedPath } from './support/shared.ts'
 
@@ -70,7 +71,7 @@ describe('rate-file pitfalls', () => {
     // one to the first field, and then the file must fail rather than lose its first row.
     expect(parseRateFile('\uFEFF' + WI).rows).toEqual(parseRateFile(WI).rows)
     const glued = parseRateFile('\uFEFF\uFEFF' + WI)
-    expect(glued.rejected).toEqual([{ line: 1, reason: expect.stringMatching(/stateFips/) }])
+    expect(glued.rejected).toEqual([{ line: 1, reason: expect.stringMatching(/stateFips/), window: expect.any(Object) }])
     expect(() => assertRateFileHealthy(glued, 'WIR2026Q2FEB18.csv')).toThrow(/first record/)
   })
 
@@ -92,7 +93,7 @@ describe('rate-file pitfalls', () => {
 
     // One drifted row among good ones is still reported, row by row.
     const one = parseRateFile([...lines.slice(0, 50), `${lines[50]},X`, ...lines.slice(51)].join('\r\n'))
-    expect(one.rejected).toEqual([{ line: 51, reason: expect.stringMatching(/10 fields/) }])
+    expect(one.rejected).toEqual([{ line: 51, reason: expect.stringMatching(/10 fields/), window: expect.any(Object) }])
     expect(one.rows).toHaveLength(lines.length - 1)
   })
 
@@ -103,13 +104,21 @@ describe('rate-file pitfalls', () => {
     expect(() => assertRateFileHealthy(result, 'GAR2026Q2FEB19.csv')).toThrow()
   })
 
-  it('more than 1% rejected rows fails the file; at most 1% passes with the rows reported', () => {
-    const lines = linesOf(WI) // 1,941 rows: 19 bad rows are under 1%, 20 are over
+  it('more than 5% of rows set aside fails the file; at most 5% passes with the rows reported', () => {
+    const lines = linesOf(WI) // 1,941 rows: 97 bad rows are within 5%, 98 are over
     const broken = (count: number) => lines.map((line, i) => (i > 0 && i <= count ? withField(line, 3, 'x') : line)).join('\n')
-    const under = parseRateFile(broken(19))
-    expect(under.rejected).toHaveLength(19)
+    const under = parseRateFile(broken(97))
+    expect(under.rejected).toHaveLength(97)
     expect(() => assertRateFileHealthy(under, 'WI')).not.toThrow()
-    expect(() => assertRateFileHealthy(parseRateFile(broken(20)), 'WI')).toThrow(/20 of 1941/)
+    expect(() => assertRateFileHealthy(parseRateFile(broken(98)), 'WI')).toThrow(/98 of 1941 rows set aside, more than 5% \(97\)/)
+  })
+
+  it('sets aside a row of 100% or more, keeping the dates it gives for its window', () => {
+    const lines = linesOf(WI)
+    const result = parseRateFile([lines[0], withField(lines[1]!, 3, '1.00000'), ...lines.slice(2)].join('\n'))
+    expect(result.rejected).toEqual([{ line: 2, reason: expect.stringMatching(/1\.00000 is 100% or more: no sales tax rate/), window: expect.any(Object) }])
+    const [, , , , , , , from, to] = lines[1]!.split(',')
+    expect(result.rejected[0]!.window).toEqual({ from: parseCompactDate(from!), to: Number(to!.slice(0, 4)) >= 2900 ? null : parseCompactDate(to!) })
   })
 
   it('zero rows parsed fails the file; trailing empty lines are fine', () => {

@@ -7,7 +7,11 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
-import { CAPITAL_METRO, HARRIS_ESD, HAYS, HOUSTON, METRO, NOWHERE, SAN_MARCOS, TX_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
+import { TX_EDI_PAGE, TX_RATES_FILE } from '../sources/descriptor.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
+import { stateIndex, zipsWholly } from './support/feed-answers.ts'
+import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
+import { AMARILLO_AD, CAPITAL_METRO, HARRIS_ESD, HAYS, HENDERSON, HOUSTON, METRO, NOWHERE, RANDALL, SAN_MARCOS, TX_AREAS, TX_E1_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
 
 const FILE = 'taxrates.txt'
 const STATE_RATE = 6250
@@ -51,14 +55,42 @@ describe('reading taxrates.txt', () => {
     expect(parseTxRateFile(txRateFile({ bom: true }), FILE).areas).toEqual(parseTxRateFile(txRateFile(), FILE).areas)
   })
 
-  it('refuses a percent where a fraction is expected, naming the row', () => {
-    const percent: TxRow = [[HOUSTON[0], HOUSTON[1], '1.000000'], null, null, null]
-    expect(() => parseTxRateFile(txRateFile({ rows: [percent] }), FILE)).toThrow(/line 18: HOUSTON \(2101000\) rate 1\.000000 is above the 2% local cap: a percent where a fraction is expected/)
+  it('sets aside a rate above the 2% local cap, naming its line, and leaves its tax out of the answers, which say so', () => {
+    const percent: TxRow = [[HOUSTON[0], HOUSTON[1], '0.030000'], null, null, null]
+    const rows = [...Object.values(TX_AREAS), percent]
+    const file = parseTxRateFile(txRateFile({ rows }), FILE)
+    expect(file.areas).toHaveLength(Object.keys(TX_AREAS).length)
+    const result = compile(txRateFile({ rows }))
+    const line = 17 + rows.length
+    expect(result.notes.join(' ')).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (line ${line}: HOUSTON (2101000) rate 0.030000 is above the 2% local cap`)
+    expect(result.leftOut).toEqual([{ kind: 'rows set aside', count: 1, reason: expect.any(String), examples: [expect.stringContaining(`line ${line}:`)], windows: [{ from: null, to: null, count: 1 }] }])
   })
 
-  it('refuses a county code where the city code belongs', () => {
+  it('sets aside a row of 100% or more, and fails a file whose rows are percents throughout (past the set-aside share)', () => {
+    const whole: TxRow = [[HOUSTON[0], HOUSTON[1], '1.500000'], null, null, null]
+    expect(parseTxRateFile(txRateFile({ rows: [...Object.values(TX_AREAS), whole] }), FILE).setAside.notes()[0]).toMatch(/HOUSTON \(2101000\) rate 1\.50000 is 100% or more: no sales tax rate/)
+    const percents = Object.values(TX_AREAS).map((row) => row.map((t) => (t && t[2] !== 'n/a' ? [t[0], t[1], String(txUnits(t[2]) / 1000)] : t)) as TxRow)
+    expect(() => parseTxRateFile(txRateFile({ rows: [...percents, ...percents] }), FILE)).toThrow(/rows set aside, more than 5%.*its layout or units changed/)
+  })
+
+  it('E1 reads a county code in the city fields by its family: a county area, not a refused row', () => {
     const moved: TxRow = [HAYS, null, null, null]
-    expect(() => parseTxRateFile(txRateFile({ rows: [moved] }), FILE)).toThrow(/fields 1–3 hold a county code 4105001, not a city code/)
+    const [area] = parseTxRateFile(txRateFile({ rows: [moved] }), FILE).areas
+    expect(area).toMatchObject({ city: null, county: { layer: 'county', code: HAYS[1] }, countyName: HAYS[0], areaDistrict: null })
+  })
+
+  it('E1 reads filing-due-date rows padded to 12 fields with the period kind in field 2, and the absent triple written n/a ⇥ n/a ⇥ 0', () => {
+    const file = parseTxRateFile(txRateFile({ paddedFiling: true, rows: [...Object.values(TX_AREAS), ...Object.values(TX_E1_AREAS)] }), FILE)
+    expect(file.filingRows).toBe(16)
+    expect(file.setAside.count).toBe(0)
+    expect(file.areas).toHaveLength(Object.keys(TX_AREAS).length + Object.keys(TX_E1_AREAS).length)
+  })
+
+  it('E1 reads a district code in fields 1–3 as the area\'s district, and keeps the name of a county printed with code n/a', () => {
+    const [district, , rusk, henderson] = parseTxRateFile(txRateFile({ rows: Object.values(TX_E1_AREAS) }), FILE).areas
+    expect(district).toMatchObject({ city: null, county: { code: RANDALL[1] }, areaDistrict: { layer: 'spd', code: AMARILLO_AD[1] }, districts: [{ code: AMARILLO_AD[1] }] })
+    expect(rusk).toMatchObject({ city: null, county: null, countyName: 'Rusk', districts: [] })
+    expect(henderson).toMatchObject({ city: { code: HENDERSON[1] }, county: null, countyName: 'Rusk' })
   })
 
   it('refuses a file whose control record is missing (a header or blank line moved in front of it)', () => {
@@ -113,7 +145,53 @@ describe('compiling Texas', () => {
     expect(result.jurisdictions.every((j) => j.from === '2026-07-01' && j.source === FILE)).toBe(true)
   })
 
+  it('E1 places the areas of a county levying nothing by its name: Henderson answers its city tax, Rusk outside cities the state rate', () => {
+    const e1 = compile(txRateFile({ rows: [...Object.values(TX_AREAS), ...Object.values(TX_E1_AREAS)] }))
+    const e1Index = new RateIndex(writeRateIndex({ states: [{ code: 'TX', result: e1 }], zipMeta: () => undefined }))
+    const total = (c: ZipCandidate) => {
+      const entry = e1Index.lookupZip(c.zip).find((e) => e.state === 'TX')!
+      const found = entry.candidates.find((x) => x.county?.fips === c.countyFips && (x.place?.geoid ?? null) === c.placeFips)!
+      return e1Index.combinedRate(found.stack, '2026-08-01')
+    }
+    const henderson = e1.candidates.filter((c) => c.countyFips === '48401' && c.placeName === 'Henderson' && c.basis !== 'within_zip')
+    const outside = e1.candidates.filter((c) => c.countyFips === '48401' && c.placeFips === null)
+    expect(henderson.length).toBeGreaterThan(0)
+    expect(outside.length).toBeGreaterThan(0)
+    for (const c of henderson) expect(total(c)).toBe(STATE_RATE + units(HENDERSON[2]))
+    for (const c of outside) expect(total(c)).toBe(STATE_RATE)
+    expect(e1.notes.join(' ')).not.toMatch(/county Rusk/)
+  })
+
+  it('E1 discloses the district of an area named by a district code as unplaced in its county, never summed in, and reads the county\'s rate beside it', () => {
+    const e1 = compile(txRateFile({ rows: [...Object.values(TX_AREAS), ...Object.values(TX_E1_AREAS)] }))
+    expect(e1.unplaced.find((u) => u.code === AMARILLO_AD[1])).toMatchObject({ level: 'district', rate: units(AMARILLO_AD[2]), counties: ['48381'] })
+    expect(e1.candidates.some((c) => c.stack.some((ref) => ref.code === AMARILLO_AD[1]))).toBe(false)
+    expect(e1.jurisdictions.find((j) => j.level === 'county' && j.name === 'Randall')?.rate).toBe(units(RANDALL[2]))
+    expect(e1.notes.join(' ')).toMatch(/1 area\(s\) are named by a special-purpose or assistance district code in the city fields/)
+  })
+
   it('refuses a file whose state rate is not the rules table’s', () => {
     expect(() => compileTxComptroller({ file: parseTxRateFile(txRateFile(), FILE), stateRate: 6000, geography })).toThrow(/control record prints state rate 0.06250, the rules table says 0.06000/)
   })
+})
+
+describe('through the publisher replica, as production runs', () => {
+  const NOW = '2026-08-21T03:00:00.000Z'
+  const ediPage = `<!DOCTYPE html><html><head><title>Sales Tax Rates EDI | Texas Comptroller</title></head><body><h1>Sales Tax Rate Files</h1><ul><li><a href="${new URL(TX_RATES_FILE).pathname}">Current quarter (taxrates.txt)</a></li><li><a href="/taxes/sales/city.php">City rates</a></li></ul></body></html>`
+
+  it('finds taxrates.txt from the EDI page at comptroller.texas.gov through the proxy, read in the shapes of E1 (padded filing rows, a district code in the city fields, a county printing only its name)', async () => {
+    const load = await loadFeedAtPublisher('TX', NOW, [new URL(TX_EDI_PAGE).host], async (replica) => {
+      replica.answer(TX_EDI_PAGE, { kind: 'page', html: ediPage })
+      await replica.serveBytes(TX_RATES_FILE, txRateFile({ paddedFiling: true, rows: [...Object.values(TX_AREAS), ...Object.values(TX_E1_AREAS)] }))
+    })
+    const loaded = loadedFeed(load)
+    expect(loaded.choices[0]).toMatchObject({ request: { fileName: FILE, officialUrl: TX_RATES_FILE } })
+    expect(loaded.result.edition).toBe('2026Q3')
+    expect(loaded.result.leftOut).toBeUndefined()
+    expect(loaded.result.unplaced.find((u) => u.code === AMARILLO_AD[1])).toMatchObject({ counties: ['48381'] })
+    const outsideRusk = zipsWholly(loaded.result, '48401', null)
+    expect(outsideRusk.length).toBeGreaterThan(0)
+    expect(defaultCombinedRate(stateIndex('TX', loaded.result), outsideRusk[0]!, 'TX', NOW.slice(0, 10))).toBe(STATE_RATE)
+    expect(load.tunnels).toContain(new URL(TX_EDI_PAGE).host)
+  }, 120_000)
 })

@@ -40,10 +40,10 @@ describe('reading the rate workbook', () => {
     expect(workbook.localities.find((l) => l.fips === '830')).toMatchObject({ state: STATE_RATE, local: 1000, regions: { HR: 700, HT: 1000 } })
   })
 
-  it('refuses a workbook lacking a column, a percent where a fraction is expected, and parts that do not add up to the total', async () => {
-    await expect(parse(localities, { header: VA_HEADER.filter((h) => h !== 'State Regional Sales Tax (HT)') })).rejects.toThrow(/row 3: header lacks State Regional Sales Tax \(HT\)/)
-    await expect(parse(edited('760', { 'Total General Sales Tax': 6 }))).rejects.toThrow(/Total General Sales Tax 6 is not a fraction: a percent where a fraction is expected/)
-    await expect(parse(edited('760', { 'State Regional Sales Tax (CVA)': 0 }))).rejects.toThrow(/its parts add up to 0\.05300, its Total General Sales Tax says 0\.06000/)
+  it('refuses a workbook lacking a column; sets aside a percent where a fraction is expected and parts that do not add up to the total, naming their rows', async () => {
+    await expect(parse(localities, { header: VA_HEADER.filter((h) => h !== 'State Regional Sales Tax (HT)') })).rejects.toThrow(/row 3 comes closest and lacks State Regional Sales Tax \(HT\)/)
+    expect((await parse(edited('760', { 'Total General Sales Tax': 6 }))).setAside.notes()[0]).toMatch(/1 row\(s\) set aside.*Total General Sales Tax 6 is not a fraction: a percent where a fraction is expected/)
+    expect((await parse(edited('760', { 'State Regional Sales Tax (CVA)': 0 }))).setAside.notes()[0]).toMatch(/its parts add up to 0\.05300, its Total General Sales Tax says 0\.06000/)
   })
 })
 

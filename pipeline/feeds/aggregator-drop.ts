@@ -24,6 +24,7 @@ import { AGGREGATOR_FILE_NAME } from '../../snapshot-contract/feed-traits.ts'
 import { formatRate, parseRateFraction, type ParsedRate } from '../../snapshot-contract/rate-units.ts'
 import { conflictNotes, contradictionError, findRowConflicts } from './rate-row-conflicts.ts'
 import { MAX_REJECTED_SHARE } from './rejected-rows.ts'
+import { wholeOrMore } from './set-aside.ts'
 
 const REQUIRED_COLUMNS = [
   'State',
@@ -114,10 +115,12 @@ export function parseAvalaraRate(text: string): ({ ok: true } & RateRead) | { ok
   return { ok: true, units: kept.units + (Number(finer[2]![0]) >= 5 ? 1 : 0), repaired: true }
 }
 
+/** A rate cell; one of 100% or more rejects its row, so its ZIP keeps its previous answer (rejectedZips). */
 const rateText = z.string().transform((text, ctx) => {
   const parsed = parseAvalaraRate(text)
-  if (!parsed.ok) {
-    ctx.addIssue({ code: 'custom', message: parsed.reason })
+  const reason = parsed.ok ? wholeOrMore(parsed.units) : parsed.reason
+  if (reason !== null || !parsed.ok) {
+    ctx.addIssue({ code: 'custom', message: reason ?? 'no rate' })
     return z.NEVER
   }
   return parsed

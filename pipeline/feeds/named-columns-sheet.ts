@@ -1,26 +1,24 @@
-// A workbook's first sheet (or the sheet of a given name) read by its header names: the header is the first row, among the first
-// few, naming a key column, wherever the publisher's title rows put it; every other column is found
-// by its name in that row, so a column moved or added leaves the reading unchanged.
+// A workbook's first sheet (or the sheet of a given name) read by its header names: the header is the
+// first row, among the first few, naming every column read (header-row.ts: compared without case,
+// spaces or punctuation), wherever the publisher's title rows put it; a column moved or added leaves
+// the reading unchanged. The rows below it are read one by one: a row that does not fit is set aside
+// (set-aside.ts), never the sheet failed for it.
 import { readWorkbookSheets } from '../fetch/workbook-sheets.ts'
-import { parseRatePercent, rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
+import { rateUnitsFromSpreadsheetNumber } from '../../snapshot-contract/rate-units.ts'
+import { findHeaderRow, repeatsHeader, type FoundHeader } from './header-row.ts'
+import { SetAsideRows } from './set-aside.ts'
 
 export type Cell = string | number | boolean | Date | null
 
 export const cellText = (cell: Cell | undefined): string => (cell === null || cell === undefined ? '' : String(cell).trim())
 
-export type NamedColumnsSheet<C extends string> = {
-  /** every row of the first sheet, the header's included */
+export type NamedColumnsSheet<C extends string> = FoundHeader<C> & {
+  /** every row of the sheet, the header's included */
   data: Cell[][]
-  /** the header's 0-based row index */
-  at: number
-  /** each column's 0-based index in the header */
-  index: Record<C, number>
 }
 
 export type NamedColumnsSpec<C extends string> = {
   columns: Record<C, string>
-  /** the column whose name marks the header row */
-  key: NoInfer<C>
   /** how many rows from the top the header is looked for in */
   searchRows: number
   /** what the file is, for the error a sheet without the header gets */
@@ -39,49 +37,37 @@ async function namedSheetCells(bytes: Buffer, fileName: string, name: string): P
   return found.data as Cell[][]
 }
 
-export async function readNamedColumnsSheet<C extends string>(bytes: Buffer, fileName: string, { columns, key, searchRows, what, sheet }: NamedColumnsSpec<C>): Promise<NamedColumnsSheet<C>> {
+export async function readNamedColumnsSheet<C extends string>(bytes: Buffer, fileName: string, { columns, searchRows, what, sheet }: NamedColumnsSpec<C>): Promise<NamedColumnsSheet<C>> {
   const data = sheet === undefined ? await firstSheetCells(bytes, fileName) : await namedSheetCells(bytes, fileName, sheet)
-  const at = data.slice(0, searchRows).findIndex((row) => row.some((cell) => cellText(cell) === columns[key]))
-  if (at < 0) throw new Error(`${fileName}: no header row naming "${columns[key]}" in its first ${searchRows} rows: not ${what}, or its layout changed`)
-  const header = data[at]!.map(cellText)
-  const index = {} as Record<C, number>
-  const missing = (Object.entries(columns) as [C, string][]).filter(([column, name]) => (index[column] = header.indexOf(name)) < 0).map(([, name]) => name)
-  if (missing.length) throw new Error(`${fileName} row ${at + 1}: header lacks ${missing.join(', ')}`)
-  return { data, at, index }
+  return { data, ...findHeaderRow(data, fileName, { columns, searchRows, what }) }
 }
+
+/** What a row below the header is: skipped (no data: a blank, a note, the header printed again), set aside with the reason, or read. */
+export type RowRead<T> = { skip: true } | { setAside: string } | { row: T }
 
 /**
- * Each row below the header that `skip` does not pass over, read by `read` (its 1-based row number
- * given) into a value or the reason it is refused; any refusal fails the file, as does no row.
+ * Each row below the header read by `read` (its 1-based row number given): rows it skips are passed
+ * over, rows it sets aside counted and named, never the sheet failed for one; the sheet fails past
+ * the set-aside share, or with no row read.
  */
-export function rowsBelowHeader<T>(sheet: NamedColumnsSheet<string>, fileName: string, noun: string, skip: (cells: Cell[]) => boolean, read: (cells: Cell[], row: number) => T | string): T[] {
+export function rowsBelowHeader<T>(sheet: NamedColumnsSheet<string>, fileName: string, noun: string, read: (cells: Cell[], row: number) => RowRead<T>): { rows: T[]; setAside: SetAsideRows } {
   const rows: T[] = []
-  const rejected: string[] = []
+  const setAside = new SetAsideRows(fileName)
   for (let i = sheet.at + 1; i < sheet.data.length; i++) {
     const cells = sheet.data[i]!
-    if (skip(cells)) continue
+    if (repeatsHeader(cells, sheet)) continue
     const value = read(cells, i + 1)
-    if (typeof value === 'string') rejected.push(`row ${i + 1}: ${value}`)
-    else rows.push(value)
+    if ('setAside' in value) setAside.add(`row ${i + 1}`, value.setAside)
+    else if ('row' in value) rows.push(value.row)
   }
-  if (rejected.length) throw new Error(`${fileName}: ${rejected.length} row(s) rejected: ${rejected.slice(0, 5).join('; ')}`)
-  if (rows.length === 0) throw new Error(`${fileName}: no ${noun} rows below the header`)
-  return rows
+  setAside.assertWithinShare(rows.length + setAside.count)
+  if (rows.length === 0) throw new Error(`${fileName}: no ${noun} rows below the header${setAside.count ? ` (${setAside.notes()[0]})` : ''}`)
+  return { rows, setAside }
 }
 
-/** A spreadsheet number that must be a fraction: one of 1 or more is a percent where a fraction is expected. */
+/** A spreadsheet number in a column documented to hold fractions: one of 1 or more is no fraction. */
 export function fractionCellUnits(cell: number): number | string {
   if (cell >= 1) return `${cell} is not a fraction: a percent where a fraction is expected?`
   const parsed = rateUnitsFromSpreadsheetNumber(cell)
-  return parsed.ok ? parsed.units : parsed.reason
-}
-
-/** A `%` string is a percent; a number is a fraction, and one of 1 or more is a percent where a fraction is expected. */
-export function percentOrFractionUnits(cell: Cell | undefined): number | string {
-  if (typeof cell === 'number') return fractionCellUnits(cell)
-  const value = cellText(cell)
-  const percent = /^(.*?)\s*%$/.exec(value)
-  if (!percent) return `${JSON.stringify(value)} is neither a % string nor a number`
-  const parsed = parseRatePercent(percent[1]!)
   return parsed.ok ? parsed.units : parsed.reason
 }

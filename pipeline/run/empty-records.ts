@@ -31,6 +31,7 @@ export function emptyRecord(descriptor: StateDescriptor): StateRecord {
     fallback_reason: null,
     coverage_from: null,
     rate_varies: [],
+    left_out: [],
     official_trial: null,
     pending_edition: null,
   }

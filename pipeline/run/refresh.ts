@@ -297,6 +297,7 @@ async function refreshState(descriptor: StateDescriptor, context: StateContext):
     fallback_reason: fallback,
     coverage_from: result.coverageFrom ?? null,
     rate_varies: result.rateVaries ?? [],
+    left_out: result.leftOut ?? [],
     official_trial: value.trial,
     pending_edition: pendingEdition(attempts, { feed: feed.kind, edition: result.edition }),
   }

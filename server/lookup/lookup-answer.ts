@@ -89,8 +89,10 @@ export function settleAnswer({ located, dated, normalization, shape }: AnswerInp
   if (varies) warnings.push(varies.warning)
   const notIncluded = notIncludedWarning(record, varying)
   if (notIncluded) warnings.push(notIncluded.warning)
-  // Local taxes of the state that could not be placed may apply here: the answer may be short of them.
-  const unplacedTaxes = standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
+  const leftOut = facts.leftOutWarning(state, isoDate)
+  if (leftOut) warnings.push(leftOut)
+  // Local taxes of the state that could not be placed, or whose rows were left out, may apply here: the answer may be short of them.
+  const unplacedTaxes = leftOut !== null || standing.some((w) => typeof w === 'object' && w.code === 'unplaced_jurisdictions')
 
   const basis = effectiveDateBasisOf(record)
   const meta: AnswerMeta = {

@@ -8,6 +8,8 @@ export const WARNING_CODES = {
   feed_fallback: "the state is served by a fallback feed (meta.feed): its preferred official feed had no file for the state or failed; `reason` says which and why",
   rate_varies_by_address: "the rate file prints no rate for a jurisdiction of the answer (or flags the rate it prints as varying): the rate varies by address within it; the answer is what the file supports (`basis`), and the exact rate is in the publisher's address-level file (`exact_source`)",
   local_tax_not_included: "a local tax may apply where the answer is that no source the service reads publishes a rate for (an Idaho resort city's local option tax, or the local taxes of a state answered by its statutory floor for want of its official source): the answer leaves it out and is a lower bound; `exact_source` says who has the rate",
+  rows_left_out:
+    "rows of the state's file were left out of every answer: set aside (they do not fit the file's layout or units) or of a kind whose meaning is not decoded (an SST type code no source documents); the taxes they carry may apply here and are not included (`kinds`: each kind with how many of its rows are in force on the date)",
   unplaced_jurisdictions: 'local or district taxes of the state that could not be bound to ZIPs may lie where the answer is (in its county, in force on its date); they may apply and are not included (listed in full mode)',
   state_data_status: 'the state data is stale, or its last refresh failed and earlier data is served',
   ambiguous_zip5: 'the ZIP has several candidate jurisdictions; the highest-weight one was answered',
@@ -182,6 +184,28 @@ export function notIncludedWarning(record: StateRecord, answered: readonly RateV
       exact_source: first.exact_source,
       jurisdictions: unpublished.map(({ level, code, name, basis }) => ({ level, code, name, basis })),
     },
+  }
+}
+
+/** How many of a kind of left-out rows are in force on the date. */
+const inForceOn = (kind: StateRecord['left_out'][number], isoDate: string): number =>
+  kind.windows.reduce((sum, w) => sum + ((w.from === null || w.from <= isoDate) && (w.to === null || w.to >= isoDate) ? w.count : 0), 0)
+
+/**
+ * rows_left_out for an answer of the state on the date: the kinds of rows its file had left out with
+ * how many of each are in force then (rows not in force on the date do not count); null when none is.
+ * Where they lie is not known, so it concerns every answer of the state.
+ */
+export function leftOutWarning(record: StateRecord, isoDate: string): WarningObject | null {
+  const kinds = record.left_out.map((kind) => ({ kind: kind.kind, count: inForceOn(kind, isoDate), reason: kind.reason, examples: kind.examples })).filter((k) => k.count > 0)
+  if (kinds.length === 0) return null
+  const total = kinds.reduce((sum, k) => sum + k.count, 0)
+  const what = kinds.map((k) => `${k.count} ${k.kind} (${k.reason})`).join('; ')
+  return {
+    code: 'rows_left_out',
+    message: `${total} row${total > 1 ? 's' : ''} of the ${record.code} file in service ${total > 1 ? 'were' : 'was'} left out of every answer: ${what}. The taxes they carry may apply here and are not included.`,
+    count: total,
+    kinds,
   }
 }
 

@@ -9,7 +9,7 @@ import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
 import type { LookupWarning, WarningObject } from './lookup-warnings.ts'
-import { standingWarnings, taxingUnplaced, unplacedExample, unplacedInCounty, unplacedOn, type RateVaries, type UnplacedTax } from './lookup-warnings.ts'
+import { leftOutWarning, standingWarnings, taxingUnplaced, unplacedExample, unplacedInCounty, unplacedOn, type RateVaries, type UnplacedTax } from './lookup-warnings.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
@@ -56,6 +56,8 @@ export class SnapshotFacts {
   readonly #unplacedByCounty = new Map<string, Map<string, UnplacedTax[]>>()
   /** state → "level code" → where that tax stands in the record's rate_varies */
   readonly #rateVaries = new Map<string, Map<string, number[]>>()
+  /** state → the rows_left_out warning by the counts in force ('' when none is), shared by the answers with those counts */
+  readonly #leftOut = new Map<string, Map<string, WarningObject | null>>()
   readonly #coverage = new Map<string, Coverage>()
   readonly #points = new Map<string, ZipPoint[]>()
   readonly #geoidsByName = new Map<string, ReadonlySet<string>>()
@@ -150,6 +152,18 @@ export class SnapshotFacts {
     let inCounty = byCounty.get(countyFips ?? '')
     if (!inCounty) byCounty.set(countyFips ?? '', (inCounty = unplacedInCounty(taxes, countyFips)))
     return inCounty
+  }
+
+  /** rows_left_out for an answer of the state on the date, frozen and shared by the answers it is the same for; null when none applies. */
+  leftOutWarning(state: string, isoDate: string): WarningObject | null {
+    const record = this.#records.get(state)
+    if (!record || record.left_out.length === 0) return null
+    const fresh = leftOutWarning(record, isoDate)
+    const key = fresh ? JSON.stringify(fresh.kinds) : ''
+    let byCounts = this.#leftOut.get(state)
+    if (!byCounts) this.#leftOut.set(state, (byCounts = new Map()))
+    if (!byCounts.has(key)) byCounts.set(key, fresh && shared([fresh])[0]!)
+    return byCounts.get(key)!
   }
 
   /** Of the state's `rate_varies`, those the answered taxes include, in the record's order. */

@@ -2,7 +2,8 @@
 // docs/data-sources.md#alaska): "As of M/D/YYYY" in row 1 column M, a policy note in row 3, the header
 // in row 4 (columns A–M, filing codes and dates between the rates), rates as decimal fractions, a
 // row per borough and per city with borough + city = total. Ketchikan 2.5% + 5.5% = 8% is the
-// evidence's; the other rates and codes are the fixture's own.
+// evidence's; the other rates and codes are the fixture's own. The variants of publisher-evidence E6 are
+// built too: notes and other text below the member rows, and a borough spelled "City & Borough of …".
 import writeXlsxFile from 'write-excel-file/node'
 
 export const AK_HEADER = [
@@ -26,10 +27,23 @@ export const AK_ROWS: AkSheetRow[] = [
   { borough: 'Bethel Census Area', city: 'Bethel', cityRate: 0.06, total: 0.06 },
 ]
 
-export type AkSheetOptions = { asOf?: string; titleRows?: number; header?: string[]; merged?: boolean }
+export type AkSheetOptions = {
+  asOf?: string
+  titleRows?: number
+  header?: string[]
+  merged?: boolean
+  /** E6: text rows below the member rows (notes), in column A */
+  notes?: string[]
+}
+
+/** E6: notes below the table (the wording is the fixture's own). */
+export const AK_NOTES = ['Notes:', 'Rates are subject to change; check with the jurisdiction before collecting.', 'Seasonal rates apply in some member jurisdictions.']
+
+/** E6: the rows with Juneau spelled with an ampersand. */
+export const AK_ROWS_AMPERSAND: AkSheetRow[] = AK_ROWS.map((r) => ({ ...r, borough: r.borough.replace('City and Borough of', 'City & Borough of') }))
 
 /** The sheet (columns A–M in the documented order; `header` replaces only the header row); `merged` writes a borough's city rows with its name and rate blank, as merged cells read. */
-export async function akRateSheet(rows: AkSheetRow[] = AK_ROWS, { asOf = '9/1/2026', titleRows = 3, header = AK_HEADER, merged = false }: AkSheetOptions = {}): Promise<Buffer> {
+export async function akRateSheet(rows: AkSheetRow[] = AK_ROWS, { asOf = '9/1/2026', titleRows = 3, header = AK_HEADER, merged = false, notes = [] }: AkSheetOptions = {}): Promise<Buffer> {
   const title = Array.from({ length: titleRows }, (_, i) => {
     const row = Array.from({ length: 13 }, () => ({ value: '' }))
     if (i === 0) row[12] = { value: `As of ${asOf}` }
@@ -43,7 +57,8 @@ export async function akRateSheet(rows: AkSheetRow[] = AK_ROWS, { asOf = '9/1/20
     const cells = [blank ? '' : row.borough, blank ? '' : (row.boroughRate ?? ''), row.boroughRate ? `${3000 + n}` : '', '', '', '', row.city ?? '', row.cityRate ?? '', row.city ? `${40000 + n}` : '', '', '', '', row.total]
     return cells.map((value) => ({ value }))
   })
-  return writeXlsxFile([...title, header.map((value) => ({ value })), ...body] as never).toBuffer()
+  const below = notes.map((note) => [{ value: note }])
+  return writeXlsxFile([...title, header.map((value) => ({ value })), ...body, [{ value: '' }], ...below] as never).toBuffer()
 }
 
 /** ARSSTC's tax rates page: the sheets linked from its uploads, beside the member list and other pages. */

@@ -3,10 +3,11 @@
 // Alternate City Rates and State Service Fee Rates; on "By Name", title rows, then A `Location Code`
 // (the place's name), B `Jurisdiction Code` (6 digits), C `County`, D `Self Collected Home Rule`,
 // exemption columns, the merged `Total Rate` header, and (Tax Type, Rate, Service Fee Rate) triples
-// from column I. Whether a triple names its tax in a `Tax Type` column or in its own header, and
-// whether rates are fractions or `%` strings, is not confirmed: both forms of each are built. The
-// places are real (Aurora with five codes, Denver, Boulder a self-collecting home-rule city); the
-// rates are the fixture's own.
+// from column I. Whether a triple names its tax in a `Tax Type` column or in its own header is not
+// confirmed: both forms are built. Rates are written as publisher-evidence E3 found them by default:
+// percent numbers (State 2.9, RTD 1, CD 0.1), the home-rule cell the text `Self-Collected` or blank;
+// fractions, `%` strings and Y/N cells are built too. The places are real (Aurora with five codes,
+// Denver, Boulder a self-collecting home-rule city); the rates are the fixture's own.
 import writeXlsxFile from 'write-excel-file/node'
 
 export const CO_STATE = 2.9
@@ -53,8 +54,10 @@ export type CoWorkbookOptions = {
   titleRows?: number
   /** where a triple names its tax: a `Tax Type` column (default) or its own header */
   triples?: 'type-column' | 'type-header'
-  /** spreadsheet fractions (default) or `%` strings */
-  form?: 'fraction' | 'percent'
+  /** E3: percent numbers (2.9; the default), spreadsheet fractions (0.029) or `%` strings */
+  form?: 'percent-number' | 'fraction' | 'percent'
+  /** E3: the home-rule cell as text, `Self-Collected` or blank (the default), or as Y/N */
+  homeRule?: 'text' | 'yes-no'
   header?: string[]
   /** the name of the sheet the rows are on */
   sheet?: string
@@ -66,8 +69,9 @@ const percentText = (percent: number) => `${percent.toFixed(3)}%`
 
 export async function coRateWorkbook(rows: CoRow[], options: CoWorkbookOptions = {}): Promise<Buffer> {
   const triples = options.triples ?? 'type-column'
-  const form = options.form ?? 'fraction'
-  const rate = (percent: number) => (form === 'fraction' ? fraction(percent) : percentText(percent))
+  const form = options.form ?? 'percent-number'
+  const rate = (percent: number) => (form === 'fraction' ? fraction(percent) : form === 'percent' ? percentText(percent) : percent)
+  const homeRule = (self: boolean | undefined) => ((options.homeRule ?? 'text') === 'text' ? (self ? 'Self-Collected' : '') : self ? 'Y' : 'N')
   const named = options.header ?? NAMED
   const tripleHeader = TRIPLE_TYPES.flatMap((type) => [triples === 'type-column' ? 'Tax Type' : type, 'Rate', 'Service Fee Rate'])
   // `Total Rate` is merged down over the header row, the triples grouped under one merged title.
@@ -78,7 +82,7 @@ export async function coRateWorkbook(rows: CoRow[], options: CoWorkbookOptions =
       'Location Code': row.name,
       'Jurisdiction Code': row.code,
       County: row.county,
-      'Self Collected Home Rule': row.selfCollected ? 'Y' : 'N',
+      'Self Collected Home Rule': homeRule(row.selfCollected),
     }
     const total = row.taxes.reduce((sum, t) => sum + t.rate, 0)
     const cells = named.map((name) => ({ value: values[name] ?? '' }))
@@ -88,7 +92,7 @@ export async function coRateWorkbook(rows: CoRow[], options: CoWorkbookOptions =
     const tripleCells = TRIPLE_TYPES.flatMap((type) => {
       const found = row.taxes.find((t) => t.type === type)
       if (!found) return [{ value: '' }, { value: '' }, { value: '' }]
-      return [{ value: triples === 'type-column' ? type : '' }, { value: rate(found.rate) }, { value: form === 'fraction' ? 0.0333 : '3.33%' }]
+      return [{ value: triples === 'type-column' ? type : '' }, { value: rate(found.rate) }, { value: form === 'fraction' ? 0.0333 : form === 'percent' ? '3.33%' : 3.33 }]
     })
     return [...cells, ...exemptions, totalCell, ...tripleCells]
   })

@@ -4,7 +4,10 @@
 // the csv download, a ZIP holding one CSV (header OBJECTID_1, name, county, locat_cdr, locat_cd1,
 // locat_cd2, grt_rate, note_key, bndry_ref, SHAPE_Leng, grt_rate2, Shape_Area; total percents;
 // codes NN-NNN; a "Remainder of County - X" row per county but Los Alamos) and one XML. The rates,
-// codes and county numbers are the fixture's own; the 4.875% state portion is the evidence's.
+// codes and county numbers are the fixture's own; the 4.875% state portion is the evidence's. The
+// variants of publisher-evidence E5 are built too: titles whose dates are written otherwise ("July 1
+// 2026", "July 2026", a year "July 1, 2026 to June 30, 2027"), a total with float noise
+// (`7.81250000000001`) and a special district (an airport) printing less than the state rate.
 import { strToU8, zipSync } from 'fflate'
 
 export const NM_HEADER = ['OBJECTID_1', 'name', 'county', 'locat_cdr', 'locat_cd1', 'locat_cd2', 'grt_rate', 'note_key', 'bndry_ref', 'SHAPE_Leng', 'grt_rate2', 'Shape_Area']
@@ -25,6 +28,13 @@ export const NM_LOCATIONS = {
 } as const
 
 export type NmRow = { name: string; county: string; code: string; rate: string; tribal?: string }
+
+/** E5: Albuquerque's total as a GIS export may print it, with float noise. */
+export const NM_NOISY_RATE = '7.81250000000001'
+/** E5: a special district whose figure is below the state rate (the name's kind, Airport, is the evidence's; the rest the fixture's). */
+export const NM_AIRPORT: NmRow = { name: 'Sunport Airport', county: 'Bernalillo', code: '02-960', rate: '2.0000' }
+/** E5: the ways a dataset title's dates are written, each for the half-year beginning July 1, 2026. */
+export const NM_E5_TITLES = ['Gross Receipts Tax Rates and Boundaries: July 1 2026', 'Gross Receipts Tax Rates and Boundaries: July 2026', 'Gross Receipts Tax Rates and Boundaries: July 1, 2026 to June 30, 2027']
 
 /** The rows of every county of the geography (by its name in the file's spelling) and the locations; Albuquerque in two polygons. */
 export function nmGrtRows(countyNames: string[]): NmRow[] {

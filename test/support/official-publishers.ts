@@ -14,6 +14,7 @@ import { scIndexPage, st500Pdf, st575Pdf, st575Rows } from './sc-dor-fixture.ts'
 import { cdtfaRatesPageHtml } from './publisher-pages.ts'
 import { startPublisherReplica, type PublisherReplica } from './publisher-replica.ts'
 import { sharedPath } from './shared.ts'
+import { arRateFileE7, ksRateFileE7, zipped } from './sst-e7-fixture.ts'
 
 export const PUBLISHER_HOSTS = ['www.streamlinedsalestax.org', 'www.cdtfa.ca.gov', 'tax.illinois.gov', 'www.tax.ny.gov', 'dor.sc.gov', 'remotesellersfiling.la.gov', 'www2.census.gov'] as const
 
@@ -30,6 +31,19 @@ export const SST_LISTED_WITHOUT_FILE = ['INR2008Q4MAY7.csv', 'KYR2012Q4Aug13.csv
  */
 export const SST_BOUNDARY_LISTED = ['OKB2026Q4AUG28.zip', 'UTB2026Q4AUG11.csv', 'VTB2026Q4AUG20.zip'] as const
 
+/**
+ * Rate files the replica's SST listing carries beyond the held ones, in the shapes of
+ * publisher-evidence E7 (test/support/sst-e7-fixture.ts): Kansas's with type-79 rows (zipped, as
+ * the 2026-09-16 listing has it), Arkansas's with type-69 rows.
+ */
+export const SST_E7_FILES = { KS: 'KSR2026Q4AUG19.zip', AR: 'ARR2026Q4AUG28.csv' } as const
+
+async function sstE7Files(): Promise<Record<string, Buffer | string>> {
+  const geography = await loadMiniGeography(['KS', 'AR'])
+  const counties = (state: string) => [...geography.counties.values()].filter((c) => c.state === state).map((c) => c.fips.slice(2))
+  return { [SST_E7_FILES.KS]: zipped('KSR2026Q4AUG19.csv', ksRateFileE7(counties('KS'))), [SST_E7_FILES.AR]: arRateFileE7(counties('AR')) }
+}
+
 export const CDTFA_WORKBOOK = 'SalesTaxRates1-1-26.xlsx'
 export const CDTFA_WORKBOOK_URL = new URL(`/taxes-and-fees/${CDTFA_WORKBOOK}`, CDTFA_RATES_PAGE).href
 
@@ -44,7 +58,7 @@ export const NY_PUB718_URL = new URL('/pdf/publications/sales/pub718.pdf', NY_LO
 export async function startOfficialPublishers(workDir: string): Promise<PublisherReplica> {
   const replica = await startPublisherReplica(PUBLISHER_HOSTS, workDir)
   try {
-    await replica.serveDirectory(SST_RATES_URL, sharedPath('mirror', 'sst'), 'iis', { listedWithoutFile: SST_LISTED_WITHOUT_FILE })
+    await replica.serveDirectory(SST_RATES_URL, sharedPath('mirror', 'sst'), 'iis', { listedWithoutFile: SST_LISTED_WITHOUT_FILE, files: await sstE7Files() })
     const boundary = path.join(workDir, 'sst-boundary')
     await mkdir(boundary)
     await replica.serveDirectory(SST_BOUNDARY_URL, boundary, 'iis', { listedWithoutFile: SST_BOUNDARY_LISTED })

@@ -39,10 +39,13 @@ export type PublisherReplica = {
   answer(url: string, answer: ReplicaAnswer): void
   /** answers `answer` at `url` until the returned function puts the previous answer back */
   override(url: string, answer: ReplicaAnswer): () => void
-  /** `bytes` written under the replica's folder and answered as a file at `url` */
-  serveBytes(url: string, bytes: Buffer | string): Promise<void>
-  /** the files of `dir` at `baseUrl<name>`, with the directory's listing at `baseUrl` in the publisher's style */
-  serveDirectory(baseUrl: string, dir: string, style: 'iis' | 'apache', options?: { listedWithoutFile?: readonly string[] }): Promise<void>
+  /** `bytes` written under the replica's folder and answered as a file at `url` (the file's path returned) */
+  serveBytes(url: string, bytes: Buffer | string): Promise<string>
+  /**
+   * the files of `dir` at `baseUrl<name>`, with the directory's listing at `baseUrl` in the publisher's
+   * style; `files`: more files (built by the test) served and listed beside them
+   */
+  serveDirectory(baseUrl: string, dir: string, style: 'iis' | 'apache', options?: { listedWithoutFile?: readonly string[]; files?: Record<string, Buffer | string> }): Promise<void>
   close(): Promise<void>
 }
 
@@ -72,6 +75,13 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
   const address = server.address() as AddressInfo
   const served = new Set(hosts.map((host) => host.toLowerCase()))
   const proxy = await startConnectProxy((host, port) => (port === 443 && served.has(host) ? address : null))
+  /** `bytes` written under the replica's folder and answered as a file at `url`; the file's path */
+  const serveBytes = async (url: string, bytes: Buffer | string): Promise<string> => {
+    const file = path.join(certificateDir, `served-${sha256Hex(Buffer.from(url)).slice(0, 12)}-${path.posix.basename(new URL(url).pathname)}`)
+    await writeFile(file, bytes)
+    answers.set(url, { kind: 'file', file })
+    return file
+  }
 
   return {
     env: { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificates.caFile },
@@ -83,11 +93,7 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
       answers.set(url, answer)
       return () => void (previous ? answers.set(url, previous) : answers.delete(url))
     },
-    async serveBytes(url, bytes) {
-      const file = path.join(certificateDir, `served-${sha256Hex(Buffer.from(url)).slice(0, 12)}-${path.posix.basename(new URL(url).pathname)}`)
-      await writeFile(file, bytes)
-      answers.set(url, { kind: 'file', file })
-    },
+    serveBytes,
     async serveDirectory(baseUrl, dir, style, options = {}) {
       const { host, pathname } = new URL(baseUrl)
       const files: ListedFile[] = []
@@ -97,6 +103,10 @@ export async function startPublisherReplica(hosts: readonly string[], certificat
         const info = await stat(file)
         files.push({ name: entry.name, size: info.size, modified: info.mtime })
         answers.set(`${baseUrl}${entry.name}`, { kind: 'file', file })
+      }
+      for (const [name, bytes] of Object.entries(options.files ?? {})) {
+        const file = await serveBytes(`${baseUrl}${name}`, bytes)
+        files.push({ name, size: Buffer.byteLength(bytes), modified: (await stat(file)).mtime })
       }
       const names = [...files.map((file) => file.name), ...(options.listedWithoutFile ?? [])]
       const html = style === 'iis' ? iisListingHtml(host, pathname, names) : apacheIndexHtml(pathname, files)

@@ -14,19 +14,25 @@ import type { AkRateSheet } from './rate-sheet.ts'
 import { countiesByMatchKey, countyCode, placeCode } from '../candidate-weights.ts'
 import { boundCityTail, placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 import { editionOnlyResult, totalsTable } from '../state-totals.ts'
+import { leftOutOf } from '../set-aside.ts'
 
 const STATE = 'AK'
 const STATE_FIPS = '02'
 
 /** A borough's or census area's name without its kind, so the sheet's and the Census's spellings meet. */
 export const akAreaKey = (name: string): string =>
-  placeMatchKey(name.replace(/^(city and borough of|municipality of|borough of)\s+/i, '').replace(/\s+(city and borough|borough|census area|municipality)$/i, ''))
+  placeMatchKey(
+    name
+      .replace(/\s*&\s*/g, ' and ')
+      .replace(/^(city and borough of|municipality of|borough of)\s+/i, '')
+      .replace(/\s+(city and borough|borough|census area|municipality)$/i, ''),
+  )
 
 export type CompileAkInput = { sheet: AkRateSheet; stateRate: number; geography: Geography; edition: string }
 
 export function compileAkRates({ sheet, stateRate, geography, edition }: CompileAkInput): FeedResult {
   const { fileName } = sheet
-  const { table, stateRef } = totalsTable(fileName, { code: STATE, fips: STATE_FIPS, name: 'Alaska', rate: stateRate }, [])
+  const { table, stateRef } = totalsTable(fileName, { code: STATE, fips: STATE_FIPS, name: 'Alaska', rate: stateRate })
   const areas = countiesByMatchKey(geography, STATE, akAreaKey)
   const byKey = statePlacesByKey(geography, STATE)
   const boroughRate = new Map<string, number>()
@@ -34,20 +40,23 @@ export function compileAkRates({ sheet, stateRate, geography, edition }: Compile
   const unplaced: UnplacedJurisdiction[] = []
   const areaOf = (row: AkRateSheet['rows'][number]) => {
     const area = areas.get(akAreaKey(row.borough))
-    if (!area) throw new Error(`${fileName} row ${row.row}: ${JSON.stringify(row.borough)} binds to no Alaska borough or census area of the geography`)
+    if (!area) sheet.setAside.add(`row ${row.row}`, `${JSON.stringify(row.borough)}${row.city ? ` (of ${row.city})` : ''} binds to no Alaska borough or census area of the geography`)
     return area
   }
   for (const row of sheet.rows.filter((r) => r.city === null)) {
     const area = areaOf(row)
+    if (!area) continue
     table.add('county', countyCode(area.fips), area.name, row.boroughRate)
     boroughRate.set(area.fips, row.boroughRate)
   }
   for (const row of sheet.rows.filter((r) => r.city !== null)) {
     const area = areaOf(row)
+    if (!area) continue
     const city = row.city!
     const levied = boroughRate.get(area.fips)
     if (row.boroughRate !== 0 && row.boroughRate !== levied) {
-      throw new Error(`${fileName} row ${row.row}: ${city} counts ${formatRate(row.boroughRate)} of ${area.name}'s tax, ${levied === undefined ? 'which has no row of its own' : `whose own row says ${formatRate(levied)}`}`)
+      sheet.setAside.add(`row ${row.row}`, `${city} counts ${formatRate(row.boroughRate)} of ${area.name}'s tax, ${levied === undefined ? 'which has no row of its own' : `whose own row says ${formatRate(levied)}`}`)
+      continue
     }
     const place = placeNamedIn(byKey, city, area.fips)
     if (!place) {
@@ -67,7 +76,9 @@ export function compileAkRates({ sheet, stateRate, geography, edition }: Compile
     `AK model: ${fileName} as of ${sheet.asOf}, ${sheet.rows.length} rows: no state tax, each borough's rate at the county level, each city's at the city level by Census place name in its borough`,
     `ARSSTC lists its member boroughs and cities only: ${unlisted} boroughs and census areas of the geography have no row, and a municipality that is not a member answers without its tax`,
   ]
+  sheet.setAside.assertWithinShare(sheet.rowsRead)
+  notes.push(...sheet.setAside.notes())
   if (unplaced.length) notes.push(`${unplaced.length} cities could not be bound to ZIPs and are listed as unplaced`)
   if (noCounty) notes.push(`${noCounty} ZIP candidates have no AK borough in geography: state rate only`)
-  return editionOnlyResult({ table, candidates, unplaced, edition, rowsRead: sheet.rows.length, notes })
+  return editionOnlyResult({ table, candidates, unplaced, edition, rowsRead: sheet.rowsRead, rowsParsed: sheet.rowsRead - sheet.setAside.count, notes, ...leftOutOf(sheet.setAside.leftOut()) })
 }

@@ -1,20 +1,38 @@
 // Alabama DOR's local rates text file (docs/data-sources.md#alabama): a 13-column CSV read by header
 // name (`Locality Code, Locality Name, County Number, TaxType, Rate Type, Administered, Active Date,
-// Inactive Date, Rate, Indicator, PJ, County Code, PJ_Rate`), published as `taxrates_current.csv`
-// (current rows) and as `taxrates.csv` (current and past rows): both are read alike. Only general
-// sales rows (`TaxType=ST`, `Rate Type=GENER`) are kept. `Rate` and `PJ_Rate` are local-only percents;
-// dates are YYYYMMDD, an empty Inactive Date an open end.
+// Inactive Date, Rate, Indicator, PJ, County Code, PJ_Rate`; found in the first rows, compared without
+// case, spaces or punctuation), published as `taxrates_current.csv` (current rows) and as
+// `taxrates.csv` (current and past rows): both are read alike. Only general sales rows (`TaxType=ST`,
+// `Rate Type=GENER`) are kept. `Rate` and `PJ_Rate` are local-only percents; dates are YYYYMMDD, an
+// empty Inactive Date an open end. A row that does not fit is set aside (set-aside.ts).
 import Papa from 'papaparse'
 import { parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
+import { findHeaderRow } from '../header-row.ts'
+import { SetAsideRows, wholeOrMore } from '../set-aside.ts'
 
-const COLUMNS = ['Locality Code', 'Locality Name', 'County Number', 'TaxType', 'Rate Type', 'Active Date', 'Inactive Date', 'Rate', 'PJ', 'County Code', 'PJ_Rate'] as const
-/** The most a single Alabama locality levies, in 1e-5 units: above it, a rate is not a percent. */
-const MOST_LOCAL_PERCENT = 10_000
-/** The least: a nonzero rate below 0.1% is a fraction where a percent is expected. */
-const LEAST_LOCAL_PERCENT = 100
+const COLUMNS = {
+  code: 'Locality Code',
+  name: 'Locality Name',
+  taxType: 'TaxType',
+  rateType: 'Rate Type',
+  from: 'Active Date',
+  to: 'Inactive Date',
+  rate: 'Rate',
+  pj: 'PJ',
+  countyCode: 'County Code',
+  pjRate: 'PJ_Rate',
+} as const
+type Column = keyof typeof COLUMNS
+const HEADER_SEARCH_ROWS = 10
+/**
+ * The file holds no state rate to decide the unit of `Rate` from (it is local-only): it is read as the
+ * percent it is documented to be, and a column none of whose rates reaches this (0.1%) holds fractions,
+ * not percents: the file fails rather than answer every local tax a hundred times too small.
+ */
+const LEAST_PERCENT_SEEN = 100
 
 export type AlRow = { line: number; code: string; name: string; countyCode: string; rate: number; pjRate: number | null; from: string; to: string | null }
-export type AlRateFile = { fileName: string; rows: AlRow[]; rowsRead: number }
+export type AlRateFile = { fileName: string; rows: AlRow[]; rowsRead: number; setAside: SetAsideRows }
 
 const isoOf = (text: string): string | null => {
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(text.trim())
@@ -22,30 +40,32 @@ const isoOf = (text: string): string | null => {
 }
 
 export function parseAlRateFile(text: string, fileName: string): AlRateFile {
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true, transformHeader: (h) => h.trim() })
-  const fields = parsed.meta.fields ?? []
-  const missing = COLUMNS.filter((c) => !fields.includes(c))
-  if (missing.length) throw new Error(`${fileName}: header lacks ${missing.join(', ')} (found ${fields.slice(0, 6).join(', ') || 'nothing'}): not Alabama's local rate file, or its header moved`)
+  const data = Papa.parse<string[]>(text, { header: false, skipEmptyLines: 'greedy' }).data
+  const header = findHeaderRow(data, fileName, { columns: COLUMNS, searchRows: HEADER_SEARCH_ROWS, what: "Alabama's local rate file" })
   const rows: AlRow[] = []
-  const rejected: string[] = []
-  parsed.data.forEach((record, i) => {
-    const line = i + 2
-    const cell = (name: (typeof COLUMNS)[number]) => (record[name] ?? '').trim()
-    if (cell('TaxType') !== 'ST' || cell('Rate Type') !== 'GENER') return
-    const code = cell('Locality Code')
-    const rate = parseRatePercent(cell('Rate'))
-    const pj = cell('PJ').toUpperCase() === 'Y' ? parseRatePercent(cell('PJ_Rate')) : null
-    const from = isoOf(cell('Active Date'))
-    const to = cell('Inactive Date') === '' ? null : isoOf(cell('Inactive Date'))
-    if (!/^\d{4}$/.test(code)) rejected.push(`line ${line}: Locality Code ${JSON.stringify(code)} is not 4 digits`)
-    else if (!rate.ok) rejected.push(`line ${line}: ${code} Rate ${rate.reason}`)
-    else if (rate.units > 0 && rate.units < LEAST_LOCAL_PERCENT) rejected.push(`line ${line}: ${code} Rate ${cell('Rate')} is below 0.1%: a fraction where a percent is expected?`)
-    else if (rate.units > MOST_LOCAL_PERCENT) rejected.push(`line ${line}: ${code} Rate ${cell('Rate')} is above 10%: not a local percent`)
-    else if (pj && !pj.ok) rejected.push(`line ${line}: ${code} PJ_Rate ${pj.reason}`)
-    else if (!from || to === undefined || (cell('Inactive Date') !== '' && !to)) rejected.push(`line ${line}: ${code} dates ${cell('Active Date')}–${cell('Inactive Date')} are not YYYYMMDD`)
-    else rows.push({ line, code, name: cell('Locality Name'), countyCode: cell('County Code'), rate: rate.units, pjRate: pj?.ok ? pj.units : null, from, to })
-  })
-  if (rejected.length) throw new Error(`${fileName}: ${rejected.length} general sales row(s) rejected: ${rejected.slice(0, 5).join('; ')}`)
-  if (rows.length === 0) throw new Error(`${fileName}: no general sales (TaxType ST, Rate Type GENER) rows`)
-  return { fileName, rows, rowsRead: parsed.data.length }
+  const setAside = new SetAsideRows(fileName)
+  let general = 0
+  for (let i = header.at + 1; i < data.length; i++) {
+    const record = data[i]!
+    const cell = (column: Column) => (record[header.index[column]] ?? '').trim()
+    if (cell('taxType').toUpperCase() !== 'ST' || cell('rateType').toUpperCase() !== 'GENER') continue
+    general++
+    const where = `line ${i + 1}`
+    const code = cell('code')
+    const from = isoOf(cell('from'))
+    const to = cell('to') === '' ? null : isoOf(cell('to'))
+    const window = { from, to: cell('to') === '' ? null : to }
+    const rate = parseRatePercent(cell('rate'))
+    const pj = cell('pj').toUpperCase() === 'Y' ? parseRatePercent(cell('pjRate')) : null
+    if (!/^\d{4}$/.test(code)) setAside.add(where, `Locality Code ${JSON.stringify(code)} is not 4 digits`, window)
+    else if (!rate.ok) setAside.add(where, `${code} Rate ${rate.reason}`, window)
+    else if (wholeOrMore(rate.units)) setAside.add(where, `${code} Rate ${wholeOrMore(rate.units)}`, window)
+    else if (pj && !pj.ok) setAside.add(where, `${code} PJ_Rate ${pj.reason}`, window)
+    else if (!from || (cell('to') !== '' && !to)) setAside.add(where, `${code} dates ${cell('from')}–${cell('to')} are not YYYYMMDD`, window)
+    else rows.push({ line: i + 1, code, name: cell('name'), countyCode: cell('countyCode'), rate: rate.units, pjRate: pj?.ok ? pj.units : null, from, to })
+  }
+  setAside.assertWithinShare(general)
+  if (rows.length === 0) throw new Error(`${fileName}: no general sales (TaxType ST, Rate Type GENER) rows${setAside.count ? ` (${setAside.notes()[0]})` : ''}`)
+  if (rows.every((r) => r.rate < LEAST_PERCENT_SEEN)) throw new Error(`${fileName}: no Rate reaches 0.1%: the column holds fractions where its documented percents are expected`)
+  return { fileName, rows, rowsRead: data.length - header.at - 1, setAside }
 }

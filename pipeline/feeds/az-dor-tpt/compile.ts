@@ -9,6 +9,7 @@ import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import type { AzRow, AzTptFile } from './rate-file.ts'
+import { leftOutOf } from '../set-aside.ts'
 import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from '../dated-rows.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
 import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
@@ -17,8 +18,6 @@ const STATE = 'AZ'
 const STATE_FIPS = '04'
 /** The 15 county region codes (publisher-evidence B, AZ row); every other 3-letter code is a special region. */
 const COUNTY_CODES = new Set(['APA', 'COH', 'COC', 'GLA', 'GRA', 'GRN', 'LAP', 'MAR', 'MOH', 'NAV', 'PMA', 'PNL', 'STC', 'YAV', 'YMA'])
-/** The smallest city rate a percent can be read as: a city row below it is a fraction where a percent is expected. */
-const LEAST_CITY_RATE = 100
 
 export type CompileAzInput = { file: AzTptFile; stateRate: number; geography: Geography; edition: string }
 
@@ -36,13 +35,16 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
     const { name } = rows[0]!
     if (COUNTY_CODES.has(region)) {
       const county = counties.get(countyMatchKey(name))
-      if (!county) throw new Error(`${fileName}: county region ${region} ${name} binds to no Arizona county of the geography`)
-      const below = rows.find((r) => r.rate < stateRate)
-      if (below) throw new Error(`${fileName} line ${below.line}: county region ${region} at ${formatRate(below.rate)} is below the ${formatRate(stateRate)} state rate it includes: a fraction where a percent is expected?`)
-      add('county', countyCode(county.fips), county.name, rows, (r) => r.rate - stateRate)
+      if (!county) {
+        for (const row of rows) file.setAside.add(`line ${row.line}`, `county region ${region} ${name} binds to no Arizona county of the geography`, row)
+        continue
+      }
+      // a county row prints the state rate with the county's: one below it is no such total
+      const below = rows.filter((r) => r.rate < stateRate)
+      for (const row of below) file.setAside.add(`line ${row.line}`, `county region ${region} at ${formatRate(row.rate)} is below the ${formatRate(stateRate)} state rate it includes`, row)
+      const total = rows.filter((r) => r.rate >= stateRate)
+      if (total.length) add('county', countyCode(county.fips), county.name, total, (r) => r.rate - stateRate)
     } else if (/^[A-Z]{2}$/.test(region)) {
-      const tiny = rows.find((r) => r.rate > 0 && r.rate < LEAST_CITY_RATE)
-      if (tiny) throw new Error(`${fileName} line ${tiny.line}: city region ${region} at ${formatRate(tiny.rate)} is below 0.1%: a fraction where a percent is expected?`)
       const place = placeNamedIn(byKey, name, null)
       add('city', region, place?.name ?? name, rows, (r) => r.rate)
       if (place) cityOf.set(place.geoid, { code: region, name: place.name })
@@ -75,6 +77,8 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
     `AZ model: ${fileName}, retail (business code 017) rows: county rows less the ${formatRate(stateRate)} state rate they include, city rows as printed; cities bound to the Census place of their name`,
     ...placeStacksNotes(placeStacks),
   ]
+  file.setAside.assertWithinShare(file.rows.length + file.setAside.count)
+  notes.push(...file.setAside.notes())
   if (noCounty) notes.push(`${noCounty} ZIP candidates have no AZ county in geography: state rate only`)
   if (unplaced.length) notes.push(`${unplaced.length} regions could not be bound to ZIPs and are listed as unplaced`)
   return {
@@ -84,5 +88,6 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
     unplaced,
     ...datedRowsEdition(file, edition),
     notes,
+    ...leftOutOf(file.setAside.leftOut(edition)),
   }
 }

@@ -7,7 +7,11 @@ import { oneFileAdapter } from '../feed-files.ts'
 
 const CDTFA_WORKBOOK = /^SalesTaxRates\d{1,2}-\d{1,2}-\d{2}\.xlsx$/i
 
-/** The newest SalesTaxRates<M>-<D>-<YY>.xlsx the CDTFA rates page links, or the pinned one. */
+/**
+ * The newest SalesTaxRates<M>-<D>-<YY>.xlsx the CDTFA rates page links whose effective date (in its
+ * name) has come, or the pinned one. Whether CDTFA links a next quarter's workbook before its date is
+ * not known (publisher-evidence E11): one that takes effect after today is held until then.
+ */
 export async function chooseCdtfaWorkbook(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
   const pinned = pinsOf('CA', context.settings).find((name) => CDTFA_WORKBOOK.test(name))
   if (pinned) return pinnedChoice('cdtfa', pinned, pageUrl, cdtfaEditionDate(pinned))
@@ -16,14 +20,17 @@ export async function chooseCdtfaWorkbook(pageUrl: string, context: ChoiceContex
     .filter((file) => CDTFA_WORKBOOK.test(file.name))
     .map((file) => ({ file, edition: cdtfaEditionDate(file.name) }))
     .sort((a, b) => b.edition.localeCompare(a.edition))
-  const [newest, next] = workbooks
+  const today = context.settings.now.toISOString().slice(0, 10)
+  const held = workbooks.filter((w) => w.edition > today).map((w) => w.file.name)
+  const [newest, next] = workbooks.filter((w) => w.edition <= today)
   if (!newest) {
+    if (held.length) throw new Error(`rates page ${listing.where} links only workbooks taking effect after today (${held.join(', ')}); held until then`)
     throw new Error(`rates page ${listing.where} links no SalesTaxRates<M>-<D>-<YY>.xlsx workbook among its ${listing.files.length} links: its layout changed`)
   }
   if (next && next.edition === newest.edition) {
     throw new Error(`rates page ${listing.where} links two workbooks of edition ${newest.edition}: ${newest.file.name} and ${next.file.name}`)
   }
-  const how = `${newest.file.name}: the newest of ${workbooks.length} workbook(s) linked from ${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}`
+  const how = `${newest.file.name}: the newest of ${workbooks.length} workbook(s) linked from ${listing.where}${listing.cache === 'not-modified' ? ' (page not modified)' : ''}${held.length ? `; held until their date: ${held.join(', ')}` : ''}`
   return { request: { feed: 'cdtfa', fileName: newest.file.name, officialUrl: newest.file.officialUrl }, edition: newest.edition, pinned: false, how }
 }
 

@@ -15,6 +15,7 @@ import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdic
 import { formatRate, rateUnitsFromSpreadsheetNumber } from '../../../snapshot-contract/rate-units.ts'
 import { JurisdictionTable, countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
 import { placeBoundCandidates, placeNamedIn } from '../place-bound-candidates.ts'
+import { findHeaderRow } from '../header-row.ts'
 
 export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'
 
@@ -49,23 +50,10 @@ type Cell = string | number | boolean | object | null
 
 const cellText = (cell: Cell | undefined): string => (cell === null || cell === undefined ? '' : String(cell).trim())
 
+/** The header row and each of its columns, in HEADER's order (header-row.ts: compared without case, spaces or punctuation). */
 function findHeader(data: Cell[][], fileName: string): { at: number; columns: number[] } {
-  const wanted = HEADER.map((name) => name.toLowerCase())
-  for (let at = 0; at < Math.min(data.length, HEADER_SEARCH_ROWS); at++) {
-    const names = data[at]!.map((cell) => cellText(cell).toLowerCase())
-    const columns = wanted.map((name) => names.indexOf(name))
-    if (columns.every((column) => column >= 0)) return { at, columns }
-  }
-  const found = data
-    .slice(0, HEADER_SEARCH_ROWS)
-    .filter((row) => row.filter((cell) => cellText(cell) !== '').length >= 2)
-    .slice(0, 2)
-    .map((row) => row.map(cellText).join(', '))
-  throw new Error(
-    `${fileName}: changed column layout: expected a header row "${HEADER.join(', ')}", found ${
-      found.length ? found.map((row) => `"${row}"`).join(' / ') : 'no header-like row'
-    }`,
-  )
+  const { at, index } = findHeaderRow(data, fileName, { columns: Object.fromEntries(HEADER.map((name) => [name, name])) as Record<(typeof HEADER)[number], string>, searchRows: HEADER_SEARCH_ROWS, what: "CDTFA's rates workbook" })
+  return { at, columns: HEADER.map((name) => index[name]) }
 }
 
 function parseRow(cells: Cell[], columns: number[], where: string): CdtfaRow {

@@ -12,6 +12,7 @@ import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { editionOnlyResult } from '../state-totals.ts'
+import { leftOutOf } from '../set-aside.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable } from '../candidate-weights.ts'
 import type { CoJurisdiction, CoRateWorkbook } from './workbook.ts'
 import { placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey, type PlaceTail, type Variants } from '../place-bound-candidates.ts'
@@ -28,6 +29,7 @@ type Tail = { code: string; refs: JurisdictionRef[]; signature: string; rate: nu
 
 export function compileCoRates({ workbook, stateRate, geography, edition }: CompileCoInput): FeedResult {
   const { fileName } = workbook
+  const rowsRead = workbook.rows.length + workbook.setAside.count
   const table = new JurisdictionTable({ state: STATE, from: null, to: null, source: fileName })
   const stateRef = table.add('state', STATE_FIPS, 'Colorado', stateRate)
   const counties = countiesByMatchKey(geography, STATE)
@@ -38,18 +40,20 @@ export function compileCoRates({ workbook, stateRate, geography, edition }: Comp
   for (const row of workbook.rows) {
     const at = `${fileName} row ${row.row}: ${row.code} (${row.name})`
     const county = counties.get(countyMatchKey(row.county))
-    if (!county) throw new Error(`${at}: County ${JSON.stringify(row.county)} is no Colorado county of the geography`)
-    const state = row.taxes.filter((t) => is(t, 'state'))
-    if (state.length !== 1 || state[0]!.rate !== stateRate) {
-      throw new Error(`${at} prints the state rate ${state.map((t) => formatRate(t.rate)).join(' and ') || 'nowhere'}, the rules table says ${formatRate(stateRate)}: a percent where a fraction is expected, or the reverse?`)
+    if (!county) {
+      workbook.setAside.add(`row ${row.row}`, `${row.code} (${row.name}): County ${JSON.stringify(row.county)} is no Colorado county of the geography`)
+      continue
+    }
+    const city = row.taxes.filter((t) => is(t, 'city'))
+    // A home-rule city collecting its own tax with no City rate here: its rate is not in the file, and answering without it would be a silent zero.
+    if (row.selfCollected && city.length === 0) {
+      workbook.setAside.add(`row ${row.row}`, `${row.code} (${row.name}): a self-collected home-rule city with no City rate in the file`)
+      continue
     }
     const countyRate = row.taxes.filter((t) => is(t, 'county')).reduce((sum, t) => sum + t.rate, 0)
     const seen = countyRates.get(county.fips)
     if (seen && seen.rate !== countyRate) throw new Error(`${at}: ${county.name} County at ${formatRate(countyRate)}, row ${seen.row.row} (${seen.row.code}) says ${formatRate(seen.rate)}`)
     countyRates.set(county.fips, { rate: countyRate, row })
-    const city = row.taxes.filter((t) => is(t, 'city'))
-    // A home-rule city collecting its own tax with no City rate here: its rate is not in the file, and answering without it would be a silent zero.
-    if (row.selfCollected && city.length === 0) throw new Error(`${at}: a self-collected home-rule city with no City rate in the file`)
     const districts = row.taxes.filter((t) => !is(t, 'state') && !is(t, 'county') && !is(t, 'city'))
     const countyArea = city.length === 0 && (UNINCORPORATED.test(row.name) || countyMatchKey(row.name.replace(UNINCORPORATED, '').trim()) === countyMatchKey(county.name))
     const place = countyArea ? null : placeNamedIn(byKey, row.name, county.fips)
@@ -84,12 +88,14 @@ export function compileCoRates({ workbook, stateRate, geography, edition }: Comp
   const ambiguous = [...tails.keys()].filter((key) => variants(key).length > 1)
   const selfCollected = workbook.rows.filter((r) => r.selfCollected).length
   const noCountyArea = [...countyRates.keys()].filter((fips) => !tails.has(fips)).map((fips) => geography.counties.get(fips)!.name)
-  const notes = [`CO model: ${fileName}, ${workbook.rows.length} jurisdiction codes: state ${formatRate(stateRate)}, county by the County column, city and districts of each code by the Census place of its Location Code in that county`]
+  const notes = [`CO model: ${fileName}, ${workbook.rows.length} jurisdiction codes, rates read as ${workbook.unit === 'percent' ? 'percent numbers' : 'fractions'} (the unit under which the State cells read as the ${formatRate(stateRate)} state rate): county by the County column, city and districts of each code by the Census place of its Location Code in that county`]
   if (ambiguous.length) notes.push(`${ambiguous.length} places or county parts carry codes at different rates: each answers every one of them as a candidate (ambiguous)`)
   if (selfCollected) notes.push(`${selfCollected} codes are self-collected home-rule cities: their rates are answered as the file gives them, their tax bases are their own`)
   if (noCountyArea.length) notes.push(`${noCountyArea.length} counties have no row outside places: their land outside places answers state and county only (${noCountyArea.slice(0, 5).join(', ')})`)
+  workbook.setAside.assertWithinShare(rowsRead)
+  notes.push(...workbook.setAside.notes())
   notes.push(...placeBoundNotes(STATE, 'jurisdiction codes', unplaced.length, noCounty))
-  return editionOnlyResult({ table, candidates, unplaced, edition, rowsRead: workbook.rows.length, notes })
+  return editionOnlyResult({ table, candidates, unplaced, edition, rowsRead, rowsParsed: rowsRead - workbook.setAside.count, notes, ...leftOutOf(workbook.setAside.leftOut()) })
 }
 
 /** One tail per distinct set of taxes, the least total first. */

@@ -18,6 +18,7 @@
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRate, JurisdictionRef, PlaceStack, RateVaries, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { placesByMatchKey } from '../../../snapshot-contract/place-names.ts'
+import { leftOutOf, leftOutRows } from '../set-aside.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
 import type { OrdmacheFile, OrdmacheRecord } from './rate-file.ts'
@@ -197,6 +198,8 @@ export function compileOrdmache({ file, stateRate, geography }: CompileOrdmacheI
     notes,
     ...(knownFrom && knownFrom !== earliest ? { coverageFrom: knownFrom } : {}),
     rateVaries,
+    // records that could not be read carry a tax the answers do not include: every answer says so
+    ...leftOutOf(leftOutRows('rows set aside', "a record that does not fit the file's layout: its tax is not read", file.rejected.map((r) => ({ where: `line ${r.line}`, reason: r.reason, window: { from: null, to: null } })))),
   }
 }
 

@@ -7,11 +7,14 @@ import { compileMoRates } from './compile.ts'
 import { orNoFileOnMirror, readPage, type ChoiceContext, type EditionChoice } from '../../fetch/edition-choice.ts'
 import { isOlderDate, never, type FeedAdapter } from '../feed-adapter.ts'
 import { oneFileAdapter } from '../feed-files.ts'
+import { BROWSER_USER_AGENT } from '../../fetch/browser-user-agent.ts'
 
 const MO_FEED = 'mo-dor'
 /** The year page of the rate-tables landing page, kept (and, on a mirror, served) under this name. */
 const moYearPageName = (year: number) => `rate-tables-${year}.html`
 const MO_LANDING_PAGE = 'rate-tables.html'
+/** TaxAP presents itself as a browser to dor.mo.gov (publisher-evidence E2): so does every request of this feed. */
+const MO_USER_AGENT = BROWSER_USER_AGENT
 
 /**
  * Missouri's rate chart: the landing page links a page per year; those of this year and the last
@@ -21,11 +24,11 @@ const MO_LANDING_PAGE = 'rate-tables.html'
  */
 export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext): Promise<EditionChoice> {
   const today = context.settings.now.toISOString().slice(0, 10)
-  const landing = await orNoFileOnMirror(MO_FEED, context.settings, () => readPage({ feed: MO_FEED, fileName: MO_LANDING_PAGE, officialUrl: pageUrl }, context.settings))
+  const landing = await orNoFileOnMirror(MO_FEED, context.settings, () => readPage({ feed: MO_FEED, fileName: MO_LANDING_PAGE, officialUrl: pageUrl, userAgent: MO_USER_AGENT }, context.settings))
   const years = yearPages(pageLinks(landing), pageUrl).filter((y) => y.year >= Number(today.slice(0, 4)) - 1)
   if (years.length === 0) throw new Error(`rate-tables page ${pageUrl} links no page of this year or the last (…/rate-tables/YYYY/): its layout changed`)
   const charts = []
-  for (const { year, url } of years) charts.push(...chartLinks(pageLinks(await readPage({ feed: MO_FEED, fileName: moYearPageName(year), officialUrl: url }, context.settings)), url))
+  for (const { year, url } of years) charts.push(...chartLinks(pageLinks(await readPage({ feed: MO_FEED, fileName: moYearPageName(year), officialUrl: url, userAgent: MO_USER_AGENT }, context.settings)), url))
   charts.sort((a, b) => b.from.localeCompare(a.from))
   const held = charts.filter((c) => c.from > today).map((c) => `"${c.text}"`)
   const [newest] = charts.filter((c) => c.from <= today)
@@ -35,12 +38,12 @@ export async function chooseMoRateChart(pageUrl: string, context: ChoiceContext)
   }
   const fileName = decodeURIComponent(path.posix.basename(new URL(newest.href).pathname))
   const how = `${fileName}: "${newest.text}", the newest of ${charts.length} rate chart(s) linked from the rate-tables pages of ${years.map((y) => y.year).join(', ')}${held.length ? `; held until their period: ${held.join(', ')}` : ''}`
-  return { request: { feed: MO_FEED, fileName, officialUrl: newest.href }, edition: newest.from, pinned: false, how }
+  return { request: { feed: MO_FEED, fileName, officialUrl: newest.href, userAgent: MO_USER_AGENT }, edition: newest.from, pinned: false, how }
 }
 
 export const moDorAdapter: FeedAdapter<'mo-dor'> = oneFileAdapter({
   kind: 'mo-dor',
   choose: (feed, context) => chooseMoRateChart(feed.pageUrl, context),
-  compile: async (context, fetched, rateOn, edition) => compileMoRates({ chart: await parseMoRateChart(fetched.bytes, fetched.name), stateRate: rateOn(edition), geography: context.geography, edition }),
+  compile: async (context, fetched, rateOn, edition) => compileMoRates({ chart: await parseMoRateChart(fetched.bytes, fetched.name, rateOn(edition)), stateRate: rateOn(edition), geography: context.geography, edition }),
   edition: { pinnable: never, isOlder: isOlderDate, role: () => null },
 })

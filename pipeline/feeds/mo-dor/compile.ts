@@ -14,6 +14,7 @@ import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countyCode } from '../candidate-weights.ts'
 import type { MoJurisdiction, MoRateChart } from './rate-chart.ts'
 import { editionOnlyResult, totalsTable } from '../state-totals.ts'
+import { leftOutOf } from '../set-aside.ts'
 import { boundCityTail, placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 
 const STATE = 'MO'
@@ -25,8 +26,7 @@ export type CompileMoInput = { chart: MoRateChart; stateRate: number; geography:
 
 export function compileMoRates({ chart, stateRate, geography, edition }: CompileMoInput): FeedResult {
   const { fileName } = chart
-  const totals = chart.rows.map((r) => ({ rate: r.rate, at: `row ${r.row}`, label: r.code }))
-  const { table, stateRef } = totalsTable(fileName, { code: STATE, fips: STATE_FIPS, name: 'Missouri', rate: stateRate }, totals)
+  const { table, stateRef } = totalsTable(fileName, { code: STATE, fips: STATE_FIPS, name: 'Missouri', rate: stateRate })
   const byCounty = new Map<string, MoJurisdiction[]>()
   for (const row of chart.rows) byCounty.set(row.county, [...(byCounty.get(row.county) ?? []), row])
   const byKey = statePlacesByKey(geography, STATE)
@@ -36,7 +36,10 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
   for (const [county, rows] of byCounty) {
     const fips = `${STATE_FIPS}${county}`
     const geoCounty = geography.counties.get(fips)
-    if (!geoCounty) throw new Error(`${fileName} row ${rows[0]!.row}: county segment ${county} of ${rows[0]!.code} (${rows[0]!.name}) binds to no Missouri county of the geography`)
+    if (!geoCounty) {
+      for (const row of rows) chart.setAside.add(`row ${row.row}`, `county segment ${county} of ${row.code} (${row.name}) binds to no Missouri county of the geography`)
+      continue
+    }
     const unincorporated = rows.filter((r) => r.city === UNINCORPORATED)
     const base = unincorporated.find((r) => r.district === NO_DISTRICT)
     // no unincorporated row at all: an independent city (St. Louis), whose city rows carry the whole local rate
@@ -47,7 +50,10 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
     }
     const cityBase = new Map(rows.filter((r) => r.city !== UNINCORPORATED && r.district === NO_DISTRICT).map((r) => [r.city, r]))
     for (const row of cityBase.values()) {
-      if (row.rate < countyTotal) throw new Error(`${fileName} row ${row.row}: city ${row.code} (${row.name}) at ${formatRate(row.rate)} is below its county's ${formatRate(countyTotal)}`)
+      if (row.rate < countyTotal) {
+        chart.setAside.add(`row ${row.row}`, `city ${row.code} (${row.name}) at ${formatRate(row.rate)} is below its county's ${formatRate(countyTotal)}`)
+        continue
+      }
       const ref = table.add('city', `${row.city}-${county}`, row.name, row.rate - countyTotal)
       const byFips = geography.places.get(`${STATE_FIPS}${row.city}`)
       const place = byFips?.counties.some((c) => c.fips === fips) ? byFips : placeNamedIn(byKey, row.name, fips)
@@ -70,6 +76,8 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
   })
   const notes = [`MO model: ${fileName}, ${chart.rows.length} jurisdiction codes: totals less the ${formatRate(stateRate)} state rate, county outside cities, city in each county by Census place FIPS`]
   if (rateVaries.length) notes.push(`${rateVaries.length} counties without an unincorporated -000 row answer a lower bound outside cities: ${rateVaries.map((v) => v.name).join(', ')}`)
+  chart.setAside.assertWithinShare(chart.rowsRead)
+  notes.push(...chart.setAside.notes())
   notes.push(...placeBoundNotes(STATE, 'jurisdiction codes', unplaced.length, noCounty))
-  return editionOnlyResult({ table, candidates, unplaced, rateVaries, edition, rowsRead: chart.rows.length, notes })
+  return editionOnlyResult({ table, candidates, unplaced, rateVaries, edition, rowsRead: chart.rowsRead, rowsParsed: chart.rowsRead - chart.setAside.count, notes, ...leftOutOf(chart.setAside.leftOut()) })
 }

@@ -42,7 +42,7 @@ export const nmTrdGrtAdapter: FeedAdapter<'nm-trd-grt'> = oneFileAdapter({
   compile: (context, fetched, rateOn, edition) => {
     // the csv download is a ZIP holding the CSV and its XML metadata
     const csv = fileText(fetched)
-    const file = parseNmGrtFile(csv.text, csv.member ? `${fetched.name}:${csv.member}` : csv.name)
+    const file = parseNmGrtFile(csv.text, csv.member ? `${fetched.name}:${csv.member}` : csv.name, rateOn(edition))
     return compileNmGrt({ file, stateRate: rateOn(edition), geography: context.geography, edition })
   },
   edition: { pinnable: never, isOlder: isOlderDate, role: () => null },

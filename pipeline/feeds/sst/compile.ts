@@ -1,7 +1,7 @@
 // The SST feed for one state: rate file (+ optional boundary file) + geography → FeedResult.
 // Rates keep every effective window; ZIP candidates are date-free stacks of (level, code).
 import type { Geography, GeoZip } from '../../../snapshot-contract/geography-model.ts'
-import { LEVELS, PLUS4_RECORDS, type AddressRangeTable, type FeedResult, type JurisdictionRate, type JurisdictionRef, type Level, type PlaceStack, type Plus4Binding, type Plus4Ranges, type UnplacedJurisdiction, type ZipCandidate } from '../../../snapshot-contract/model.ts'
+import { LEVELS, PLUS4_RECORDS, type AddressRangeTable, type FeedResult, type LeftOutRows, type JurisdictionRate, type JurisdictionRef, type Level, type PlaceStack, type Plus4Binding, type Plus4Ranges, type UnplacedJurisdiction, type ZipCandidate } from '../../../snapshot-contract/model.ts'
 import { dayNumber, OPEN_TO } from '../../../snapshot-contract/format.ts'
 import { plus4Order, Plus4RangeBuilder } from '../../../snapshot-contract/plus4-ranges.ts'
 import { AddressRangeBuilder } from '../../../snapshot-contract/address-ranges.ts'
@@ -22,7 +22,8 @@ import {
 import type { DistrictAreaTable } from '../../../sources/district-area.ts'
 import { bindDistrictAreas } from './district-areas.ts'
 import { parseSstFileName, type SstFileName } from './file-names.ts'
-import { assertRateFileHealthy, parseRateFile, type SstRateRow } from './rate-file.ts'
+import { assertRateFileHealthy, parseRateFile, setAsideOf, type SstRateRow } from './rate-file.ts'
+import { leftOutRows } from '../set-aside.ts'
 import { conflictNotes, contradictionError, findRowConflicts } from '../rate-row-conflicts.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { codePattern, COMMON_SST_READING, ruleFor, type SstReading, type SstRowRead, type SstRowRule } from '../../../sources/sst-reading.ts'
@@ -75,6 +76,8 @@ type Prepared = {
   countyDistricts: Map<string, string[]>
   /** district codes whose rate replaces the state rate where they apply */
   replacesState: Set<string>
+  /** rows left out of every answer, by kind: of no reading, undecoded, set aside */
+  leftOut: LeftOutRows[]
 }
 
 /** `combos`: every binding of a boundary row, in first-seen order; `ranges`: the Z and 4 rows' +4 ranges and `addresses` the A rows' address ranges, bound to `combos` */
@@ -131,7 +134,7 @@ const setAsidePrefix = (fileName: string) => `boundary file ${fileName} set asid
 /** Whether the compile set the boundary file `fileName` aside (its note is among the result's). */
 export const boundaryWasSetAside = (result: FeedResult, fileName: string): boolean => result.notes.some((note) => note.startsWith(setAsidePrefix(fileName)))
 
-/** Rate file → jurisdictions. Throws on an unhealthy file, a file for another state, or unknown type codes. */
+/** Rate file → jurisdictions. Throws on an unhealthy file or a file for another state; rows of unknown or undecoded type codes are left out. */
 function prepare(input: SstStateInput<unknown>): Prepared {
   const { state, rateFile } = input
   const reading = input.reading ?? COMMON_SST_READING
@@ -141,19 +144,26 @@ function prepare(input: SstStateInput<unknown>): Prepared {
   }
   const rates = parseRateFile(rateFile.text)
   assertRateFileHealthy(rates, rateFile.name)
+  const quarterStart = `${fileName.year}-${String(fileName.quarter * 3 - 2).padStart(2, '0')}-01`
 
+  // Rows no rule names, and rows of an undecoded kind, are left out; the decoded layers serve (trap P13).
   const ruled = rates.rows.map((row) => ({ row, rule: ruleFor(reading, row.typeCode, row.code) }))
   const unknown = ruled.filter(({ rule }) => !rule).map(({ row }) => row)
-  if (unknown.length > 0) {
-    const lines = unknown.slice(0, NOTES_LISTED).map((row) => row.line).join(', ')
-    throw new Error(`${rateFile.name}: unknown jurisdiction type codes ${summarise(unknown.map((row) => row.typeCode))} (lines ${lines}); add them to the state's SST reading (trap P13)`)
+  const byRule = groupByRule(ruled.filter((r): r is { row: SstRateRow; rule: SstRowRule } => r.rule !== null))
+  const leftOutNotes: string[] = []
+  const leftOut: LeftOutRows[] = []
+  const leaveOut = (kind: string, reason: string, rows: SstRateRow[]) => {
+    const current = rows.filter((row) => row.to === null || row.to >= quarterStart)
+    const lines = rows.slice(0, NOTES_LISTED).map((row) => row.line).join(', ')
+    leftOutNotes.push(`${rateFile.name}: ${rows.length} ${kind} (e.g. ${[...new Set(rows.map((r) => r.code))].slice(0, NOTES_LISTED).join(', ')}; lines ${lines}), ${current.length} in force from ${quarterStart}, left out of every answer: ${reason}`)
+    const rowsLeftOut = leftOutRows(kind, reason, current.map((row) => ({ where: `line ${row.line}`, reason: `${row.code} at ${formatRate(row.generalIntra)}`, window: { from: row.from, to: row.to } })))
+    if (rowsLeftOut) leftOut.push(rowsLeftOut)
   }
-  const byRule = groupByRule(ruled as { row: SstRateRow; rule: SstRowRule }[])
-  const undecoded = [...byRule].filter(([rule]) => rule.read === 'undecoded')
-  if (undecoded.length > 0) {
-    const described = undecoded.map(([rule, rows]) => `${ruleRows(rule, rows)}: ${rule.why}`).join('; ')
-    throw new Error(`${rateFile.name}: cannot be read safely, ${described}; rather than publish a doubled or missing layer the state fails (its next feed serves)`)
-  }
+  for (const [type, rows] of groupBy(unknown, (row) => row.typeCode)) leaveOut(`type-${type} rows (no reading)`, `no rule of the ${state} SST reading names type ${type}; add one once its meaning is known (trap P13)`, rows)
+  for (const [rule, rows] of byRule) if (rule.read === 'undecoded') leaveOut(`type-${rule.type} rows (meaning not decoded)`, rule.why!, rows)
+  const setAside = setAsideOf(rates, rateFile.name)
+  const rowsSetAside = setAside.leftOut(quarterStart)
+  if (rowsSetAside) leftOut.push(rowsSetAside)
   const stateFips = rates.rows[0].stateFips
   const foreign = rates.rows.find((row) => row.stateFips !== stateFips)
   if (foreign) throw new Error(`${rateFile.name} line ${foreign.line}: state FIPS ${foreign.stateFips}, file is for ${stateFips}`)
@@ -167,6 +177,7 @@ function prepare(input: SstStateInput<unknown>): Prepared {
   const replacesState = new Set<string>()
   const levelOf = new Map<SstRateRow, Level>()
   for (const [rule, rows] of byRule) {
+    if (rule.read === 'undecoded') continue
     if (rule.why) readNotes.push(`${rateFile.name}: ${ruleRows(rule, rows)} read as ${rule.read}: ${rule.why}`)
     if (rule.read === 'excluded') continue
     for (const row of rows) {
@@ -213,7 +224,8 @@ function prepare(input: SstStateInput<unknown>): Prepared {
   const notes = [
     `${rateFile.name}: ${rates.rows.length} of ${rates.rowsRead} rate rows parsed`,
     `${rateFile.name}: type codes seen ${summarise(rates.rows.map((row) => row.typeCode))}`,
-    ...rates.rejected.slice(0, NOTES_LISTED).map((r) => `${rateFile.name} line ${r.line} rejected: ${r.reason}`),
+    ...setAside.notes(),
+    ...leftOutNotes,
     ...readNotes,
     ...conflictNotes(rateFile.name, conflicts),
   ]
@@ -222,7 +234,8 @@ function prepare(input: SstStateInput<unknown>): Prepared {
     input,
     fileName,
     stateFips,
-    quarterStart: `${fileName.year}-${String(fileName.quarter * 3 - 2).padStart(2, '0')}-01`,
+    quarterStart,
+    leftOut,
     jurisdictions,
     rowsByRef,
     zipsOfState: zipsInState(input.geography, state),
@@ -239,12 +252,15 @@ function prepare(input: SstStateInput<unknown>): Prepared {
 const isLevel = (read: SstRowRead): read is Level => (LEVELS as readonly string[]).includes(read)
 
 /** Rows grouped by the rule that reads them. */
-function groupByRule(ruled: { row: SstRateRow; rule: SstRowRule }[]): Map<SstRowRule, SstRateRow[]> {
-  const groups = new Map<SstRowRule, SstRateRow[]>()
-  for (const { row, rule } of ruled) {
-    const rows = groups.get(rule)
-    if (rows) rows.push(row)
-    else groups.set(rule, [row])
+const groupByRule = (ruled: { row: SstRateRow; rule: SstRowRule }[]): Map<SstRowRule, SstRateRow[]> => groupBy(ruled, ({ rule }) => rule, ({ row }) => row)
+
+function groupBy<T, K, V = T>(items: T[], keyOf: (item: T) => K, valueOf: (item: T) => V = (item) => item as unknown as V): Map<K, V[]> {
+  const groups = new Map<K, V[]>()
+  for (const item of items) {
+    const key = keyOf(item)
+    const values = groups.get(key)
+    if (values) values.push(valueOf(item))
+    else groups.set(key, [valueOf(item)])
   }
   return groups
 }
@@ -272,7 +288,7 @@ class BoundaryBinder {
   private readonly districtCodes = new Set<string>()
   private readonly foreignZips = new Set<string>()
   private readonly inStateZips: Set<string>
-  private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0, excludedTriplets: 0 }
+  private readonly skipped = { expired: 0, otherState: 0, locationCodeRows: 0, nonDistrictTriplets: 0, excludedTriplets: 0, undecodedTriplets: 0 }
   private addressRows = 0
   private unreadAddressRanges = 0
   private streetlessAddressRows = 0
@@ -343,6 +359,7 @@ class BoundaryBinder {
     if (skipped.locationCodeRows > 0) prepared.notes.push(`${fileName}: ${skipped.locationCodeRows} rows carry type-45 location codes, not treated as districts (trap P8)`)
     if (skipped.nonDistrictTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.nonDistrictTriplets} triplets typed as a non-district level were ignored`)
     if (skipped.excludedTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.excludedTriplets} triplets of codes the state's reading excludes were ignored`)
+    if (skipped.undecodedTriplets > 0) prepared.notes.push(`${fileName}: ${skipped.undecodedTriplets} triplets of types the state's reading does not decode were left out, as their rate rows are (trap P13)`)
     if (this.foreignZips.size > 0) {
       prepared.notes.push(`${fileName}: ranges reach ${this.foreignZips.size} ZIPs of other states, not bound (e.g. ${[...this.foreignZips].slice(0, NOTES_LISTED).join(', ')})`)
     }
@@ -376,7 +393,11 @@ class BoundaryBinder {
   private districtsOf(triplets: Triplet[], line: number): string[] {
     return triplets.flatMap((triplet) => {
       const read = ruleFor(this.prepared.reading, triplet.type, triplet.code)?.read
-      if (!read || read === 'undecoded') throw new Error(`${this.fileName} line ${line}: unknown district triplet type ${triplet.type} (code ${triplet.code}, trap P13)`)
+      // a triplet of a type no rule names, or of an undecoded one: left out, as its rows are (trap P13)
+      if (!read || read === 'undecoded') {
+        this.skipped.undecodedTriplets++
+        return []
+      }
       if (read === 'excluded') {
         this.skipped.excludedTriplets++
         return []
@@ -518,6 +539,7 @@ function assemble(prepared: Prepared, bound: Bound | null): FeedResult {
     rowsParsed: prepared.rowsParsed + (bound?.stats.rowsParsed ?? 0),
     files: [],
     notes,
+    ...(prepared.leftOut.length ? { leftOut: prepared.leftOut } : {}),
   }
 }
 

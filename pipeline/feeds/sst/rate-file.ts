@@ -1,11 +1,13 @@
 // SST rate file (headerless, 9 fields, layout in docs/sources-and-formats.md §3) → validated rows.
-// Rows that do not fit are rejected with a reason; `assertRateFileHealthy` turns too many
-// rejections, or a bad first row, into a failed file (pitfalls P1, P4).
+// Rows that do not fit are set aside with a reason (a rate of 100% or more among them);
+// `assertRateFileHealthy` turns more of them than the set-aside share (set-aside.ts), or a bad first
+// row, into a failed file (pitfalls P1, P4).
 import Papa from 'papaparse'
 import * as z from 'zod'
 import { parseRateFraction } from '../../../snapshot-contract/rate-units.ts'
 import { parseCompactDate } from '../printed-dates.ts'
-import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
+import type { RejectedLine } from '../rejected-rows.ts'
+import { SetAsideRows, wholeOrMore, type RowWindow } from '../set-aside.ts'
 
 export const RATE_FILE_FIELDS = 9
 /** End dates in or after this year are open-ended sentinels (`29991231`, `99991231`), trap P9. */
@@ -30,26 +32,22 @@ export const SstEndDate = z.string().transform((text, ctx) => {
   return Number(iso.slice(0, 4)) >= OPEN_END_YEAR ? null : iso
 })
 
-/** General rates are required: a blank general rate rejects the row. */
-const RequiredRate = z.string().transform((text, ctx) => {
+/** A rate fraction in 1e-5 units; one of 100% or more is no sales tax rate. */
+const rateUnits = (text: string, ctx: z.RefinementCtx): number => {
   const parsed = parseRateFraction(text)
-  if (!parsed.ok) {
-    ctx.addIssue({ code: 'custom', message: parsed.reason })
+  const reason = parsed.ok ? wholeOrMore(parsed.units) : parsed.reason
+  if (reason !== null || !parsed.ok) {
+    ctx.addIssue({ code: 'custom', message: reason ?? 'no rate' })
     return z.NEVER
   }
   return parsed.units
-})
+}
+
+/** General rates are required: a blank general rate rejects the row. */
+const RequiredRate = z.string().transform(rateUnits)
 
 /** Food/drug rates may be blank (VT): blank is null, never 0 (trap P10). */
-const OptionalRate = z.string().transform((text, ctx): number | null => {
-  if (text === '') return null
-  const parsed = parseRateFraction(text)
-  if (!parsed.ok) {
-    ctx.addIssue({ code: 'custom', message: parsed.reason })
-    return z.NEVER
-  }
-  return parsed.units
-})
+const OptionalRate = z.string().transform((text, ctx): number | null => (text === '' ? null : rateUnits(text, ctx)))
 
 export const SstRateRecord = z
   .object({
@@ -104,7 +102,7 @@ export function parseRateFile(text: string): SstRateFile {
     if (fields.every((field) => trimCell(field) === '')) return
     rowsRead++
     const line = index + 1
-    const reject = (reason: string) => rejected.push({ line, reason })
+    const reject = (reason: string) => rejected.push({ line, reason, window: windowOf(fields) })
     const tokenizerError = tokenizerErrors.get(index)
     if (tokenizerError) return reject(`CSV: ${tokenizerError}`)
     if (fields.length !== RATE_FILE_FIELDS) {
@@ -118,7 +116,21 @@ export function parseRateFile(text: string): SstRateFile {
   return { rows, rejected, rowsRead }
 }
 
-/** Refuses a rate file that parsed to nothing, whose first record is invalid, or with >1% rejected rows. */
+/** A rejected row's window, from its date fields where they read as dates. */
+function windowOf(fields: string[]): RowWindow {
+  const date = (i: number) => parseCompactDate(trimCell(fields[i] ?? ''))
+  const to = date(8)
+  return { from: date(7), to: to !== null && Number(to.slice(0, 4)) >= OPEN_END_YEAR ? null : to }
+}
+
+/** The rejected rows as set aside, counted and named. */
+export function setAsideOf(result: SstRateFile, fileName: string): SetAsideRows {
+  const setAside = new SetAsideRows(fileName)
+  for (const { line, reason, window } of result.rejected) setAside.add(`line ${line}`, reason, window)
+  return setAside
+}
+
+/** Refuses a rate file that parsed to nothing, whose first record is invalid, or with more rows set aside than the share allows. */
 export function assertRateFileHealthy(result: SstRateFile, fileName: string): void {
   const { rows, rejected, rowsRead } = result
   const example = rejected[0] ? ` (line ${rejected[0].line}: ${rejected[0].reason})` : ''
@@ -128,7 +140,5 @@ export function assertRateFileHealthy(result: SstRateFile, fileName: string): vo
   if (rejected.length > 0 && rejected[0].line < rows[0].line) {
     throw new Error(`${fileName}: first record is not a valid rate row${example}`)
   }
-  if (rejected.length > rowsRead * MAX_REJECTED_SHARE) {
-    throw new Error(`${fileName}: ${rejected.length} of ${rowsRead} rows rejected (limit ${MAX_REJECTED_SHARE * 100}%)${example}`)
-  }
+  setAsideOf(result, fileName).assertWithinShare(rowsRead)
 }

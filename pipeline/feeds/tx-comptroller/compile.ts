@@ -10,13 +10,18 @@
 // codes). A transit or district layer that the file lists on only some of a part's areas covers
 // only part of it, and which ZIPs the file does not say: it is disclosed as unplaced, never summed
 // in or dropped. A `City/County Co` area whose county rate is n/a or 0 (Austin/Hays Co) answers
-// without the county's tax, and the county's own rate is never read from such a row.
+// without the county's tax, and the county's own rate is never read from such a row. A county that
+// levies nothing prints only its name (`Rusk ⇥ n/a ⇥ 0`): its areas are placed by that name. An
+// area named by a district code where a city's stands (publisher-evidence E1) covers a part of its
+// county the file does not give: its districts are disclosed as unplaced. Rows the reader set aside
+// are named in the notes and left out, every answer saying so.
 import type { GeoPlace, Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
 import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 import type { TxArea, TxRateFile, TxTriple } from './rate-file.ts'
+import { leftOutOf } from '../set-aside.ts'
 
 const STATE = 'TX'
 const STATE_FIPS = '48'
@@ -54,6 +59,7 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
   const countyRate = new Map<string, number>()
   const parts = new Map<string, Part>()
   const unbound: string[] = []
+  let districtAreas = 0
   const unplaced = new Map<string, UnplacedJurisdiction>()
   const disclose = (triple: TxTriple, reason: string, fips: string | null) => {
     const code = levelCode(triple)
@@ -66,7 +72,7 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
   }
 
   for (const area of file.areas) {
-    const countyName = area.county?.name ?? (area.city ? combinedName(area.city.name).county : null)
+    const countyName = area.countyName ?? (area.city ? combinedName(area.city.name).county : null)
     const county = countyName ? counties.get(txCountyKey(countyName)) : undefined
     if (!county) {
       unbound.push(`line ${area.line}: county ${countyName ?? '(none named)'}`)
@@ -82,6 +88,13 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
         if (rate !== undefined && rate !== area.county.rate) throw new Error(`${fileName} line ${area.line}: county ${area.county.code} ${county.name} at ${formatRate(area.county.rate)}, elsewhere at ${formatRate(rate)}`)
         countyRate.set(county.fips, area.county.rate)
       }
+    }
+    // An area named by a district code where a city's stands (E1): which part of the county it covers
+    // the file does not say, so its districts are disclosed, never summed into a ZIP; its county rate is read.
+    if (area.areaDistrict) {
+      for (const district of area.districts) disclose(district, `its area (line ${area.line}, ${area.areaDistrict.name}) is named by district code ${area.areaDistrict.code} where a city's stands: which part of ${county.name} County it covers the file does not say`, county.fips)
+      districtAreas++
+      continue
     }
     let place: GeoPlace | null = null
     if (area.city) {
@@ -99,6 +112,8 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
     part.areas.push(area)
     parts.set(key, part)
   }
+  notes.push(...file.setAside.notes())
+  if (districtAreas) notes.push(`${districtAreas} area(s) are named by a special-purpose or assistance district code in the city fields (5…/6…): their districts are listed as unplaced`)
   if (unbound.length) notes.push(`${unbound.length} area(s) name a county the geography does not hold; their taxes are unplaced: ${unbound.slice(0, NOTES_LISTED).join('; ')}`)
 
   const stateRef = table.add('state', STATE_FIPS, 'Texas', stateRate)
@@ -164,6 +179,7 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
     rowsParsed: file.areas.length,
     files: [],
     notes,
+    ...leftOutOf(file.setAside.leftOut()),
   }
 }
 

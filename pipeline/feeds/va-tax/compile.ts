@@ -7,6 +7,7 @@ import type { FeedResult, JurisdictionRef } from '../../../snapshot-contract/mod
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countyCode, JurisdictionTable } from '../candidate-weights.ts'
 import { placeBoundCandidates } from '../place-bound-candidates.ts'
+import { leftOutOf } from '../set-aside.ts'
 import { VA_REGIONS, type VaRateWorkbook, type VaRegion } from './workbook.ts'
 
 const STATE = 'VA'
@@ -32,6 +33,7 @@ export function compileVaRates({ workbook, stateRate, geography, edition }: Comp
   if (missing.length) throw new Error(`${fileName}: ${missing.length} Virginia localities of the geography not listed (${missing.slice(0, 5).join(', ')}): the workbook is incomplete`)
   const { candidates, noCounty } = placeBoundCandidates({ geography, state: STATE, stateRef, countyTail: (fips) => tails.get(fips) ?? [], placeTail: () => null })
   const notes = [`VA model: ${fileName}, ${workbook.localities.length} localities by FIPS: state ${formatRate(stateRate)}, the locality's local rate at the county level, regional state taxes (NVA, HR, CVA, HT) as districts. The file carries no date: its rates answer from the day they were fetched`]
+  notes.push(...workbook.setAside.notes())
   if (noCounty) notes.push(`${noCounty} ZIP candidates have no VA county in geography: state rate only`)
   return {
     jurisdictions: table.list(),
@@ -44,5 +46,6 @@ export function compileVaRates({ workbook, stateRate, geography, edition }: Comp
     rowsParsed: workbook.localities.length,
     files: [],
     notes,
+    ...leftOutOf(workbook.setAside.leftOut()),
   }
 }

@@ -3,6 +3,7 @@
 // its names wherever it sits), rates as decimal fractions, no date inside the file.
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { cellText as text, fractionCellUnits, readNamedColumnsSheet, rowsBelowHeader, type Cell } from '../named-columns-sheet.ts'
+import type { SetAsideRows } from '../set-aside.ts'
 
 /** The regional state taxes, each a column: Northern Virginia, Hampton Roads, Central Virginia, Historic Triangle. */
 export const VA_REGIONS = { NVA: 'State Regional Sales Tax (NVA)', HR: 'State Regional Sales Tax (HR)', CVA: 'State Regional Sales Tax (CVA)', HT: 'State Regional Sales Tax (HT)' } as const
@@ -22,12 +23,16 @@ type Column = keyof typeof COLUMNS
 const HEADER_SEARCH_ROWS = 10
 
 export type VaLocality = { row: number; fips: string; name: string; state: number; local: number; regions: Partial<Record<VaRegion, number>> }
-export type VaRateWorkbook = { fileName: string; localities: VaLocality[] }
+export type VaRateWorkbook = { fileName: string; localities: VaLocality[]; setAside: SetAsideRows }
 
 export async function parseVaRateWorkbook(bytes: Buffer, fileName: string): Promise<VaRateWorkbook> {
-  const sheet = await readNamedColumnsSheet(bytes, fileName, { columns: COLUMNS, key: 'locality', searchRows: HEADER_SEARCH_ROWS, what: "Virginia's rate workbook" })
-  const localities = rowsBelowHeader(sheet, fileName, 'locality', (cells) => cells.every((cell) => text(cell) === ''), (cells, row) => readLocality(cells, sheet.index, row))
-  return { fileName, localities }
+  const sheet = await readNamedColumnsSheet(bytes, fileName, { columns: COLUMNS, searchRows: HEADER_SEARCH_ROWS, what: "Virginia's rate workbook" })
+  const { rows: localities, setAside } = rowsBelowHeader<VaLocality>(sheet, fileName, 'locality', (cells, row) => {
+    if (cells.every((cell) => text(cell) === '')) return { skip: true }
+    const locality = readLocality(cells, sheet.index, row)
+    return typeof locality === 'string' ? { setAside: locality } : { row: locality }
+  })
+  return { fileName, localities, setAside }
 }
 
 function readLocality(cells: Cell[], index: Record<Column, number>, row: number): VaLocality | string {

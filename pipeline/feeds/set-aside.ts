@@ -1,0 +1,83 @@
+// Rows a reader sets aside: a data row that does not fit (a code of another shape, a rate that is no
+// number, a rate of 100% or more) costs that row, never the file. Each is counted and the first few
+// are named, with where they are, in the state's freshness notes; their taxes are left out of every
+// answer, and the answers say so (LeftOutRows). A file fails only past a share of its data rows
+// (docs/data-sources.md, "Rows set aside"): a layout change makes most rows unreadable, far above it.
+import type { LeftOutRows } from '../../snapshot-contract/model.ts'
+import { formatRate } from '../../snapshot-contract/rate-units.ts'
+
+/** The share of a file's data rows that may be set aside before the file fails. */
+export const SET_ASIDE_SHARE = 0.05
+/** Below this many set aside, a file never fails on the share (a small sheet's few odd rows). */
+export const SET_ASIDE_FLOOR = 5
+/** How many set-aside rows a note names. */
+const NAMED = 5
+/** 100% in 1e-5 units: no sales tax rate reaches it, so a row printing one is set aside. */
+const WHOLE = 100_000
+
+/** Why a rate of 100% or more is set aside; null for a rate below. */
+export const wholeOrMore = (units: number): string | null => (units >= WHOLE ? `${formatRate(units)} is 100% or more: no sales tax rate` : null)
+
+/** The days a set-aside row's tax would be in force, where the row gives them (null: open or not known). */
+export type RowWindow = { from: string | null; to: string | null }
+
+export class SetAsideRows {
+  readonly #rows: { where: string; reason: string; window: RowWindow }[] = []
+
+  constructor(readonly fileName: string) {}
+
+  /** A row set aside: `where` it is (`line 18`, `row 40`), why, and its window when the row gives one. */
+  add(where: string, reason: string, window: RowWindow = { from: null, to: null }): void {
+    this.#rows.push({ where, reason, window })
+  }
+
+  get count(): number {
+    return this.#rows.length
+  }
+
+  /** The note naming how many rows were set aside and the first few, with where they are; none when none was. */
+  notes(): string[] {
+    if (this.#rows.length === 0) return []
+    const named = this.#rows.slice(0, NAMED).map((r) => `${r.where}: ${r.reason}`)
+    return [`${this.fileName}: ${this.#rows.length} row(s) set aside, their taxes left out of every answer (${named.join('; ')}${this.#rows.length > NAMED ? '; …' : ''})`]
+  }
+
+  /** Fails the file when more rows were set aside than the share of its `dataRows` (set-aside ones included) allows. */
+  assertWithinShare(dataRows: number): void {
+    const limit = Math.max(SET_ASIDE_FLOOR, Math.floor(dataRows * SET_ASIDE_SHARE))
+    if (this.#rows.length <= limit) return
+    const named = this.#rows.slice(0, NAMED).map((r) => `${r.where}: ${r.reason}`)
+    throw new Error(`${this.fileName}: ${this.#rows.length} of ${dataRows} rows set aside, more than ${SET_ASIDE_SHARE * 100}% (${limit}): its layout or units changed? (${named.join('; ')})`)
+  }
+
+  /** The rows as left out of the answers, those that ended before `inForceFrom` not counted; null when none counts. */
+  leftOut(inForceFrom: string | null = null): LeftOutRows | null {
+    const counted = this.#rows.filter((r) => inForceFrom === null || r.window.to === null || r.window.to >= inForceFrom)
+    return leftOutRows('rows set aside', 'a row that does not fit the file\'s layout or units: its tax is not read', counted)
+  }
+}
+
+/** A result's `leftOut` field holding the kinds given, none when none is. */
+export const leftOutOf = (...kinds: (LeftOutRows | null)[]): { leftOut?: LeftOutRows[] } => {
+  const found = kinds.filter((k): k is LeftOutRows => k !== null)
+  return found.length ? { leftOut: found } : {}
+}
+
+/** Rows of one kind as left out of the answers, their windows counted; null for none. */
+export function leftOutRows(kind: string, reason: string, rows: readonly { where: string; reason?: string; window: RowWindow }[]): LeftOutRows | null {
+  if (rows.length === 0) return null
+  const windows = new Map<string, { from: string | null; to: string | null; count: number }>()
+  for (const { window } of rows) {
+    const key = `${window.from}|${window.to}`
+    const found = windows.get(key)
+    if (found) found.count++
+    else windows.set(key, { ...window, count: 1 })
+  }
+  return {
+    kind,
+    count: rows.length,
+    reason,
+    examples: rows.slice(0, NAMED).map((r) => (r.reason ? `${r.where}: ${r.reason}` : r.where)),
+    windows: [...windows.values()],
+  }
+}
