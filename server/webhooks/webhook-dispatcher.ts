@@ -3,7 +3,9 @@
 // store decides under a lock); then the deliveries due are claimed (one node sends each attempt)
 // and sent, signed, at most `concurrency` at a time. A 2xx marks a delivery delivered, never sent
 // again; anything else (another status, a timeout, a refused connection) schedules the next
-// attempt with a doubling wait, and an endpoint failing for the set period is disabled.
+// attempt with a doubling wait, and an endpoint failing for the set period is disabled. Each
+// attempt's outcome and timing is recorded by the store (store/webhooks.ts), which also decides
+// what a failure means for a delivery asked for (a ping, a redelivery: never retried).
 import pLimit from 'p-limit'
 import type { Agent } from 'undici'
 import { loadUndici } from '../base/undici.ts'
@@ -13,7 +15,7 @@ import { utcDate } from '../sale/date-window.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { NexusRegistrations } from '../store/nexus-registrations.ts'
 import type { ClaimedDelivery, WebhookTable } from '../store/webhooks.ts'
-import { announcementPlan, changesFirstSeenAfter, WEBHOOK_EVENT_TYPE } from './announcement.ts'
+import { announcementPlan, changesFirstSeenAfter } from './announcement.ts'
 import { retryDelayMs, type WebhookSettings } from './webhook-settings.ts'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts'
 import { checkWebhookUrl, guardedLookup } from './webhook-url.ts'
@@ -76,6 +78,8 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
   }
 
   const attempt = async (delivery: ClaimedDelivery) => {
+    const startedAt = iso(clock())
+    const started = performance.now()
     const check = await checkWebhookUrl(delivery.url, settings)
     let status: number | null = null
     let error: string | null = check.ok ? null : `refused: ${check.reason}`
@@ -91,9 +95,9 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
             'content-type': 'application/json',
             'user-agent': 'taxatlas-webhooks',
             'taxatlas-delivery': delivery.id,
-            'taxatlas-event': WEBHOOK_EVENT_TYPE,
+            'taxatlas-event': delivery.eventType,
             'taxatlas-attempt': String(delivery.attempts),
-            [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(delivery.secret, Math.floor(clock() / 1000), delivery.body),
+            [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(delivery.secrets, Math.floor(clock() / 1000), delivery.body),
           },
           signal: AbortSignal.timeout(settings.timeoutMs),
         })
@@ -106,8 +110,9 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       }
     }
     const now = clock()
+    const timing = { attempt: delivery.attempts, startedAt, durationMs: Math.round(performance.now() - started) }
     if (error === null) {
-      await table.delivered(delivery.id, delivery.webhookId, iso(now), status!)
+      await table.delivered(delivery.id, delivery.webhookId, iso(now), status!, timing)
       return
     }
     const retryAt = now + retryDelayMs(settings, delivery.attempts)
@@ -121,6 +126,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       nextAttemptAt: iso(retryAt),
       disableIfFailingSince: iso(now - settings.disableAfterMs),
       disabledReason: `every delivery attempt failed for ${Math.round((settings.disableAfterMs / 86_400_000) * 100) / 100} days; the last: ${error.slice(0, ERROR_TEXT_LIMIT)}`,
+      timing,
     })
     if (disabled) logger.warn('webhook_disabled', { webhook: delivery.webhookId, reason: error })
   }
@@ -155,6 +161,13 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
   }
 
   const tick = () => (round = round.then(once))
+  // A ping or redelivery asked for on this node is sent at once, not at the next idle look.
+  const stopListening = table.onRequested(() => {
+    round = round.then(() => {
+      wakeAt = 0
+      return once()
+    })
+  })
   const schedule = () => {
     if (stopped) return
     timer = setTimeout(() => void tick().then(schedule), settings.pollMs)
@@ -166,6 +179,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     tick,
     async stop() {
       stopped = true
+      stopListening()
       if (timer) clearTimeout(timer)
       await round
       await agent?.close()
