@@ -19,7 +19,8 @@ import { nexusListRoute, nexusSetRoute } from '../../server/routes/portability-n
 import { createOrderRoute } from '../../server/routes/portability-orders.ts'
 import { OrderTaxInput } from '../../server/order-tax/order-tax-input.ts'
 import { WebhookEvent } from '../../server/webhooks/announcement.ts'
-import { CreatedWebhook, DeliveryView, WebhookChanges, WebhookInput, WebhookView } from '../../server/routes/webhooks.ts'
+import { WebhookPing } from '../../server/webhooks/requested-delivery.ts'
+import { AttemptView, CreatedWebhook, DeliveryDetailView, DeliveryView, WebhookChanges, WebhookInput, WebhookView } from '../../server/routes/webhooks.ts'
 import { TypeDeclarations } from './json-schema-types.ts'
 
 /** Each generated type: its name, its schema, and whether it is what the server sends (output) or takes (input). */
@@ -44,7 +45,10 @@ const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['WebhookInput', WebhookInput, 'input'],
   ['WebhookChanges', WebhookChanges, 'input'],
   ['WebhookDelivery', DeliveryView, 'output'],
+  ['WebhookAttempt', AttemptView, 'output'],
+  ['WebhookDeliveryDetail', DeliveryDetailView, 'output'],
   ['WebhookRateChanges', WebhookEvent, 'output'],
+  ['WebhookPing', WebhookPing, 'output'],
   ['ValidationIssue', ValidationIssue, 'output'],
 ]
 
