@@ -150,13 +150,13 @@ export async function startServer(
     const app = createApp({ snapshots, store: gate, settings, logger, clock, routes: options.routes, limiter, metrics })
     const handler = app.handler
     server.on('request', guarded(metrics ? withMetricsEndpoint(metrics, settings.metricsToken!, handler) : handler))
-    await listen(server, settings.port, settings.host)
+    await listen(server, settings.port, settings.host, 'Set PORT to a free port, or stop the other process.')
 
     // Bound now, so a taken admin port still stops start-up; it answers 503 until the store is
     // open, and nobody can call it before then anyway: its endpoint file (with the token) is
     // written only once the store is open.
     adminServer.on('request', notYet)
-    await listen(adminServer, settings.adminPort, '127.0.0.1')
+    await listen(adminServer, settings.adminPort, '127.0.0.1', 'It is the admin port (PORT+1 unless TAXATLAS_ADMIN_PORT is set): set TAXATLAS_ADMIN_PORT to a free port.')
 
     stopWatching = watchPointer(settings.artifactsDir, (trigger) => void snapshots.reload(trigger), { pollMs: settings.snapshotPollMs, logger })
     if (settings.refresh) {
@@ -270,11 +270,14 @@ export async function startServer(
   }
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<void> {
+/** Listens; a port already in use is refused with the setting that moves it (`remedy`). */
+function listen(server: http.Server, port: number, host: string, remedy: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject)
+    const refused = (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`${host}:${port} is already in use: another process listens there. ${remedy}`) : error)
+    server.once('error', refused)
     server.listen(port, host, () => {
-      server.off('error', reject)
+      server.off('error', refused)
       resolve()
     })
   })
