@@ -7,11 +7,12 @@ import path from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { Manifest, type StateRecord } from '../snapshot-contract/manifest.ts'
+import { REFRESH_EXIT } from '../snapshot-contract/refresh-exit.ts'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { refreshProcess, tempDir } from './support/refresh-run.ts'
 import { PROJECT_ROOT, sharedPath } from './support/shared.ts'
 
-type Run = { outcome: 'success' | 'failure'; log: string }
+type Run = { outcome: 'success' | 'failure'; log: string; exitCode?: number }
 
 describe('the release decision', () => {
   let dir: string
@@ -39,7 +40,8 @@ describe('the release decision', () => {
     })
     const log = path.join(dir, 'refresh.log')
     await writeFile(log, run.stderr)
-    return { outcome: run.exitCode === 0 ? 'success' : 'failure', log }
+    // As the workflow's step: a published snapshot with a state without data (TX here, with no drop) succeeds.
+    return { outcome: run.exitCode === REFRESH_EXIT.published || run.exitCode === REFRESH_EXIT.statesWithoutData ? 'success' : 'failure', log, exitCode: run.exitCode }
   }
 
   /** release-main.ts against the latest "release" (the manifest last decided to be released). */
@@ -67,7 +69,14 @@ describe('the release decision', () => {
   const state = (manifest: Manifest, code: string) => manifest.states.find((s) => s.code === code) as StateRecord
 
   it('releases the first snapshot; a drop-fed state without a drop has no data, status failed, and a note naming the drop it needs', async () => {
-    const first = await decide(await refresh({}))
+    const run = await refresh({})
+    expect(run.exitCode).toBe(REFRESH_EXIT.statesWithoutData)
+    const log = await readFile(run.log, 'utf8')
+    // TX, and every state this artifacts directory never refreshed.
+    expect(log).toMatch(/^\d+ states have NO DATA: lookups there answer 503/m)
+    expect(log).toContain(`  TX: no data: no feed could serve and no earlier snapshot holds data for TX; a manual drop is needed: TAXRATES_ZIP5_TX*.csv in ${noDrops()} (TAXATLAS_DROPS)`)
+    expect(log).toContain(`not every state has data: TX (exit status ${REFRESH_EXIT.statesWithoutData})`)
+    const first = await decide(run)
     expect(first.release).toBe('true')
     expect(first.summary).toContain('there is no earlier release')
     expect(state(first.manifest, 'GA').status).toBe('ok')
@@ -83,6 +92,8 @@ describe('the release decision', () => {
     expect(again.release).toBe('false')
     expect(again.snapshot).not.toBe(firstId)
     expect(again.summary).toMatch(/serves the same data as the latest release/)
+    // Asked for GA alone, a run exits 0: TX, without data, was not asked for.
+    expect((await refresh({ TAXATLAS_STATES: 'GA' })).exitCode).toBe(REFRESH_EXIT.published)
   })
 
   it('releases a snapshot whose data changed (WI refreshed too)', async () => {
