@@ -99,6 +99,8 @@ export type FreshnessEnvelope = {
     /** an edition the publisher lists that could not be used on the last refresh: newer than `edition`, or of the preferred feed while a fallback serves. The data of `edition` is served meanwhile, and changes the pending edition announces are not yet in the changes feed; null when none */
     pending_edition: PendingEdition | null
   }[]
+  /** this server's refresh schedule; null when it runs no refresh of its own (the operator runs them: a cron line, the GitHub workflow), so no date of the next one is known here */
+  refresh_schedule: RefreshSchedule | null
 }
 
 export type Health = {
@@ -600,6 +602,13 @@ export type RatesSourcing = {
   /** the destination state's intrastate sourcing rule */
   rule: ('origin' | 'destination' | 'mixed' | 'n/a') | null
   reason: string
+}
+
+export type RefreshSchedule = {
+  /** the cron expression of this server's own refresh runs (TAXATLAS_REFRESH_SCHEDULE), in UTC; "0 3 * * 0" is every Sunday at 03:00 */
+  cron: string
+  /** when the next run starts, ISO 8601 UTC */
+  next_run_at: string | null
 }
 
 export type SavedOrder = {

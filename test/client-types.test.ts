@@ -8,7 +8,7 @@
 import { build } from 'esbuild'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as z from 'zod'
-import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
+import type { FreshnessBody } from '../server/routes/freshness.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
 import type { ChangesBody } from '../server/changes/changes-feed.ts'
@@ -63,8 +63,8 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<TaxSimpleResponse>().toExtend<Out<typeof SimpleLookupBody>>()
     expectTypeOf<Out<typeof FullLookupBody>>().toExtend<TaxFullResponse>()
     expectTypeOf<TaxFullResponse>().toExtend<Out<typeof FullLookupBody>>()
-    expectTypeOf<Out<typeof FreshnessEnvelope>>().toExtend<FreshnessResponse>()
-    expectTypeOf<FreshnessResponse>().toExtend<Out<typeof FreshnessEnvelope>>()
+    expectTypeOf<Out<typeof FreshnessBody>>().toExtend<FreshnessResponse>()
+    expectTypeOf<FreshnessResponse>().toExtend<Out<typeof FreshnessBody>>()
     expectTypeOf<Out<typeof HealthBody>>().toExtend<HealthResponse>()
     expectTypeOf<HealthResponse>().toExtend<Out<typeof HealthBody>>()
     expectTypeOf<Out<typeof AccountBody>>().toExtend<AccountResponse>()

@@ -70,6 +70,9 @@ describe('the server refreshes by itself', () => {
     })
     const before = server.running.snapshots.current.id
     expect(server.running.refresh?.nextRun()?.getUTCDay()).toBe(0)
+    // /v1/freshness says when this server refreshes next (the console's schedule text).
+    const told = await (await fetch(`${server.url}/v1/freshness`)).json()
+    expect(told.refresh_schedule).toEqual({ cron: '0 3 * * 0', next_run_at: server.running.refresh!.nextRun()!.toISOString() })
     const { result: run, statuses } = await underLoad(server.url, server.running.refresh!.runNow())
     expect(run).toMatchObject({ ok: true, exitCode: 0 })
     // swapped by the run's own reload, or already by the pointer watcher

@@ -40,6 +40,8 @@ export type RouteSettings = {
   storeEngine: StoreEngineKind
   /** the upstream geocoder of address lookups; absent when TAXATLAS_GEOCODER_URL is unset */
   geocoder?: Geocoder
+  /** the cron expression of the server's own refresh runs (TAXATLAS_REFRESH_SCHEDULE); null or absent: none */
+  refreshSchedule?: string | null
   /** which webhook URLs may be registered (public https addresses only when absent), and a rotated secret's overlap */
   webhooks?: Pick<WebhookSettings, 'allowLoopback' | 'allowPrivate' | 'secretOverlapMs'>
 }
