@@ -7,6 +7,7 @@ import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
 import { etagOf, matchesIfNoneMatch } from '../base/etag.ts'
 import { JsonText } from '../http/respond.ts'
 import { defineRoute } from '../dispatch/route.ts'
+import { derivedView } from '../snapshot/derived-views.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 
 // A new snapshot lands weekly; an hour of caching matches the suggested polling cadence, and
@@ -28,17 +29,16 @@ export const FreshnessBody = FreshnessEnvelope.extend({
 
 type Answered = { schedule: string | null; nextRun: string | null; body: string; etag: string }
 /** Per snapshot, the body and ETag last answered: the same until the schedule's next run moves. */
-const answered = new WeakMap<Snapshot, Answered>()
+const ANSWERED = derivedView('freshness with the refresh schedule', (_snapshot: Snapshot): { last: Answered | null } => ({ last: null }))
 
 function freshnessOf(snapshot: Snapshot, schedule: string | null, now: number): Answered {
   const nextRun = schedule === null ? null : (new Cron(schedule, { timezone: 'UTC', paused: true }).nextRun(new Date(now))?.toISOString() ?? null)
-  const last = answered.get(snapshot)
-  if (last && last.schedule === schedule && last.nextRun === nextRun) return last
+  const kept = ANSWERED.of(snapshot)
+  if (kept.last && kept.last.schedule === schedule && kept.last.nextRun === nextRun) return kept.last
   const added = schedule === null ? null : { cron: schedule, next_run_at: nextRun }
   const body = `${snapshot.freshness.body.slice(0, -1)},"refresh_schedule":${JSON.stringify(added)}}`
-  const made = { schedule, nextRun, body, etag: etagOf(body) }
-  answered.set(snapshot, made)
-  return made
+  kept.last = { schedule, nextRun, body, etag: etagOf(body) }
+  return kept.last
 }
 
 export const freshnessRoute = defineRoute({
