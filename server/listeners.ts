@@ -85,7 +85,7 @@ async function closeListening(servers: http.Server[]): Promise<void> {
 function listen(server: http.Server, port: number, host: string, remedy: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const refused = (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`${host}:${port} is already in use: another process listens there. ${remedy}`) : error)
+      reject(error.code === 'EADDRINUSE' ? new Error(`${host}:${port} is already in use: another process listens there. ${remedy}`, { cause: error }) : error)
     server.once('error', refused)
     server.listen(port, host, () => {
       server.off('error', refused)
