@@ -101,6 +101,8 @@ export type FreshnessEnvelope = {
     /** an edition the publisher lists that could not be used on the last refresh: newer than `edition`, or of the preferred feed while a fallback serves. The data of `edition` is served meanwhile, and changes the pending edition announces are not yet in the changes feed; null when none */
     pending_edition: PendingEdition | null
   }[]
+  /** this server's refresh schedule; null when it runs no refresh of its own (the operator runs them: a cron line, the GitHub workflow), so no date of the next one is known here */
+  refresh_schedule: RefreshSchedule | null
 }
 
 export type Health = {
@@ -628,6 +630,13 @@ export type RatesSourcing = {
   reason: string
 }
 
+export type RefreshSchedule = {
+  /** the cron expression of this server's own refresh runs (TAXATLAS_REFRESH_SCHEDULE), in UTC; "0 3 * * 0" is every Sunday at 03:00 */
+  cron: string
+  /** when the next run starts, ISO 8601 UTC */
+  next_run_at: string | null
+}
+
 export type SavedOrder = {
   /** created (201); updated or unchanged (200) for a known transaction */
   result: 'created' | 'updated' | 'unchanged'
@@ -837,12 +846,28 @@ export type Webhook = {
   disabled_at: string | null
   /** why taxatlas stopped sending (every attempt failed for the set period) */
   disabled_reason: string | null
+  /** after a rotation: until when the replaced secret still signs, beside the current one (a second v1= in Taxatlas-Signature); null when only the current one signs */
+  previous_secret_expires_at: string | null
+}
+
+export type WebhookAttempt = {
+  /** its number, from 1 (Taxatlas-Attempt) */
+  attempt: number
+  started_at: string
+  /** the HTTP status answered; null when none came (timeout, refused connection, an address refused) */
+  status: number | null
+  /** from the start of the attempt to its answer or failure; null for the one attempt known of a delivery made before attempts were kept */
+  duration_ms: number | null
+  /** why it failed; null when answered 2xx */
+  error: string | null
 }
 
 export type WebhookChanges = {
   url?: string
-  /** a new secret: every attempt from now on, of pending deliveries too, is signed with it */
+  /** a new secret: every attempt from now on, of pending deliveries too, is signed with it, and with the replaced one (a second v1=) until previous_secret_expires_at */
   secret?: string
+  /** with a secret: how long the replaced secret keeps signing beside it, 0 to 168 hours (default: the server's TAXATLAS_WEBHOOK_SECRET_OVERLAP_HOURS, 24); 0 stops it at once (a leaked secret) */
+  previous_secret_expires_in_hours?: number
   /** true: enable a disabled endpoint again (deliveries that failed are not sent again; GET /v1/changes?since lists what was missed) */
   enabled?: true
 }
@@ -850,9 +875,15 @@ export type WebhookChanges = {
 export type WebhookDelivery = {
   /** the delivery id, sent as Taxatlas-Delivery and as the body's id on every attempt */
   id: string
-  /** the snapshot whose new changes it carries */
+  /** the event it carries, the body's event_id: shared by the event's deliveries to each endpoint and by any redelivery */
+  event_id: string
+  /** rate_changes.announced, or ping for a test delivery (POST /v1/webhooks/{id}/pings) */
+  event_type: 'rate_changes.announced' | 'ping'
+  /** the delivery this one sent again (POST …/deliveries/{delivery_id}/attempts); null otherwise */
+  redelivery_of: string | null
+  /** the snapshot whose new changes it carries (for a ping, the one in service when it was asked for) */
   snapshot: string
-  /** pending (being tried), delivered (an attempt was answered 2xx; never sent again), failed (the endpoint was disabled before it was delivered) */
+  /** pending (being tried), delivered (an attempt was answered 2xx; never sent again), failed (the endpoint was disabled before it was delivered; a ping or redelivery whose one attempt failed) */
   status: 'pending' | 'delivered' | 'failed'
   change_count: number
   attempts: number
@@ -866,6 +897,11 @@ export type WebhookDelivery = {
   delivered_at: string | null
 }
 
+export type WebhookDeliveryDetail = WebhookDelivery & {
+  /** every attempt, oldest first */
+  attempt_history: WebhookAttempt[]
+}
+
 export type WebhookInput = {
   /** https URL on a public address */
   url: string
@@ -873,11 +909,30 @@ export type WebhookInput = {
   secret?: string
 }
 
-export type WebhookRateChanges = {
-  /** the delivery id: the same on every attempt of this delivery, so a receiver can drop a repeat */
+export type WebhookPing = {
+  /** the delivery id (Taxatlas-Delivery) */
   id: string
+  /** the ping's event id */
+  event_id: string
+  type: 'ping'
+  /** when the ping was asked for, ISO 8601 UTC */
+  created_at: string
+  /** the endpoint pinged */
+  webhook_id: string
+  /** the endpoint's URL as registered */
+  url: string
+  /** the snapshot in service when the ping was asked for */
+  snapshot: string
+  message: string
+}
+
+export type WebhookRateChanges = {
+  /** the delivery id (Taxatlas-Delivery): the same on every attempt of this delivery, so a receiver can drop a repeat */
+  id: string
+  /** the event's id, shared by its deliveries to each endpoint and by any redelivery of them */
+  event_id: string
   type: 'rate_changes.announced'
-  /** when the delivery was made, ISO 8601 UTC */
+  /** when the event was made, ISO 8601 UTC */
   created_at: string
   /** the endpoint it was made for */
   webhook_id: string

@@ -30,6 +30,8 @@ import type {
   WebhookChanges,
   WebhookDeliveries,
   WebhookDeliveriesParams,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookInput,
   WebhookList,
 } from './types.ts'
@@ -169,6 +171,28 @@ export class TaxatlasClient {
   /** GET /v1/webhooks/{id}/deliveries: the endpoint's deliveries, newest first (`limit` 1 to 500, default 50). */
   webhookDeliveries(id: string, params: WebhookDeliveriesParams = {}, options?: CallOptions): Promise<WebhookDeliveries> {
     return this.#send({ method: 'GET', path: `${webhookPath(id)}/deliveries`, query: { ...params } }, options)
+  }
+
+  /** GET /v1/webhooks/{id}/deliveries/{delivery_id}: one delivery with every attempt (when, HTTP status, duration, error), oldest first. */
+  webhookDelivery(id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDeliveryDetail> {
+    return this.#send({ method: 'GET', path: `${webhookPath(id)}/deliveries/${encodeURIComponent(deliveryId)}` }, options)
+  }
+
+  /**
+   * POST /v1/webhooks/{id}/pings: sends the endpoint a signed test event (`type: 'ping'`) at once,
+   * once; resolves to the delivery (202), whose outcome webhookDelivery() shows.
+   */
+  pingWebhook(id: string, options?: CallOptions): Promise<WebhookDelivery> {
+    return this.#send({ method: 'POST', path: `${webhookPath(id)}/pings` }, options)
+  }
+
+  /**
+   * POST /v1/webhooks/{id}/deliveries/{delivery_id}/attempts: sends a delivery again, as a new
+   * delivery (its own id, `redelivery_of` this one) of the same event, at once, once. Retried only
+   * after a 429: a timeout or 5xx may follow a redelivery made, and a second would be sent too.
+   */
+  redeliverWebhookDelivery(id: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery> {
+    return this.#send({ method: 'POST', path: `${webhookPath(id)}/deliveries/${encodeURIComponent(deliveryId)}/attempts`, idempotent: false }, options)
   }
 
   /** GET /v1/freshness (public): per-state data freshness. Suggested polling: hourly. */

@@ -35,11 +35,20 @@ export type WebhookList = Open<{ webhooks: Api.Webhook[] }>
 export type WebhookDelivery = Open<Api.WebhookDelivery>
 /** What GET /v1/webhooks/{id}/deliveries answers: newest first. */
 export type WebhookDeliveries = Open<{ deliveries: Api.WebhookDelivery[] }>
+/** One delivery with every attempt, oldest first: GET /v1/webhooks/{id}/deliveries/{delivery_id}. */
+export type WebhookDeliveryDetail = Open<Api.WebhookDeliveryDetail>
+/** One attempt of a delivery: when it started, the HTTP status (null when none came), how long it took, why it failed. */
+export type WebhookAttempt = Open<Api.WebhookAttempt>
 /** What a delivery POSTs to an endpoint (the body a receiver checks the signature of). */
 export type WebhookRateChanges = Open<Api.WebhookRateChanges>
+/** What a ping (POST /v1/webhooks/{id}/pings) POSTs to the endpoint: a signed test event carrying no change. */
+export type WebhookPing = Open<Api.WebhookPing>
 /** POST /v1/webhooks: the URL, and a secret of 16 to 256 characters (generated when omitted). */
 export type WebhookInput = Api.WebhookInput
-/** PATCH /v1/webhooks/{id}: a new URL, a new secret (rotation), or `enabled: true` to enable a disabled endpoint again. */
+/**
+ * PATCH /v1/webhooks/{id}: a new URL, a new secret (rotation: the replaced one keeps signing for
+ * `previous_secret_expires_in_hours`, default 24), or `enabled: true` to enable a disabled endpoint again.
+ */
 export type WebhookChanges = Api.WebhookChanges
 export type Order = Open<Api.Order>
 /** What GET /v1/portability/orders/{transaction_id} answers. */

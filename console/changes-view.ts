@@ -2,6 +2,7 @@
 // state, level and code), with the source file and edition that announced it.
 import type { RateChangesResponse } from '../client/index.ts'
 import { h, percent, table } from './dom.ts'
+import { jurisdictionName } from './jurisdiction-name.ts'
 
 type RateChange = RateChangesResponse['changes'][number]
 
@@ -16,11 +17,11 @@ export function changesTable(changes: readonly RateChange[]): HTMLElement {
   const rows = changes.map((change) => [
     h('span', { 'data-field': 'effective' }, change.effective),
     change.state,
-    h('span', {}, change.jurisdiction.name ?? change.jurisdiction.code, h('small', { class: 'muted' }, ` ${change.jurisdiction.level} ${change.jurisdiction.code}`)),
+    jurisdictionName(change.jurisdiction, change.source.file),
     h('span', { 'data-field': 'rates' }, `${rateText(change.old_rate)} → ${rateText(change.new_rate)}`),
     change.zip_count.toLocaleString('en-US'),
     sourceCell(change.source),
   ])
   const rowData = changes.map((change) => ({ state: change.state, code: change.jurisdiction.code, level: change.jurisdiction.level }))
-  return h('div', { class: 'table-scroll' }, table('Changes by effective date', ['Effective', 'State', 'Jurisdiction', 'Rate', 'ZIPs', 'Source'], rows, { 'data-part': 'changes' }, rowData))
+  return table('Changes by effective date', ['Effective', 'State', 'Jurisdiction', 'Rate', 'ZIPs', 'Source'], rows, { 'data-part': 'changes' }, rowData)
 }

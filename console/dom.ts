@@ -36,15 +36,23 @@ export function facts(pairs: [string, Child][]): HTMLDListElement {
   return list
 }
 
-/** A table with a caption, column headings and rows of cells; `rowData[i]` becomes row i's data-* attributes. */
-export function table(caption: string, headings: string[], rows: Child[][], attributes: Attributes = {}, rowData: Record<string, string>[] = []): HTMLTableElement {
+/**
+ * A table with a caption, column headings and rows of cells; `rowData[i]` becomes row i's data-*
+ * attributes. In a box of its own that scrolls sideways when the table is wider than the screen,
+ * so the page never is.
+ */
+export function table(caption: string, headings: string[], rows: Child[][], attributes: Attributes = {}, rowData: Record<string, string>[] = []): HTMLDivElement {
   const dataOf = (i: number) => Object.fromEntries(Object.entries(rowData[i] ?? {}).map(([name, value]) => [`data-${name}`, value]))
   return h(
-    'table',
-    { class: 'data', ...attributes },
-    h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
-    h('tbody', {}, ...rows.map((cells, i) => h('tr', dataOf(i), ...cells.map((cell) => h('td', {}, cell))))),
+    'div',
+    { class: 'table-scroll' },
+    h(
+      'table',
+      { class: 'data', ...attributes },
+      h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
+      h('tbody', {}, ...rows.map((cells, i) => h('tr', dataOf(i), ...cells.map((cell) => h('td', {}, cell))))),
+    ),
   )
 }
 

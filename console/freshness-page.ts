@@ -3,12 +3,13 @@
 import { byId, facts, h } from './dom.ts'
 import { FreshnessFeed, type FeedEvent } from './freshness-feed.ts'
 import { FreshnessMap } from './freshness-map.ts'
-import { CLASS_MEANINGS, sourceOf, STATUS_STYLES, when, type FreshnessRecord, type FreshnessStatus } from './freshness-status.ts'
+import { classMeaning, scheduleText, sourceOf, STATUS_STYLES, when, type FreshnessRecord, type FreshnessStatus, type RefreshSchedule } from './freshness-status.ts'
 import { fillFreshnessTable, statusBadge, swatch } from './freshness-table.ts'
 import { problemView } from './problem-view.ts'
 
 const records = new Map<string, FreshnessRecord>()
 let generatedAt: string | null = null
+let schedule: RefreshSchedule = null
 let selected: string | null = null
 
 const statusLine = byId('freshness-status')
@@ -34,7 +35,7 @@ function select(code: string): void {
     h('h2', {}, `${record.name} (${record.code.toUpperCase()})`),
     facts([
       ['Status', h('span', {}, statusBadge(record), ' — ', STATUS_STYLES[record.status].meaning)],
-      ['Class', CLASS_MEANINGS[record.klass]],
+      ['Class', h('span', { 'data-field': 'class' }, classMeaning(record.klass, schedule))],
       ['Source', sourceOf(record)],
       ['Edition', record.edition ?? '—'],
       ['Pending edition', record.pending_edition && `${record.pending_edition.edition} (${record.pending_edition.feed}), not served: ${record.pending_edition.reason}`],
@@ -59,12 +60,13 @@ function show(event: FeedEvent): void {
     records.clear()
     for (const record of event.body.states) records.set(record.code, record)
     generatedAt = event.body.generated_at
+    schedule = event.body.refresh_schedule
     map.paint(records)
-    fillFreshnessTable(byId<HTMLTableElement>('freshness-table').tBodies[0], event.body.states)
+    fillFreshnessTable(byId<HTMLTableElement>('freshness-table').tBodies[0], event.body.states, schedule)
     if (selected) select(selected)
   }
   const change = event.kind === 'updated' ? 'updated' : 'unchanged'
-  statusLine.textContent = `Snapshot of ${when(generatedAt)}: ${records.size} states and territories. Checked ${time} (${change}); checked again every hour.`
+  statusLine.textContent = `Snapshot of ${when(generatedAt)}: ${records.size} states and territories; ${scheduleText(schedule)}. Checked ${time} (${change}); checked again every hour.`
 }
 
 const feed = new FreshnessFeed(show)

@@ -4,6 +4,7 @@ import type { FreshnessResponse } from '../client/index.ts'
 
 export type FreshnessRecord = FreshnessResponse['states'][number]
 export type FreshnessStatus = FreshnessRecord['status']
+export type RefreshSchedule = FreshnessResponse['refresh_schedule']
 
 export const STATUS_STYLES: Record<FreshnessStatus, { colour: string; label: string; meaning: string }> = {
   ok: { colour: '#2e7d32', label: 'OK', meaning: 'the last refresh succeeded' },
@@ -17,10 +18,23 @@ export const STATUS_STYLES: Record<FreshnessStatus, { colour: string; label: str
   maintenance: { colour: '#e65100', label: 'Maintenance', meaning: 'a known upstream outage; the last good data is served' },
 }
 
-export const CLASS_MEANINGS: Record<FreshnessRecord['klass'], string> = {
-  auto: 'auto: fetched again every week (Sunday 03:00 UTC)',
-  reload: 'reload: a file dropped in by hand',
-  static: 'static: a statutory base, never fetched',
+/** The cron expression of TAXATLAS_REFRESH_SCHEDULE=weekly. */
+const WEEKLY = '0 3 * * 0'
+
+/**
+ * When this server refreshes, in words, as /v1/freshness tells it (never assumed: a server without
+ * a schedule of its own is refreshed when its operator runs one).
+ */
+export function scheduleText(schedule: RefreshSchedule): string {
+  if (!schedule) return 'this server runs no refresh of its own: its operator runs them'
+  const every = schedule.cron === WEEKLY ? 'every week (Sunday 03:00 UTC)' : `on the schedule ${schedule.cron} (cron, UTC)`
+  return `this server refreshes ${every}${schedule.next_run_at ? `, next ${when(schedule.next_run_at)}` : ''}`
+}
+
+/** What a class means, the refresh of `auto` states as this server schedules it. */
+export function classMeaning(klass: FreshnessRecord['klass'], schedule: RefreshSchedule): string {
+  if (klass === 'auto') return `auto: fetched again from its publisher at each refresh; ${scheduleText(schedule)}`
+  return klass === 'reload' ? 'reload: a file dropped in by hand' : 'static: a statutory base, never fetched'
 }
 
 export const SOURCE_LABELS: Record<FreshnessRecord['source_kind'], string> = {

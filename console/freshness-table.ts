@@ -1,9 +1,9 @@
 // The freshness page's table: every state and territory with the same facts the map shows, for
 // screen readers and for territories the map has no place for.
 import { h, svg } from './dom.ts'
-import { CLASS_MEANINGS, sourceOf, STATUS_STYLES, when, type FreshnessRecord } from './freshness-status.ts'
+import { classMeaning, sourceOf, STATUS_STYLES, when, type FreshnessRecord, type RefreshSchedule } from './freshness-status.ts'
 
-export function fillFreshnessTable(body: HTMLTableSectionElement, records: readonly FreshnessRecord[]): void {
+export function fillFreshnessTable(body: HTMLTableSectionElement, records: readonly FreshnessRecord[], schedule: RefreshSchedule): void {
   body.replaceChildren(
     ...records.map((record) =>
       h(
@@ -11,7 +11,7 @@ export function fillFreshnessTable(body: HTMLTableSectionElement, records: reado
         { 'data-state': record.code, 'data-status': record.status },
         h('th', { scope: 'row' }, `${record.name} (${record.code.toUpperCase()})`),
         h('td', {}, statusBadge(record)),
-        h('td', { title: CLASS_MEANINGS[record.klass] }, record.klass),
+        h('td', { title: classMeaning(record.klass, schedule) }, record.klass),
         h('td', {}, sourceOf(record)),
         h('td', {}, record.edition ?? '—'),
         h('td', {}, record.effective_through ?? '—'),

@@ -3,6 +3,7 @@
 // every candidate jurisdiction of the ZIP with its weight, the place resolved and the billing.
 import type { TaxFullResponse, TaxSimpleResponse } from '../client/index.ts'
 import { facts, h, percent, table } from './dom.ts'
+import { unnamed } from './jurisdiction-name.ts'
 
 type Answer = TaxSimpleResponse | TaxFullResponse
 type Warning = Answer['meta']['warnings'][number]
@@ -29,8 +30,8 @@ export function answerView(answer: Answer): HTMLElement {
     ),
     table('Rate parts', ['Level', 'Name', 'Rate'], [
       ['State', rate.state, rateCell(rate.state_rate)],
-      ['County', rate.county || '—', rateCell(rate.county_rate)],
-      ['City', rate.city || '—', rateCell(rate.city_rate)],
+      ['County', partName(rate.county, rate.county_rate), rateCell(rate.county_rate)],
+      ['City', partName(rate.city, rate.city_rate), rateCell(rate.city_rate)],
       ['Special districts', 'combined', rateCell(rate.combined_district_rate)],
       [h('strong', {}, 'Combined'), '', h('strong', {}, rateCell(rate.combined_rate))],
     ], { 'data-part': 'parts' }),
@@ -75,13 +76,16 @@ function repairsView(normalization: Normalization): HTMLElement {
   )
 }
 
+/** A part of the rate by its name; one with a rate but no name says so rather than showing a dash. */
+const partName = (name: string, rate: string) => name || (/[1-9]/.test(rate) ? unnamed('its source gives a code only (mode=full lists it)') : '—')
+
 function fullView(answer: TaxFullResponse): HTMLElement[] {
   const { resolved_place: place, ambiguous_zip5: ambiguity, billing } = answer
   return [
     h('h3', {}, 'Jurisdictions'),
     table('Each rate answered, with its source', ['Level', 'Name', 'Code', 'Rate', 'In force', 'Source'], answer.rows.map((row) => [
       row.level,
-      row.name,
+      row.name || unnamed(`${row.source_file} gives its code only`),
       h('code', {}, row.code),
       rateCell(row.rate),
       `${row.effective_from ?? '…'} – ${row.effective_to ?? '…'}`,

@@ -1,9 +1,11 @@
-// `make refresh`: build and publish a new snapshot. Exits non-zero only when nothing could be
-// published; a run that fails as a whole republishes the snapshot in service with its states
-// marked failed (snapshot-contract/failed-run.ts), so freshness shows it.
+// `make refresh`: build and publish a new snapshot. The exit status (snapshot-contract/refresh-exit.ts)
+// says whether it published and whether every state asked for has data; a run that fails as a
+// whole republishes the snapshot in service with its states marked failed
+// (snapshot-contract/failed-run.ts), so freshness shows it.
 import { publishFailedRun } from '../snapshot-contract/failed-run.ts'
+import { REFRESH_EXIT } from '../snapshot-contract/refresh-exit.ts'
 import { refresh } from './run/refresh.ts'
-import { summaryTable, terminalReporter } from './run/reporter.ts'
+import { hasData, summaryTable, terminalReporter } from './run/reporter.ts'
 import { readPipelineSettings, SettingsError, type PipelineSettings } from './settings.ts'
 
 let settings: PipelineSettings | null = null
@@ -15,14 +17,20 @@ try {
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   if (!result.manifest) {
     process.stderr.write(`nothing published: ${result.reason}\n`)
-    process.exitCode = 1
+    process.exitCode = REFRESH_EXIT.failed
   } else {
     const peakMb = Math.round(process.resourceUsage().maxRSS / 1024)
     process.stderr.write(`published snapshot ${result.manifest.snapshot} to ${settings.artifactsDir} in ${seconds}s, peak RSS ${peakMb} MB\n`)
+    const asked = settings.states
+    const empty = result.manifest.states.filter((s) => !hasData(s) && (!asked || asked.includes(s.code))).map((s) => s.code)
+    if (empty.length) {
+      process.stderr.write(`not every state has data: ${empty.join(' ')} (exit status ${REFRESH_EXIT.statesWithoutData})\n`)
+      process.exitCode = REFRESH_EXIT.statesWithoutData
+    }
   }
 } catch (error) {
   process.stderr.write(`${error instanceof SettingsError ? error.message : (error as Error).stack}\n`)
-  process.exitCode = 1
+  process.exitCode = REFRESH_EXIT.failed
   if (settings) await recordFailure(settings, (error as Error).message)
 }
 

@@ -44,6 +44,8 @@ export type AppOptions = {
     consoleDir?: string | null
     /** which webhook URLs may be registered; public https addresses only when absent */
     webhooks?: ServerSettings['webhooks']
+    /** the server's own refresh runs, told in /v1/freshness; none when absent or null */
+    refresh?: ServerSettings['refresh']
   }
   logger: Logger
   clock?: Clock
@@ -71,6 +73,7 @@ export function createApp(options: AppOptions): Router {
       portability: options.settings.portability ?? portabilitySettingsOf(PortabilityEnv.parse({})),
       ...(options.settings.geocoder ? { geocoder: createCensusGeocoder(options.settings.geocoder) } : {}),
       ...(options.settings.webhooks ? { webhooks: options.settings.webhooks } : {}),
+      refreshSchedule: options.settings.refresh?.schedule ?? null,
     },
     logger: options.logger,
     clock,

@@ -62,8 +62,8 @@ export async function listenOn(settings: ListenerSettings, handlers: { app: http
   let adminHandler = guarded(handlers.notYet)
   adminServer.on('request', adminHandler)
   try {
-    await listen(server, settings.port, settings.host)
-    await listen(adminServer, settings.adminPort, '127.0.0.1')
+    await listen(server, settings.port, settings.host, 'Set PORT to a free port, or stop the other process.')
+    await listen(adminServer, settings.adminPort, '127.0.0.1', 'It is the admin port (PORT+1 unless TAXATLAS_ADMIN_PORT is set): set TAXATLAS_ADMIN_PORT to a free port.')
   } catch (error) {
     await closeListening([server, closePublic], [adminServer, closeAdmin])
     throw error
@@ -87,11 +87,14 @@ async function closeListening(...listeners: [http.Server, CloseListener][]): Pro
   await Promise.all(listeners.map(([server, close]) => (server.listening ? close(0) : undefined)))
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<void> {
+/** Listens; a port already in use is refused with the setting that moves it (`remedy`). */
+function listen(server: http.Server, port: number, host: string, remedy: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject)
+    const refused = (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`${host}:${port} is already in use: another process listens there. ${remedy}`, { cause: error }) : error)
+    server.once('error', refused)
     server.listen(port, host, () => {
-      server.off('error', reject)
+      server.off('error', refused)
       resolve()
     })
   })

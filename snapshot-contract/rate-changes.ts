@@ -8,6 +8,11 @@
 // introduced then, it is only where the data begins, and one whose last window ends where the
 // data ends is not abolished. Inside that span, an authority's first start is a change from no rate
 // and an end with no window after it a change to no rate (when the rate was not zero).
+//
+// An end in or after FAR_FUTURE_END is read as open: it is how a source writes "no end" in a row
+// it edited by hand (GA's Chattahoochee County row ends 2099-12-31 where its others end 2999-12-31,
+// the SST sentinel), not a tax abolished generations ahead, and announcing it as a change would
+// list an artefact among the real ones.
 import { dayNumber, isoFromDayNumber } from './format.ts'
 import type { Level } from './model.ts'
 import type { Authority, RateIndex } from './rate-index.ts'
@@ -31,13 +36,15 @@ type Window = { rate: number; name: string; source: string; from: number; to: nu
 
 const OPEN_START = -Infinity
 const OPEN_END = Infinity
+/** The first day an end date is taken for an open end written as a date (YYYY-MM-DD). */
+export const FAR_FUTURE_END = '2099-01-01'
 
 const windowOf = (authority: Authority): Window => ({
   rate: authority.rate,
   name: authority.name,
   source: authority.source,
   from: authority.from === null ? OPEN_START : dayNumber(authority.from),
-  to: authority.to === null ? OPEN_END : dayNumber(authority.to),
+  to: authority.to === null || authority.to >= FAR_FUTURE_END ? OPEN_END : dayNumber(authority.to),
 })
 
 /** The window in force on `day`: of those holding it, the last in start order (as the lookup picks). */

@@ -15,7 +15,8 @@ import { sharedPath } from './support/shared.ts'
 const served = servedLookups()
 
 const SST_LEVELS: Record<string, string> = { '45': 'state', '00': 'county', '01': 'city', '63': 'district' }
-const OPEN_END = /^(2999|9999)1231$/
+/** An open end: the SST sentinels (29991231, 99991231), and a far-future date a row was given by hand (GA's 20991231). */
+const isOpenEnd = (yyyymmdd: string) => yyyymmdd >= '20990101'
 
 const isoOf = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`
 const dayAfter = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
@@ -34,7 +35,7 @@ async function sstFileChanges(file: string): Promise<string[]> {
       const [, type, code, rate, , , , begin, end] = line.split(',')
       const units = parseRateFraction(rate!)
       if (!units.ok) throw new Error(`${file}: ${units.reason}`)
-      return { id: `${SST_LEVELS[type!]}|${code}`, rate: units.units, from: isoOf(begin!), to: OPEN_END.test(end!) ? null : isoOf(end!) }
+      return { id: `${SST_LEVELS[type!]}|${code}`, rate: units.units, from: isoOf(begin!), to: isOpenEnd(end!) ? null : isoOf(end!) }
     })
   const firstStart = rows.map((r) => r.from).sort()[0]!
   const lastEnd = rows.some((r) => r.to === null) ? null : rows.map((r) => r.to!).sort().at(-1)!
@@ -102,6 +103,13 @@ describe('GET /v1/changes', () => {
         expect(change.kind).toBe(change.old_rate === null ? 'starts' : change.new_rate === null ? 'ends' : 'rate_change')
       }
     }
+  })
+
+  it('lists no end a row was given as a far-future date: not a change of rate (GA, Chattahoochee County, 2099-12-31)', async () => {
+    const rows = (await readFile(sharedPath('mirror/sst/GAR2026Q2FEB19.csv'), 'utf8')).split(/\r?\n/).filter((line) => line.startsWith('13,00,053,'))
+    expect(rows.at(-1)?.split(',').slice(7)).toEqual(['20260101', '20991231'])
+    const changes = await allPages('states=GA&from=2090-01-01', 1000)
+    expect(changes).toEqual([])
   })
 
   it("lists Atlanta's city rate steps in effective order, with the ZIPs whose jurisdictions include Atlanta", async () => {

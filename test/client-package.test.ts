@@ -40,8 +40,11 @@ afterAll(async () => {
 })
 
 describe('the tarball', () => {
-  it('is under 100 KB, holds the built files only, and declares no dependency', async () => {
+  it('is under 100 KB and the size client/README.md gives, holds the built files only, and declares no dependency', async () => {
     expect(packed.size).toBeLessThan(100 * 1024)
+    // The README's "about N kB" (npm's kB: 1,000 bytes) within 10% of the tarball made now.
+    const stated = Number(/taxatlas-client-<version>\.tgz`, about\s+(\d+) kB/.exec(await readFile(path.join(PROJECT_ROOT, 'client/README.md'), 'utf8'))?.[1])
+    expect(Math.abs(stated * 1000 - packed.size) / packed.size, `README says about ${stated} kB; the tarball is ${packed.size} bytes`).toBeLessThan(0.1)
     expect(packed.files).toContain('package.json')
     expect(packed.files).toContain('README.md')
     for (const file of ['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']) expect(packed.files).toContain(file)

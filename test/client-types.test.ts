@@ -8,7 +8,7 @@
 import { build } from 'esbuild'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as z from 'zod'
-import type { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
+import type { FreshnessBody } from '../server/routes/freshness.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
 import type { ChangesBody } from '../server/changes/changes-feed.ts'
@@ -22,7 +22,8 @@ import type { BackfillReportBody } from '../server/routes/portability-backfill.t
 import { nexusHealthRoute, nexusListRoute, nexusSetRoute } from '../server/routes/portability-nexus.ts'
 import { createOrderRoute, showOrderRoute } from '../server/routes/portability-orders.ts'
 import type { TaxQuery } from '../server/routes/tax.ts'
-import { WEBHOOK_ROUTES, type CreatedWebhook as CreatedWebhookSchema, type DeliveryView, type WebhookChanges as WebhookChangesSchema, type WebhookInput as WebhookInputSchema, type WebhookView } from '../server/routes/webhooks.ts'
+import type { WebhookPing as WebhookPingSchema } from '../server/webhooks/requested-delivery.ts'
+import { WEBHOOK_ROUTES, type CreatedWebhook as CreatedWebhookSchema, type DeliveryDetailView, type DeliveryView, type WebhookChanges as WebhookChangesSchema, type WebhookInput as WebhookInputSchema, type WebhookView } from '../server/routes/webhooks.ts'
 import type {
   AccountResponse,
   BackfillReport,
@@ -48,7 +49,9 @@ import type {
   WebhookChanges,
   WebhookDeliveriesParams,
   WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookInput,
+  WebhookPing,
 } from '../client/index.ts'
 import { schemaShape } from './support/client-schema-shape.ts'
 
@@ -60,8 +63,8 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<TaxSimpleResponse>().toExtend<Out<typeof SimpleLookupBody>>()
     expectTypeOf<Out<typeof FullLookupBody>>().toExtend<TaxFullResponse>()
     expectTypeOf<TaxFullResponse>().toExtend<Out<typeof FullLookupBody>>()
-    expectTypeOf<Out<typeof FreshnessEnvelope>>().toExtend<FreshnessResponse>()
-    expectTypeOf<FreshnessResponse>().toExtend<Out<typeof FreshnessEnvelope>>()
+    expectTypeOf<Out<typeof FreshnessBody>>().toExtend<FreshnessResponse>()
+    expectTypeOf<FreshnessResponse>().toExtend<Out<typeof FreshnessBody>>()
     expectTypeOf<Out<typeof HealthBody>>().toExtend<HealthResponse>()
     expectTypeOf<HealthResponse>().toExtend<Out<typeof HealthBody>>()
     expectTypeOf<Out<typeof AccountBody>>().toExtend<AccountResponse>()
@@ -82,6 +85,10 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<CreatedWebhook>().toExtend<Out<typeof CreatedWebhookSchema>>()
     expectTypeOf<Out<typeof DeliveryView>>().toExtend<WebhookDelivery>()
     expectTypeOf<WebhookDelivery>().toExtend<Out<typeof DeliveryView>>()
+    expectTypeOf<Out<typeof DeliveryDetailView>>().toExtend<WebhookDeliveryDetail>()
+    expectTypeOf<WebhookDeliveryDetail>().toExtend<Out<typeof DeliveryDetailView>>()
+    expectTypeOf<Out<typeof WebhookPingSchema>>().toExtend<WebhookPing>()
+    expectTypeOf<WebhookPing>().toExtend<Out<typeof WebhookPingSchema>>()
   })
 
   it('webhook bodies are what their routes take', () => {

@@ -1,6 +1,6 @@
 // The typed client's webhook methods and change-feed paging against a real server (port 0, a
 // real store, loopback receivers; test/support/webhook-scene.ts): each answer equals the raw JSON
-// the server sends for the same call, and each refusal (422 with its detail, 404, 401) is the
+// the server sends for the same call (pings and redeliveries too), and each refusal (422 with its detail, 404, 401) is the
 // error class the README names.
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -132,6 +132,31 @@ describe('webhookDeliveries()', () => {
 
     expect(await client.updateWebhook(id, { enabled: true })).toMatchObject({ id, status: 'enabled', disabled_at: null, disabled_reason: null })
     expect((await client.changes({ states: ['GA'], limit: 1 })).notices).toEqual([])
+  })
+})
+
+describe('pingWebhook(), webhookDelivery(), redeliverWebhookDelivery()', () => {
+  it('send a ping and a delivery again, and read every attempt, as the routes answer', async () => {
+    const s = await scene()
+    const client = clientOf(s)
+    const receiver = await s.receiver()
+    const { id } = await client.createWebhook({ url: receiver.url, secret: SECRET })
+    const ping = await client.pingWebhook(id)
+    expect(ping).toMatchObject({ event_type: 'ping', status: 'pending', attempts: 0, redelivery_of: null })
+    await receiver.arrived(1)
+    await s.tick()
+    const detail = await client.webhookDelivery(id, ping.id)
+    expect(detail).toEqual((await s.call('GET', `/v1/webhooks/${id}/deliveries/${ping.id}`)).body)
+    expect(detail).toMatchObject({ id: ping.id, status: 'delivered', attempt_history: [expect.objectContaining({ attempt: 1, status: 200, error: null })] })
+
+    const again = await client.redeliverWebhookDelivery(id, ping.id)
+    expect(again).toMatchObject({ redelivery_of: ping.id, event_id: ping.event_id, event_type: 'ping' })
+    await receiver.arrived(2)
+    expect(JSON.parse(receiver.received[1]!.body)).toMatchObject({ id: again.id, event_id: ping.event_id, type: 'ping' })
+
+    for (const call of [client.webhookDelivery(id, 'whd_none'), client.redeliverWebhookDelivery(id, 'whd_none'), client.pingWebhook('wh_none')]) {
+      await expect(call).rejects.toBeInstanceOf(NotFoundError)
+    }
   })
 })
 

@@ -1,11 +1,11 @@
 // The console's webhooks page in real headless Chromium against a real server announcing rate
 // changes to loopback receivers (test/support/webhook-scene.ts): an account holder lists, adds
 // (the signing secret shown once, and the one the deliveries are signed with), re-addresses,
-// gives a new secret, enables again and deletes endpoints, and sees each delivery's status as
-// GET /v1/webhooks/{id}/deliveries has it; refusals show the server's envelope; every text is
-// readable on a 1280×800 screen and a 390×844 phone, and the page no wider than the screen.
-// Screenshots go to build/screenshots.
-import { createHmac } from 'node:crypto'
+// gives a new secret (the previous one signing beside it for the overlap), enables again and
+// deletes endpoints, sends a test event and a delivery again and sees each outcome and every
+// attempt, and sees each delivery's status as GET /v1/webhooks/{id}/deliveries has it; refusals
+// show the server's envelope; every text is readable on a 1280×800 screen and a 390×844 phone,
+// and the page no wider than the screen. Screenshots go to build/screenshots.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildConsole } from '../console/build-console.ts'
 import { startBrowser, type ConsoleBrowser } from './support/browser.ts'
+import { documentedVerifier, type Verifier } from './support/documented-verifier.ts'
 import { PROJECT_ROOT } from './support/shared.ts'
 import { unreadableTexts } from './support/unreadable-text.ts'
 import type { Received } from './support/webhook-receiver.ts'
@@ -21,7 +22,9 @@ import { LOOPBACK_ENV, SECRET, webhookScenes, type SceneOptions, type WebhookSce
 const SCREENSHOTS = path.join(PROJECT_ROOT, 'build', 'screenshots')
 
 let consoleDir: string
+let verify: Verifier
 beforeAll(async () => {
+  verify = await documentedVerifier()
   consoleDir = await mkdtemp(path.join(os.tmpdir(), 'taxatlas-console-'))
   await buildConsole(consoleDir)
   await mkdir(SCREENSHOTS, { recursive: true })
@@ -54,7 +57,7 @@ async function openPage(browser: ConsoleBrowser, key: string, viewport?: { width
     },
   })
   await page.fill('#api-key', key)
-  await page.click('#key-form button')
+  await page.click('#key-form button[type="submit"]')
   await page.waitForSelector('#webhooks-status [data-field="summary"], #webhooks-status .problem')
   return page
 }
@@ -67,20 +70,20 @@ const shownDeliveries = (page: Page) =>
     rows.map((row) => ({ id: row.getAttribute('data-id'), status: row.querySelector('[data-field="status"]')!.textContent, attempts: Number(row.querySelector('[data-field="attempts"]')!.textContent), last: row.querySelector('[data-field="last"]')!.textContent })),
   )
 
-const listed = async (s: WebhookScene) => (await s.call('GET', '/v1/webhooks')).body.webhooks as { id: string; url: string; status: string }[]
+const shownAttempts = (page: Page) => page.$$eval('[data-part="attempts"] tbody tr', (rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent!)))
+
+const listed = async (s: WebhookScene) => (await s.call('GET', '/v1/webhooks')).body.webhooks as { id: string; url: string; status: string; previous_secret_expires_at: string | null }[]
 
 /** Clicks the button of one of an endpoint's actions. */
 async function act(page: Page, id: string, action: string): Promise<void> {
   await page.click(`[data-part="webhooks"] tr[data-id="${id}"] button[data-action="${action}"]`)
 }
 
-const signedWith = (received: Received, secret: string) => {
-  const [t, v1] = String(received.headers['taxatlas-signature']).split(',').map((part) => part.split('=')[1])
-  return createHmac('sha256', secret).update(`${t}.${received.body}`).digest('hex') === v1
-}
+/** Checked as a receiver checks it, with docs/api.md's code; any age of `t` (the server's clock is moved by hand). */
+const signedWith = (received: Received, secret: string) => verify(received.body, received.headers['taxatlas-signature'] as string | undefined, secret, Infinity)
 
 describe('the webhooks page', () => {
-  it('adds an endpoint and shows its secret once, changes its URL, gives it a new secret the next delivery is signed with, and deletes it', async () => {
+  it('adds an endpoint and shows its secret once, changes its URL, gives it a new secret the next delivery is signed with (the old one too, for the overlap shown), and deletes it', async () => {
     await withConsole({}, async (s, browser) => {
       const first = await s.receiver()
       const second = await s.receiver()
@@ -119,13 +122,20 @@ describe('the webhooks page', () => {
       const rotated = (await page.locator('#webhook-secret [data-field="secret"]').textContent())!
       expect(rotated).toMatch(/^whsec_[\w-]{43}$/)
       expect(rotated).not.toBe(SECRET)
+      const overlapUntil = (await listed(s)).find((w) => w.id === own!.id)!.previous_secret_expires_at!
+      expect(overlapUntil).toBe(new Date(s.clock.now() + 24 * 3_600_000).toISOString())
+      const until = `${overlapUntil.slice(0, 16).replace('T', ' ')} UTC`
+      expect(await page.locator('#webhook-secret [data-field="overlap"]').textContent()).toContain(`The previous secret keeps signing beside it (a second v1= in Taxatlas-Signature) until ${until}`)
+      expect(await page.locator(`tr[data-id="${own!.id}"] [data-field="overlap"]`).textContent()).toBe(` the previous secret signs too until ${until}`)
 
       await s.publish()
       await s.tick()
       expect(first.received).toHaveLength(1)
       expect(second.received).toHaveLength(1)
+      // Within the overlap a receiver still holding the replaced secret passes too.
       expect(signedWith(first.received[0]!, rotated)).toBe(true)
-      expect(signedWith(first.received[0]!, SECRET)).toBe(false)
+      expect(signedWith(first.received[0]!, SECRET)).toBe(true)
+      expect(signedWith(first.received[0]!, shownSecret)).toBe(false)
       expect(signedWith(second.received[0]!, shownSecret)).toBe(true)
 
       await act(page, generated!.id, 'delete')
@@ -163,7 +173,7 @@ describe('the webhooks page', () => {
       }
       ;[record] = await s.deliveries(healthyId)
       expect(record.status).toBe('delivered')
-      await page.click('#key-form button')
+      await page.click('#key-form button[type="submit"]')
       await expect.poll(() => shownDeliveries(page)).toEqual([{ id: record.id, status: 'delivered', attempts: 2, last: expect.stringContaining('HTTP 200') }])
       expect(await page.locator('[data-part="deliveries"] [data-field="next"]').textContent()).toBe(`delivered ${record.delivered_at.slice(0, 16).replace('T', ' ')} UTC`)
 
@@ -179,6 +189,54 @@ describe('the webhooks page', () => {
       await act(page, failingId, 'enable')
       await expect.poll(() => page.locator(`tr[data-id="${failingId}"]`).getAttribute('data-status')).toBe('enabled')
       expect((await listed(s)).find((w) => w.id === failingId)!.status).toBe('enabled')
+      await page.close()
+    })
+  })
+
+  it('sends a test event and a delivery again from the page, showing each outcome and every attempt as the API records them', async () => {
+    await withConsole({}, async (s, browser) => {
+      const receiver = await s.receiver()
+      receiver.script(200, 500)
+      const id = await s.register(receiver)
+      const page = await openPage(browser, s.key)
+
+      await act(page, id, 'ping')
+      await page.waitForSelector('#webhook-action-status [data-field="outcome"]')
+      const [ping] = await s.deliveries(id)
+      expect(ping).toMatchObject({ event_type: 'ping', status: 'delivered', last_status: 200 })
+      const pingDetail = (await s.call('GET', `/v1/webhooks/${id}/deliveries/${ping.id}`)).body
+      const took = `${pingDetail.attempt_history[0].duration_ms.toLocaleString('en-US')} ms`
+      expect(await page.locator('#webhook-action-status').textContent()).toBe(`Test event to ${receiver.url} (delivery ${ping.id}): delivered: answered HTTP 200 in ${took}`)
+      // What the receiver got: a ping, signed with the endpoint's secret.
+      expect(receiver.received).toHaveLength(1)
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: ping.id, type: 'ping', webhook_id: id })
+      expect(signedWith(receiver.received[0]!, SECRET)).toBe(true)
+      // The deliveries and the ping's attempts are shown with it.
+      expect(await shownDeliveries(page)).toEqual([{ id: ping.id, status: 'delivered', attempts: 1, last: expect.stringContaining('HTTP 200') }])
+      expect(await page.locator('[data-part="deliveries"] [data-field="event"]').textContent()).toBe('test (ping)')
+      expect(await page.locator('#attempts-title').textContent()).toBe(`Attempts of ${ping.id}`)
+      expect(await shownAttempts(page)).toEqual(pingDetail.attempt_history.map((a: any) => [String(a.attempt), `${a.started_at.slice(0, 16).replace('T', ' ')} UTC`, `HTTP ${a.status}`, took, '']))
+
+      // Sent again a minute later (listed newest first), and answered 500: failed, not tried again.
+      s.clock.advance(60_000)
+      await page.click(`[data-part="deliveries"] tr[data-id="${ping.id}"] button[data-delivery-action="redeliver"]`)
+      await page.waitForSelector('#webhook-action-status [data-field="outcome"].delivery-failed')
+      const [again] = await s.deliveries(id)
+      expect(again).toMatchObject({ redelivery_of: ping.id, event_id: ping.event_id, status: 'failed', last_status: 500 })
+      expect(await page.locator('#webhook-action-status [data-field="outcome"]').textContent()).toMatch(/^failed: HTTP 500 in [\d,]+ ms; it is not tried again$/)
+      expect(JSON.parse(receiver.received[1]!.body)).toMatchObject({ id: again.id, event_id: ping.event_id, type: 'ping' })
+      expect((await shownDeliveries(page)).map((row) => [row.id, row.status])).toEqual([
+        [again.id, 'failed'],
+        [ping.id, 'delivered'],
+      ])
+      expect(await page.locator(`[data-part="deliveries"] tr[data-id="${again.id}"] [data-field="event"]`).textContent()).toBe(`test (ping) sent again: ${ping.id}`)
+      expect((await shownAttempts(page)).map((row) => row.slice(2, 3).concat(row.slice(4)))).toEqual([['HTTP 500', 'answered 500']])
+
+      // "Attempts" shows an earlier delivery's.
+      await page.click(`[data-part="deliveries"] tr[data-id="${ping.id}"] button[data-delivery-action="attempts"]`)
+      await page.waitForFunction((deliveryId) => document.querySelector('#attempts-title')?.textContent === `Attempts of ${deliveryId}`, ping.id)
+      expect((await shownAttempts(page)).map((row) => row[2])).toEqual(['HTTP 200'])
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'console-webhooks-test-event.png'), fullPage: true })
       await page.close()
     })
   })

@@ -135,6 +135,9 @@ describe('the freshness map', () => {
       await expect.poll(() => details.locator('h2').textContent()).toBe(`${record.name} (${code.toUpperCase()})`)
       const text = (await details.textContent())!
       expect(text).toContain(record.klass)
+      // This server has no refresh schedule (TAXATLAS_REFRESH_SCHEDULE unset): the page says so, and promises no weekly run.
+      if (record.klass === 'auto') expect(await details.locator('[data-field="class"]').textContent()).toBe('auto: fetched again from its publisher at each refresh; this server runs no refresh of its own: its operator runs them')
+      expect(text).not.toMatch(/every week|Sunday/)
       expect(text).toContain(record.source_kind === 'aggregator' ? 'aggregator estimate' : record.source_kind)
       if (record.source_kind !== 'statute') expect(text).toContain(record.feed)
       expect(text).toContain(record.edition ?? '—')
@@ -316,7 +319,7 @@ describe('the account page', () => {
 
     const page = await browser.open('/account')
     await page.fill('#api-key', key)
-    await page.click('#key-form button')
+    await page.click('#key-form button[type="submit"]')
     await page.waitForSelector('#account-usage:not([hidden])')
     expect(await page.locator('[data-field="usage"]').textContent()).toContain(`${account.quota.used} of ${account.quota.limit.toLocaleString('en-US')} lookups used in ${account.quota.period}`)
     expect(await page.locator('[data-field="tier"]').textContent()).toBe('starter')
@@ -341,7 +344,7 @@ describe('the account page', () => {
   it('shows the 401 message for a bad key', async () => {
     const page = await browser.open('/account')
     await page.fill('#api-key', 'tx_live_not_a_real_key')
-    await page.click('#key-form button')
+    await page.click('#key-form button[type="submit"]')
     await expect.poll(() => page.locator('#account-status .problem-message').textContent()).toBe('Invalid X-API-Key.')
     await page.close()
   })
@@ -436,6 +439,29 @@ describe('the changes page', () => {
     await page.close()
   })
 
+  it("says '1 change' for one, and names each jurisdiction or says why it has none", async () => {
+    // A state and a date from which exactly one change is listed: the state's last change date, when it holds one change.
+    const all = await served('from=1900-01-01')
+    const lastOf = new Map<string, string>()
+    for (const change of all) if ((lastOf.get(change.state) ?? '') < change.effective) lastOf.set(change.state, change.effective)
+    const [state, from] = [...lastOf].find(([code, date]) => all.filter((c) => c.state === code && c.effective >= date).length === 1)!
+    const page = await browser.open('/changes')
+    expect(await shownChanges(page, { states: state, from })).toHaveLength(1)
+    expect(await page.locator('#changes-status [data-field="summary"]').textContent()).toMatch(new RegExp(`^1 change effective on or after ${from} in ${state} `))
+
+    // GA's city 05000: its SST file gives codes only, and no Census place has this one.
+    const unnamed = (await served('states=ga&from=2022-01-01')).filter((change) => change.jurisdiction.name === null)
+    expect(unnamed.length).toBeGreaterThan(0)
+    await shownChanges(page, { states: 'ga', from: '2022-01-01' })
+    const jurisdictions = await page.$$eval('#changes-list tbody [data-field="jurisdiction"]', (cells) => cells.map((cell) => cell.textContent))
+    for (const change of unnamed) {
+      expect(jurisdictions).toContain(`${change.jurisdiction.level} ${change.jurisdiction.code} no name: ${change.source.file} gives its code only`)
+    }
+    // Every other one shows its name.
+    expect(jurisdictions.filter((text) => text!.includes('no name'))).toHaveLength(unnamed.length)
+    await page.close()
+  })
+
   it('shows every text whole and readable on a 1280×800 screen and a 390×844 phone', async () => {
     for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
       const page = await browser.open('/changes', { beforeLoad: (p) => p.setViewportSize(viewport) })
@@ -484,6 +510,49 @@ describe('the API reference', () => {
       }
       await page.close()
     }
+  })
+})
+
+describe('the API key', () => {
+  it('typed once is kept for the tab: the other pages fill it in, never in a URL or local storage; forgotten on request, on a 401, and by a new tab', async () => {
+    const page = await browser.open('/lookup')
+    await playground(page, { mode: 'zip', values: { zip: '30303' } })
+    // The Account page, reached from the lookup page's link, shows the key's usage without asking for it.
+    await page.click('#usage-link a')
+    await page.waitForSelector('#account-usage:not([hidden])')
+    expect(await page.inputValue('#api-key')).toBe(lookup.key)
+    for (const route of ['/changes', '/webhooks']) {
+      await page.click(`nav a[href="${route}"]`)
+      // The page's script has run by then (a module script runs before DOMContentLoaded).
+      await page.waitForURL(`**${route}`, { waitUntil: 'domcontentloaded' })
+      expect(await page.inputValue('#api-key'), route).toBe(lookup.key)
+    }
+    await page.waitForSelector('#webhooks-status [data-field="summary"]')
+    expect(await page.evaluate(() => ({ session: { ...sessionStorage }, local: localStorage.length, url: location.href }))).toEqual({
+      session: { 'taxatlas.api-key': lookup.key },
+      local: 0,
+      url: `${lookup.server.url}/webhooks`,
+    })
+    expect(browser.requests.filter((url) => url.includes(lookup.key))).toEqual([])
+
+    // Another tab has it not.
+    const other = await browser.open('/account')
+    expect(await other.inputValue('#api-key')).toBe('')
+    expect(await other.locator('#account-usage').isHidden()).toBe(true)
+    await other.close()
+
+    // "Forget key" empties the field and the tab's storage.
+    await page.click('[data-forget-key]')
+    expect(await page.inputValue('#api-key')).toBe('')
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+
+    // A key the server refuses is not kept.
+    await page.goto(`${lookup.server.url}/account`)
+    await page.fill('#api-key', 'tx_live_not_a_real_key')
+    await page.click('#key-form button[type="submit"]')
+    expect(await page.locator('#account-status .problem-message').textContent()).toBe('Invalid X-API-Key.')
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    await page.close()
   })
 })
 

@@ -62,8 +62,11 @@ describe('public routes', () => {
   it('GET /v1/freshness serves the spec 2.5 envelope with an ETag, a cache policy and 304s', async () => {
     const response = await get('/v1/freshness')
     expect(response.status).toBe(200)
-    const body = FreshnessEnvelope.parse(await response.json())
+    const raw = await response.json()
+    const body = FreshnessEnvelope.parse(raw)
     expect(body).toEqual(freshnessEnvelope(server.running.snapshots.current.manifest))
+    // No TAXATLAS_REFRESH_SCHEDULE: the server says it runs none of its own.
+    expect(raw.refresh_schedule).toBeNull()
     expect(body.states.find((s) => s.code === 'ga')?.rows).toBeGreaterThan(0)
     const etag = response.headers.get('etag')!
     expect(etag).toMatch(/^".+"$/)

@@ -1,11 +1,14 @@
 // The server's own refresh (TAXATLAS_REFRESH_SCHEDULE): the pipeline as a child process, its
 // snapshot swapped in while requests keep being answered, and a failed run visible in freshness
 // and the log with the data in service unchanged.
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 import { Cron } from 'croner'
 import { readServerSettings } from '../server/settings.ts'
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
 import { FreshnessEnvelope } from '../snapshot-contract/manifest.ts'
+import { REFRESH_EXIT } from '../snapshot-contract/refresh-exit.ts'
 import { startTestServer, type TestServer } from './support/server-harness.ts'
 import { copyOfCachedArtifacts } from './support/server-snapshot.ts'
 import { PROJECT_ROOT, sharedPath } from './support/shared.ts'
@@ -67,6 +70,9 @@ describe('the server refreshes by itself', () => {
     })
     const before = server.running.snapshots.current.id
     expect(server.running.refresh?.nextRun()?.getUTCDay()).toBe(0)
+    // /v1/freshness says when this server refreshes next (the console's schedule text).
+    const told = await (await fetch(`${server.url}/v1/freshness`)).json()
+    expect(told.refresh_schedule).toEqual({ cron: '0 3 * * 0', next_run_at: server.running.refresh!.nextRun()!.toISOString() })
     const { result: run, statuses } = await underLoad(server.url, server.running.refresh!.runNow())
     expect(run).toMatchObject({ ok: true, exitCode: 0 })
     // swapped by the run's own reload, or already by the pointer watcher
@@ -81,19 +87,35 @@ describe('the server refreshes by itself', () => {
     expect(server.logs.map((entry) => entry.event)).toEqual(expect.arrayContaining(['refresh_scheduled', 'refresh_started', 'refresh_finished', 'snapshot_loaded']))
   })
 
+  it('a run that published with a state asked for without data (exit status 3) is no failure, and is logged as a warning', async () => {
+    const artifacts = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' })
+    const before = (await readCurrentId(artifacts))!
+    // A run ending as the refresh does then: its last lines, and its status.
+    const script = path.join(await tempDir('refresh-without-data'), 'refresh.mjs')
+    const lastLines = `published snapshot x\nnot every state has data: TX (exit status ${REFRESH_EXIT.statesWithoutData})\n`
+    await writeFile(script, `process.stderr.write(${JSON.stringify(lastLines)}); process.exit(${REFRESH_EXIT.statesWithoutData})`)
+    server = await startTestServer({ artifactsDir: artifacts, env: await serverEnv({ TAXATLAS_REFRESH_SCHEDULE: 'weekly', TAXATLAS_REFRESH_COMMAND: `${process.execPath} ${script}` }) })
+    expect(await server.running.refresh!.runNow()).toMatchObject({ ok: true, exitCode: REFRESH_EXIT.statesWithoutData, snapshot: before })
+    expect(server.logs.find((entry) => entry.event === 'refresh_states_without_data')).toMatchObject({ trigger: 'manual', stderr_tail: `published snapshot x | not every state has data: TX (exit status ${REFRESH_EXIT.statesWithoutData})` })
+    expect(server.logs.map((entry) => entry.event)).toContain('refresh_finished')
+    expect(server.logs.map((entry) => entry.event)).not.toContain('refresh_failed')
+    // Nothing recorded as a failure: the snapshot in service is the one before.
+    expect(await readCurrentId(artifacts)).toBe(before)
+  })
+
   it('a scheduled run that fails changes nothing served and shows in freshness and the log', async () => {
     const artifacts = await copyOfCachedArtifacts(inject('mirrorUrl'), { name: 'server' })
     const before = (await readCurrentId(artifacts))!
     // A run that dies without publishing anything, started by the schedule's next tick (every second).
     server = await startTestServer({
       artifactsDir: artifacts,
-      env: await serverEnv({ TAXATLAS_REFRESH_SCHEDULE: '* * * * * *', TAXATLAS_REFRESH_COMMAND: `${process.execPath} -e process.exit(3)` }),
+      env: await serverEnv({ TAXATLAS_REFRESH_SCHEDULE: '* * * * * *', TAXATLAS_REFRESH_COMMAND: `${process.execPath} -e process.exit(1)` }),
     })
     const { logs } = server
     await expect.poll(() => logs.some((entry) => entry.event === 'snapshot_loaded' && entry.trigger === 'refresh')).toBe(true)
     await server.running.refresh!.stop()
     const failed = server.logs.find((entry) => entry.event === 'refresh_failed')
-    expect(failed).toMatchObject({ trigger: 'schedule', reason: 'exit code 3' })
+    expect(failed).toMatchObject({ trigger: 'schedule', reason: 'exit code 1' })
     expect(server.logs.find((entry) => entry.event === 'refresh_started')).toMatchObject({ trigger: 'schedule' })
 
     const served = server.running.snapshots.current
@@ -105,6 +127,6 @@ describe('the server refreshes by itself', () => {
     expect(ga.status).toBe('failed')
     expect(ga.last_refreshed_at).toBe(original.manifest.states.find((s) => s.code === 'GA')!.last_refreshed_at)
     expect(states.find((s) => s.code === 'ct')!.status).toBe('static')
-    expect(served.manifest.states.find((s) => s.code === 'GA')!.notes[0]).toMatch(/^refresh run failed, previous data kept: exit code 3/)
+    expect(served.manifest.states.find((s) => s.code === 'GA')!.notes[0]).toMatch(/^refresh run failed, previous data kept: exit code 1/)
   })
 })

@@ -57,7 +57,7 @@ describe('listening', () => {
     try {
       const settings = settingsWith(path.join(await tempDir('steps-taken'), 'store.duckdb'), { TAXATLAS_ADMIN_PORT: String(port) })
       const publicPort = await freePort()
-      await expect(listenOn({ ...settings, port: publicPort }, { app: answering(200, 'app'), notYet: answering(503, '') }, memoryLogger())).rejects.toThrow(/EADDRINUSE/)
+      await expect(listenOn({ ...settings, port: publicPort }, { app: answering(200, 'app'), notYet: answering(503, '') }, memoryLogger())).rejects.toThrow(`127.0.0.1:${port} is already in use`)
       // the public port it bound first is free again
       const again = http.createServer()
       await new Promise<void>((resolve, reject) => again.once('error', reject).listen(publicPort, '127.0.0.1', resolve))

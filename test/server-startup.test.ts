@@ -2,6 +2,7 @@
 // while the store (DuckDB) opens in the background. Key routes wait for the store, answer 503
 // SERVICE_UNAVAILABLE when it cannot be opened, and close() is clean before or after it is ready.
 import { existsSync } from 'node:fs'
+import net from 'node:net'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -142,5 +143,27 @@ describe('a store still opening', () => {
     const db = await Database.open(storePath)
     await db.close()
     expect(logger.entries.filter((e) => e.level === 'error')).toEqual([])
+  })
+})
+
+describe('a port already in use', () => {
+  it('stops start-up with an error naming the setting that moves it: TAXATLAS_ADMIN_PORT for the admin port, PORT for the API', async () => {
+    const taken = net.createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const port = String((taken.address() as net.AddressInfo).port)
+    const storePath = path.join(tmp, 'port-taken', 'taxatlas.duckdb')
+    const base = { TAXATLAS_ARTIFACTS: artifacts.dir, TAXATLAS_STORE: storePath, TAXATLAS_SNAPSHOT_POLL_MS: '600000' }
+    try {
+      await expect(startServer(readServerSettings({ ...base, PORT: '0', TAXATLAS_ADMIN_PORT: port }), { logger: memoryLogger() })).rejects.toThrow(
+        `127.0.0.1:${port} is already in use: another process listens there. It is the admin port (PORT+1 unless TAXATLAS_ADMIN_PORT is set): set TAXATLAS_ADMIN_PORT to a free port.`,
+      )
+      await expect(startServer(readServerSettings({ ...base, HOST: '127.0.0.1', PORT: port, TAXATLAS_ADMIN_PORT: '0' }), { logger: memoryLogger() })).rejects.toThrow(
+        `127.0.0.1:${port} is already in use: another process listens there. Set PORT to a free port, or stop the other process.`,
+      )
+      // Nothing was opened: the store file is not there.
+      expect(existsSync(storePath)).toBe(false)
+    } finally {
+      await new Promise((resolve) => taken.close(resolve))
+    }
   })
 })

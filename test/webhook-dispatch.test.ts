@@ -5,6 +5,8 @@
 // endpoint disabled after a short failing period says how long in words that are true.
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { WEBHOOK_EVENT_TYPE } from '../server/webhooks/announcement.ts'
+import type { NewDelivery } from '../server/store/webhooks.ts'
 import { startTestServer } from './support/server-harness.ts'
 import { LOOPBACK_ENV, webhookScenes } from './support/webhook-scene.ts'
 import type { Receiver } from './support/webhook-receiver.ts'
@@ -34,7 +36,7 @@ describe('webhook attempts sent by the server on its own', () => {
     const table = s.server.running.store.opened!.webhooks
     const last = (await table.lastAnnounced())!
     const endpoints = await table.active()
-    const delivery = (id: string, webhookId: string) => ({ id, webhookId, accountId: endpoints.find((e) => e.id === webhookId)!.accountId, changeCount: 1, body: JSON.stringify({ id }) })
+    const delivery = (id: string, webhookId: string): NewDelivery => ({ id, eventId: 'evt_announced_by_another_node', eventType: WEBHOOK_EVENT_TYPE, webhookId, accountId: endpoints.find((e) => e.id === webhookId)!.accountId, changeCount: 1, body: JSON.stringify({ id }) })
     const outcome = await table.announce({
       snapshot: `${last}-later`,
       at: new Date(s.clock.now()).toISOString(),

@@ -1,14 +1,15 @@
 // Webhook subscriptions on a real server (DuckDB, and PostgreSQL in the postgres project) with
 // receivers on loopback: registration refuses what it must, a newly served snapshot's changes are
 // POSTed signed to each endpoint, failed attempts (a 500, a timeout) are retried with the
-// delivery's id and never sent again once a 2xx is seen, a rotated secret signs the next attempt,
-// a rollback announces nothing again, and an endpoint failing for the set period is disabled and
-// its account told in /v1/changes. The server's clock is moved by hand: no test waits on time,
-// except the attempt timeout itself.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+// delivery's id and never sent again once a 2xx is seen, every attempt is kept, the deliveries of
+// one event share its id, a rotated secret signs the next attempt beside the replaced one for the
+// overlap, a ping and a redelivery are sent at once and once, a rollback announces nothing again,
+// and an endpoint failing for the set period is disabled and its account told in /v1/changes. The
+// server's clock is moved by hand: no test waits on time, except the attempt timeout itself.
 import { Agent, request } from 'undici'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { guardedLookup } from '../server/webhooks/webhook-url.ts'
+import { documentedVerifier, type Verifier } from './support/documented-verifier.ts'
 import { LOOPBACK_ENV, SECRET, webhookScenes } from './support/webhook-scene.ts'
 import { startReceiver, type Received } from './support/webhook-receiver.ts'
 import { startConnectProxy } from './support/connect-proxy.ts'
@@ -18,13 +19,17 @@ const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy
 const startScene = webhookScenes()
 const scene = (env: Record<string, string> = LOOPBACK_ENV, options: { nodes?: number } = {}) => startScene({ env, ...options })
 
-/** Checks the signature as a receiver would: HMAC-SHA256 of "<t>.<body>" keyed by the secret. */
-function signedWith(received: Received, secret: string): boolean {
-  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(received.headers['taxatlas-signature']))
-  if (!match) return false
-  const expected = createHmac('sha256', secret).update(`${match[1]}.${received.body}`).digest()
-  return timingSafeEqual(expected, Buffer.from(match[2]!, 'hex'))
-}
+let verify: Verifier
+beforeAll(async () => {
+  verify = await documentedVerifier()
+})
+
+/**
+ * Checks the signature as a receiver does, with the code docs/api.md gives it; any age of `t`
+ * (the server's clock is moved by hand).
+ */
+const signedWith = (received: Received, secret: string): boolean => verify(received.body, received.headers['taxatlas-signature'] as string | undefined, secret, Infinity)
+const macsOf = (received: Received) => String(received.headers['taxatlas-signature']).split(',').filter((part) => part.startsWith('v1='))
 
 describe('registering a webhook', () => {
   it('refuses http, loopback and private addresses unless the settings allow them, and answers a public https URL', async () => {
@@ -109,9 +114,15 @@ describe('registering a webhook', () => {
     expect(document.paths['/v1/webhooks'].post.operationId).toBe('createWebhook')
     expect(document.paths['/v1/webhooks/{id}'].patch.operationId).toBe('updateWebhook')
     expect(document.paths['/v1/webhooks/{id}/deliveries'].get.operationId).toBe('listWebhookDeliveries')
+    expect(document.paths['/v1/webhooks/{id}/deliveries/{delivery_id}'].get.operationId).toBe('getWebhookDelivery')
+    expect(document.paths['/v1/webhooks/{id}/pings'].post.operationId).toBe('pingWebhook')
+    expect(document.paths['/v1/webhooks/{id}/pings'].post.responses['202'].headers.Location).toBeDefined()
+    expect(document.paths['/v1/webhooks/{id}/deliveries/{delivery_id}/attempts'].post.operationId).toBe('redeliverWebhookDelivery')
+    expect(document.components.schemas.WebhookDeliveryDetail).toBeDefined()
     const delivery = document.webhooks['rate_changes.announced'].post
     expect(delivery.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookRateChanges')
     expect(delivery.parameters.map((p: any) => p.name)).toContain('Taxatlas-Signature')
+    expect(document.webhooks.ping.post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookPing')
     expect(document.components.schemas.RateChanges.properties.notices).toBeDefined()
   })
 })
@@ -229,7 +240,7 @@ describe('deliveries', () => {
     expect(receiver.received).toHaveLength(2)
   })
 
-  it('signs the next attempt with a secret rotated while the delivery was being retried', async () => {
+  it('signs with a rotated secret and, for the overlap, the replaced one too, which a receiver holding either accepts; then with the new one alone', async () => {
     const s = await scene()
     const receiver = await s.receiver()
     receiver.script(500)
@@ -237,13 +248,99 @@ describe('deliveries', () => {
     await s.publish()
     await s.tick()
     const rotated = 'whsec_rotated_secret_9876543210'
-    expect((await s.call('PATCH', `/v1/webhooks/${webhookId}`, { secret: rotated })).status).toBe(200)
+    const rotatedAt = s.clock.now()
+    const patched = await s.call('PATCH', `/v1/webhooks/${webhookId}`, { secret: rotated })
+    expect(patched.status).toBe(200)
+    // The default overlap: 24 hours.
+    expect(patched.body.previous_secret_expires_at).toBe(new Date(rotatedAt + 24 * 3_600_000).toISOString())
     s.clock.advance(60_000)
     await s.tick()
     expect(receiver.received).toHaveLength(2)
-    expect(signedWith(receiver.received[0]!, SECRET)).toBe(true)
-    expect(signedWith(receiver.received[1]!, rotated)).toBe(true)
-    expect(signedWith(receiver.received[1]!, SECRET)).toBe(false)
+    const [first, retried] = receiver.received
+    expect(macsOf(first!)).toHaveLength(1)
+    expect(signedWith(first!, SECRET)).toBe(true)
+    // The retried attempt: the new secret's v1 first, then the old one's; a receiver checking
+    // against either passes, against another secret fails.
+    expect(macsOf(retried!)).toHaveLength(2)
+    expect(signedWith(retried!, rotated)).toBe(true)
+    expect(signedWith(retried!, SECRET)).toBe(true)
+    expect(signedWith(retried!, `${SECRET}x`)).toBe(false)
+    expect(signedWith({ ...retried!, headers: { 'taxatlas-signature': String(retried!.headers['taxatlas-signature']).split(',').slice(0, 2).join(',') } }, SECRET)).toBe(false)
+
+    // Past the overlap: the new secret alone, and the endpoint says no other signs.
+    s.clock.set(rotatedAt + 24 * 3_600_000)
+    expect((await s.call('POST', `/v1/webhooks/${webhookId}/pings`)).status).toBe(202)
+    await receiver.arrived(3)
+    await s.tick()
+    expect(macsOf(receiver.received[2]!)).toHaveLength(1)
+    expect(signedWith(receiver.received[2]!, rotated)).toBe(true)
+    expect(signedWith(receiver.received[2]!, SECRET)).toBe(false)
+    expect((await s.call('GET', '/v1/webhooks')).body.webhooks[0].previous_secret_expires_at).toBeNull()
+
+    // A rotation asking for no overlap (a leaked secret) stops the replaced one at once; one asking
+    // for 2 hours keeps it 2 hours.
+    const leaked = await s.call('PATCH', `/v1/webhooks/${webhookId}`, { secret: 'whsec_after_a_leak_0123456789', previous_secret_expires_in_hours: 0 })
+    expect(leaked.body.previous_secret_expires_at).toBeNull()
+    await s.call('POST', `/v1/webhooks/${webhookId}/pings`)
+    await receiver.arrived(4)
+    expect(macsOf(receiver.received[3]!)).toHaveLength(1)
+    expect(signedWith(receiver.received[3]!, 'whsec_after_a_leak_0123456789')).toBe(true)
+    expect(signedWith(receiver.received[3]!, rotated)).toBe(false)
+    const short = await s.call('PATCH', `/v1/webhooks/${webhookId}`, { secret: 'whsec_short_overlap_0123456789', previous_secret_expires_in_hours: 2 })
+    expect(short.body.previous_secret_expires_at).toBe(new Date(s.clock.now() + 2 * 3_600_000).toISOString())
+    const alone = await s.call('PATCH', `/v1/webhooks/${webhookId}`, { previous_secret_expires_in_hours: 2 })
+    expect(alone.status).toBe(422)
+    expect(alone.body.detail[0].loc).toEqual(['body', 'previous_secret_expires_in_hours'])
+    expect((await s.call('PATCH', `/v1/webhooks/${webhookId}`, { secret: 'whsec_too_long_overlap_0123', previous_secret_expires_in_hours: 169 })).status).toBe(422)
+  })
+
+  it('keeps every attempt of a delivery: when, the HTTP status, how long, the error', async () => {
+    const s = await scene({ ...LOOPBACK_ENV, TAXATLAS_WEBHOOK_TIMEOUT_MS: '300' })
+    const receiver = await s.receiver()
+    receiver.script(500, 'hang')
+    const webhookId = await s.register(receiver)
+    await s.publish()
+    const starts = [s.clock.now()]
+    await s.tick()
+    s.clock.advance(60_000)
+    starts.push(s.clock.now())
+    await s.tick()
+    s.clock.advance(120_000)
+    starts.push(s.clock.now())
+    await s.tick()
+    const [listed] = await s.deliveries(webhookId)
+    expect(listed).toMatchObject({ status: 'delivered', attempts: 3 })
+    const detail = await s.call('GET', `/v1/webhooks/${webhookId}/deliveries/${listed.id}`)
+    expect(detail.status).toBe(200)
+    expect(detail.body).toMatchObject({ ...listed })
+    expect(detail.body.attempt_history.map((a: any) => [a.attempt, a.started_at, a.status, a.error])).toEqual([
+      [1, new Date(starts[0]!).toISOString(), 500, 'answered 500'],
+      [2, new Date(starts[1]!).toISOString(), null, 'no answer within 300 ms'],
+      [3, new Date(starts[2]!).toISOString(), 200, null],
+    ])
+    for (const a of detail.body.attempt_history) expect(Number.isInteger(a.duration_ms) && a.duration_ms >= 0).toBe(true)
+    expect((await s.call('GET', `/v1/webhooks/${webhookId}/deliveries/whd_none`)).status).toBe(404)
+    const { api_key: other } = await s.server.createAccount('enterprise', 'other')
+    expect((await s.call('GET', `/v1/webhooks/${webhookId}/deliveries/${listed.id}`, undefined, other)).status).toBe(404)
+  })
+
+  it("gives the deliveries of one event to several endpoints one event id, each with its own delivery id", async () => {
+    const s = await scene()
+    const receivers = [await s.receiver(), await s.receiver()]
+    const ids = [await s.register(receivers[0]!), await s.register(receivers[1]!)]
+    const { api_key: otherKey } = await s.server.createAccount('enterprise', 'another account')
+    const otherReceiver = await s.receiver()
+    await s.register(otherReceiver, SECRET, otherKey)
+    await s.publish()
+    await s.tick()
+    const bodies = [...receivers, otherReceiver].map((r) => JSON.parse(r.received[0]!.body))
+    expect(new Set(bodies.map((b) => b.event_id)).size).toBe(1)
+    expect(bodies[0].event_id).toMatch(/^evt_/)
+    expect(new Set(bodies.map((b) => b.id)).size).toBe(3)
+    for (const [n, id] of ids.entries()) {
+      const [record] = await s.deliveries(id)
+      expect(record).toMatchObject({ id: bodies[n].id, event_id: bodies[0].event_id, event_type: 'rate_changes.announced', redelivery_of: null })
+    }
   })
 
   it('announces nothing again after a rollback, even when the rolled-back snapshot is gone and a later one holds the same changes', async () => {
@@ -307,6 +404,111 @@ describe('deliveries', () => {
     const enabled = await s.call('PATCH', `/v1/webhooks/${webhookId}`, { enabled: true })
     expect(enabled.body).toMatchObject({ status: 'enabled', disabled_at: null, failing_since: null })
     expect((await s.call('GET', '/v1/changes?states=GA&limit=1')).body.notices).toEqual([])
+  })
+})
+
+describe('pings and redeliveries', () => {
+  it('sends a ping at once, signed, and answers 202 with its delivery; a failed ping is not retried and does not count against the endpoint', async () => {
+    const s = await scene()
+    const receiver = await s.receiver()
+    const webhookId = await s.register(receiver)
+    const response = await fetch(`${s.server.url}/v1/webhooks/${webhookId}/pings`, { method: 'POST', headers: { 'X-API-Key': s.key } })
+    expect(response.status).toBe(202)
+    const accepted = await response.json()
+    expect(accepted).toMatchObject({ event_type: 'ping', status: 'pending', attempts: 0, redelivery_of: null, change_count: 0, snapshot: s.baseId })
+    expect(response.headers.get('location')).toBe(`/v1/webhooks/${webhookId}/deliveries/${accepted.id}`)
+    // No tick: the request itself wakes the sender.
+    await receiver.arrived(1)
+    const [ping] = receiver.received
+    expect(signedWith(ping!, SECRET)).toBe(true)
+    expect(ping!.headers).toMatchObject({ 'taxatlas-event': 'ping', 'taxatlas-delivery': accepted.id, 'taxatlas-attempt': '1' })
+    expect(JSON.parse(ping!.body)).toMatchObject({ id: accepted.id, event_id: accepted.event_id, type: 'ping', webhook_id: webhookId, url: receiver.url, snapshot: s.baseId })
+    await s.tick()
+    const detail = (await s.call('GET', `/v1/webhooks/${webhookId}/deliveries/${accepted.id}`)).body
+    expect(detail).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200 })
+    expect(detail.attempt_history).toHaveLength(1)
+
+    receiver.script(500)
+    const failing = (await s.call('POST', `/v1/webhooks/${webhookId}/pings`)).body
+    await receiver.arrived(2)
+    await s.tick()
+    expect((await s.call('GET', `/v1/webhooks/${webhookId}/deliveries/${failing.id}`)).body).toMatchObject({ status: 'failed', attempts: 1, last_status: 500, next_attempt_at: null })
+    expect((await s.call('GET', '/v1/webhooks')).body.webhooks[0]).toMatchObject({ status: 'enabled', failing_since: null })
+    s.clock.advance(7 * 86_400_000)
+    await s.tick()
+    expect(receiver.received).toHaveLength(2)
+
+    expect((await s.call('POST', '/v1/webhooks/wh_none/pings')).status).toBe(404)
+    const { api_key: other } = await s.server.createAccount('enterprise', 'other')
+    expect((await s.call('POST', `/v1/webhooks/${webhookId}/pings`, undefined, other)).status).toBe(404)
+    expect(receiver.received).toHaveLength(2)
+  })
+
+  it('sends a delivery again as a new delivery of the same event and body, once', async () => {
+    const s = await scene()
+    const receiver = await s.receiver()
+    const webhookId = await s.register(receiver)
+    await s.publish()
+    await s.tick()
+    const [original] = await s.deliveries(webhookId)
+    expect(original.status).toBe('delivered')
+
+    // Later, so the listing (newest first) puts the redelivery first.
+    s.clock.advance(60_000)
+    const again = await s.call('POST', `/v1/webhooks/${webhookId}/deliveries/${original.id}/attempts`)
+    expect(again.status).toBe(202)
+    expect(again.body).toMatchObject({ redelivery_of: original.id, event_id: original.event_id, event_type: 'rate_changes.announced', status: 'pending', snapshot: original.snapshot, change_count: original.change_count })
+    expect(again.body.id).not.toBe(original.id)
+    await receiver.arrived(2)
+    await s.tick()
+    const [first, second] = receiver.received.map((r) => JSON.parse(r.body))
+    expect(second.id).toBe(again.body.id)
+    expect({ ...second, id: first.id }).toEqual(first)
+    expect(signedWith(receiver.received[1]!, SECRET)).toBe(true)
+    expect(receiver.received[1]!.headers['taxatlas-delivery']).toBe(again.body.id)
+    expect((await s.deliveries(webhookId)).map((d: any) => [d.id, d.status])).toEqual([
+      [again.body.id, 'delivered'],
+      [original.id, 'delivered'],
+    ])
+
+    // A redelivery that fails is not tried again, and does not make the endpoint failing.
+    receiver.script(500)
+    const failed = (await s.call('POST', `/v1/webhooks/${webhookId}/deliveries/${original.id}/attempts`)).body
+    await receiver.arrived(3)
+    await s.tick()
+    expect((await s.call('GET', `/v1/webhooks/${webhookId}/deliveries/${failed.id}`)).body).toMatchObject({ status: 'failed', attempts: 1, next_attempt_at: null, last_status: 500 })
+    expect((await s.call('GET', '/v1/webhooks')).body.webhooks[0].failing_since).toBeNull()
+    s.clock.advance(86_400_000)
+    await s.tick()
+    expect(receiver.received).toHaveLength(3)
+
+    expect((await s.call('POST', `/v1/webhooks/${webhookId}/deliveries/whd_none/attempts`)).status).toBe(404)
+    const { api_key: other } = await s.server.createAccount('enterprise', 'other')
+    expect((await s.call('POST', `/v1/webhooks/${webhookId}/deliveries/${original.id}/attempts`, undefined, other)).status).toBe(404)
+  })
+
+  it('pings and sends again to a disabled endpoint, leaving it disabled', async () => {
+    // 0.001 days is 86.4 s: the third attempt (after 60 s, then 120 s) disables it.
+    const s = await scene({ ...LOOPBACK_ENV, TAXATLAS_WEBHOOK_DISABLE_AFTER_DAYS: '0.001' })
+    const receiver = await s.receiver()
+    receiver.script(500, 500, 500)
+    const webhookId = await s.register(receiver)
+    await s.publish()
+    await s.tick()
+    for (const wait of [60_000, 120_000]) {
+      s.clock.advance(wait)
+      await s.tick()
+    }
+    const [failed] = await s.deliveries(webhookId)
+    expect(failed).toMatchObject({ status: 'failed', attempts: 3 })
+    expect((await s.call('GET', '/v1/webhooks')).body.webhooks[0].status).toBe('disabled')
+    expect(receiver.received).toHaveLength(3)
+    const ping = (await s.call('POST', `/v1/webhooks/${webhookId}/pings`)).body
+    const again = (await s.call('POST', `/v1/webhooks/${webhookId}/deliveries/${failed.id}/attempts`)).body
+    await receiver.arrived(5)
+    await s.tick()
+    for (const id of [ping.id, again.id]) expect((await s.call('GET', `/v1/webhooks/${webhookId}/deliveries/${id}`)).body.status).toBe('delivered')
+    expect((await s.call('GET', '/v1/webhooks')).body.webhooks[0]).toMatchObject({ status: 'disabled' })
   })
 })
 

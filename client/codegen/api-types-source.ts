@@ -4,7 +4,6 @@
 // test/client-package.test.ts fails when the file in the repository is not what this writes. An
 // object schema made by `.extend` of a generated type is written as that type `&` its added fields.
 import * as z from 'zod'
-import { FreshnessEnvelope } from '../../snapshot-contract/manifest.ts'
 import { ValidationIssue } from '../../server/base/errors.ts'
 import { ChangesBody } from '../../server/changes/changes-feed.ts'
 import { FullLookupBody, SimpleLookupBody } from '../../server/lookup/tax-response.ts'
@@ -13,20 +12,22 @@ import { NativeOrderTaxBody } from '../../server/portability/order-tax-native.ts
 import { OrderView } from '../../server/portability/order-view.ts'
 import { TransactionInput } from '../../server/portability/transaction-input.ts'
 import { AccountBody } from '../../server/routes/account.ts'
+import { FreshnessBody } from '../../server/routes/freshness.ts'
 import { HealthBody } from '../../server/routes/health.ts'
 import { BackfillReportBody } from '../../server/routes/portability-backfill.ts'
 import { nexusListRoute, nexusSetRoute } from '../../server/routes/portability-nexus.ts'
 import { createOrderRoute } from '../../server/routes/portability-orders.ts'
 import { OrderTaxInput } from '../../server/order-tax/order-tax-input.ts'
 import { WebhookEvent } from '../../server/webhooks/announcement.ts'
-import { CreatedWebhook, DeliveryView, WebhookChanges, WebhookInput, WebhookView } from '../../server/routes/webhooks.ts'
+import { WebhookPing } from '../../server/webhooks/requested-delivery.ts'
+import { AttemptView, CreatedWebhook, DeliveryDetailView, DeliveryView, WebhookChanges, WebhookInput, WebhookView } from '../../server/routes/webhooks.ts'
 import { TypeDeclarations } from './json-schema-types.ts'
 
 /** Each generated type: its name, its schema, and whether it is what the server sends (output) or takes (input). */
 const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['TaxLookupSimple', SimpleLookupBody, 'output'],
   ['TaxLookupFull', FullLookupBody, 'output'],
-  ['FreshnessEnvelope', FreshnessEnvelope, 'output'],
+  ['FreshnessEnvelope', FreshnessBody, 'output'],
   ['Health', HealthBody, 'output'],
   ['Account', AccountBody, 'output'],
   ['BackfillReport', BackfillReportBody, 'output'],
@@ -44,7 +45,10 @@ const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['WebhookInput', WebhookInput, 'input'],
   ['WebhookChanges', WebhookChanges, 'input'],
   ['WebhookDelivery', DeliveryView, 'output'],
+  ['WebhookAttempt', AttemptView, 'output'],
+  ['WebhookDeliveryDetail', DeliveryDetailView, 'output'],
   ['WebhookRateChanges', WebhookEvent, 'output'],
+  ['WebhookPing', WebhookPing, 'output'],
   ['ValidationIssue', ValidationIssue, 'output'],
 ]
 

@@ -1,7 +1,9 @@
 // Progress for a refresh run on stderr: one line per state as it finishes, a live bar when stderr
-// is a terminal, and a summary table at the end that says why any state is `stale`.
+// is a terminal, and a summary table at the end that says which states have no data and why any
+// state is `stale`.
 import cliProgress from 'cli-progress'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
+import { REFRESH_EXIT } from '../../snapshot-contract/refresh-exit.ts'
 import { FEED_ADAPTERS } from '../feeds/adapter-table.ts'
 import { sstFileRole } from '../feeds/sst/adapter.ts'
 import { dataAgeDays, STALE_AFTER_DAYS, type Reporter } from './refresh.ts'
@@ -47,11 +49,30 @@ export function summaryTable(states: StateRecord[], now: Date): string {
     ['state', 'klass', 'feed', 'status', 'rows', 'zips', 'edition', 'effective_through', 'age (limit)', 'note'],
     states.map((s) => {
       const age = ageOf(s, now)
-      const note = s.status === 'stale' ? staleReason(s, now) : (s.notes[0] ?? '').slice(0, 80)
+      const note = !hasData(s) ? 'no data: see below' : s.status === 'stale' ? staleReason(s, now) : (s.notes[0] ?? '').slice(0, 80)
       return [s.code, s.klass, s.feed, s.status, s.rows, s.zips, s.edition ?? '-', s.effective_through ?? '-', age ? `${age.days} d (${age.limit})` : '-', note]
     }),
   )
-  return [table, staleExplanation(states, now), withoutBoundaryFile(states)].filter(Boolean).join('\n\n')
+  return [table, withoutDataExplanation(states), staleExplanation(states, now), withoutBoundaryFile(states)].filter(Boolean).join('\n\n')
+}
+
+/** Whether the snapshot serves any ZIP of the state: a state with none answers every lookup 503. */
+export const hasData = (state: StateRecord): boolean => state.zips > 0
+
+/**
+ * The states with no data, first and whole (a note cut in the table would hide what to do): each
+ * with the note that says why, and what the exit status says. Empty when every state has data.
+ */
+export function withoutDataExplanation(states: StateRecord[]): string {
+  const empty = states.filter((s) => !hasData(s))
+  if (empty.length === 0) return ''
+  const never = empty.filter((s) => s.notes.length === 0).map((s) => s.code)
+  return [
+    `${empty.length} state${empty.length === 1 ? ' has' : 's have'} NO DATA: lookups there answer 503 (no rate, never 0%) until a feed serves them.`,
+    ...empty.filter((s) => s.notes.length > 0).map((s) => `  ${s.code}: ${s.notes[0]}`),
+    ...(never.length ? [`  never refreshed (not asked for by this run or any before it): ${never.join(' ')}`] : []),
+    `  The run exits ${REFRESH_EXIT.statesWithoutData} when a state it was asked for is among them (docs/operations.md).`,
+  ].join('\n')
 }
 
 /**

@@ -15,8 +15,8 @@ import type { StoreHealth } from '../store/store-health.ts'
 import type { LogOutputHealth } from '../base/logger.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Tier } from '../base/tiers.ts'
-import type { UrlPolicy } from '../webhooks/webhook-url.ts'
 import type { WebhooksHealth } from '../webhooks/own-failures.ts'
+import type { WebhookSettings } from '../webhooks/webhook-settings.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -41,8 +41,10 @@ export type RouteSettings = {
   storeEngine: StoreEngineKind
   /** the upstream geocoder of address lookups; absent when TAXATLAS_GEOCODER_URL is unset */
   geocoder?: Geocoder
-  /** which webhook URLs may be registered; public https addresses only when absent */
-  webhooks?: UrlPolicy
+  /** the cron expression of the server's own refresh runs (TAXATLAS_REFRESH_SCHEDULE); null or absent: none */
+  refreshSchedule?: string | null
+  /** which webhook URLs may be registered (public https addresses only when absent), and a rotated secret's overlap */
+  webhooks?: Pick<WebhookSettings, 'allowLoopback' | 'allowPrivate' | 'secretOverlapMs'>
 }
 
 export type RouteContext<A extends Auth, P, Q, B> = {

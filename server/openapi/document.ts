@@ -4,6 +4,8 @@
 import { ERROR_STATUS, ErrorBody, ValidationErrorBody } from '../base/errors.ts'
 import type { Route } from '../dispatch/route.ts'
 import { WEBHOOK_EVENT_TYPE, WebhookEvent } from '../webhooks/announcement.ts'
+import { PING_EVENT_TYPE, WebhookPing } from '../webhooks/requested-delivery.ts'
+import type * as z from 'zod'
 import { SchemaComponents } from './json-schema.ts'
 
 type Json = Record<string, unknown>
@@ -104,20 +106,30 @@ export function openApiDocument(routes: Route[]): Json {
 /** What taxatlas sends to the endpoints registered with POST /v1/webhooks. */
 function webhooksOf(components: SchemaComponents): Json {
   const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })
-  return {
-    [WEBHOOK_EVENT_TYPE]: {
-      post: {
-        summary: 'Rate changes first seen in a newly served snapshot, in the account\'s states',
-        parameters: [
-          header('Taxatlas-Signature', 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed by the endpoint\'s secret>'),
-          header('Taxatlas-Delivery', 'the delivery id, the same on every attempt: drop a repeat'),
-          header('Taxatlas-Event', WEBHOOK_EVENT_TYPE),
-          header('Taxatlas-Attempt', 'the attempt number, from 1'),
-        ],
-        requestBody: { required: true, content: { 'application/json': { schema: components.convert(WebhookEvent, 'output') } } },
-        responses: { '200': { description: 'Any 2xx delivers it; any other answer, or none within the timeout, is retried with a doubling wait.' } },
-      },
+  const event = (type: string, summary: string, schema: z.ZodType, answers: string) => ({
+    post: {
+      summary,
+      parameters: [
+        header(
+          'Taxatlas-Signature',
+          't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed by the endpoint\'s secret>; after a rotation, a second v1= keyed by the replaced secret while it still signs',
+        ),
+        header('Taxatlas-Delivery', 'the delivery id, the same on every attempt: drop a repeat'),
+        header('Taxatlas-Event', type),
+        header('Taxatlas-Attempt', 'the attempt number, from 1'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: components.convert(schema, 'output') } } },
+      responses: { '200': { description: answers } },
     },
+  })
+  return {
+    [WEBHOOK_EVENT_TYPE]: event(
+      WEBHOOK_EVENT_TYPE,
+      "Rate changes first seen in a newly served snapshot, in the account's states",
+      WebhookEvent,
+      'Any 2xx delivers it; any other answer, or none within the timeout, is retried with a doubling wait.',
+    ),
+    [PING_EVENT_TYPE]: event(PING_EVENT_TYPE, 'A test event, sent on request (POST /v1/webhooks/{id}/pings)', WebhookPing, 'Any 2xx delivers it; it is sent once, never retried.'),
   }
 }
 

@@ -9,6 +9,7 @@
 import { Cron } from 'croner'
 import type { execa } from 'execa'
 import { publishFailedRun } from '../../snapshot-contract/failed-run.ts'
+import { REFRESH_EXIT } from '../../snapshot-contract/refresh-exit.ts'
 import { readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
@@ -17,6 +18,9 @@ import type { RefreshSettings } from './refresh-settings.ts'
 import type { ReloadOutcome } from './snapshot-source.ts'
 
 const STDERR_TAIL = 2_000
+
+/** The last `lines` lines of a run's error output, on one line, for a log entry. */
+const stderrTail = (stderr: unknown, lines: number) => String(stderr ?? '').trim().split('\n').slice(-lines).join(' | ').slice(-STDERR_TAIL)
 
 export const loadExeca = onFirstUse('execa', () => import('execa'), ['execa'])
 
@@ -61,11 +65,12 @@ export function scheduleRefresh(
     child = null
     const seconds = Math.round(performance.now() - started) / 1000
     const after = await readCurrentId(deps.artifactsDir)
-    const ok = result.exitCode === 0
+    // Published, whether or not every state has data (that is logged apart, below).
+    const ok = result.exitCode === REFRESH_EXIT.published || result.exitCode === REFRESH_EXIT.statesWithoutData
     let reason: string | undefined
     if (!ok) {
       reason = result.timedOut ? `timed out after ${settings.timeoutMs} ms` : result.signal ? `stopped by ${result.signal}` : `exit code ${result.exitCode}`
-      const tail = String(result.stderr ?? '').trim().split('\n').slice(-3).join(' | ').slice(-STDERR_TAIL)
+      const tail = stderrTail(result.stderr, 3)
       logger.error('refresh_failed', { trigger, reason, seconds, stderr_tail: tail })
       if (after === before && !stopped) {
         // It published nothing, not even its own failure: record it, data unchanged.
@@ -79,6 +84,9 @@ export function scheduleRefresh(
     const reload = stopped ? null : await deps.reload()
     const snapshot = await readCurrentId(deps.artifactsDir)
     if (ok) logger.info('refresh_finished', { trigger, seconds, snapshot, previous: before })
+    if (result.exitCode === REFRESH_EXIT.statesWithoutData) {
+      logger.warn('refresh_states_without_data', { trigger, snapshot, stderr_tail: stderrTail(result.stderr, 2) })
+    }
     return { ok, exitCode: result.exitCode ?? null, snapshot, reload, ...(reason ? { reason } : {}) }
   }
 

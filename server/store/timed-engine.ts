@@ -9,7 +9,7 @@ const TIMED = {
   transactions: ['get', 'save', 'remove', 'listIds', 'stateGroups'],
   registrations: ['read', 'replace'],
   customers: ['get', 'listIds', 'save', 'remove'],
-  webhooks: ['insert', 'list', 'update', 'remove', 'active', 'lastAnnounced', 'announce', 'claimDue', 'nextDue', 'delivered', 'failed', 'deliveries'],
+  webhooks: ['insert', 'list', 'update', 'remove', 'active', 'lastAnnounced', 'announce', 'request', 'claimDue', 'nextDue', 'delivered', 'failed', 'deliveries', 'delivery'],
 } as const
 
 export function timedEngine(engine: StoreEngine, time: ServerMetrics['timeStore']): StoreEngine {

@@ -2,6 +2,7 @@
 // last snapshot announced (first-seen.ts dates each change by the earliest snapshot before the
 // served one that held it), and for each endpoint a delivery of those in its account's states
 // (the nexus registration list, or every state without one: as /v1/changes lists by default).
+// One event: its id is shared by the deliveries to each endpoint.
 import { randomBytes } from 'node:crypto'
 import * as z from 'zod'
 import { changeIdentity, compareChanges } from '../../snapshot-contract/rate-changes.ts'
@@ -15,9 +16,10 @@ export const WEBHOOK_EVENT_TYPE = 'rate_changes.announced'
 
 export const WebhookEvent = z
   .object({
-    id: z.string().describe('the delivery id: the same on every attempt of this delivery, so a receiver can drop a repeat'),
+    id: z.string().describe('the delivery id (Taxatlas-Delivery): the same on every attempt of this delivery, so a receiver can drop a repeat'),
+    event_id: z.string().describe("the event's id, shared by its deliveries to each endpoint and by any redelivery of them"),
     type: z.literal(WEBHOOK_EVENT_TYPE),
-    created_at: z.string().describe('when the delivery was made, ISO 8601 UTC'),
+    created_at: z.string().describe('when the event was made, ISO 8601 UTC'),
     webhook_id: z.string().describe('the endpoint it was made for'),
     snapshot: z.string().describe('the snapshot that announced the changes'),
     previous_snapshot: z.string().describe('the snapshot announced before it: the changes were first seen after that one'),
@@ -44,6 +46,7 @@ export async function changesFirstSeenAfter(snapshot: Snapshot, after: string, t
 }
 
 export const newDeliveryId = () => `whd_${randomBytes(12).toString('base64url')}`
+export const newEventId = () => `evt_${randomBytes(12).toString('base64url')}`
 
 /**
  * The plan for the store (webhooks.ts: announce). `statesOf`: per account, its nexus states, or
@@ -66,15 +69,16 @@ export function announcementPlan(input: {
     candidates: changes.map((change) => change.identity),
     deliveries(fresh) {
       if (after === null) return []
+      const eventId = newEventId()
       const deliveries: NewDelivery[] = []
       for (const endpoint of input.endpoints) {
         const states = input.statesOf.get(endpoint.accountId) ?? null
         const listed = changes.filter((change) => fresh.has(change.identity) && (states === null || states.has(change.state)))
         if (!listed.length) continue
         const id = newDeliveryId()
-        const head: Omit<WebhookEvent, 'changes'> = { id, type: WEBHOOK_EVENT_TYPE, created_at: at, webhook_id: endpoint.id, snapshot, previous_snapshot: after }
+        const head: Omit<WebhookEvent, 'changes'> = { id, event_id: eventId, type: WEBHOOK_EVENT_TYPE, created_at: at, webhook_id: endpoint.id, snapshot, previous_snapshot: after }
         const body = `${JSON.stringify(head).slice(0, -1)},"changes":[${listed.map((change) => change.json).join(',')}]}`
-        deliveries.push({ id, webhookId: endpoint.id, accountId: endpoint.accountId, changeCount: listed.length, body })
+        deliveries.push({ id, eventId, eventType: WEBHOOK_EVENT_TYPE, webhookId: endpoint.id, accountId: endpoint.accountId, changeCount: listed.length, body })
       }
       return deliveries
     },

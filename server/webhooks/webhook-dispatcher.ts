@@ -7,7 +7,9 @@
 // status, a timeout, a refused connection) schedules the next attempt with a doubling wait, and an
 // endpoint failing for the set period is disabled. When the next delivery falls due is read from
 // the store after each look, so retries scheduled before a restart go out when due. An attempt that
-// fails for a reason of ours is not held against the endpoint (own-failures.ts).
+// fails for a reason of ours is not held against the endpoint (own-failures.ts). Each attempt's outcome
+// and timing is recorded by the store (store/webhooks.ts), which also decides what a failure means
+// for a delivery asked for (a ping, a redelivery: never retried).
 import prettyMilliseconds from 'pretty-ms'
 import { isIP } from 'node:net'
 import type { Agent, Dispatcher } from 'undici'
@@ -19,7 +21,7 @@ import { utcDate } from '../sale/date-window.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { NexusRegistrations } from '../store/nexus-registrations.ts'
 import type { ClaimedDelivery, WebhookTable } from '../store/webhooks.ts'
-import { announcementPlan, changesFirstSeenAfter, WEBHOOK_EVENT_TYPE } from './announcement.ts'
+import { announcementPlan, changesFirstSeenAfter } from './announcement.ts'
 import { isReceiverFailure, WebhookOwnFailures } from './own-failures.ts'
 import { retryDelayMs, type WebhookSettings } from './webhook-settings.ts'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts'
@@ -106,6 +108,8 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
   }
 
   const attempt = async (delivery: ClaimedDelivery) => {
+    const startedAt = iso(clock())
+    const started = performance.now()
     const check = await checkWebhookUrl(delivery.url, settings)
     let status: number | null = null
     let error: string | null = check.ok ? null : `refused: ${check.reason}`
@@ -124,9 +128,9 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
             'content-type': 'application/json',
             'user-agent': 'taxatlas-webhooks',
             'taxatlas-delivery': delivery.id,
-            'taxatlas-event': WEBHOOK_EVENT_TYPE,
+            'taxatlas-event': delivery.eventType,
             'taxatlas-attempt': String(delivery.attempts),
-            [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(delivery.secret, Math.floor(clock() / 1000), delivery.body),
+            [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(delivery.secrets, Math.floor(clock() / 1000), delivery.body),
           },
           signal: AbortSignal.timeout(settings.timeoutMs),
         })
@@ -144,8 +148,9 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     }
     if (check.ok) ownFailures.sent()
     const now = clock()
+    const timing = { attempt: delivery.attempts, startedAt, durationMs: Math.round(performance.now() - started) }
     if (error === null) {
-      await table.delivered(delivery.id, delivery.webhookId, iso(now), status!)
+      await table.delivered(delivery.id, delivery.webhookId, iso(now), status!, timing)
       return
     }
     const retryAt = now + retryDelayMs(settings, delivery.attempts)
@@ -159,6 +164,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       nextAttemptAt: iso(retryAt),
       disableIfFailingSince: iso(now - settings.disableAfterMs),
       disabledReason: `every delivery attempt failed for ${failingFor}; the last: ${error.slice(0, ERROR_TEXT_LIMIT)}`,
+      timing,
     })
     if (disabled) logger.warn('webhook_disabled', { webhook: delivery.webhookId, reason: error })
   }
@@ -219,6 +225,11 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     round = next
     return next
   }
+  // A ping or redelivery asked for on this node is sent at once, not at the next idle look.
+  const stopListening = table.onRequested(() => {
+    round = round.then(() => void (wakeAt = 0))
+    void nextRound()
+  })
   const schedule = () => {
     if (stopped) return
     timer = setTimeout(() => void nextRound().then(schedule), settings.pollMs)
@@ -232,6 +243,7 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     },
     async stop() {
       stopped = true
+      stopListening()
       if (timer) clearTimeout(timer)
       await round
       await Promise.all(sending)

@@ -7,6 +7,10 @@ const flag = z
   .transform((value) => value === '1' || value === 'true')
 
 const DAY_MS = 86_400_000
+export const HOUR_MS = 3_600_000
+/** The longest a replaced secret may keep signing: a week, as the common payment-provider webhooks allow. */
+export const MAX_SECRET_OVERLAP_HOURS = 168
+export const DEFAULT_SECRET_OVERLAP_HOURS = 24
 
 export const WebhookEnv = z.object({
   TAXATLAS_WEBHOOK_ALLOW_LOOPBACK: flag.describe('1: a webhook URL may name a loopback address (127.0.0.0/8, ::1, localhost), over http or https: for tests and receivers on the same machine'),
@@ -17,6 +21,12 @@ export const WebhookEnv = z.object({
   TAXATLAS_WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().default(3).describe('an endpoint whose attempts have all failed for this many days (fractions allowed) is disabled; its account is told in /v1/changes'),
   TAXATLAS_WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1_000).describe('how often a server looks for a newly served snapshot to announce and for deliveries due'),
   TAXATLAS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16).describe('deliveries one server sends at once'),
+  TAXATLAS_WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(MAX_SECRET_OVERLAP_HOURS)
+    .default(DEFAULT_SECRET_OVERLAP_HOURS)
+    .describe(`after a secret is rotated, how long the replaced one keeps signing beside it (a second v1=), so receivers can be redeployed: 0 to ${MAX_SECRET_OVERLAP_HOURS} hours; a rotation may ask for another overlap`),
 })
 
 export type WebhookSettings = {
@@ -28,6 +38,8 @@ export type WebhookSettings = {
   disableAfterMs: number
   pollMs: number
   concurrency: number
+  /** how long a replaced secret keeps signing when a rotation does not say */
+  secretOverlapMs: number
 }
 
 export const webhookSettingsOf = (env: z.output<typeof WebhookEnv>): WebhookSettings => ({
@@ -39,6 +51,7 @@ export const webhookSettingsOf = (env: z.output<typeof WebhookEnv>): WebhookSett
   disableAfterMs: Math.round(env.TAXATLAS_WEBHOOK_DISABLE_AFTER_DAYS * DAY_MS),
   pollMs: env.TAXATLAS_WEBHOOK_POLL_MS,
   concurrency: env.TAXATLAS_WEBHOOK_CONCURRENCY,
+  secretOverlapMs: Math.round(env.TAXATLAS_WEBHOOK_SECRET_OVERLAP_HOURS * HOUR_MS),
 })
 
 /** The wait before the next attempt after `attempts` failed ones: base, doubled each time, capped. */

@@ -38,7 +38,7 @@ export async function webhookMeasures(artifacts: string, target: { label: string
     const table = store.webhooks
     const at = new Date().toISOString()
     for (let n = 0; n < ENDPOINTS; n++) {
-      await table.insert({ id: `wh_bench_${n}`, accountId: `bench_${n}`, url: `http://127.0.0.1:${port}/hook/${n}`, secret: `whsec_bench_secret_${n}`, createdAt: at, failingSince: null, disabledAt: null, disabledReason: null })
+      await table.insert({ id: `wh_bench_${n}`, accountId: `bench_${n}`, url: `http://127.0.0.1:${port}/hook/${n}`, secret: `whsec_bench_secret_${n}`, createdAt: at, failingSince: null, disabledAt: null, disabledReason: null, previousSecret: null, previousSecretExpiresAt: null })
     }
     await table.announce(announcementPlan({ snapshot: BASELINE, after: null, at, changes: [], endpoints: [], statesOf: new Map() }))
 

@@ -12,17 +12,24 @@ export type Receiver = {
   received: Received[]
   /** answers for the next requests, in order */
   script: (...answers: Answer[]) => void
+  /** resolves once `count` requests in all have arrived */
+  arrived: (count: number) => Promise<void>
   close: () => Promise<void>
 }
 
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = []
   const answers: Answer[] = []
+  const waiting: { count: number; resolve: () => void }[] = []
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })
+      for (const wait of waiting.filter((w) => received.length >= w.count)) {
+        waiting.splice(waiting.indexOf(wait), 1)
+        wait.resolve()
+      }
       const answer = answers.shift() ?? 200
       if (answer !== 'hang') res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'not now')
     })
@@ -33,6 +40,7 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${port}/hooks/taxatlas`,
     received,
     script: (...next) => void answers.push(...next),
+    arrived: (count) => (received.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

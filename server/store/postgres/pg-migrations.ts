@@ -155,6 +155,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE webhook_announced_changes (identity text PRIMARY KEY, snapshot text NOT NULL);
     `,
   },
+  {
+    id: 6,
+    name: 'webhook events, deliveries asked for, every attempt, secret rotation overlap',
+    sql: `
+      -- The secret a rotation replaced signs beside the new one until previous_secret_expires_at.
+      ALTER TABLE webhooks ADD COLUMN previous_secret text, ADD COLUMN previous_secret_expires_at text;
+      -- event_id is shared by the deliveries of one event; on_request marks a ping or a redelivery
+      -- (one attempt, never retried, not counted against the endpoint); redelivery_of the delivery
+      -- a redelivery sends again.
+      ALTER TABLE webhook_deliveries ADD COLUMN event_id text, ADD COLUMN event_type text, ADD COLUMN on_request boolean,
+        ADD COLUMN redelivery_of text;
+      CREATE TABLE webhook_attempts (
+        delivery_id text NOT NULL, attempt bigint NOT NULL, started_at text NOT NULL, status bigint,
+        duration_ms bigint, error text, PRIMARY KEY (delivery_id, attempt));
+      -- Deliveries made before: one event per snapshot, and their last attempt the one known.
+      INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status, duration_ms, error)
+        SELECT id, attempts, last_attempt_at, last_status, NULL, last_error FROM webhook_deliveries
+        WHERE last_attempt_at IS NOT NULL AND (last_status IS NOT NULL OR last_error IS NOT NULL);
+      UPDATE webhook_deliveries SET event_id = 'evt_' || substr(md5(snapshot), 1, 24), event_type = 'rate_changes.announced', on_request = false;
+      ALTER TABLE webhook_deliveries ALTER COLUMN event_id SET NOT NULL, ALTER COLUMN event_type SET NOT NULL,
+        ALTER COLUMN on_request SET NOT NULL, ADD CONSTRAINT webhook_deliveries_event_type CHECK (event_type IN ('rate_changes.announced', 'ping'));
+    `,
+  },
 ]
 
 /** Any constant: the lock the migrating node holds, which other nodes wait on. */
