@@ -187,8 +187,9 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
         .catch((e: Error) => failedHere(delivery, e))
         .finally(() => {
           sending.delete(sent)
-          // Its endpoint may have more due, and its slot is free: look again at the next round.
+          // Its endpoint may have more due (one attempt per endpoint at a time), and its slot is free: look again now.
           wakeAt = 0
+          if (!stopped) void nextRound()
         })
       sending.add(sent)
       return sent
@@ -239,7 +240,8 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
 
   return {
     async tick() {
-      for (let started = await nextRound(); started.length > 0; started = await nextRound()) await Promise.all(started)
+      // the attempts of every round count, a round a ping or redelivery asked for included
+      for (let started = await nextRound(); started.length > 0 || sending.size > 0; started = await nextRound()) await Promise.all([...started, ...sending])
     },
     async stop() {
       stopped = true
