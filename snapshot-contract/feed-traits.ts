@@ -3,6 +3,7 @@
 // here (the compiler refuses a kind without one), one adapter in pipeline/feeds/adapters (its line in
 // that table too) and descriptors.
 import * as z from 'zod'
+import type { Level } from './model.ts'
 
 export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'avalara-zip5', 'statutory'])
 export type FeedKind = z.infer<typeof FeedKind>
@@ -34,7 +35,17 @@ export type FeedTraits = {
   quarterlyEditions: boolean
   /** how the feed is named to people: in notes, warnings and the console */
   label: string
+  /**
+   * the levels whose authority codes are the codes the state's return asks for, each with the name
+   * of that code system; an authority's own filing code (rates.bin `k.filing`) is read first
+   */
+  filingCodes: Partial<Record<Level, string>>
 }
+
+// The code systems of the filing codes: the SST members' jurisdiction FIPS codes (the SER's), and
+// the Comptroller's local codes Texas returns are filed by.
+const SST_CODE = 'SST jurisdiction code'
+const TX_CODE = 'Texas Comptroller local code'
 
 /** A revenue department's per-place rates, bound to ZIPs through the crosswalk by Census GEOIDs. */
 const OFFICIAL_PER_PLACE = {
@@ -51,72 +62,84 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: true,
     label: 'Streamlined Sales Tax rate file',
+    filingCodes: { state: SST_CODE, county: SST_CODE, city: SST_CODE, district: SST_CODE },
   },
   cdtfa: {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'CDTFA rate workbook',
+    filingCodes: {},
   },
   'idor-ordmache': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'IDOR ordmache rate file',
+    filingCodes: { district: 'IDOR location code' },
   },
   'tx-comptroller': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: true,
     label: 'Texas Comptroller EDI rate file',
+    filingCodes: { city: TX_CODE, district: TX_CODE },
   },
   'fl-dor-surtax': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Florida DOR discretionary sales surtax rates',
+    filingCodes: {},
   },
   'az-dor-tpt': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'Arizona DOR TPT rate table',
+    filingCodes: { city: 'Arizona TPT region code' },
   },
   'va-tax': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'no_published_date',
     quarterlyEditions: false,
     label: 'Virginia Tax rate workbook',
+    filingCodes: {},
   },
   'mo-dor': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: true,
     label: 'Missouri DOR sales and use tax rate chart',
+    filingCodes: {},
   },
   'al-dor': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'Alabama DOR local rates file',
+    filingCodes: {},
   },
   'co-dor': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Colorado DOR jurisdiction codes and rates workbook (DR 1002)',
+    filingCodes: { city: 'Colorado DR 1002 jurisdiction code' },
   },
   'nm-trd-grt': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'New Mexico TRD gross receipts tax rates and boundaries',
+    filingCodes: { city: 'New Mexico GRT location code' },
   },
   'ak-arsstc': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'ARSSTC sales tax rate sheet (Alaska)',
+    filingCodes: {},
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',
@@ -127,6 +150,7 @@ export const FEED_TRAITS = {
     zipUniverse: 'edition_rows',
     quarterlyEditions: false,
     label: 'Avalara ZIP5 table (an aggregator estimate, not an official source)',
+    filingCodes: {},
   },
   statutory: {
     sourceKind: 'statute',
@@ -137,6 +161,7 @@ export const FEED_TRAITS = {
     zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'state statute',
+    filingCodes: {},
   },
 } as const satisfies Record<FeedKind, FeedTraits>
 
