@@ -4,9 +4,9 @@ import path from 'node:path'
 import { writeAtomically } from '../snapshot-contract/file-bytes.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { readPipelineSettings } from './settings.ts'
-import { changesToCsv, defaultZipRates, diffZipRates, formatTable, summarizeChanges } from './snapshot-diff.ts'
+import { changesToCsv, defaultZipRates, diffZipRates, formatTable, summarizeChanges } from './run/snapshot-diff.ts'
 import { listSnapshotIds, loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
-import { openStaging } from './staging.ts'
+import { openStaging } from './run/staging.ts'
 
 const [from, to, asOfArgument] = process.argv.slice(2)
 const settings = readPipelineSettings()

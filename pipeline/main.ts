@@ -2,8 +2,8 @@
 // published; a run that fails as a whole republishes the snapshot in service with its states
 // marked failed (snapshot-contract/failed-run.ts), so freshness shows it.
 import { publishFailedRun } from '../snapshot-contract/failed-run.ts'
-import { refresh } from './refresh.ts'
-import { summaryTable, terminalReporter } from './reporter.ts'
+import { refresh } from './run/refresh.ts'
+import { summaryTable, terminalReporter } from './run/reporter.ts'
 import { readPipelineSettings, SettingsError, type PipelineSettings } from './settings.ts'
 
 let settings: PipelineSettings | null = null

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util'
 import * as z from 'zod'
 import { Manifest } from '../snapshot-contract/manifest.ts'
 import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
-import { decideRelease } from './release-decision.ts'
+import { decideRelease } from './run/release-decision.ts'
 
 const Args = z.object({
   outcome: z.enum(['success', 'failure']),

@@ -96,7 +96,7 @@ export const FeedAttempt = z.object({
 export type FeedAttempt = z.infer<typeof FeedAttempt>
 
 /**
- * How a new official feed compared with the aggregator drop when it replaced it (pipeline/official-trial.ts):
+ * How a new official feed compared with the aggregator drop when it replaced it (pipeline/run/official-trial.ts):
  * the ZIPs both answer, how many agree on the default rate, the share that disagree and the limit it
  * was held to, the disagreements by class (consistency-audit.ts), and whether the operator accepted it.
  */
@@ -156,7 +156,7 @@ export const StateRecord = z.object({
   data_from_snapshot: z.string().nullable(),
   /** the edition in service was pinned by the operator (TAXATLAS_PIN) instead of discovered */
   pinned: z.boolean().default(false),
-  /** hash of what the data in service was compiled from (pipeline/input-key.ts); equal next time: not re-parsed */
+  /** hash of what the data in service was compiled from (pipeline/run/input-key.ts); equal next time: not re-parsed */
   input_key: z.string().nullable().default(null),
   /** the feeds tried on the last refresh, in order of preference, and what each did */
   feeds_tried: z.array(FeedAttempt).default([]),
@@ -167,7 +167,7 @@ export const StateRecord = z.object({
   rate_varies: z.array(RateVaries).default([]),
   /** the comparison with the aggregator that let a new official feed serve (null: no trial on its last load) */
   official_trial: OfficialTrial.nullable().default(null),
-  /** an edition listed on the last refresh that could not be used and is not served (pipeline/pending-edition.ts) */
+  /** an edition listed on the last refresh that could not be used and is not served (pipeline/run/pending-edition.ts) */
   pending_edition: PendingEdition.nullable().default(null),
 })
 export type StateRecord = z.infer<typeof StateRecord>

@@ -1,7 +1,7 @@
 // The contract of a state descriptor: what the pipeline needs to know about one state's data,
 // declared as data (the state's legal facts are in state-facts.ts). A state lists its feeds in order
 // of preference (the official source first, then the manual drop or the statute): the first that
-// serves wins (pipeline/feed-preference.ts).
+// serves wins (pipeline/run/feed-preference.ts).
 import * as z from 'zod'
 import { FeedKind, feedTraits, type SourceKind } from '../snapshot-contract/feed-traits.ts'
 import { SstReading } from './sst-reading.ts'
@@ -40,7 +40,7 @@ const IdorOrdmacheFeed = z.object({
 
 /**
  * On trial: the feed replaces the state's aggregator drop only once it agrees with it on enough
- * ZIPs, or the operator accepts it (pipeline/official-trial.ts).
+ * ZIPs, or the operator accepts it (pipeline/run/official-trial.ts).
  */
 const trial = z.boolean().optional()
 

@@ -1,7 +1,7 @@
 // The contract of a district-area fact: a district tax whose area is a whole county or a list of
 // counties by statute or county resolution, with its rate, first day and citation. A rate file's
 // district code without a boundary file is bound to such an area only when its rate and first day
-// match exactly one fact (pipeline/feeds/district-areas.ts).
+// match exactly one fact (pipeline/feeds/sst/district-areas.ts).
 import * as z from 'zod'
 
 export const DistrictArea = z.object({

@@ -4,7 +4,7 @@
 // Expected bindings are read from the rows the address records copy.
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { refresh } from '../pipeline/refresh.ts'
+import { refresh } from '../pipeline/run/refresh.ts'
 import { SST_BOUNDARY_URL, type StateDescriptor } from '../sources/descriptor.ts'
 import { STATES } from '../sources/index.ts'
 import { FullLookupBody } from '../server/lookup/tax-response.ts'

@@ -3,10 +3,10 @@
 // found on a mirror served over loopback HTTP and, as production runs, from the local rates page at
 // www.revenue.alabama.gov through the publisher replica in a process of its own.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { parseAlRateFile } from '../pipeline/feeds/al-rate-file.ts'
-import { compileAlRates } from '../pipeline/feeds/al-rates.ts'
-import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
-import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import { parseAlRateFile } from '../pipeline/feeds/al-dor/rate-file.ts'
+import { compileAlRates } from '../pipeline/feeds/al-dor/compile.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/run/load-state.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import AL from '../sources/al.ts'

@@ -11,7 +11,7 @@ import {
   parseAvalaraZip5,
   pickNewestDrop,
   type AvalaraZip5File,
-} from '../pipeline/feeds/avalara-zip5.ts'
+} from '../pipeline/feeds/avalara-zip5/compile.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { placeMatchKey, placeMatchKeys } from '../snapshot-contract/place-names.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'

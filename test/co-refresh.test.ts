@@ -5,7 +5,7 @@
 // answer naming its feed, edition and file.
 import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { CO_STATE, coRateWorkbook, coRows, DENVER_CITY } from './support/co-rate-fixture.ts'

@@ -1,13 +1,13 @@
-// The pipeline asks a feed what to do through its adapter (pipeline/feeds/adapters/table.ts), never
+// The pipeline asks a feed what to do through its adapter (pipeline/feeds/adapter-table.ts), never
 // by its name: every feed kind has an adapter, no pipeline or descriptor module compares feed names,
 // and the checks a state's descriptor asks for (its anchors, the operator's pins) reach every feed.
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { assertPinsUsable, isOlderEdition } from '../pipeline/edition-rules.ts'
-import { FEED_ADAPTERS } from '../pipeline/feeds/adapters/table.ts'
+import { assertPinsUsable, isOlderEdition } from '../pipeline/run/edition-rules.ts'
+import { FEED_ADAPTERS } from '../pipeline/feeds/adapter-table.ts'
 import { readPipelineSettings } from '../pipeline/settings.ts'
-import { checkAnchors } from '../pipeline/validate-state.ts'
+import { checkAnchors } from '../pipeline/run/validate-state.ts'
 import { FeedKind } from '../snapshot-contract/feed-traits.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { STATES } from '../sources/index.ts'

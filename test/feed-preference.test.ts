@@ -4,8 +4,8 @@
 // never as `ok`, and keeps the previous SST data on a later one.
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Listings } from '../pipeline/source-listing.ts'
-import { loadFeed } from '../pipeline/load-state.ts'
+import { Listings } from '../pipeline/fetch/source-listing.ts'
+import { loadFeed } from '../pipeline/run/load-state.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import { freshnessEnvelope, type Manifest, type StateRecord } from '../snapshot-contract/manifest.ts'
 import { stateByCode } from '../sources/index.ts'
@@ -87,7 +87,7 @@ describe('an official feed that fails', () => {
 
   it('an SST file listed for the wrong state fails that feed, and the next one serves', async () => {
     const mn = await readFile(sharedPath('mirror/sst/MNR2026Q2FEB18.zip'))
-    const { extractMember } = await import('../pipeline/archive.ts')
+    const { extractMember } = await import('../pipeline/fetch/archive.ts')
     mirror.faults.set(GA_FILE, { kind: 'bytes', bytes: Buffer.from(extractMember(mn, 'MNR2026Q2FEB18.zip').bytes) })
     const manifest = await refresh(await tempDir('artifacts'), DROP_IS_FRESH)
     mirror.faults.clear()

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { FetchError, fetchSource } from '../pipeline/fetch-source.ts'
+import { FetchError, fetchSource } from '../pipeline/fetch/fetch-source.ts'
 import { sha256Hex } from '../snapshot-contract/file-bytes.ts'
 import { readPipelineSettings } from '../pipeline/settings.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'

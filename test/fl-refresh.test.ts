@@ -5,7 +5,7 @@
 import { rm } from 'node:fs/promises'
 import Taxjar from 'taxjar'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'
 import { LOCAL_TAX_ITEM_CAPS } from '../sources/state-facts.ts'

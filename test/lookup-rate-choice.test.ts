@@ -4,7 +4,7 @@
 // its own — answered right by default, with the other answer a disclosed candidate.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa-workbook.ts'
+import { parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa/workbook.ts'
 import { formatRate } from '../snapshot-contract/rate-units.ts'
 import { fullLookup, simpleLookup, warningCodes, warningOf } from './support/lookup-bodies.ts'
 import { servedLookups } from './support/lookup-server.ts'

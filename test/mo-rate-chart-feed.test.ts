@@ -3,11 +3,11 @@
 // geography; found from the rate-tables pages on a mirror served over loopback HTTP and, as
 // production runs, at dor.mo.gov through the publisher replica in a process of its own.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { parseMoRateChart } from '../pipeline/feeds/mo-rate-chart.ts'
-import { compileMoRates } from '../pipeline/feeds/mo-rates.ts'
-import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
-import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
-import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import { parseMoRateChart } from '../pipeline/feeds/mo-dor/rate-chart.ts'
+import { compileMoRates } from '../pipeline/feeds/mo-dor/compile.ts'
+import { NoFileForState } from '../pipeline/fetch/no-file-for-state.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/run/load-state.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { MO_RATE_TABLES_PAGE } from '../sources/descriptor.ts'
 import MO from '../sources/mo.ts'

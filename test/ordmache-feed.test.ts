@@ -2,9 +2,9 @@
 // geography; expectations are read from the file's own records in the test.
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compileOrdmache, illinoisCountyFips, ORDMACHA_FILE } from '../pipeline/feeds/ordmache.ts'
-import { parseOrdmacheFile } from '../pipeline/feeds/ordmache-file.ts'
-import { decodeText } from '../pipeline/text-decoding.ts'
+import { compileOrdmache, illinoisCountyFips, ORDMACHA_FILE } from '../pipeline/feeds/idor-ordmache/compile.ts'
+import { parseOrdmacheFile } from '../pipeline/feeds/idor-ordmache/rate-file.ts'
+import { decodeText } from '../pipeline/fetch/text-decoding.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { JurisdictionRate, ZipCandidate, type FeedResult } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'

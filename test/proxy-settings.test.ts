@@ -4,7 +4,7 @@
 // (HTTPS through a proxy with a CA from NODE_EXTRA_CA_CERTS: publisher-replica.test.ts.)
 import { rm } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
-import { download } from '../pipeline/fetch-source.ts'
+import { download } from '../pipeline/fetch/fetch-source.ts'
 import { readPipelineSettings, SettingsError } from '../pipeline/settings.ts'
 import { createCensusGeocoder } from '../server/geocoder/census-geocoder.ts'
 import { GeocoderUnavailableError } from '../server/geocoder/geocoder-unavailable-error.ts'

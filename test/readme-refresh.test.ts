@@ -9,7 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { summaryTable } from '../pipeline/reporter.ts'
+import { summaryTable } from '../pipeline/run/reporter.ts'
 import { API_ROUTES } from '../server/routes/index.ts'
 import { openSnapshot } from '../server/snapshot/open-snapshot.ts'
 import type { Manifest } from '../snapshot-contract/manifest.ts'

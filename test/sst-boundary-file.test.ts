@@ -11,8 +11,8 @@ import {
   readBoundaryFile,
   readBoundaryLines,
   type BoundaryRow,
-} from '../pipeline/feeds/sst-boundary-file.ts'
-import { decodeLines, decodeText } from '../pipeline/text-decoding.ts'
+} from '../pipeline/feeds/sst/boundary-file.ts'
+import { decodeLines, decodeText } from '../pipeline/fetch/text-decoding.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
 import { sharedPath } from './support/shared.ts'
 

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { parseListing, parseSstFileName, pickLatest } from '../pipeline/feeds/sst-file-names.ts'
+import { parseListing, parseSstFileName, pickLatest } from '../pipeline/feeds/sst/file-names.ts'
 import { sharedPath } from './support/shared.ts'
 
 /** Every file name publisher-evidence.md A.3 lists, with the posting date its quarter label implies. */

@@ -2,9 +2,9 @@
 // .csv and .zip; publisher-evidence.md A.3 loader rules), through a real HTTP mirror.
 import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fetchStateSources } from '../pipeline/load-state.ts'
-import { Listings } from '../pipeline/source-listing.ts'
-import { otherExtension } from '../pipeline/sst-other-extension.ts'
+import { fetchStateSources } from '../pipeline/run/load-state.ts'
+import { Listings } from '../pipeline/fetch/source-listing.ts'
+import { otherExtension } from '../pipeline/feeds/sst/other-extension.ts'
 import { stateByCode } from '../sources/index.ts'
 import { startFaultMirror, type FaultMirror } from './support/fault-mirror.ts'
 import { pipelineSettings, tempDir } from './support/refresh-run.ts'

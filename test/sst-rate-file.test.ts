@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { extractMember } from '../pipeline/archive.ts'
-import { isActiveOn } from '../pipeline/feeds/sst-boundary-file.ts'
-import { assertRateFileHealthy, parseRateFile } from '../pipeline/feeds/sst-rate-file.ts'
-import { decodeText } from '../pipeline/text-decoding.ts'
+import { extractMember } from '../pipeline/fetch/archive.ts'
+import { isActiveOn } from '../pipeline/feeds/sst/boundary-file.ts'
+import { assertRateFileHealthy, parseRateFile } from '../pipeline/feeds/sst/rate-file.ts'
+import { decodeText } from '../pipeline/fetch/text-decoding.ts'
 import { sharedPath } from './support/shared.ts'
 
 const GA_BYTES = readFileSync(sharedPath('mirror/sst/GAR2026Q2FEB19.csv'))

@@ -1,8 +1,8 @@
 // Texas from the Comptroller's taxrates.txt: a file built from the documented layout
 // (support/tx-rate-fixture.ts), parsed and compiled against the real TX geography.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compileTxComptroller } from '../pipeline/feeds/tx-comptroller.ts'
-import { parseTxRateFile } from '../pipeline/feeds/tx-rate-file.ts'
+import { compileTxComptroller } from '../pipeline/feeds/tx-comptroller/compile.ts'
+import { parseTxRateFile } from '../pipeline/feeds/tx-comptroller/rate-file.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'

@@ -1,12 +1,12 @@
 // Texas at the load: the rate file discovered on a mirror served over loopback HTTP
 // (<mirror>/tx-comptroller/) and, as production runs, at comptroller.texas.gov through the publisher
 // replica in a process of its own; bad files refused with a clear reason, and the trial against the
-// aggregator drop judged (pipeline/official-trial.ts), on the real TX geography and drop.
+// aggregator drop judged (pipeline/run/official-trial.ts), on the real TX geography and drop.
 import { describe, expect, it } from 'vitest'
-import { compileState, fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
-import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
-import { judgeTrial } from '../pipeline/official-trial.ts'
-import { defaultCombinedRate, withholdViolations } from '../pipeline/validate-state.ts'
+import { compileState, fetchStateSources, loadFeed } from '../pipeline/run/load-state.ts'
+import { NoFileForState } from '../pipeline/fetch/no-file-for-state.ts'
+import { judgeTrial } from '../pipeline/run/official-trial.ts'
+import { defaultCombinedRate, withholdViolations } from '../pipeline/run/validate-state.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import { TX_EDI_PAGE, TX_RATES_FILE } from '../sources/descriptor.ts'
 import TX from '../sources/tx.ts'

@@ -4,7 +4,7 @@
 // aggregator, serving once the operator accepts it. (Bad files are refused at the load: tx-load.test.ts.)
 import { rm } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import type { StateRecord } from '../snapshot-contract/manifest.ts'
 import { RateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadSnapshot } from '../snapshot-contract/snapshot-store.ts'

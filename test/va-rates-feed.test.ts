@@ -3,11 +3,11 @@
 // fetched from a mirror served over loopback HTTP and, as production runs, from www.tax.virginia.gov
 // through the publisher replica in a process of its own.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { NoFileForState } from '../pipeline/feeds/no-file-for-state.ts'
-import { parseVaRateWorkbook } from '../pipeline/feeds/va-rate-workbook.ts'
-import { compileVaRates } from '../pipeline/feeds/va-rates.ts'
-import { fetchStateSources, loadFeed } from '../pipeline/load-state.ts'
-import { defaultCombinedRate } from '../pipeline/validate-state.ts'
+import { NoFileForState } from '../pipeline/fetch/no-file-for-state.ts'
+import { parseVaRateWorkbook } from '../pipeline/feeds/va-tax/workbook.ts'
+import { compileVaRates } from '../pipeline/feeds/va-tax/compile.ts'
+import { fetchStateSources, loadFeed } from '../pipeline/run/load-state.ts'
+import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { VA_RATES_URL } from '../sources/descriptor.ts'

@@ -5,7 +5,7 @@
 // district code with no rate row. Expected bindings are read from the sample rows.
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { refresh } from '../pipeline/refresh.ts'
+import { refresh } from '../pipeline/run/refresh.ts'
 import { SST_BOUNDARY_URL, type StateDescriptor } from '../sources/descriptor.ts'
 import { STATES } from '../sources/index.ts'
 import { openSnapshot, type Snapshot } from '../server/snapshot/open-snapshot.ts'

@@ -5,8 +5,8 @@
 import Papa from 'papaparse'
 import type { GeoPlace } from '../../snapshot-contract/geography-model.ts'
 import { isCdpSuffix, parsePlaceName } from '../../snapshot-contract/place-names.ts'
-import { htmlTitle } from '../body-kind.ts'
-import { decodeText } from '../text-decoding.ts'
+import { htmlTitle } from '../fetch/body-kind.ts'
+import { decodeText } from '../fetch/text-decoding.ts'
 
 export const ZCTA_COUNTY_FILE = 'tab20_zcta520_county20_natl.txt'
 export const ZCTA_PLACE_FILE = 'tab20_zcta520_place20_natl.txt'

@@ -2,7 +2,7 @@
 // TAXATLAS_HUD_TOKEN is set: one request per state (`query=All` can time out), the rows written
 // out as a crosswalk CSV in HUD's file layout so the build reads API and file alike.
 import * as z from 'zod'
-import { FetchError, httpGet } from '../fetch-source.ts'
+import { FetchError, httpGet } from '../fetch/fetch-source.ts'
 import type { UspsZip } from './usps-zips.ts'
 
 export const HUD_API_URL = 'https://www.huduser.gov/hudapi/public/usps'

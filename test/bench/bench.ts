@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { writeAtomically } from '../../snapshot-contract/file-bytes.ts'
-import { formatTable } from '../../pipeline/snapshot-diff.ts'
+import { formatTable } from '../../pipeline/run/snapshot-diff.ts'
 import { PROJECT_ROOT } from '../support/shared.ts'
 import { benchSection, thisMachine, withBenchSection } from './bench-doc.ts'
 import { artifactSizes, benchRows, type BenchRow } from './bench-table.ts'

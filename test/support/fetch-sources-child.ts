@@ -2,9 +2,9 @@
 // the proxy variables and NODE_EXTRA_CA_CERTS come from its environment (which Node reads only at
 // start, so a test reaching the publisher replica runs this as a child). Prints, as one JSON line,
 // the editions chosen and the files fetched, or the error that stopped it.
-import { fetchStateSources } from '../../pipeline/load-state.ts'
+import { fetchStateSources } from '../../pipeline/run/load-state.ts'
 import { readPipelineSettings } from '../../pipeline/settings.ts'
-import { Listings } from '../../pipeline/source-listing.ts'
+import { Listings } from '../../pipeline/fetch/source-listing.ts'
 import { stateByCode } from '../../sources/index.ts'
 
 const descriptor = stateByCode(process.argv[2] ?? '')

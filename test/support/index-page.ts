@@ -1,6 +1,6 @@
 // An HTML index page for a directory of the mirror, as nginx autoindex or `python3 -m http.server`
 // render one: the pipeline discovers editions from `<mirror>/<feed>/` the way it reads the
-// publishers' index pages (pipeline/source-listing.ts).
+// publishers' index pages (pipeline/fetch/source-listing.ts).
 import { readdir } from 'node:fs/promises'
 import type http from 'node:http'
 import path from 'node:path'

@@ -2,8 +2,8 @@
 // and build folders (pushed to `dirs`, for the test to remove), a fresh listing cache, a geography.
 import { rm } from 'node:fs/promises'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import type { LoadContext } from '../../pipeline/load-state.ts'
-import { Listings } from '../../pipeline/source-listing.ts'
+import type { LoadContext } from '../../pipeline/run/load-state.ts'
+import { Listings } from '../../pipeline/fetch/source-listing.ts'
 import type { GeoCounty, Geography } from '../../snapshot-contract/geography-model.ts'
 import { loadMiniGeography } from './mini-geography.ts'
 import { pipelineSettings, tempDir } from './refresh-run.ts'

@@ -1,7 +1,7 @@
 // Runs the real pipeline into temporary directories, for tests: in the test's process, or as its
 // own process the way `make refresh` runs it.
 import { execa } from 'execa'
-import { refresh, type Reporter } from '../../pipeline/refresh.ts'
+import { refresh, type Reporter } from '../../pipeline/run/refresh.ts'
 import { readPipelineSettings, type PipelineSettings } from '../../pipeline/settings.ts'
 import { PROJECT_ROOT, sharedPath } from './shared.ts'
 

@@ -1,0 +1,88 @@
+// Arizona from DOR's TPT rate table (docs/data-sources.md#arizona), retail rows only.
+//
+// A county row (one of 15 3-letter codes: MAR, PMA, …) prints the state rate plus the county's; a city row
+// (2-letter code: PX, TU, …) prints the city's own rate alone and names no county, so a city is
+// bound to the Census place of its name anywhere in the state and answers state + the county of
+// each of its parts + city. Counties are bound by name to their FIPS code. Every row keeps its dated
+// window. Regions of neither shape (tribal and special regions) are listed as unplaced.
+import type { Geography } from '../../../snapshot-contract/geography-model.ts'
+import type { FeedResult, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
+import { formatRate } from '../../../snapshot-contract/rate-units.ts'
+import type { AzRow, AzTptFile } from './rate-file.ts'
+import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from '../dated-rows.ts'
+import { countiesByMatchKey, countyCode, countyMatchKey, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
+import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
+
+const STATE = 'AZ'
+const STATE_FIPS = '04'
+/** The 15 county region codes (publisher-evidence B, AZ row); every other 3-letter code is a special region. */
+const COUNTY_CODES = new Set(['APA', 'COH', 'COC', 'GLA', 'GRA', 'GRN', 'LAP', 'MAR', 'MOH', 'NAV', 'PMA', 'PNL', 'STC', 'YAV', 'YMA'])
+/** The smallest city rate a percent can be read as: a city row below it is a fraction where a percent is expected. */
+const LEAST_CITY_RATE = 100
+
+export type CompileAzInput = { file: AzTptFile; stateRate: number; geography: Geography; edition: string }
+
+export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzInput): FeedResult {
+  const { fileName } = file
+  const byRegion = new Map<string, AzRow[]>()
+  for (const row of file.rows) byRegion.set(row.region, [...(byRegion.get(row.region) ?? []), row])
+  const counties = countiesByMatchKey(geography, STATE)
+  const byKey = statePlacesByKey(geography, STATE)
+  const { list: jurisdictions, add } = datedJurisdictions(STATE, fileName)
+  const unplaced: UnplacedJurisdiction[] = []
+  const cityOf = new Map<string, { code: string; name: string }>()
+
+  for (const [region, rows] of byRegion) {
+    const { name } = rows[0]!
+    if (COUNTY_CODES.has(region)) {
+      const county = counties.get(countyMatchKey(name))
+      if (!county) throw new Error(`${fileName}: county region ${region} ${name} binds to no Arizona county of the geography`)
+      const below = rows.find((r) => r.rate < stateRate)
+      if (below) throw new Error(`${fileName} line ${below.line}: county region ${region} at ${formatRate(below.rate)} is below the ${formatRate(stateRate)} state rate it includes: a fraction where a percent is expected?`)
+      add('county', countyCode(county.fips), county.name, rows, (r) => r.rate - stateRate)
+    } else if (/^[A-Z]{2}$/.test(region)) {
+      const tiny = rows.find((r) => r.rate > 0 && r.rate < LEAST_CITY_RATE)
+      if (tiny) throw new Error(`${fileName} line ${tiny.line}: city region ${region} at ${formatRate(tiny.rate)} is below 0.1%: a fraction where a percent is expected?`)
+      const place = placeNamedIn(byKey, name, null)
+      add('city', region, place?.name ?? name, rows, (r) => r.rate)
+      if (place) cityOf.set(place.geoid, { code: region, name: place.name })
+      else unplaced.push({ level: 'city', code: region, name, rate: latestRow(rows).rate, reason: `city region ${region} binds to no Census place named ${name} in Arizona` })
+    } else {
+      add('district', region, name, rows, (r) => r.rate)
+      unplaced.push({ level: 'district', code: region, name, rate: latestRow(rows).rate, reason: `region ${region} is neither one of the 15 county codes nor a city (2 letters): a tribal or special region, whose area the file does not give` })
+    }
+  }
+  const earliest = earliestStart(file)
+  jurisdictions.push({ state: STATE, level: 'state', code: STATE_FIPS, name: 'Arizona', rate: stateRate, from: earliest, to: null, source: fileName })
+  const rated = new Set(jurisdictions.filter((j) => j.level === 'county').map((j) => j.code))
+  const missing = [...counties.values()].filter((c) => !rated.has(countyCode(c.fips))).map((c) => c.name)
+  if (missing.length) throw new Error(`${fileName}: no retail row for ${missing.length} Arizona counties (${missing.join(', ')})`)
+
+  const stateRef: JurisdictionRef = { level: 'state', code: STATE_FIPS }
+  const cityTail = (geoid: string) => {
+    const city = cityOf.get(geoid)
+    return city ? { name: city.name, refs: [{ level: 'city' as const, code: city.code }] } : null
+  }
+  const { candidates, usedPlaces, noCounty } = placeBoundCandidates({ geography, state: STATE, stateRef, countyTail: () => [], placeTail: (geoid) => cityTail(geoid) })
+  const placeStacks: PlaceStack[] = []
+  for (const [geoid, city] of cityOf) {
+    const place = geography.places.get(geoid)!
+    const unused = place.counties.map((c) => c.fips).filter((fips) => !usedPlaces.has(`${geoid}|${fips}`))
+    if (unused.length === 0) continue
+    placeStacks.push(...placeStacksOf(geography, { geoid, name: city.name, counties: unused }, (fips) => [stateRef, { level: 'county', code: countyCode(fips) }, ...cityTail(geoid)!.refs]))
+  }
+  const notes = [
+    `AZ model: ${fileName}, retail (business code 017) rows: county rows less the ${formatRate(stateRate)} state rate they include, city rows as printed; cities bound to the Census place of their name`,
+    ...placeStacksNotes(placeStacks),
+  ]
+  if (noCounty) notes.push(`${noCounty} ZIP candidates have no AZ county in geography: state rate only`)
+  if (unplaced.length) notes.push(`${unplaced.length} regions could not be bound to ZIPs and are listed as unplaced`)
+  return {
+    jurisdictions,
+    candidates: withinZipCandidates(geography, candidates, placeStacks),
+    placeStacks,
+    unplaced,
+    ...datedRowsEdition(file, edition),
+    notes,
+  }
+}
