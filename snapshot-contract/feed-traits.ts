@@ -36,16 +36,21 @@ export type FeedTraits = {
   /** how the feed is named to people: in notes, warnings and the console */
   label: string
   /**
-   * the levels whose authority codes are the codes the state's return asks for, each with the name
-   * of that code system; an authority's own filing code (rates.bin `k.filing`) is read first
+   * the levels whose jurisdictions the source gives the code the state's return asks for: the name of
+   * that code system, and where it is kept (`code`: the authority's code is it; `own`: kept beside a
+   * code of another system, rates.bin `k.filing`, where an authority without one has none)
    */
-  filingCodes: Partial<Record<Level, string>>
+  filingCodes: Partial<Record<Level, FilingCodeTrait>>
 }
 
-// The code systems of the filing codes: the SST members' jurisdiction FIPS codes (the SER's), and
-// the Comptroller's local codes Texas returns are filed by.
-const SST_CODE = 'SST jurisdiction code'
-const TX_CODE = 'Texas Comptroller local code'
+export type FilingCodeTrait = { system: string; kept: 'code' | 'own' }
+
+// The code systems of the filing codes: the SST members' jurisdiction FIPS codes (the SER's), the
+// Comptroller's local codes Texas returns are filed by, Arizona's TPT region codes.
+const SST_CODE: FilingCodeTrait = { system: 'SST jurisdiction code', kept: 'code' }
+const inCode = (system: string): FilingCodeTrait => ({ system, kept: 'code' })
+const TX_SYSTEM = 'Texas Comptroller local code'
+const AZ_SYSTEM = 'Arizona TPT region code'
 
 /** A revenue department's per-place rates, bound to ZIPs through the crosswalk by Census GEOIDs. */
 const OFFICIAL_PER_PLACE = {
@@ -76,14 +81,14 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'IDOR ordmache rate file',
-    filingCodes: { district: 'IDOR location code' },
+    filingCodes: { district: inCode('IDOR location code') },
   },
   'tx-comptroller': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: true,
     label: 'Texas Comptroller EDI rate file',
-    filingCodes: { city: TX_CODE, district: TX_CODE },
+    filingCodes: { county: { system: TX_SYSTEM, kept: 'own' }, city: inCode(TX_SYSTEM), district: inCode(TX_SYSTEM) },
   },
   'fl-dor-surtax': {
     ...OFFICIAL_PER_PLACE,
@@ -97,7 +102,7 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'Arizona DOR TPT rate table',
-    filingCodes: { city: 'Arizona TPT region code' },
+    filingCodes: { county: { system: AZ_SYSTEM, kept: 'own' }, city: inCode(AZ_SYSTEM) },
   },
   'va-tax': {
     ...OFFICIAL_PER_PLACE,
@@ -125,14 +130,14 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Colorado DOR jurisdiction codes and rates workbook (DR 1002)',
-    filingCodes: { city: 'Colorado DR 1002 jurisdiction code' },
+    filingCodes: { city: inCode('Colorado DR 1002 jurisdiction code') },
   },
   'nm-trd-grt': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'New Mexico TRD gross receipts tax rates and boundaries',
-    filingCodes: { city: 'New Mexico GRT location code' },
+    filingCodes: { city: inCode('New Mexico GRT location code') },
   },
   'ak-arsstc': {
     ...OFFICIAL_PER_PLACE,

@@ -382,7 +382,7 @@ export class RateIndex {
     const r = new ContainerReader(bytes, 'rates', label)
     const codes = r.strings('st.code')
     this.states = Array.from({ length: codes.length }, (_, i) => codes.get(i))
-    this.#k = { state: r.column('k.state', 'u8'), level: r.column('k.level', 'u8'), code: r.strings('k.code'), name: r.strings('k.name'), filing: r.has('k.filing') ? r.strings('k.filing') : null, v0: r.column('k.v0', 'u32'), vn: r.column('k.vn', 'u16') }
+    this.#k = { state: r.column('k.state', 'u8'), level: r.column('k.level', 'u8'), code: r.strings('k.code'), name: r.strings('k.name'), filing: r.has('k.filing.o') ? r.strings('k.filing') : null, v0: r.column('k.v0', 'u32'), vn: r.column('k.vn', 'u16') }
     this.#v = { rate: r.column('v.rate', 'u32'), from: r.column('v.from', 'i32'), to: r.column('v.to', 'i32'), src: r.column('v.src', 'u16') }
     this.#versions = new Array(this.#v.rate.length)
     this.#src = r.strings('src')
@@ -666,9 +666,17 @@ export class RateIndex {
   filingCode(state: string, level: Level, code: string): string | null {
     const filing = this.#k.filing
     if (!filing) return null
-    const s = this.states.indexOf(state)
-    for (let key = 0; key < this.#k.state.length; key++) {
-      if (this.#k.state[key] === s && LEVELS[this.#k.level[key]] === level && this.#k.code.get(key) === code) return filing.get(key) || null
+    // Authorities are written in the order of their `state|level|code` text.
+    const sought = `${state}|${level}|${code}`
+    const idOf = (key: number) => `${this.states[this.#k.state[key]]}|${LEVELS[this.#k.level[key]]}|${this.#k.code.get(key)}`
+    let lo = 0
+    let hi = this.#k.state.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      const id = idOf(mid)
+      if (id === sought) return filing.get(mid) || null
+      if (id < sought) lo = mid + 1
+      else hi = mid - 1
     }
     return null
   }

@@ -7,7 +7,7 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult, ZipCandidate } from '../snapshot-contract/model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'
-import { CAPITAL_METRO, HARRIS_ESD, HAYS, HOUSTON, METRO, NOWHERE, SAN_MARCOS, TX_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
+import { CAPITAL_METRO, HARRIS, HARRIS_ESD, HAYS, HOUSTON, METRO, NOWHERE, SAN_MARCOS, TX_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
 
 const FILE = 'taxrates.txt'
 const STATE_RATE = 6250
@@ -111,6 +111,15 @@ describe('compiling Texas', () => {
     for (const total of byZip.values()) expect(total).toBeCloseTo(1, 6)
     expect(result.edition).toBe('2026Q3')
     expect(result.jurisdictions.every((j) => j.from === '2026-07-01' && j.source === FILE)).toBe(true)
+  })
+
+  it('keeps a county by its FIPS code with the Comptroller code a return names it by, read back from rates.bin', () => {
+    expect(result.jurisdictions.find((j) => j.level === 'county' && j.code === '209')).toMatchObject({ name: 'Hays', filingCode: HAYS[1] })
+    expect(index.filingCode('TX', 'county', '209')).toBe(HAYS[1])
+    expect(index.filingCode('TX', 'county', '201')).toBe(HARRIS[1])
+    // A city is kept by its Comptroller code itself: nothing beside it.
+    expect(index.filingCode('TX', 'city', HOUSTON[1])).toBeNull()
+    expect(index.filingCode('TX', 'county', '999')).toBeNull()
   })
 
   it('refuses a file whose state rate is not the rules table’s', () => {

@@ -39,7 +39,8 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
       if (!county) throw new Error(`${fileName}: county region ${region} ${name} binds to no Arizona county of the geography`)
       const below = rows.find((r) => r.rate < stateRate)
       if (below) throw new Error(`${fileName} line ${below.line}: county region ${region} at ${formatRate(below.rate)} is below the ${formatRate(stateRate)} state rate it includes: a fraction where a percent is expected?`)
-      add('county', countyCode(county.fips), county.name, rows, (r) => r.rate - stateRate)
+      // Kept by its FIPS code like every county; a TPT return names it by its region code.
+      add('county', countyCode(county.fips), county.name, rows, (r) => r.rate - stateRate, region)
     } else if (/^[A-Z]{2}$/.test(region)) {
       const tiny = rows.find((r) => r.rate > 0 && r.rate < LEAST_CITY_RATE)
       if (tiny) throw new Error(`${fileName} line ${tiny.line}: city region ${region} at ${formatRate(tiny.rate)} is below 0.1%: a fraction where a percent is expected?`)

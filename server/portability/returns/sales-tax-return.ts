@@ -197,13 +197,14 @@ class ReturnWork {
   }
 }
 
+/** The code the state's return names the authority by, as its feed gives it (feed-traits.ts `filingCodes`); null where it gives none. */
 function filingCodeOf(view: SnapshotView, state: string, authority: Authority): FilingCode | null {
   const feed = factsOf(view).record(state)?.feed as FeedKind | undefined
-  const traits = feed ? feedTraits(feed) : null
+  const trait = feed ? feedTraits(feed).filingCodes[authority.level] : undefined
+  if (!trait) return null
+  if (trait.kept === 'code') return { code: authority.code, system: trait.system }
   const own = view.rates.filingCode(state, authority.level, authority.code)
-  const system = traits?.filingCodes[authority.level]
-  if (own) return { code: own, system: system ?? `${traits?.label ?? 'the source'}'s code` }
-  return system ? { code: authority.code, system } : null
+  return own ? { code: own, system: trait.system } : null
 }
 
 const exemptBody = (exempt: ExemptParts) => Object.fromEntries(EXEMPT_KINDS.map((kind) => [kind, formatMoney(exempt[kind])])) as ReturnsBody['totals']['exempt_sales']
