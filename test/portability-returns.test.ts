@@ -5,7 +5,11 @@
 // (a rate that changed within the period, dates no held data covers, an origin sale without the
 // seller's ZIP, a flat-rate state), bad input refused with the field named, and one account never
 // seeing another's sales.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { RateIndex } from '../snapshot-contract/rate-index.ts'
+import { readCurrentId, snapshotDir } from '../snapshot-contract/snapshot-store.ts'
 import { startPortabilityServer, type PortabilityServer } from './support/portability-server.ts'
 
 const STATES = 'GA,CT,DE,TX,IL'
@@ -197,6 +201,38 @@ describe('GET /v1/portability/returns', () => {
         [change.new_rate, '700.00'],
       ].sort(),
     )
+  })
+
+  it("says what of each row rests on a ZIP's default candidate, and places a sale by the city sent with it", async () => {
+    // A GA ZIP of several candidates, one of them a named place whose stack has a local tax the default's lacks.
+    const index = new RateIndex(new Uint8Array(await readFile(path.join(snapshotDir(server.artifactsDir, (await readCurrentId(server.artifactsDir))!), 'rates.bin'))))
+    const day = '2026-10-15'
+    const keysOf = (stack: number[]) => new Set(index.authoritiesOn(stack, day).filter((a) => a.rate > 0).map((a) => `${a.level}|${a.code}`))
+    let found: { zip: string; city: string; own: string[]; shared: string[] } | undefined
+    for (const i of index.entriesOfState('GA')) {
+      const { zip, candidates, city: uspsCity } = index.entryAt(i)
+      if (candidates.length < 2) continue
+      const byWeight = [...candidates].sort((x, y) => y.weight - x.weight)
+      if (byWeight[0]!.weight === byWeight[1]!.weight) continue
+      const fallback = keysOf(byWeight[0]!.stack)
+      // The ZIP's USPS city names no place (it is every address's mailing name): a place of another name.
+      const named = (c: (typeof candidates)[number]) => c.place !== null && !c.place.name.toUpperCase().includes(uspsCity.toUpperCase()) && c.place.name !== byWeight[0]!.place?.name
+      const other = byWeight.slice(1).find((c) => named(c) && [...keysOf(c.stack)].some((k) => !fallback.has(k)))
+      if (!other) continue
+      const keys = keysOf(other.stack)
+      found = { zip, city: other.place!.name, own: [...keys].filter((k) => !fallback.has(k)), shared: [...keys].filter((k) => fallback.has(k)) }
+      break
+    }
+    expect(found).toBeDefined()
+    const { zip, city, own, shared } = found!
+    await post(a, ga('d-default', day, { to_zip: zip, amount: '60.00' }))
+    await post(a, ga('d-city', day, { to_zip: zip, to_city: city, amount: '40.00' }))
+    const body = await returnOf(a, `state=GA&from=${day}&to=${day}`)
+    expectReconciled(body)
+    const rowOf = (key: string) => (body.rows as Row[]).find((row) => `${row.jurisdiction.level}|${row.jurisdiction.code}` === key)!
+    // The default candidate's sale rests on the choice; the sale whose city named its place does not.
+    expect(rowOf(shared.find((k) => k.startsWith('state|'))!)).toMatchObject({ transactions: 2, default_choice: { transactions: 1, gross_sales: '60.00' } })
+    for (const key of own) expect(rowOf(key)).toMatchObject({ transactions: 1, gross_sales: '40.00', default_choice: { transactions: 0, gross_sales: '0.00' } })
   })
 
   it('counts what it cannot rate or place in unassigned, with the reason, and says which days no held data covers', async () => {
