@@ -36,6 +36,7 @@ import { StoreSupervisor } from './store/store-supervisor.ts'
 import { finalUsageFlush } from './store/usage-final-flush.ts'
 import { readUsageSpill, removeUsageSpill } from './store/usage-spill.ts'
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/webhook-dispatcher.ts'
+import { changeImpacts } from './portability/returns/change-impact.ts'
 
 // requireHostHeader: a request without Host is answered by requireHost in the envelope, not by
 // Node's bare 400. requestTimeout: Node's would cut a streamed backfill still making progress
@@ -190,7 +191,16 @@ export async function startServer(
         accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
         registrations: (accountId) => store.registrations.forget(accountId),
       })
-      webhooks = startWebhookDispatcher({ table: store.webhooks, registrations: store.registrations, current: () => snapshots.current, settings: settings.webhooks, clock, logger })
+      webhooks = startWebhookDispatcher({
+        table: store.webhooks,
+        registrations: store.registrations,
+        current: () => snapshots.current,
+        settings: settings.webhooks,
+        clock,
+        logger,
+        // Each change a delivery announces carries the account's exposure to it.
+        impactOf: (current, accountId, changes, today) => changeImpacts({ current, transactions: store.transactions }, accountId, changes, today),
+      })
       try {
         const token = randomBytes(32).toString('base64url')
         const adminApp = guarded(createAdminApp(deps, store, token).handler)

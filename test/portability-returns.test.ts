@@ -74,6 +74,17 @@ async function ratesOf(state: string, zip: string, date: string): Promise<Map<st
   return new Map(response.body.rows.map((row: { level: string; code: string; rate: string }) => [`${row.level}|${row.code}`, rateUnits(row.rate)]))
 }
 
+/** The latest GA rate change of a local jurisdiction (of those `filter` lists), and a ZIP whose default answer stacks the jurisdiction on its day. */
+async function localChangeWithZip(filter: string) {
+  const changes = (await server.call(a, 'GET', `/v1/changes?states=GA&include=zips&limit=1000&${filter}`)).body.changes
+  const change = changes.reverse().find((c: { kind: string; jurisdiction: { level: string }; zips: string[] }) => c.kind === 'rate_change' && c.jurisdiction.level !== 'state' && c.zips.length > 0)
+  expect(change).toBeDefined()
+  for (const zip of change.zips as string[]) {
+    if ((await ratesOf('ga', zip, change.effective)).has(`${change.jurisdiction.level}|${change.jurisdiction.code}`)) return { change, zip }
+  }
+  throw new Error(`no ZIP of ${change.jurisdiction.code} stacks it by default`)
+}
+
 /** Every invariant a return keeps, whatever its transactions. */
 function expectReconciled(body: { rows: Row[]; unassigned: { gross_sales: string; tax_collected: string; transactions: number }[]; totals: Record<string, unknown> }) {
   const totals = body.totals as { transactions: number; gross_sales: string; taxable_sales: string; tax_due: string; tax_collected: string; difference: string; exempt_sales: Record<string, string> }
@@ -174,18 +185,7 @@ describe('GET /v1/portability/returns', () => {
   })
 
   it('gives a rate that changed within the period a row of each rate, each with the sales of its days', async () => {
-    const changes = (await server.call(a, 'GET', '/v1/changes?states=GA&to=2025-12-31&include=zips&limit=1000')).body.changes
-    const change = changes.reverse().find((c: { kind: string; jurisdiction: { level: string }; zips: string[] }) => c.kind === 'rate_change' && c.jurisdiction.level !== 'state' && c.zips.length > 0)
-    expect(change).toBeDefined()
-    // A ZIP whose default answer stacks the jurisdiction on the day of the change.
-    let zip: string | undefined
-    for (const candidate of change.zips) {
-      if ((await ratesOf('ga', candidate, change.effective)).has(`${change.jurisdiction.level}|${change.jurisdiction.code}`)) {
-        zip = candidate
-        break
-      }
-    }
-    expect(zip).toBeDefined()
+    const { change, zip } = await localChangeWithZip('to=2025-12-31')
     const dayBefore = new Date(Date.parse(`${change.effective}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
     await post(a, ga('c-before', dayBefore, { to_zip: zip, amount: '300.00' }))
     await post(a, ga('c-after', change.effective, { to_zip: zip, amount: '700.00' }))
@@ -319,6 +319,39 @@ describe('GET /v1/portability/returns', () => {
     expect(await refused('')).toEqual(['query.state', 'query.from', 'query.to'])
     // A leap year's 366 days are one period.
     expect((await server.call(a, 'GET', '/v1/portability/returns?state=GA&from=2028-01-01&to=2028-12-31')).status).toBe(200)
+  })
+
+  it('gives each change of GET /v1/changes?impact=true the sales of the last 90 days it touches and the tax difference it makes on them', async () => {
+    const { api_key: c } = await server.createAccount('enterprise', 'impact')
+    const { change, zip } = await localChangeWithZip('')
+    // TODAY is 2026-11-21: the 90 days are 2026-08-24 to 2026-11-21.
+    await post(c, ga('i-1', '2026-08-24', { to_zip: zip, amount: '100.00' }))
+    await post(c, ga('i-2', '2026-11-21', { to_zip: zip, amount: '50.00', exemption_type: 'wholesale' }))
+    await post(c, ga('i-1-refund', '2026-10-02', { to_zip: zip, kind: 'refund', transaction_reference_id: 'i-1', amount: '20.00' }))
+    await post(c, ga('i-old', '2026-08-23', { to_zip: zip, amount: '70.00' }))
+    // Another state's sale is no part of a GA change.
+    await post(c, { transaction_id: 'i-ct', transaction_date: '2026-10-02', to_zip: '06103', to_state: 'CT', amount: '900.00', sales_tax: '0' })
+
+    const withImpact = (await server.call(c, 'GET', '/v1/changes?states=GA&impact=true&limit=1000')).body.changes
+    const same = withImpact.find((x: typeof change) => x.effective === change.effective && x.jurisdiction.code === change.jurisdiction.code && x.jurisdiction.level === change.jurisdiction.level)
+    const taxable = units('80.00')
+    const difference = cents(taxable * (rateUnits(change.new_rate) - rateUnits(change.old_rate))) * 100n
+    expect(same.impact).toEqual({
+      window: { from: '2026-08-24', to: '2026-11-21' },
+      transactions: 3,
+      gross_sales: '130.00',
+      taxable_sales: '80.00',
+      tax_difference: expect.any(String),
+      default_choice: expect.any(Object),
+      other_candidates: { transactions: 0, gross_sales: '0.00' },
+    })
+    expect(units(same.impact.tax_difference)).toBe(difference)
+    // Without impact=true, none; another account (with no sales yet) sees none of these.
+    expect((await server.call(c, 'GET', '/v1/changes?states=GA&limit=1')).body.changes[0].impact).toBeUndefined()
+    const other = (await server.call(b, 'GET', '/v1/changes?states=GA&impact=true&limit=1000')).body.changes
+    const theirs = other.find((x: typeof change) => x.effective === change.effective && x.jurisdiction.code === change.jurisdiction.code)
+    expect(theirs.impact).toMatchObject({ transactions: 0, gross_sales: '0.00', tax_difference: '0.00' })
+    expect((await server.call(c, 'GET', '/v1/changes?impact=yes')).body.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual(['query.impact'])
   })
 
   it("shows an account its own transactions only", async () => {

@@ -17,6 +17,8 @@ export type Placed =
   | {
       ok: true
       candidate: Candidate
+      /** every candidate of the ZIP entry that answered, the chosen one included */
+      candidates: readonly Candidate[]
       /** the ZIP has several candidates and the city sent named none of them: the default one answered */
       defaultChoice: boolean
       /** the lookup's warnings about the place (codes and messages) */
@@ -46,6 +48,7 @@ export class ReturnPlaces {
       return {
         ok: true,
         candidate,
+        candidates: located.entry.candidates,
         defaultChoice: located.entry.candidates.length > 1 && located.chosenBy === 'weight',
         warnings: located.warnings.map((w) => ({ code: w.code, message: w.message })),
       }
