@@ -94,7 +94,10 @@ export async function returnsMeasures(artifacts: string, target: StoreTarget | n
 
     // ZIPs of every state, a steady rate: most lookups are of a ZIP not asked before.
     const lookupPaths = [...zips].flatMap(([code, list]) => list.map((zip) => `/v1/tax/${code.toLowerCase()}?zip=${zip}`))
-    const lookups = (): Promise<LoadOutcome> => runLoad({ url: server.url, paths: lookupPaths, headers: { 'X-API-Key': key }, connections: LOOKUP_CONNECTIONS, overallRate: LOOKUP_RATE, seconds: SECONDS })
+    const lookups = (seconds = SECONDS): Promise<LoadOutcome> => runLoad({ url: server.url, paths: lookupPaths, headers: { 'X-API-Key': key }, connections: LOOKUP_CONNECTIONS, overallRate: LOOKUP_RATE, seconds })
+    // A first lookup of each state reads what the state's answers share: not what is measured.
+    for (const [code, list] of zips) await fetch(`${server.url}/v1/tax/${code.toLowerCase()}?zip=${list[0]}`, { headers: { 'X-API-Key': key } }).then((r) => r.arrayBuffer())
+    await lookups(Math.min(2, SECONDS))
     const alone = await lookups()
     const during = async (url: string) => {
       const load = lookups()
