@@ -4,7 +4,14 @@
 const FLOORS = [
   ['snapshot-contract', '^snapshot-contract/'],
   ['sources', '^sources/'],
-  ['pipeline', '^pipeline/'],
+  ['pipeline-settings', '^pipeline/settings\\.ts$'],
+  ['pipeline-fetch', '^pipeline/fetch/'],
+  ['pipeline-geography', '^pipeline/geography/'],
+  ['pipeline-feed-parts', '^pipeline/feeds/(?!adapter-table\\.ts$)[^/]+\\.ts$'],
+  ['pipeline-feed-kinds', '^pipeline/feeds/([^/]+/|adapter-table\\.ts$)'],
+  ['pipeline-audit', '^pipeline/audit/'],
+  ['pipeline-run', '^pipeline/run/'],
+  ['pipeline-entry', '^pipeline/(?!settings\\.ts$)[^/]+\\.ts$'],
   ['server-base', '^server/base/'],
   ['server-data', '^server/(store|snapshot|geocoder)/'],
   ['server-access', '^server/access/'],
@@ -32,10 +39,15 @@ const upward = FLOORS.flatMap(([name, path], floor) => {
   }]
 })
 
-/** The pipeline never reaches into the server, and the server reads snapshots only through the contract. */
+/**
+ * The pipeline never reaches into the server, and the server reads snapshots only through the
+ * contract. A feed kind's folder stands apart from the other kinds': what two kinds share is a feed
+ * part (pipeline/feeds/*.ts).
+ */
 const sides = [
   { name: 'pipeline-not-server', severity: 'error', from: { path: '^(pipeline|sources|snapshot-contract)/' }, to: { path: '^server/' } },
   { name: 'server-not-pipeline', severity: 'error', from: { path: '^server/' }, to: { path: '^pipeline/' } },
+  { name: 'feed-kinds-apart', severity: 'error', from: { path: '^pipeline/feeds/([^/]+)/' }, to: { path: '^pipeline/feeds/[^/]+/', pathNot: '^pipeline/feeds/$1/' } },
 ]
 
 /**

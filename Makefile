@@ -65,12 +65,9 @@ clean:
 # parses only main.mjs. Chunk names carry a hash of their content and old ones are left in place: a
 # server still running from an earlier build finds the chunks it loads later.
 SERVER_SOURCES := $(shell find server snapshot-contract pipeline sources -name '*.ts')
-# Bundled CommonJS dependencies call require(); an ES module has none, so the bundle gets one.
-REQUIRE_SHIM := import { createRequire as __taxatlasRequire } from 'node:module'; const require = __taxatlasRequire(import.meta.url);
+# server/build-bundle.ts holds esbuild's options; test/server-bundle.test.ts builds through this rule.
 build/server/main.mjs: $(SERVER_SOURCES) node_modules/.package-lock.json
-	$(NODE_BIN)/esbuild server/main.ts --bundle --platform=node --format=esm --target=node20 --log-level=warning \
-	  --external:@duckdb/node-api --banner:js="$(REQUIRE_SHIM)" \
-	  --splitting --outdir=$(@D) --out-extension:.js=.mjs --chunk-names=chunks/[name]-[hash]
+	$(TSX) server/build-bundle.ts $(@D)
 
 # The web console the server serves at / (TAXATLAS_CONSOLE_DIR): pages, their bundled scripts
 # (the typed client inside), the states map and Swagger UI, built from console/ into one directory.

@@ -19,7 +19,12 @@ const STORE_TESTS = [
   'test/portability-returns.test.ts',
 ]
 
-const common = { testTimeout: 120_000, hookTimeout: 300_000, pool: 'forks' } as const
+/**
+ * expect.poll waits on what a server or a child process does in its own time, which on a busy
+ * 2-core machine can take seconds: it gives up after a minute, not vitest's default second. A
+ * passing poll returns as soon as its condition holds, so the bound costs nothing then.
+ */
+const common = { testTimeout: 120_000, hookTimeout: 300_000, pool: 'forks', expect: { poll: { timeout: 60_000, interval: 50 } } } as const
 
 export default defineConfig({
   test: {

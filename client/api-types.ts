@@ -88,7 +88,7 @@ export type FreshnessEnvelope = {
     rows: number
     /** ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one) */
     withheld_rows: number
-    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory */
+    /** the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory (the rules table) */
     feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
     /** official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file) */
     source_kind: 'official' | 'aggregator' | 'statute'
@@ -115,6 +115,7 @@ export type Health = {
   store: StoreHealth
   snapshot: SnapshotHealth
   logs: LogsHealth
+  webhooks: WebhooksHealth
 }
 
 export type LineItem = {
@@ -174,7 +175,7 @@ export type LookupMeta = {
   effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
   /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
   period: string | null
-  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+  /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory (the rules table); a fallback says why in the feed_fallback warning */
   feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
   warnings: LookupWarning[]
   normalization?: Normalization
@@ -839,7 +840,7 @@ export type TaxLookupFull = {
     effective_date_basis: 'publisher_effective_date' | 'edition_only' | 'no_published_date'
     /** deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere */
     period: string | null
-    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning */
+    /** the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory (the rules table); a fallback says why in the feed_fallback warning */
     feed: 'sst' | 'cdtfa' | 'idor-ordmache' | 'tx-comptroller' | 'fl-dor-surtax' | 'az-dor-tpt' | 'va-tax' | 'mo-dor' | 'al-dor' | 'co-dor' | 'nm-trd-grt' | 'ak-arsstc' | 'avalara-zip5' | 'statutory'
     warnings: LookupWarning[]
   }
@@ -1012,6 +1013,23 @@ export type WebhookRateChanges = {
   previous_snapshot: string
   /** the changes new in this snapshot, in the account's states, in the order of /v1/changes, each with the account's exposure to it (impact, as /v1/changes?impact=true gives it) */
   changes: RateChange[]
+}
+
+/** whether this node's webhook attempts fail for a reason of ours; lookups do not depend on them, so this does not make /healthz 503 */
+export type WebhooksHealth = {
+  status: 'ok'
+  /** webhook attempts failed for a reason of ours since start-up */
+  own_failures: number
+} | {
+  status: 'degraded'
+  /** what is wrong, for an operator */
+  reason: string
+  /** when it started */
+  since: string
+  /** the last webhook attempt failed for a reason of ours, not the receiver's (the HTTP client could not load, our code threw): not held against the endpoint, tried again */
+  problem: 'own_failure'
+  /** webhook attempts failed for a reason of ours since start-up */
+  own_failures: number
 }
 
 export type ZipCandidate = {

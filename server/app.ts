@@ -53,6 +53,8 @@ export type AppOptions = {
   limiter?: RateLimiter
   /** request and reply-cache counts; none kept when absent */
   metrics?: ServerMetrics
+  /** webhook attempts failed for a reason of ours, for /healthz; always ok when absent */
+  webhooks?: AppDeps['webhooks']
 }
 
 export function createApp(options: AppOptions): Router {
@@ -74,6 +76,7 @@ export function createApp(options: AppOptions): Router {
     clock,
     replies: new ReplyCache(options.settings.replyCacheBytes ?? 0),
     metrics: options.metrics,
+    webhooks: options.webhooks,
     cors: options.settings.cors,
     ...(options.settings.authFailures ? { authThrottle: new AuthThrottle(options.settings.authFailures, clock) } : {}),
   }, { fallback: consoleFiles(options.settings.consoleDir ?? null, options.logger) ?? undefined })

@@ -1,7 +1,7 @@
 // What a reader of a snapshot needs to know about the feed a state's rates came from. The server
-// decides behaviour from these traits and never from a feed's name: adding a feed is one entry
-// here (the compiler refuses a kind without one), one adapter in pipeline/feeds/adapters (its line in
-// that table too) and descriptors.
+// decides behaviour from these traits and never from a feed's name: adding a feed kind is its name
+// in FeedKind and one entry here (the compiler refuses a kind without one), its descriptor form
+// (sources/descriptor.ts), and its folder pipeline/feeds/<kind>/ with one line in the adapter table.
 import * as z from 'zod'
 import type { Level } from './model.ts'
 
@@ -171,6 +171,13 @@ export const FEED_TRAITS = {
 } as const satisfies Record<FeedKind, FeedTraits>
 
 export const feedTraits = (feed: FeedKind): FeedTraits => FEED_TRAITS[feed]
+
+const SOURCE_KIND_WORDS = { official: 'official files', aggregator: 'an aggregator drop', statute: 'the rules table' } as const satisfies Record<SourceKind, string>
+
+/** Every feed kind, grouped by who stands behind it, for schema descriptions: `sst, cdtfa, … (official files), avalara-zip5 (an aggregator drop), statutory (the rules table)`. */
+export const FEED_KINDS_IN_WORDS = SourceKind.options
+  .map((source) => `${FeedKind.options.filter((kind) => FEED_TRAITS[kind].sourceKind === source).join(', ')} (${SOURCE_KIND_WORDS[source]})`)
+  .join(', ')
 
 /** One rate for every address of the state: a statewide feed in a `static` state (never refreshed from a file). */
 export const isStatewide = (record: { feed: FeedKind; klass: string }): boolean => FEED_TRAITS[record.feed].statewide && record.klass === 'static'

@@ -1,7 +1,7 @@
 // manifest.json and the freshness envelope (api.md "GET /v1/freshness"): one schema, read by the pipeline for the
 // previous snapshot and by the server for the one it serves.
 import * as z from 'zod'
-import { FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
+import { FEED_KINDS_IN_WORDS, FeedKind, feedTraits, SourceKind } from './feed-traits.ts'
 import { RateVaries } from './model.ts'
 
 export const FRESHNESS_STATUSES = [
@@ -46,7 +46,7 @@ export const FreshnessRecord = z.object({
     .int()
     .nonnegative()
     .describe('ZIPs whose new source figure failed validation and was not published (each keeps its previous answer when it had one)'),
-  feed: FeedKind.describe('the kind of source file read: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (an aggregator drop), statutory'),
+  feed: FeedKind.describe(`the kind of source file read: ${FEED_KINDS_IN_WORDS}`),
   source_kind: SourceKind.describe('official (the revenue department), aggregator (an estimate by Avalara) or statute (no source file)'),
   edition: z.string().nullable().describe('the edition of the data in service, as its publisher names it'),
   fallback_reason: z.string().nullable().describe("why the feed in service is not the state's preferred (official) one; null when it is"),

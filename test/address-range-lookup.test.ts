@@ -38,7 +38,7 @@ beforeAll(async () => {
   if (!run.manifest) throw new Error(`no snapshot: ${run.reason}: ${JSON.stringify(run.states.find((s) => s.code === 'MN')?.notes)}`)
   lookup = await startLookupServer({ dir: artifacts })
   fake = await startFakeCensusGeocoder()
-  geocoded = await startLookupServer({ dir: artifacts }, { TAXATLAS_GEOCODER_URL: fake.baseUrl, TAXATLAS_GEOCODER_TIMEOUT_MS: '2000' })
+  geocoded = await startLookupServer({ dir: artifacts }, { TAXATLAS_GEOCODER_URL: fake.baseUrl, TAXATLAS_GEOCODER_TIMEOUT_MS: '30000' })
 }, 300_000)
 afterAll(async () => {
   await Promise.all([lookup?.close(), geocoded?.close()])

@@ -3,7 +3,8 @@
 // rules change across every state's drop.
 import { readdirSync, readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { compileAvalara, parseAvalaraZip5, type AvalaraRow } from '../pipeline/feeds/avalara-zip5/compile.ts'
+import { parseAvalaraZip5, type AvalaraRow } from '../pipeline/feeds/aggregator-drop.ts'
+import { compileAvalara } from '../pipeline/feeds/avalara-zip5/compile.ts'
 import { MIN_AGREEING } from '../pipeline/feeds/aggregator-defaults.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'

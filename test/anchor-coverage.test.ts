@@ -3,7 +3,8 @@
 // then is kept as a history layer, and the newer edition must still be publishable.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { compileAvalara, parseAvalaraZip5 } from '../pipeline/feeds/avalara-zip5/compile.ts'
+import { parseAvalaraZip5 } from '../pipeline/feeds/aggregator-drop.ts'
+import { compileAvalara } from '../pipeline/feeds/avalara-zip5/compile.ts'
 import { checkAnchors, coverageStart } from '../pipeline/run/validate-state.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { STATES } from '../sources/index.ts'

@@ -3,15 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import Papa from 'papaparse'
 import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  AVALARA_LABEL,
-  avalaraEdition,
-  compileAvalara,
-  parseAvalaraRate,
-  parseAvalaraZip5,
-  pickNewestDrop,
-  type AvalaraZip5File,
-} from '../pipeline/feeds/avalara-zip5/compile.ts'
+import { avalaraEdition, parseAvalaraRate, parseAvalaraZip5, pickNewestDrop, type AvalaraZip5File } from '../pipeline/feeds/aggregator-drop.ts'
+import { AVALARA_LABEL, compileAvalara } from '../pipeline/feeds/avalara-zip5/compile.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { placeMatchKey, placeMatchKeys } from '../snapshot-contract/place-names.ts'
 import { loadMiniGeography } from './support/mini-geography.ts'

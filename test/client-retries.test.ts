@@ -147,14 +147,12 @@ describe('timeouts', () => {
   it('after the last attempt throws ServiceError TIMEOUT with status null', async () => {
     fault.script(...Array(4).fill({ ...ok(), delayMs: 2_000 }))
     const { client, waits } = recordingClient(fault.url, { timeout: 0.2 })
-    const started = Date.now()
     const error = await rejection(client.health())
     expect(error).toBeInstanceOf(ServiceError)
     expect(error).toMatchObject({ status: null, code: 'TIMEOUT', supportReference: null, body: null })
     expect(error.message).toContain('0.2 s')
     expect(fault.requests).toHaveLength(4)
     expect(waits).toEqual([0.5, 1, 2])
-    expect(Date.now() - started).toBeLessThan(1_900)
   })
 
   it('a per-call timeout overrides the client default', async () => {

@@ -22,6 +22,7 @@ import { CO_RATES_PAGE } from '../sources/descriptor.ts'
 import { AURORA, BOULDER_CITY, CO_COUNTY, CO_STATE, coRateWorkbook, coRows, DENVER_CITY, type CoRow, type CoWorkbookOptions } from './support/co-rate-fixture.ts'
 import { stateIndex, units, zipsWholly } from './support/feed-answers.ts'
 import { feedTestBed } from './support/load-context.ts'
+import { coRatesPageHtml } from './support/publisher-pages.ts'
 import { startPublisherReplica, type PublisherReplica } from './support/publisher-replica.ts'
 import { scriptProcessWithOnly, tempDir } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
@@ -137,9 +138,6 @@ describe('compiling Colorado', () => {
   })
 })
 
-/** The rates page as DOR links its workbooks: by the half-year in the link text, a PDF beside each. */
-const ratesPage = (links: [text: string, file: string][]) =>
-  `<!DOCTYPE html><html><head><title>How to Look Up Sales &amp; Use Tax Rates | Department of Revenue - Taxation</title></head><body><h2>Sales/Use Tax Rates</h2><ul>${links.map(([text, file]) => `<li><a href="/sites/tax/files/documents/${file}">${text}</a> (<a href="/sites/tax/files/documents/${file.replace(/\.xlsx$/, '.pdf')}">${text} PDF</a>)</li>`).join('')}</ul><a href="/GIS-API">GIS API</a></body></html>`
 const PAGE = 'co-dor/sales-use-tax-rates.html'
 const EDITIONS: [string, string][] = [
   ['DR 1002 Colorado Sales/Use Tax Rates: January to June 2027', 'Colorado_Jurisdiction_Codes_Rates_Jan-June2027.xlsx'],
@@ -149,7 +147,7 @@ const EDITIONS: [string, string][] = [
 
 describe('finding the workbook', () => {
   it('takes the workbook of the newest half-year begun, by its link text, holding one of a later half-year', async () => {
-    await bed.mirror.publish({ [PAGE]: ratesPage(EDITIONS), [`co-dor/${FILE}`]: await coRateWorkbook(rows) })
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml(EDITIONS), [`co-dor/${FILE}`]: await coRateWorkbook(rows) })
     const sources = await fetchStateSources(CO, OFFICIAL, await bed.context())
     expect(sources.choices[0]).toMatchObject({ edition: '2026-07-01', pinned: false, request: { fileName: FILE } })
     expect(sources.choices[0]!.how).toMatch(/"DR 1002 Colorado Sales\/Use Tax Rates: July to December 2026", the newest of 3 workbook\(s\).*held until their period: "DR 1002 Colorado Sales\/Use Tax Rates: January to June 2027"/)
@@ -161,7 +159,7 @@ describe('finding the workbook', () => {
 
   it('takes the linked workbook the operator pins, and refuses a pin the page does not link', async () => {
     const earlier = EDITIONS[2]![1]
-    await bed.mirror.publish({ [PAGE]: ratesPage(EDITIONS), [`co-dor/${earlier}`]: await coRateWorkbook(rows) })
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml(EDITIONS), [`co-dor/${earlier}`]: await coRateWorkbook(rows) })
     const pinned = await fetchStateSources(CO, OFFICIAL, await bed.context({ TAXATLAS_PIN: `CO=${earlier}` }))
     expect(pinned.choices[0]).toMatchObject({ edition: '2026-01-01', pinned: true, request: { fileName: earlier } })
     await expect(fetchStateSources(CO, OFFICIAL, await bed.context({ TAXATLAS_PIN: 'CO=rates.xlsx' }))).rejects.toThrow(/TAXATLAS_PIN names rates\.xlsx for CO, which the rates page .* does not link/)
@@ -174,21 +172,21 @@ describe('finding the workbook', () => {
   })
 
   it('holds a page linking only a workbook of a half-year not yet begun, and fails on a page whose links lost their period text', async () => {
-    await bed.mirror.publish({ [PAGE]: ratesPage([EDITIONS[0]!]) })
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml([EDITIONS[0]!]) })
     await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/links only workbooks of periods not yet begun \("DR 1002 Colorado Sales\/Use Tax Rates: January to June 2027"\); held until then/)
-    await bed.mirror.publish({ [PAGE]: ratesPage([['Current rates', FILE]]) })
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml([['Current rates', FILE]]) })
     await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/links no workbook by the text "January to June YYYY" or "July to December YYYY": its layout changed/)
   })
 
   it('refuses a sign-in page served in place of the workbook', async () => {
-    await bed.mirror.publish({ [PAGE]: ratesPage(EDITIONS), [`co-dor/${FILE}`]: '<!DOCTYPE html><html><head><title>Sign In</title></head><body><form></form></body></html>' })
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml(EDITIONS), [`co-dor/${FILE}`]: '<!DOCTYPE html><html><head><title>Sign In</title></head><body><form></form></body></html>' })
     await expect(fetchStateSources(CO, OFFICIAL, await bed.context())).rejects.toThrow(/Colorado_Jurisdiction_Codes_Rates_July-Dec2026\.xlsx: the server answered an HTML page \("Sign In"\) in place of the file/)
   })
 })
 
 describe('the trial against the aggregator drop', () => {
   async function judged(extra: Record<string, string> = {}) {
-    await bed.mirror.publish({ [PAGE]: ratesPage(EDITIONS), [`co-dor/${FILE}`]: await coRateWorkbook(rows) })
+    await bed.mirror.publish({ [PAGE]: coRatesPageHtml(EDITIONS), [`co-dor/${FILE}`]: await coRateWorkbook(rows) })
     const ctx = await bed.context(extra)
     const sources = await fetchStateSources(CO, OFFICIAL, ctx)
     const loaded = withholdViolations(await compileState(CO, OFFICIAL, sources, ctx), CO, NOW.slice(0, 10), () => undefined, null)
@@ -218,7 +216,7 @@ describe('at tax.colorado.gov, through the publisher replica', () => {
     replica = await startPublisherReplica([new URL(CO_RATES_PAGE).host], dir)
     const file = path.join(dir, FILE)
     await writeFile(file, await coRateWorkbook(rows))
-    replica.answer(CO_RATES_PAGE, { kind: 'page', html: ratesPage(EDITIONS), browserOnly: true })
+    replica.answer(CO_RATES_PAGE, { kind: 'page', html: coRatesPageHtml(EDITIONS), browserOnly: true })
     replica.answer(workbookUrl, { kind: 'file', file, browserOnly: true })
   })
   afterAll(async () => {

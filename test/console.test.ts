@@ -454,7 +454,7 @@ describe('the API reference', () => {
     // Swagger UI draws the operations of `paths` and those of `webhooks` (what a delivery sends) alike.
     const operations = [document.paths, document.webhooks ?? {}].flatMap((group: Record<string, object>) => Object.values(group).flatMap((methods) => Object.keys(methods)))
     const page = await browser.open('/docs')
-    await expect.poll(() => page.locator('#swagger-ui .opblock').count(), { timeout: 30_000 }).toBe(operations.length)
+    await expect.poll(() => page.locator('#swagger-ui .opblock').count()).toBe(operations.length)
     expect(await page.locator('#docs-status').textContent()).toContain('describes it now')
     await screenshot(page, 'docs')
     await page.close()
@@ -463,7 +463,7 @@ describe('the API reference', () => {
   it('shows every text whole and readable, its version badges among them, on a 1280×800 screen and a 390×844 phone', async () => {
     for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
       const page = await browser.open('/docs', { beforeLoad: (p) => p.setViewportSize(viewport) })
-      await expect.poll(() => page.locator('#swagger-ui .opblock').count(), { timeout: 30_000 }).toBeGreaterThan(0)
+      await expect.poll(() => page.locator('#swagger-ui .opblock').count()).toBeGreaterThan(0)
       const badges = await page.locator('#swagger-ui .info .title small').allTextContents()
       expect(badges.map((badge) => badge.trim())).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+$/), expect.stringMatching(/^OAS 3\.\d/)])
       await page.locator('#swagger-ui .info .title').screenshot({ path: path.join(SCREENSHOTS, `console-docs-title-${viewport.width}x${viewport.height}.png`) })

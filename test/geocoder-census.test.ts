@@ -18,7 +18,7 @@ beforeEach(() => {
 })
 
 const geocoder = (options: { timeoutMs?: number; benchmark?: string; vintage?: string } = {}) =>
-  createCensusGeocoder({ baseUrl: fake.baseUrl, timeoutMs: options.timeoutMs ?? 2_000, ...options })
+  createCensusGeocoder({ baseUrl: fake.baseUrl, timeoutMs: options.timeoutMs ?? 30_000, ...options })
 
 async function unavailable(promise: Promise<unknown>): Promise<GeocoderUnavailableError> {
   const error = await promise.then(
@@ -89,7 +89,7 @@ describe('the request', () => {
   })
 
   it('sends a configured benchmark and vintage, and tolerates a trailing slash on the base URL', async () => {
-    const custom = createCensusGeocoder({ baseUrl: `${fake.baseUrl}/`, timeoutMs: 2_000, benchmark: 'Public_AR_Census2020', vintage: 'Census2020_Census2020' })
+    const custom = createCensusGeocoder({ baseUrl: `${fake.baseUrl}/`, timeoutMs: 30_000, benchmark: 'Public_AR_Census2020', vintage: 'Census2020_Census2020' })
     await custom.geocodeAddress('400 Broad St, Seattle, WA 98109')
     const url = fake.requests[0]
     expect(url.pathname).toBe('/geocoder/geographies/onelineaddress')

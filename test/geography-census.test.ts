@@ -196,7 +196,7 @@ describe('HUD crosswalk through the HUD User API', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
   it('reads both forms of `data`, one request per state, city and state from the results or the USPS list', async () => {
-    const csv = await fetchHudCrosswalk(['GA', 'DE'], readUspsZips(), { token: 'good-token', baseUrl: base, timeoutMs: 2000, retries: 0 })
+    const csv = await fetchHudCrosswalk(['GA', 'DE'], readUspsZips(), { token: 'good-token', baseUrl: base, timeoutMs: 30_000, retries: 0 })
     expect(requests.map((r) => r.url)).toEqual(['/hudapi/public/usps?type=2&query=GA', '/hudapi/public/usps?type=2&query=DE'])
     expect(requests.every((r) => r.authorization === 'Bearer good-token' && r.accept === 'application/json')).toBe(true)
     const zips = parseHudCrosswalk(csv)
@@ -206,8 +206,8 @@ describe('HUD crosswalk through the HUD User API', () => {
   })
 
   it('a refused token is named in the error; a state with no rows is an error too', async () => {
-    await expect(fetchHudCrosswalk(['GA'], readUspsZips(), { token: 'bad', baseUrl: base, timeoutMs: 2000, retries: 0 })).rejects.toThrow(/HUD API refused TAXATLAS_HUD_TOKEN \(HTTP 401\)/)
-    await expect(fetchHudCrosswalk(['WY'], readUspsZips(), { token: 'good-token', baseUrl: base, timeoutMs: 2000, retries: 0 })).rejects.toThrow(/no crosswalk rows for WY/)
+    await expect(fetchHudCrosswalk(['GA'], readUspsZips(), { token: 'bad', baseUrl: base, timeoutMs: 30_000, retries: 0 })).rejects.toThrow(/HUD API refused TAXATLAS_HUD_TOKEN \(HTTP 401\)/)
+    await expect(fetchHudCrosswalk(['WY'], readUspsZips(), { token: 'good-token', baseUrl: base, timeoutMs: 30_000, retries: 0 })).rejects.toThrow(/no crosswalk rows for WY/)
   })
 })
 

@@ -21,7 +21,7 @@ let unset: LookupServer
 beforeAll(async () => {
   artifacts = await lookupArtifacts(inject('mirrorUrl'))
   fake = await startFakeCensusGeocoder()
-  geocoded = await startLookupServer(artifacts, { TAXATLAS_GEOCODER_URL: fake.baseUrl, TAXATLAS_GEOCODER_TIMEOUT_MS: '2000' })
+  geocoded = await startLookupServer(artifacts, { TAXATLAS_GEOCODER_URL: fake.baseUrl, TAXATLAS_GEOCODER_TIMEOUT_MS: '30000' })
   unreachable = await startLookupServer(artifacts, { TAXATLAS_GEOCODER_URL: await closedPortUrl() })
   unset = await startLookupServer(artifacts)
 })

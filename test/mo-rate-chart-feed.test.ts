@@ -15,6 +15,7 @@ import { stateIndex, units, zipsWholly } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
+import { moRateTablesPageHtml, moYearPageHtml } from './support/publisher-pages.ts'
 import { MO_CITIES, MO_COUNTY_PART, MO_HEADER, MO_NO_BASE_COUNTIES, MO_STATE, moChartRows, moRateChart, type MoChartOptions, type MoChartRow } from './support/mo-rate-chart-fixture.ts'
 
 const FILE = 'rate-chart.xlsx'
@@ -104,18 +105,13 @@ describe('compiling Missouri', () => {
   })
 })
 
-/** The rate-tables landing page and a year page as DOR links them: year pages by path, charts by their period's text. */
-const landingPage = (years: number[]) => `<!DOCTYPE html><html><head><title>Sales/Use Tax Rate Tables</title></head><body><ul>${years.map((y) => `<li><a href="/taxation/business/tax-types/sales-use/rate-tables/${y}/">${y} Rate Tables</a></li>`).join('')}</ul></body></html>`
-const yearPage = (charts: [text: string, file: string][]) =>
-  `<!DOCTYPE html><html><head><title>2026 Rate Tables</title></head><body>${charts.map(([text, file]) => `<p><a href="/forms/${file}">${text}</a> <a href="/forms/${file.replace(/\.xlsx$/, '.pdf')}">${text.replace('XLS', 'PDF')}</a></p>`).join('')}</body></html>`
-
 describe('finding the rate chart', () => {
   it('takes the chart of the newest period begun, by its link text, holding one of a later period; a sign-in page in its place is refused', async () => {
     const chart = await moRateChart(rows)
     await bed.mirror.publish({
-      'mo-dor/rate-tables.html': landingPage([2026, 2025, 2019]),
-      'mo-dor/rate-tables-2026.html': yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]),
-      'mo-dor/rate-tables-2025.html': yearPage([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]),
+      'mo-dor/rate-tables.html': moRateTablesPageHtml([2026, 2025, 2019]),
+      'mo-dor/rate-tables-2026.html': moYearPageHtml([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]),
+      'mo-dor/rate-tables-2025.html': moYearPageHtml([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]),
       'mo-dor/oct2026.xlsx': chart,
     })
     const sources = await fetchStateSources(MO, MO.feeds[0]!, await bed.context())
@@ -124,7 +120,7 @@ describe('finding the rate chart', () => {
     const loaded = await loadFeed(MO, MO.feeds[0]!, await bed.context())
     expect(loaded.edition).toBe('2026-10-01')
     expect(loaded.files.map((f) => f.name)).toContain('oct2026.xlsx')
-    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['10/2026 - 12/2026 - XLS', 'oct2026.xlsx']]), 'mo-dor/oct2026.xlsx': '<!DOCTYPE html><html><head><title>Sign In</title></head></html>' })
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': moRateTablesPageHtml([2026]), 'mo-dor/rate-tables-2026.html': moYearPageHtml([['10/2026 - 12/2026 - XLS', 'oct2026.xlsx']]), 'mo-dor/oct2026.xlsx': '<!DOCTYPE html><html><head><title>Sign In</title></head></html>' })
     await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/oct2026\.xlsx: the server answered an HTML page \("Sign In"\)/)
   })
 
@@ -134,9 +130,9 @@ describe('finding the rate chart', () => {
   })
 
   it('holds a page linking only a chart of a period not yet begun, and fails on a page whose links lost their period text', async () => {
-    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx']]) })
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': moRateTablesPageHtml([2026]), 'mo-dor/rate-tables-2026.html': moYearPageHtml([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx']]) })
     await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/link only charts of periods not yet begun \("01\/2027 - 03\/2027 - XLS"\); held until then/)
-    await bed.mirror.publish({ 'mo-dor/rate-tables.html': landingPage([2026]), 'mo-dor/rate-tables-2026.html': yearPage([['Rate chart', 'oct2026.xlsx']]) })
+    await bed.mirror.publish({ 'mo-dor/rate-tables.html': moRateTablesPageHtml([2026]), 'mo-dor/rate-tables-2026.html': moYearPageHtml([['Rate chart', 'oct2026.xlsx']]) })
     await expect(fetchStateSources(MO, MO.feeds[0]!, await bed.context())).rejects.toThrow(/link no chart by the text "MM\/YYYY - MM\/YYYY - XLS": their layout changed/)
   })
 })
@@ -145,9 +141,9 @@ describe('through the publisher replica, as production runs', () => {
   const HOST = new URL(MO_RATE_TABLES_PAGE).host
   const chartUrl = new URL('/forms/oct2026.xlsx', MO_RATE_TABLES_PAGE).href
   const servePages = (replica: PublisherReplica) => {
-    replica.answer(MO_RATE_TABLES_PAGE, { kind: 'page', html: landingPage([2026, 2025]) })
-    replica.answer(new URL('2026/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: yearPage([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]) })
-    replica.answer(new URL('2025/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: yearPage([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]) })
+    replica.answer(MO_RATE_TABLES_PAGE, { kind: 'page', html: moRateTablesPageHtml([2026, 2025]) })
+    replica.answer(new URL('2026/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['01/2027 - 03/2027 - XLS', 'jan2027.xlsx'], ['10/2026 - 12/2026 - XLS', 'oct2026.xlsx'], ['07/2026 - 09/2026 - XLS', 'jul2026.xlsx']]) })
+    replica.answer(new URL('2025/', MO_RATE_TABLES_PAGE).href, { kind: 'page', html: moYearPageHtml([['10/2025 - 12/2025 - XLS', 'oct2025.xlsx']]) })
   }
 
   it('finds the chart from the rate-tables page and its year pages at dor.mo.gov through the proxy, and answers a Cape Girardeau ZIP from it', async () => {

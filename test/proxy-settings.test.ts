@@ -76,7 +76,7 @@ describe('downloads and the proxy variables', () => {
     useProxy()
     const before = proxy.tunnels.length
     const baseUrl = await closedPortUrl()
-    const geocoder = createCensusGeocoder({ baseUrl, timeoutMs: 5000 })
+    const geocoder = createCensusGeocoder({ baseUrl, timeoutMs: 30_000 })
     await expect(geocoder.geocodeAddress('1600 Pennsylvania Ave NW, Washington, DC 20500')).rejects.toBeInstanceOf(GeocoderUnavailableError)
     expect(proxy.tunnels.slice(before)).toEqual([new URL(baseUrl).host])
   })

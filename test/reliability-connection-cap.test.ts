@@ -48,7 +48,7 @@ describe('connections per client address', () => {
     const held: Held[] = []
     try {
       for (let i = 0; i < CAP + 10; i++) held.push(await connectFrom('127.0.0.2'))
-      await expect.poll(() => held.filter((h) => h.closed).length, { timeout: 5_000 }).toBe(10)
+      await expect.poll(() => held.filter((h) => h.closed).length).toBe(10)
       // The ones closed are the last ten to arrive; the first fifty stay open.
       expect(held.slice(0, CAP).every((h) => !h.closed)).toBe(true)
       expect(server.logs.filter((e) => e.event === 'client_connections_capped')).toEqual([
@@ -66,7 +66,7 @@ describe('connections per client address', () => {
         const again = await connectFrom('127.0.0.2')
         held.push(again)
         return healthOver(again.socket)
-      }, { timeout: 5_000 }).toBe('HTTP/1.1 200 OK')
+      }).toBe('HTTP/1.1 200 OK')
     } finally {
       for (const h of held) h.socket.destroy()
     }

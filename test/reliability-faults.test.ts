@@ -7,13 +7,13 @@
 // corrupted snapshot (server-snapshots.test.ts), kill -9 after acknowledged writes
 // (portability-durability.test.ts), a store that cannot be opened (server-startup.test.ts).
 import path from 'node:path'
-import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { ErrorBody } from '../server/base/errors.ts'
 import { COMMIT_ROWS } from '../server/store/transactions-bulk.ts'
 import { TaxjarErrorBody } from '../server/taxjar/taxjar-error.ts'
 import { centsText, ndjsonOf, planCents, postNdjson, type RowPlan } from './support/portability-rows.ts'
 import { servedZips } from './support/portability-snapshot.ts'
+import { limitProcess } from './support/process-limit.ts'
 import { keyCaller } from './support/reliability-server-process.ts'
 import { storeProcessSuite } from './support/store-process-suite.ts'
 
@@ -41,7 +41,7 @@ describe('the store file unwritable while the server runs', () => {
     expect((await call('GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
     const usedBefore = (await call('GET', '/v1/account')).body.quota.used
 
-    await execa('prlimit', ['--pid', String(server.pid), '--fsize=0:unlimited'])
+    const refusingWrites = await limitProcess(server.pid, 'fsize', 0)
     const refusedWrites = [
       await call('POST', '/v1/portability/orders', order('during-1')),
       await call('PUT', '/v1/portability/nexus', { regions: [{ state: 'GA' }] }),
@@ -74,7 +74,7 @@ describe('the store file unwritable while the server runs', () => {
     // The usage flush keeps failing with the reason in the log, and keeps the counts pending.
     await expect.poll(() => server.events().some((e) => e.event === 'usage_flush_failed' && /File too large/.test(String(e.reason)))).toBe(true)
 
-    await execa('prlimit', ['--pid', String(server.pid), '--fsize=unlimited:unlimited'])
+    await refusingWrites.lift()
     expect((await call('POST', '/v1/portability/orders', order('after-1'))).status).toBe(201)
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
     expect(await server.stop()).toBe(0)

@@ -40,7 +40,7 @@ const record = (manifest: Manifest, code: string) => manifest.states.find((s) =>
 
 /** Waits until the server serves `manifest`'s snapshot. */
 async function served(manifest: Manifest): Promise<void> {
-  await expect.poll(async () => (await (await fetch(`${server.url}/healthz`)).json()).snapshot_id, { timeout: 15_000 }).toBe(manifest.snapshot)
+  await expect.poll(async () => (await (await fetch(`${server.url}/healthz`)).json()).snapshot_id).toBe(manifest.snapshot)
 }
 
 async function freshness(code: string) {

@@ -182,7 +182,7 @@ describe('a request the client cuts off', () => {
         resolve()
       }, 300)
     })
-    await expect.poll(() => server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/transactions/backfill'), { timeout: 10_000 }).toBeDefined()
+    await expect.poll(() => server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/transactions/backfill')).toBeDefined()
     expect(server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/transactions/backfill')).toMatchObject({ aborted: true, status: null })
 
     // An order whose client goes away before its JSON body is all there.
@@ -195,7 +195,7 @@ describe('a request the client cuts off', () => {
         resolve()
       }, 300)
     })
-    await expect.poll(() => server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/orders'), { timeout: 10_000 }).toBeDefined()
+    await expect.poll(() => server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/orders')).toBeDefined()
     const order = server.events().find((e) => e.event === 'request' && e.route === '/v1/portability/orders')!
     expect(order).toMatchObject({ aborted: true, status: null })
     // Not a server error: no error line with a stack for either, one info line for the order.

@@ -65,6 +65,5 @@ describe('a short soak', () => {
     // The store phase: nothing acknowledged while the file was away, every write refused with 503, accepted again on their own.
     expect(report.storeOutage).toMatchObject({ refusedBefore: 0, acknowledgedWhileAway: 0, recoveredAfterS: expect.any(Number) })
     expect(Object.keys(report.storeOutage!.whileAway)).toEqual(['503 STORE_FILE_LOST'])
-    expect(report.storeOutage!.recoveredAfterS!).toBeLessThan(2)
   })
 })

@@ -37,7 +37,7 @@ describe('SIGTERM while the store cannot be written', () => {
     await lookups(first, key, 7)
 
     await rename(storePath, `${storePath}.away`)
-    await expect.poll(async () => HealthBody.parse(await (await fetch(`${first.url}/healthz`)).json()).store, { timeout: 5_000 }).toMatchObject({ problem: 'file_lost' })
+    await expect.poll(async () => HealthBody.parse(await (await fetch(`${first.url}/healthz`)).json()).store).toMatchObject({ problem: 'file_lost' })
     await lookups(first, key, 30)
     expect(await used(first, key)).toBe(37)
     expect(await first.stop()).toBe(0)
@@ -53,7 +53,7 @@ describe('SIGTERM while the store cannot be written', () => {
     await expect.poll(() => second.events().filter((e) => e.event === 'usage_spill_restored')).toEqual([expect.objectContaining({ lookups: spilled[0].lookups })])
     expect(await used(second, key)).toBe(37)
     // Removed once a flush has written its counts.
-    await expect.poll(() => existsSync(spill), { timeout: 5_000 }).toBe(false)
+    await expect.poll(() => existsSync(spill)).toBe(false)
     await lookups(second, key, 3)
     expect(await second.stop()).toBe(0)
 

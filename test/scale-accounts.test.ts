@@ -52,14 +52,14 @@ describe('nodes on one PostgreSQL database', () => {
     const created = await admin(0, 'POST', '/admin/accounts', { name: 'spread', tier: 'enterprise' })
     expect(created.status).toBe(201)
     const key = created.body.api_key
-    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, key), { timeout: 10_000 }).toBe(200)
+    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, key)).toBe(200)
 
     const second = await admin(2, 'POST', '/admin/keys', { account_id: created.body.account_id })
     expect(second.status).toBe(201)
-    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, second.body.api_key), { timeout: 10_000 }).toBe(200)
+    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, second.body.api_key)).toBe(200)
 
     expect((await admin(1, 'POST', `/admin/keys/${created.body.key_id}/revoke`)).status).toBe(200)
-    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, key), { timeout: 10_000 }).toBe(401)
+    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, key)).toBe(401)
     // The account's other key is untouched everywhere.
     for (const node of [0, 1, 2]) expect(await lookup(node, second.body.api_key)).toBe(200)
     // Every node lists what the others did.
@@ -74,22 +74,22 @@ describe('nodes on one PostgreSQL database', () => {
     const env = { ...process.env, TAXATLAS_STORE: cluster.databaseUrl }
     const run = (...args: string[]) => execa('npm', ['run', '-s', 'admin', '--', ...args, '--json'], { cwd: PROJECT_ROOT, env })
     const account = JSON.parse((await run('create-account', '--name', 'by command', '--tier', 'starter')).stdout.trim().split('\n').at(-1)!)
-    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, account.api_key), { timeout: 10_000 }).toBe(200)
+    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, account.api_key)).toBe(200)
     await run('revoke-key', '--key', account.key_id)
-    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, account.api_key), { timeout: 10_000 }).toBe(401)
+    for (const node of [0, 1, 2]) await expect.poll(() => lookup(node, account.api_key)).toBe(401)
   })
 
   it('read a change that no notification announced at the next poll', async () => {
     const polling = await cluster.add({ TAXATLAS_STORE_POLL_MS: '300' })
     const created = await admin(0, 'POST', '/admin/accounts', { name: 'unannounced', tier: 'enterprise' })
-    await expect.poll(() => callNode(polling, created.body.api_key, 'GET', '/v1/tax/ga?zip=30303').then((r) => r.status), { timeout: 10_000 }).toBe(200)
+    await expect.poll(() => callNode(polling, created.body.api_key, 'GET', '/v1/tax/ga?zip=30303').then((r) => r.status)).toBe(200)
     // A key written straight into the database, as a restore or a tool would, without NOTIFY.
     const issued = newApiKey()
     await cluster.sql(
       "INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ('key_unannounced', $1, $2, $3, '2026-01-01T00:00:00.000Z')",
       [created.body.account_id, hashApiKey(issued.key).toString('hex'), issued.prefix],
     )
-    await expect.poll(() => callNode(polling, issued.key, 'GET', '/v1/tax/ga?zip=30303').then((r) => r.status), { timeout: 10_000 }).toBe(200)
+    await expect.poll(() => callNode(polling, issued.key, 'GET', '/v1/tax/ga?zip=30303').then((r) => r.status)).toBe(200)
     // The other nodes poll every 10 minutes and heard nothing: they do not know the key yet.
     expect(await lookup(0, issued.key)).toBe(401)
   })

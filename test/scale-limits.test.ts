@@ -42,7 +42,7 @@ const lookup = (node: number, key: string) => callNode(cluster.nodes[node % NODE
 
 /** Waits until every node has heard of a key created on one of them (GET /v1/account counts no lookup). */
 async function knownEverywhere(key: string): Promise<void> {
-  for (const node of cluster.nodes) await expect.poll(async () => (await callNode(node, key, 'GET', '/v1/account')).status, { timeout: 10_000 }).toBe(200)
+  for (const node of cluster.nodes) await expect.poll(async () => (await callNode(node, key, 'GET', '/v1/account')).status).toBe(200)
 }
 
 /** `total` lookups spread round-robin over the nodes, `concurrency` at a time; the statuses. */
@@ -75,7 +75,7 @@ describe('limits across nodes', () => {
       expect(new Set(refused.map((r) => `${r.status} ${r.code}`))).toEqual(new Set(['402 QUOTA_EXCEEDED']))
       // Every lookup served is in the database once the nodes have flushed.
       await expect
-        .poll(async () => Number((await cluster.sql('SELECT coalesce(sum(lookups), 0)::int AS n FROM usage WHERE account_id = $1', [account]))[0].n), { timeout: 10_000 })
+        .poll(async () => Number((await cluster.sql('SELECT coalesce(sum(lookups), 0)::int AS n FROM usage WHERE account_id = $1', [account]))[0].n))
         .toBe(served)
       // Any node's admin report shows every node's lookups.
       const report = await (await cluster.nodes[2].admin('GET', `/admin/usage?account_id=${account}`)).json()
@@ -89,7 +89,7 @@ describe('limits across nodes', () => {
     const { api_key: probe } = await cluster.nodes[0].createAccount('growth')
     // Each node enforces a third of the burst once it counts three live nodes.
     for (let node = 0; node < NODES; node++) {
-      await expect.poll(async () => (await lookup(node, probe)).headers.get('ratelimit-limit'), { timeout: 10_000 }).toBe(String(RATE.burst / NODES))
+      await expect.poll(async () => (await lookup(node, probe)).headers.get('ratelimit-limit')).toBe(String(RATE.burst / NODES))
     }
     const { api_key: key } = await cluster.nodes[0].createAccount('growth')
     const started = performance.now()
@@ -108,9 +108,9 @@ describe('limits across nodes', () => {
   it('gives a node that stops its share back to the others', async () => {
     const extra = await cluster.add({ TAXATLAS_TIERS: JSON.stringify(TIERS), TAXATLAS_STORE_POLL_MS: '300' })
     const { api_key: probe } = await cluster.nodes[0].createAccount('growth')
-    await expect.poll(async () => (await lookup(0, probe)).headers.get('ratelimit-limit'), { timeout: 10_000 }).toBe(String(RATE.burst / 4))
+    await expect.poll(async () => (await lookup(0, probe)).headers.get('ratelimit-limit')).toBe(String(RATE.burst / 4))
     expect(await extra.stop()).toBe(0)
     cluster.nodes.pop()
-    await expect.poll(async () => (await lookup(0, probe)).headers.get('ratelimit-limit'), { timeout: 10_000 }).toBe(String(RATE.burst / NODES))
+    await expect.poll(async () => (await lookup(0, probe)).headers.get('ratelimit-limit')).toBe(String(RATE.burst / NODES))
   })
 })

@@ -81,7 +81,7 @@ describe('orders across nodes', () => {
     const regions = async (node: number) => (await call(node, 'GET', '/v1/portability/nexus')).body.regions.map((r: { state: string }) => r.state)
     for (const node of [0, 1, 2]) expect(await regions(node)).toEqual([])
     expect((await call(0, 'PUT', '/v1/portability/nexus', { regions: [{ state: 'GA', registered_since: '2025-01-01' }, { state: 'CT' }] })).status).toBe(200)
-    for (const node of [1, 2]) await expect.poll(() => regions(node), { timeout: 10_000 }).toEqual(['CT', 'GA'])
+    for (const node of [1, 2]) await expect.poll(() => regions(node)).toEqual(['CT', 'GA'])
     const health = await call(2, 'GET', '/v1/portability/nexus/health')
     expect(health.body.states.find((s: { state: string }) => s.state === 'GA').registered).toBe(true)
   })

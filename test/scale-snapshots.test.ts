@@ -48,14 +48,14 @@ describe('a snapshot delivered to nodes sharing an artifacts directory', () => {
 
     // Every node looked at it and refused it, and answers lookups from the snapshot it had.
     await expect
-      .poll(() => cluster.nodes.every((node) => node.events().some((e) => e.event === 'snapshot_refused' && e.snapshot === nextId)), { timeout: 10_000 })
+      .poll(() => cluster.nodes.every((node) => node.events().some((e) => e.event === 'snapshot_refused' && e.snapshot === nextId)))
       .toBe(true)
     expect(await servedIds()).toEqual([firstId, firstId, firstId])
     for (const node of cluster.nodes) expect((await callNode(node, key, 'GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
 
     // The copy finishes: each node verifies it at its next poll and swaps.
     await copyFile(path.join(from, 'rates.bin'), path.join(to, 'rates.bin'))
-    await expect.poll(servedIds, { timeout: 10_000 }).toEqual([nextId, nextId, nextId])
+    await expect.poll(servedIds).toEqual([nextId, nextId, nextId])
     for (const node of cluster.nodes) expect((await callNode(node, key, 'GET', '/v1/tax/ga?zip=30303')).status).toBe(200)
   })
 })

@@ -72,7 +72,8 @@ const checkout = {
 describe('schema prechecks', () => {
   it('accept only what zod accepts and returns unchanged, for every route schema that has one', () => {
     const compiled = routeSchemas.filter(({ schema }) => precheckOf(schema) !== null)
-    expect(compiled.map((c) => c.name)).toContain('POST /taxjar/v2/taxes body')
+    // the schemas `make bench` weighs the precheck on: without a precheck for them it would be a no-op where it counts
+    expect(compiled.map((c) => c.name)).toEqual(expect.arrayContaining(['POST /taxjar/v2/taxes body', 'GET /v1/tax/:state query']))
     for (const { name, schema } of compiled) {
       const precheck = precheckOf(schema)!
       let accepted = 0
@@ -114,7 +115,7 @@ describe('schema prechecks', () => {
     expect(OrderTaxInput.safeParse(lines(MAX_TAX_LINE_ITEMS + 1)).success).toBe(false)
   })
 
-  it('compile to none where the parse changes or refines values: coercion, defaults, transforms, refinements, formats, loose objects', () => {
+  it('compile to none where the parse changes or refines values (coercion, defaults, transforms, refinements, formats, loose objects) or zod\'s internals are not as read', () => {
     const changing = [
       z.coerce.number(),
       z.string().default('x'),
@@ -129,6 +130,9 @@ describe('schema prechecks', () => {
       z.string().default('x').optional(),
     ]
     for (const schema of changing) expect(precheckOf(schema)).toBeNull()
+    // internals of another shape than zod's today (a release that changed them): no precheck, and no failure
+    expect(precheckOf({ _zod: { def: { type: 'object', shape: null } } } as unknown as z.ZodType)).toBeNull()
+    expect(precheckOf({} as unknown as z.ZodType)).toBeNull()
     // A stripping object has one, and leaves a value with an unknown key to zod, which drops the key.
     const stripping = z.object({ a: z.string() })
     expect(precheckOf(stripping)!({ a: 'x', b: 1 })).toBe(false)

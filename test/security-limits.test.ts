@@ -100,6 +100,9 @@ describe('request size', () => {
 describe('request time', () => {
   const REQUEST_TIMEOUT_MS = 1_500
   const IDLE_TIMEOUT_MS = 1_000
+  // Cut by these timeouts, not Node's own (a minute and more): the margin is what a busy machine
+  // may add to a timer, not a measure of how promptly the cut comes.
+  const NOT_NODES_OWN_MS = 30_000
   let timed: TestServer
   let timedKey: string
   beforeAll(async () => {
@@ -134,7 +137,7 @@ describe('request time', () => {
     expect(bodyOf(cut.answer).error).toMatchObject({ code: 'REQUEST_TIMEOUT', message: expect.stringMatching(/no part of the request body arrived for 1 s/i) })
     expect(cut.answer).toMatch(/\r\nConnection: close\r\n/i)
     expect(cut.heldSeconds * 1000).toBeGreaterThanOrEqual(IDLE_TIMEOUT_MS)
-    expect(cut.heldSeconds * 1000).toBeLessThan(IDLE_TIMEOUT_MS + 2_000)
+    expect(cut.heldSeconds * 1000).toBeLessThan(IDLE_TIMEOUT_MS + NOT_NODES_OWN_MS)
   })
 
   it('any other body must arrive within the request timeout, trickling or stalled, and is answered 408 in the envelope', async () => {
@@ -146,7 +149,7 @@ describe('request time', () => {
       expect(bodyOf(outcome.answer).error).toMatchObject({ code: 'REQUEST_TIMEOUT', message: 'The request body took too long to arrive.' })
       expect(outcome.answer).toContain(`\r\nX-Request-Id: ${bodyOf(outcome.answer).error.support_reference}\r\n`)
       expect(outcome.heldSeconds * 1000).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS)
-      expect(outcome.heldSeconds * 1000).toBeLessThan(REQUEST_TIMEOUT_MS + 2_000)
+      expect(outcome.heldSeconds * 1000).toBeLessThan(REQUEST_TIMEOUT_MS + NOT_NODES_OWN_MS)
     }
     expect(await readAccountState(timed.url, timedKey)).toEqual(before)
   })

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
-import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { KEY_PREFIX } from '../server/store/api-keys.ts'
+import { limitProcess } from './support/process-limit.ts'
 import { rawRequest } from './support/reliability-raw-http.ts'
 import { startServerProcess, type ServerProcess } from './support/reliability-server-process.ts'
 import { artifactsWithSnapshot } from './support/server-snapshot.ts'
@@ -87,12 +87,12 @@ describe('keys and tokens', () => {
       bodies.push(response.text)
     }
     // Store write errors (every file write of the process refused), then writes again.
-    await execa('prlimit', ['--pid', String(server.pid), '--fsize=0:unlimited'])
+    const refusingWrites = await limitProcess(server.pid, 'fsize', 0)
     const order = { transaction_id: 's-1', transaction_date: new Date().toISOString().slice(0, 10), to_zip: '30303', to_state: 'GA', amount: '1.00' }
     expect(await send('/v1/portability/orders', { 'X-API-Key': other.api_key, 'Content-Type': 'application/json' }, { method: 'POST', body: JSON.stringify(order) })).toBe(503)
     expect((await server.admin('POST', '/admin/accounts', { name: 'refused', tier: 'trial' })).status).toBe(503)
     await expect.poll(() => server.events().some((e) => e.event === 'usage_flush_failed')).toBe(true)
-    await execa('prlimit', ['--pid', String(server.pid), '--fsize=unlimited:unlimited'])
+    await refusingWrites.lift()
 
     const output = server.output()
     expect(output).toContain('"status":401')

@@ -48,13 +48,13 @@ describe('server/main.ts', () => {
     const storePath = path.join(storeDir, 'taxatlas.duckdb')
     const { child, lines } = serve({ TAXATLAS_ARTIFACTS: artifacts.dir, TAXATLAS_STORE: storePath })
     try {
-      await expect.poll(() => lines.find((l) => l.event === 'listening'), { timeout: 30_000 }).toBeDefined()
+      await expect.poll(() => lines.find((l) => l.event === 'listening')).toBeDefined()
       const listening = lines.find((l) => l.event === 'listening')!
       expect(listening).toMatchObject({ pid: child.pid, snapshot: artifacts.id, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) })
       expect(typeof listening.startup_ms).toBe('number')
       expect(typeof listening.rss_mb).toBe('number')
       // The store opens after listen; the admin endpoint file is written once it is ready.
-      await expect.poll(() => lines.find((l) => l.event === 'store_ready'), { timeout: 30_000 }).toBeDefined()
+      await expect.poll(() => lines.find((l) => l.event === 'store_ready')).toBeDefined()
       expect(lines.find((l) => l.event === 'store_ready')).toMatchObject({ ms: expect.any(Number), startup_ms: expect.any(Number) })
       expect(existsSync(endpointFilePath(storePath))).toBe(true)
       const health = await (await fetch(`${listening.url}/healthz`)).json()
@@ -62,9 +62,9 @@ describe('server/main.ts', () => {
 
       // The pointer watch sees the corrupt snapshot and refuses it; SIGHUP makes it try again.
       await republish(artifacts.dir, artifacts.id, 'corrupt-hup', { corrupt: true })
-      await expect.poll(() => lines.find((l) => l.event === 'snapshot_refused'), { timeout: 10_000 }).toBeDefined()
+      await expect.poll(() => lines.find((l) => l.event === 'snapshot_refused')).toBeDefined()
       child.kill('SIGHUP')
-      await expect.poll(() => lines.find((l) => l.event === 'snapshot_refused' && l.trigger === 'signal'), { timeout: 10_000 }).toBeDefined()
+      await expect.poll(() => lines.find((l) => l.event === 'snapshot_refused' && l.trigger === 'signal')).toBeDefined()
       expect((await (await fetch(`${listening.url}/healthz`)).json()).snapshot_id).toBe(artifacts.id)
 
       const request = lines.find((l) => l.event === 'request' && l.route === '/healthz')

@@ -89,10 +89,8 @@ describe('the server refreshes by itself', () => {
       artifactsDir: artifacts,
       env: await serverEnv({ TAXATLAS_REFRESH_SCHEDULE: '* * * * * *', TAXATLAS_REFRESH_COMMAND: `${process.execPath} -e process.exit(3)` }),
     })
-    const deadline = Date.now() + 20_000
-    while (!server.logs.some((entry) => entry.event === 'snapshot_loaded' && entry.trigger === 'refresh') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    const { logs } = server
+    await expect.poll(() => logs.some((entry) => entry.event === 'snapshot_loaded' && entry.trigger === 'refresh')).toBe(true)
     await server.running.refresh!.stop()
     const failed = server.logs.find((entry) => entry.event === 'refresh_failed')
     expect(failed).toMatchObject({ trigger: 'schedule', reason: 'exit code 3' })

@@ -60,7 +60,7 @@ describe('hot swap', () => {
     const next = new Date(Date.now() + 86_400_000).toISOString()
     const manifest = await refreshInChild(artifacts.dir, inject('mirrorUrl'), { states: 'GA', now: next })
     expect(manifest.snapshot).not.toBe(artifacts.id)
-    await expect.poll(servedId, { timeout: 10_000, interval: 50 }).toBe(manifest.snapshot)
+    await expect.poll(servedId, { interval: 50 }).toBe(manifest.snapshot)
     loopDelay.disable()
     // This process hosts the server and its clients: a stall near the server's 5 s keep-alive
     // timeout lets clients reuse sockets the server has closed (ECONNRESET), a failure of the test
@@ -82,7 +82,7 @@ describe('a corrupted snapshot', () => {
   it('is refused, logged with the reason, and the previous snapshot keeps serving', async () => {
     const serving = await servedId()
     await republish(artifacts.dir, serving, 'corrupt-1', { corrupt: true })
-    await expect.poll(() => server.logs.find((e) => e.event === 'snapshot_refused' && e.snapshot === 'corrupt-1'), { timeout: 10_000 }).toBeDefined()
+    await expect.poll(() => server.logs.find((e) => e.event === 'snapshot_refused' && e.snapshot === 'corrupt-1')).toBeDefined()
     const refused = server.logs.find((e) => e.event === 'snapshot_refused' && e.snapshot === 'corrupt-1')!
     expect(refused.reason).toMatch(/rates\.bin sha256 [0-9a-f]{64} does not match the manifest/)
     expect(refused.serving).toBe(serving)

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { parseListing, parseSstFileName, pickLatest } from '../pipeline/feeds/sst/file-names.ts'
+import { parseSstFileName, pickLatest } from '../pipeline/feeds/sst/file-names.ts'
 import { sharedPath } from './support/shared.ts'
 
 /** Every file name publisher-evidence.md A.3 lists, with the posting date its quarter label implies. */
@@ -162,19 +162,5 @@ describe('SST file names', () => {
     expect(pickLatest(names, 'GA', 'rate')?.name).toBe('GAR2026Q2FEB19.csv')
     expect(pickLatest(names, 'MN', 'rate')?.ext).toBe('zip')
     expect(pickLatest(names, 'WI', 'rate')?.edition).toBe('2026Q2FEB18')
-  })
-
-  it('P2 parseListing pulls file names out of an HTML index page', () => {
-    const html = `<html><body><h1>Index of /ratesandboundry/Rates</h1>
-      <a href="../">Parent</a>
-      <a href="/ratesandboundry/Rates/WYR2026Q2APR1.csv">WYR2026Q2APR1.csv</a>
-      <a HREF='https://www.streamlinedsalestax.org/ratesandboundry/Rates/KYR2012Q4Aug13.csv?v=2'>KY</a>
-      <a href=WYR2026Q3JUN2.CSV>WY Q3</a>
-      <a href="/ratesandboundry/Rates/WYR2026Q2APR1.csv">again</a>
-      <a href="/ratesandboundry/Rates/MNR2026Q2FEB18%2Ezip">MN</a>
-    </body></html>`
-    const names = parseListing(html)
-    expect(names).toEqual(['WYR2026Q2APR1.csv', 'KYR2012Q4Aug13.csv', 'WYR2026Q3JUN2.CSV', 'MNR2026Q2FEB18.zip'])
-    expect(pickLatest(names, 'WY', 'rate')?.name).toBe('WYR2026Q3JUN2.CSV')
   })
 })

@@ -2,7 +2,7 @@
 // region name Avalara's real 2025-12 CA edition gives them, with the official CDTFA rates of that place.
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { parseAvalaraZip5, type AvalaraRow } from '../pipeline/feeds/avalara-zip5/compile.ts'
+import { parseAvalaraZip5, type AvalaraRow } from '../pipeline/feeds/aggregator-drop.ts'
 import { compileCdtfa, parseCdtfaWorkbook } from '../pipeline/feeds/cdtfa/workbook.ts'
 import { placeUnlistedZips } from '../pipeline/feeds/unlisted-zips.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'

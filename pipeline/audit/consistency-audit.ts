@@ -6,7 +6,7 @@ import type { RateIndex, ZipEntry } from '../../snapshot-contract/rate-index.ts'
 import type { FeedResult } from '../../snapshot-contract/model.ts'
 import { placeMatchKey } from '../../snapshot-contract/place-names.ts'
 import { usualSpecialByCounty } from '../feeds/aggregator-defaults.ts'
-import type { AvalaraRow } from '../feeds/avalara-zip5/compile.ts'
+import type { AvalaraRow } from '../feeds/aggregator-drop.ts'
 import { leadingKey, regionWords } from '../feeds/region-names.ts'
 
 /**

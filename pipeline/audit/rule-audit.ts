@@ -12,7 +12,7 @@ import type { CandidateBasis, FeedResult } from '../../snapshot-contract/model.t
 import type { Candidate, RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { defaultRates } from './consistency-audit.ts'
 import { AGGREGATOR_RULES, DEFAULT_RULE_SETTINGS, type AggregatorRule, type RuleSettings } from '../feeds/aggregator-defaults.ts'
-import type { AvalaraRow } from '../feeds/avalara-zip5/compile.ts'
+import type { AvalaraRow } from '../feeds/aggregator-drop.ts'
 
 /** The official place choice, measured beside the aggregator rules. */
 export const USPS_CITY_RULE = 'usps_city_preferred'

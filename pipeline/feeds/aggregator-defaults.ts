@@ -45,7 +45,7 @@ export type RuleSettings = { rules: ReadonlySet<AggregatorRule>; minAgreeing: nu
 
 export const DEFAULT_RULE_SETTINGS: RuleSettings = { rules: new Set(AGGREGATOR_RULES), minAgreeing: MIN_AGREEING, neighbourKm: NEIGHBOUR_KM }
 
-/** The parts of an aggregator row (avalara-zip5/compile.ts AvalaraRow) the rules read. */
+/** The parts of an aggregator row (aggregator-drop.ts AvalaraRow) the rules read. */
 export type AggregatorRow = { zip: string; taxRegionName: string; stateRate: number; cityRate: number; specialRate: number; combinedRate: number }
 
 export type RowCandidate = { row: AggregatorRow; candidate: ZipCandidate; countyFips: string | null }

@@ -6,7 +6,7 @@
 // so answers keep `rate_varies_by_address` naming the exact source, at low confidence.
 import type { FeedResult, JurisdictionRate, RateVaries, ZipCandidate } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
-import type { AvalaraRow } from './avalara-zip5/compile.ts'
+import type { AvalaraRow } from './aggregator-drop.ts'
 import { PREFERRED_SHARE } from './candidate-weights.ts'
 
 export type LowerBoundInput = { rows: AvalaraRow[]; fileName: string; edition: string; editionDate: string }

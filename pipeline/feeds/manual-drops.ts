@@ -2,7 +2,7 @@
 // `<edition>/TAXRATES_ZIP5_<ST><YYYYMM>.csv`, every edition held for a state, read and parsed.
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { heldDrops, parseAvalaraZip5, type AvalaraDrop, type AvalaraZip5File } from './avalara-zip5/compile.ts'
+import { heldDrops, parseAvalaraZip5, type AvalaraDrop, type AvalaraZip5File } from './aggregator-drop.ts'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import type { RawFile } from '../../snapshot-contract/model.ts'
 import { localFileUrl } from '../fetch/local-source-names.ts'

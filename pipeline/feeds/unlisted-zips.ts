@@ -7,7 +7,7 @@
 import type { Geography, GeoPlace } from '../../snapshot-contract/geography-model.ts'
 import { placesByMatchKey } from '../../snapshot-contract/place-names.ts'
 import type { FeedResult, ZipCandidate } from '../../snapshot-contract/model.ts'
-import type { AvalaraRow } from './avalara-zip5/compile.ts'
+import type { AvalaraRow } from './aggregator-drop.ts'
 import { countyWordFollows, leadingKey, regionCountyFinder, regionWords } from './region-names.ts'
 
 type RegionPlace = { kind: 'place'; place: GeoPlace } | { kind: 'county'; fips: string }

@@ -2,32 +2,30 @@
 // (Florida's PointMatch "Download All"): GET the page, send its form back with the hidden state
 // fields (__VIEWSTATE, __EVENTVALIDATION, …) and the button, and take the answer as the file.
 import got, { HTTPError } from 'got'
+import { Parser } from 'htmlparser2'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
 import { assertBodyKind } from './body-kind.ts'
 import { download, FetchError, type FetchedSource, type SourceRequest } from './fetch-source.ts'
 import { agentsFor } from './proxy-agents.ts'
 import type { PipelineSettings } from '../settings.ts'
 
-const attribute = (tag: string, name: string): string | null => {
-  const match = new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)')`, 'i').exec(tag)
-  return match ? decodeEntities(match[2] ?? match[3] ?? '') : null
-}
-const decodeEntities = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
-
 /** The form fields a browser would send for `button`: every hidden input, and the button's own name and value. */
 export function postbackFields(html: string, button: string): Record<string, string> {
   const fields: Record<string, string> = {}
   let pressed = false
-  for (const [tag] of html.matchAll(/<input\b[^>]*>/gi)) {
-    const type = (attribute(tag, 'type') ?? 'text').toLowerCase()
-    const name = attribute(tag, 'name')
-    if (!name) continue
-    if (type === 'hidden') fields[name] = attribute(tag, 'value') ?? ''
-    if (type === 'submit' && attribute(tag, 'value') === button) {
-      fields[name] = button
-      pressed = true
-    }
-  }
+  const parser = new Parser({
+    onopentag(tag, attributes) {
+      const { name, value } = attributes
+      if (tag !== 'input' || !name) return
+      const type = (attributes.type ?? 'text').toLowerCase()
+      if (type === 'hidden') fields[name] = value ?? ''
+      if (type === 'submit' && value === button) {
+        fields[name] = button
+        pressed = true
+      }
+    },
+  }, { decodeEntities: true })
+  parser.end(html)
   if (!pressed) throw new FetchError(`the page has no "${button}" button`)
   if (!('__VIEWSTATE' in fields)) throw new FetchError('the page has no __VIEWSTATE field: not the ASP.NET form expected')
   return fields

@@ -10,8 +10,8 @@
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { sha256Hex } from '../../snapshot-contract/file-bytes.ts'
-import { parseListingLinks } from '../feeds/sst/file-names.ts'
 import { download, FetchError } from './fetch-source.ts'
+import { linkedFiles } from './html-links.ts'
 import { localMirrorFolder } from './local-source-names.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
 
@@ -66,8 +66,7 @@ async function readListing(feed: string, indexUrl: string, location: SourceLocat
   }
   const pageUrl = location.kind === 'url' ? `${location.base}/${feed}/` : indexUrl
   const page = await downloadPage(feed, pageUrl)
-  const links = parseListingLinks(page.bytes.toString('utf8'))
-  const files = links.flatMap(({ name, href }) => {
+  const files = linkedFiles(page.bytes.toString('utf8')).flatMap(({ name, href }) => {
     try {
       const officialUrl = location.kind === 'url' ? new URL(encodeURIComponent(name), indexUrl).href : new URL(href, pageUrl).href
       return [{ name, officialUrl }]

@@ -2,7 +2,8 @@
 // is a terminal, and a summary table at the end that says why any state is `stale`.
 import cliProgress from 'cli-progress'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
-import { parseSstFileName } from '../feeds/sst/file-names.ts'
+import { FEED_ADAPTERS } from '../feeds/adapter-table.ts'
+import { sstFileRole } from '../feeds/sst/adapter.ts'
 import { dataAgeDays, STALE_AFTER_DAYS, type Reporter } from './refresh.ts'
 import { formatTable } from './snapshot-diff.ts'
 
@@ -58,8 +59,8 @@ export function summaryTable(states: StateRecord[], now: Date): string {
  * lookups answer at ZIP level. Empty when there is none.
  */
 export function withoutBoundaryFile(states: StateRecord[]): string {
-  const kinds = (state: StateRecord) => new Set(state.sources.map((source) => parseSstFileName(source.name)?.kind))
-  const codes = states.filter((state) => kinds(state).has('rate') && !kinds(state).has('boundary')).map((state) => state.code)
+  const roles = (state: StateRecord) => new Set(state.sources.map((source) => FEED_ADAPTERS[state.feed].edition.role(source.name)))
+  const codes = states.filter((state) => roles(state).has(sstFileRole(state.code, 'rate')) && !roles(state).has(sstFileRole(state.code, 'boundary'))).map((state) => state.code)
   if (codes.length === 0) return ''
   return `${codes.length} SST state${codes.length === 1 ? '' : 's'} served without a boundary file (none in the Boundary listing): ${codes.join(' ')}.\n` +
     '    Their ZIP+4 and address lookups answer as their ZIP does; a boundary file listed later is read by the next refresh.'

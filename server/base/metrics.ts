@@ -4,6 +4,9 @@
 // Node's process metrics. With metrics off nothing here runs on a request's path. prom-client is
 // loaded by createMetrics, never at start-up otherwise.
 import type { AccessEntry } from './logger.ts'
+import { onFirstUse } from './on-first-use.ts'
+
+export const loadPromClient = onFirstUse('prom-client', () => import('prom-client'), ['Registry', 'Counter', 'Gauge', 'Histogram', 'collectDefaultMetrics'])
 
 export type MetricsSources = {
   storeEngine: string
@@ -18,6 +21,8 @@ export type MetricsSources = {
   storeState: () => string
   /** times the store was opened again in place after DuckDB gave up on it */
   storeReopens: () => number
+  /** webhook attempts failed for a reason of ours since start-up (webhooks/own-failures.ts) */
+  webhookOwnFailures: () => number
 }
 
 export type ServerMetrics = {
@@ -34,7 +39,7 @@ export type ServerMetrics = {
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 export async function createMetrics(sources: MetricsSources): Promise<ServerMetrics> {
-  const client = await import('prom-client')
+  const client = await loadPromClient()
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry, prefix: 'taxatlas_' })
   const requests = new client.Counter({ name: 'taxatlas_http_requests_total', help: 'Requests answered, by route pattern, method and status.', labelNames: ['route', 'method', 'status'], registers: [registry] })
@@ -111,6 +116,16 @@ export async function createMetrics(sources: MetricsSources): Promise<ServerMetr
     collect() {
       this.reset()
       this.inc(sources.droppedLogLines())
+    },
+  })
+
+  new client.Counter({
+    name: 'taxatlas_webhook_own_failures_total',
+    help: "Webhook attempts not sent or not recorded for a reason of taxatlas's own, not the receiver's (the HTTP client could not load, the code threw, the store refused the record).",
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(sources.webhookOwnFailures())
     },
   })
 

@@ -67,7 +67,7 @@ class HeldSnapshots {
 const BY_DIRECTORY = new Map<string, HeldSnapshots>()
 
 /** For one state of the served snapshot, when each of its changes was first seen. */
-export const firstSeenOf = memoPerState(buildTable)
+export const firstSeenOf = memoPerState('changes first seen', buildTable)
 
 async function buildTable(snapshot: Snapshot, state: string): Promise<FirstSeenOf> {
   let held = BY_DIRECTORY.get(snapshot.artifactsDir)

@@ -16,7 +16,7 @@ export type StateChange = Omit<RateChange, 'source'> & {
 }
 
 /** The state's changes in the snapshot, in the feed's order. */
-export const stateChanges = memoPerState(derive)
+export const stateChanges = memoPerState('rate changes', derive)
 
 function derive(snapshot: Snapshot, state: string): readonly StateChange[] {
   if (!snapshot.rates.states.includes(state)) return []

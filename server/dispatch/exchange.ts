@@ -12,6 +12,7 @@ import type { ReplyCache } from '../http/reply-cache.ts'
 import { ensureBaseHeaders, requestState, type RequestState } from '../http/request-context.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
+import type { WebhooksHealth } from '../webhooks/own-failures.ts'
 import type { Account } from '../store/accounts.ts'
 import type { StoreGate, StoreParts } from '../store/store.ts'
 import type { UsageCounter } from '../store/usage.ts'
@@ -36,6 +37,8 @@ export type AppDeps = {
   authThrottle?: AuthThrottle
   /** which other origins' pages may call the routes (TAXATLAS_CORS_ORIGINS); same origin only when absent */
   cors?: CorsPolicy
+  /** webhook attempts failed for a reason of ours, for /healthz; always ok when absent */
+  webhooks?: { health(): WebhooksHealth }
 }
 
 export type RoutedRequest = IncomingMessage & { params?: Record<string, string> }

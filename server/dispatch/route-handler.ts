@@ -14,6 +14,7 @@ import { addHeaders, baseHeaderList, JsonText, sendError, sendJson, sendWhole } 
 import { validate, validationError, type Location, type ValidationDetail } from '../http/validation.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
+import type { WebhooksHealth } from '../webhooks/own-failures.ts'
 import type { StoreParts } from '../store/store.ts'
 import { exchange, setHeaders, uncount, type AppDeps, type Exchange, type RoutedRequest } from './exchange.ts'
 import { authenticateKey, awaitUsageSync, checkAccountPlan, countLookup, limitRate } from './key-steps.ts'
@@ -21,13 +22,19 @@ import type { Auth, Caller, Route, RouteContext, RouteSettings, ServiceHealth } 
 
 const SNAPSHOT_OK: SnapshotHealth = { status: 'ok' }
 const LOGS_OK: LogOutputHealth = { status: 'ok', dropped_lines: 0 }
+const WEBHOOKS_OK: WebhooksHealth = { status: 'ok', own_failures: 0 }
 
 /**
  * The handler of one declared route: the origin check, then — once the store is open, for a key
  * route — the route's steps (`stepsOf`) in order.
  */
 export function routeHandler(route: Route, deps: AppDeps) {
-  const health = (): ServiceHealth => ({ store: deps.store.health(), snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK, logs: deps.logger.output?.() ?? LOGS_OK })
+  const health = (): ServiceHealth => ({
+    store: deps.store.health(),
+    snapshot: deps.snapshots.health?.() ?? SNAPSHOT_OK,
+    logs: deps.logger.output?.() ?? LOGS_OK,
+    webhooks: deps.webhooks?.health() ?? WEBHOOKS_OK,
+  })
   const cors = deps.cors ?? SAME_ORIGIN_ONLY
   const isPublic = route.auth === 'public'
   // A public answer may be kept by shared caches; once it depends on the Origin, it says so.

@@ -16,6 +16,7 @@ import type { LogOutputHealth } from '../base/logger.ts'
 import type { SnapshotHealth } from '../snapshot/snapshot-health.ts'
 import type { Tier } from '../base/tiers.ts'
 import type { UrlPolicy } from '../webhooks/webhook-url.ts'
+import type { WebhooksHealth } from '../webhooks/own-failures.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -64,7 +65,7 @@ export type RouteContext<A extends Auth, P, Q, B> = {
   health: () => ServiceHealth
 }
 
-export type ServiceHealth = { store: StoreHealth; snapshot: SnapshotHealth; logs: LogOutputHealth }
+export type ServiceHealth = { store: StoreHealth; snapshot: SnapshotHealth; logs: LogOutputHealth; webhooks: WebhooksHealth }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined
 

@@ -2,7 +2,7 @@
 // point with its county and incorporated place out. Optional and off by default (see
 // geocoder-settings.ts); every way the upstream can fail becomes GeocoderUnavailableError.
 import type { EnvHttpProxyAgent } from 'undici'
-import { loadUndici } from '../base/undici.ts'
+import { loadUndici, type Undici } from '../base/undici.ts'
 import { CensusGeographiesResponse, type CensusAddressMatch } from './census-response.ts'
 import type { GeocodeMatch, Geocoder } from './geocode-match.ts'
 import { GeocoderUnavailableError, retryAfterSeconds } from './geocoder-unavailable-error.ts'
@@ -22,10 +22,12 @@ export type CensusGeocoderOptions = {
 
 // Node 20's built-in fetch ignores the proxy variables; undici's EnvHttpProxyAgent follows
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY (CONNECT for https), and TLS trusts NODE_EXTRA_CA_CERTS.
-let proxyAware: EnvHttpProxyAgent | null = null
+// Made before the server listens when a geocoder is configured (optional-features.ts).
+let proxyAware: Promise<{ fetch: Undici['fetch']; agent: EnvHttpProxyAgent }> | null = null
+export const loadProxyAwareFetch = () => (proxyAware ??= loadUndici().then((undici) => ({ fetch: undici.fetch, agent: new undici.EnvHttpProxyAgent() })))
 const envProxyFetch = (async (input: string, init?: RequestInit) => {
-  const undici = await loadUndici()
-  return undici.fetch(input, { ...(init as object), dispatcher: (proxyAware ??= new undici.EnvHttpProxyAgent()) })
+  const { fetch, agent } = await loadProxyAwareFetch()
+  return fetch(input, { ...(init as object), dispatcher: agent })
 }) as unknown as typeof fetch
 
 export function createCensusGeocoder(options: CensusGeocoderOptions): Geocoder {

@@ -4,6 +4,7 @@
 import type { HistoryLayer } from '../../snapshot-contract/manifest.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { readSnapshotFile } from '../../snapshot-contract/snapshot-store.ts'
+import { DerivedViews } from '../snapshot/derived-views.ts'
 import { aligned } from '../snapshot/open-snapshot.ts'
 import { factsOf, type Coverage, type SnapshotView } from './snapshot-facts.ts'
 
@@ -55,6 +56,7 @@ export class HeldEditions {
           rates: new RateIndex(aligned(bytes), `${current.id}/${layer.file.name}`),
           places: current.places,
           shapes: current.shapes,
+          derived: new DerivedViews(),
         }))
         .catch(() => {
           this.#open.delete(key)

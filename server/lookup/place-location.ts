@@ -14,6 +14,7 @@ import { warning, type WarningObject } from './lookup-warnings.ts'
 import { nearestZip, zipPointsInCounty, type CandidateMatch } from './nearest-zip.ts'
 import { ownPlaceCandidate, onZipOf, placeWithoutZip } from './place-stack.ts'
 import { factsOf, type SnapshotFacts, type SnapshotView, type ZipPoint } from './snapshot-facts.ts'
+import { derivedView } from '../snapshot/derived-views.ts'
 import { placeNameMatch, type PlaceModel } from './taxing-place.ts'
 
 export type PlaceQuery = {
@@ -155,14 +156,10 @@ function firstZip(points: readonly ZipPoint[], match: CandidateMatch): { point: 
 }
 
 // A place's answer depends on the snapshot and the place only: found once, then reused.
-const BOUND_BY_SNAPSHOT = new WeakMap<SnapshotView, Map<string, Bound | null>>()
+const BOUND_PLACES = derivedView('places bound', (_view: SnapshotView) => new Map<string, Bound | null>())
 
 function cached(view: SnapshotView, key: string, find: () => Bound | null): Bound | null {
-  let picks = BOUND_BY_SNAPSHOT.get(view)
-  if (!picks) {
-    picks = new Map()
-    BOUND_BY_SNAPSHOT.set(view, picks)
-  }
+  const picks = BOUND_PLACES.of(view)
   let pick = picks.get(key)
   if (pick === undefined) {
     pick = find()

@@ -1,9 +1,10 @@
-// What lookups need from a snapshot beyond its indexes, computed once per snapshot object (kept in
-// a WeakMap, so it goes away with the snapshot): state records by code, withheld and carried ZIPs, each state's
+// What lookups need from a snapshot beyond its indexes, computed once per snapshot (one of its
+// derived views, so it goes away with the snapshot): state records by code, withheld and carried ZIPs, each state's
 // standing warnings, the date range its data covers, and its ZIP centroids for point lookups.
 import { feedTraits, isStatewide } from '../../snapshot-contract/feed-traits.ts'
 import type { StateRecord } from '../../snapshot-contract/manifest.ts'
 import type { Authority } from '../../snapshot-contract/rate-index.ts'
+import { derivedView } from '../snapshot/derived-views.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import { STATES } from '../../sources/index.ts'
 import type { StateDescriptor } from '../../sources/descriptor.ts'
@@ -13,7 +14,7 @@ import { formatRate } from '../../snapshot-contract/rate-units.ts'
 import { placeName, type PlaceModel, type PlaceName } from './taxing-place.ts'
 
 /** The parts of a snapshot a lookup reads; an earlier snapshot opened for history has the same shape. */
-export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places' | 'shapes'>
+export type SnapshotView = Pick<Snapshot, 'id' | 'manifest' | 'rates' | 'places' | 'shapes' | 'derived'>
 
 /** The dates one state's data in a snapshot answers for. */
 export type Coverage = {
@@ -256,13 +257,6 @@ export class SnapshotFacts {
 
 const DESCRIPTORS: ReadonlyMap<string, StateDescriptor> = new Map(STATES.map((d) => [d.code, d]))
 
-const FACTS = new WeakMap<SnapshotView, SnapshotFacts>()
+const FACTS = derivedView('lookup facts', (view: SnapshotView) => new SnapshotFacts(view))
 
-export function factsOf(view: SnapshotView): SnapshotFacts {
-  let facts = FACTS.get(view)
-  if (!facts) {
-    facts = new SnapshotFacts(view)
-    FACTS.set(view, facts)
-  }
-  return facts
-}
+export const factsOf = (view: SnapshotView): SnapshotFacts => FACTS.of(view)

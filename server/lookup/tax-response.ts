@@ -1,7 +1,7 @@
 // The response bodies of GET /v1/tax/{state} as zod schemas: the types the answer is built as, and
 // what /openapi.json documents. They are not parsed at run time.
 import * as z from 'zod'
-import { FeedKind, SourceKind } from '../../snapshot-contract/feed-traits.ts'
+import { FEED_KINDS_IN_WORDS, FeedKind, SourceKind } from '../../snapshot-contract/feed-traits.ts'
 import { CANDIDATE_BASES } from '../../snapshot-contract/model.ts'
 import { RESOLVED_VIA } from './located.ts'
 import { WARNING_CODES } from './lookup-warnings.ts'
@@ -63,7 +63,7 @@ const metaFields = {
   effective_date: z.string().nullable().describe('latest start date of the rates answered, where the publisher dates its rows (SST); else null'),
   effective_date_basis: z.enum(EFFECTIVE_DATE_BASES),
   period: z.string().nullable().describe('deprecated: the SST rate file quarter as YYYYQ (20262); null elsewhere'),
-  feed: FeedKind.describe('the feed the answer comes from: sst, cdtfa, idor-ordmache, tx-comptroller, fl-dor-surtax, az-dor-tpt, va-tax, mo-dor, al-dor, co-dor, nm-trd-grt, ak-arsstc (official files), avalara-zip5 (aggregator drop), statutory (rules table); a fallback says why in the feed_fallback warning'),
+  feed: FeedKind.describe(`the feed the answer comes from: ${FEED_KINDS_IN_WORDS}; a fallback says why in the feed_fallback warning`),
   warnings: z.array(WarningItem),
 }
 

@@ -12,6 +12,7 @@ import { rateRows } from '../lookup/rate-object.ts'
 import type { RateParts } from '../lookup/rate-parts.ts'
 import { resolveLookup, type LookupSources } from '../lookup/resolve-lookup.ts'
 import type { SnapshotView } from '../lookup/snapshot-facts.ts'
+import { derivedView } from '../snapshot/derived-views.ts'
 import type { RateObject, RateRow } from '../lookup/tax-response.ts'
 import type { OrderAddress } from './order-tax-request.ts'
 
@@ -30,13 +31,16 @@ export const TAX_LOCATIONS_KEPT = 10_000
 
 /** A kept location, and the count of additions and moves of the day when it was last added or moved up. */
 type Kept = { location: TaxLocation; at: number }
-const kept = new WeakMap<SnapshotView, { date: string; locations: Map<string, Kept>; moves: number }>()
+/** The locations of the snapshot's day (`date`), most recently used last. */
+type KeptDay = { date: string; locations: Map<string, Kept>; moves: number }
+const KEPT = derivedView('order tax locations', (_view: SnapshotView): { day: KeptDay | undefined } => ({ day: undefined }))
 
 /** `today`: the UTC date of `now`, the date a lookup without as_of answers for. */
 export async function taxLocation(address: OrderAddress & { zip5: string }, sources: LookupSources, now: number, today: string): Promise<TaxLocation> {
   const keep = !(address.street && sources.geocoder)
-  let day = kept.get(sources.snapshot)
-  if (keep && day?.date !== today) kept.set(sources.snapshot, (day = { date: today, locations: new Map(), moves: 0 }))
+  const kept = KEPT.of(sources.snapshot)
+  let day = kept.day
+  if (keep && day?.date !== today) kept.day = day = { date: today, locations: new Map(), moves: 0 }
   const key = `${address.state}|${address.zip5}|${address.city ?? ''}|${address.street ?? ''}`
   const known = keep ? day!.locations.get(key) : undefined
   if (known) {

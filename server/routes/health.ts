@@ -3,8 +3,9 @@
 // still opening: key requests wait for it), 503 when either is `degraded` — the store cannot be
 // opened, its file was lost, its disk refuses writes; or the snapshot served is not the one CURRENT
 // names — so a load balancer can take the instance out of rotation; the body says why. Log lines
-// that cannot be written are reported under `logs` without a 503: lookups do not depend on them
-// (docs/operations.md). Behind a load balancer every node should name the same snapshot.
+// that cannot be written are reported under `logs`, and webhook attempts that failed for a reason
+// of ours under `webhooks`, without a 503: lookups do not depend on them (docs/operations.md).
+// Behind a load balancer every node should name the same snapshot.
 import * as z from 'zod'
 import { defineRoute } from '../dispatch/route.ts'
 
@@ -47,6 +48,19 @@ const LogsState = z
   .describe('whether log lines reach standard output; lookups never wait for them, so this does not make /healthz 503')
   .meta({ id: 'LogsHealth' })
 
+const ownFailures = z.number().int().describe('webhook attempts failed for a reason of ours since start-up')
+const WebhooksState = z
+  .discriminatedUnion('status', [
+    z.object({ status: z.literal('ok'), own_failures: ownFailures }),
+    z.object({
+      ...Degraded,
+      problem: z.literal('own_failure').describe("the last webhook attempt failed for a reason of ours, not the receiver's (the HTTP client could not load, our code threw): not held against the endpoint, tried again"),
+      own_failures: ownFailures,
+    }),
+  ])
+  .describe("whether this node's webhook attempts fail for a reason of ours; lookups do not depend on them, so this does not make /healthz 503")
+  .meta({ id: 'WebhooksHealth' })
+
 export const HealthBody = z
   .object({
     status: z.enum(['ok', 'degraded']).describe('ok (200) or degraded (503): see store and snapshot'),
@@ -57,6 +71,7 @@ export const HealthBody = z
     store: StoreState,
     snapshot: SnapshotState,
     logs: LogsState,
+    webhooks: WebhooksState,
   })
   .meta({ id: 'Health' })
 
@@ -73,7 +88,7 @@ export const healthRoute = defineRoute({
     503: { description: 'The service is up but degraded: the body says what is wrong.', schema: HealthBody },
   },
 }).handle(({ snapshot, health, settings }) => {
-  const { store, snapshot: source, logs } = health()
+  const { store, snapshot: source, logs, webhooks } = health()
   const degraded = store.status === 'degraded' || source.status === 'degraded'
   const body = {
     status: degraded ? ('degraded' as const) : ('ok' as const),
@@ -84,6 +99,7 @@ export const healthRoute = defineRoute({
     store,
     snapshot: source,
     logs,
+    webhooks,
   }
   return degraded ? { status: 503, body } : { status: 200, body }
 })

@@ -8,6 +8,7 @@ import { PlaceIndex } from '../../snapshot-contract/place-index.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { ShapeIndex } from '../../snapshot-contract/shape-index.ts'
 import { etagOf } from '../base/etag.ts'
+import { DerivedViews } from './derived-views.ts'
 
 export type Snapshot = {
   readonly id: string
@@ -23,6 +24,8 @@ export type Snapshot = {
   readonly shapes: ShapeIndex
   /** the bytes the readers are laid over, kept to verify them again (`servedBytesFault`) */
   readonly files: Readonly<Record<IndexFile, Uint8Array>>
+  /** what requests derive from it, built on first use and dropped with it (derived-views.ts) */
+  readonly derived: DerivedViews
 }
 
 /**
@@ -62,6 +65,7 @@ function openReaders(loaded: LoadedSnapshot, artifactsDir: string, now: number):
     places: new PlaceIndex(files['places.bin'], `${id}/places.bin`),
     shapes: new ShapeIndex(files['shapes.bin'], `${id}/shapes.bin`),
     files: Object.freeze(files),
+    derived: new DerivedViews(),
   })
 }
 

@@ -3,18 +3,22 @@
 // it published; requests keep being answered from the snapshot in service throughout. A run that
 // fails as a whole and published nothing is recorded by republishing the snapshot in service with
 // its states marked failed (snapshot-contract/failed-run.ts): freshness shows it, data unchanged.
-// execa is imported when a run starts: a server without a schedule never loads it (start-up parses
-// less of the bundle, docs/architecture.md "Start-up").
+// execa is imported on first use: a server without a schedule never loads it (start-up parses less
+// of the bundle, docs/architecture.md "How the server starts"); one with a schedule loads it before
+// it listens (optional-features.ts).
 import { Cron } from 'croner'
 import type { execa } from 'execa'
 import { publishFailedRun } from '../../snapshot-contract/failed-run.ts'
 import { readCurrentId } from '../../snapshot-contract/snapshot-store.ts'
 import type { Clock } from '../base/clock.ts'
 import type { Logger } from '../base/logger.ts'
+import { onFirstUse } from '../base/on-first-use.ts'
 import type { RefreshSettings } from './refresh-settings.ts'
 import type { ReloadOutcome } from './snapshot-source.ts'
 
 const STDERR_TAIL = 2_000
+
+export const loadExeca = onFirstUse('execa', () => import('execa'), ['execa'])
 
 export type RefreshRun = { ok: boolean; exitCode: number | null; snapshot: string | null; reason?: string; reload: ReloadOutcome | null }
 
@@ -41,7 +45,7 @@ export function scheduleRefresh(
     const before = await readCurrentId(deps.artifactsDir)
     logger.info('refresh_started', { trigger, command: settings.command.join(' '), serving: before })
     const [file, ...args] = settings.command
-    const { execa } = await import('execa')
+    const { execa } = await loadExeca()
     child = execa(file!, args, {
       cwd: settings.cwd,
       env: { ...deps.env, TAXATLAS_ARTIFACTS: deps.artifactsDir },

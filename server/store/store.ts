@@ -5,6 +5,7 @@
 // 503 SERVICE_UNAVAILABLE while it cannot be opened.
 import type { Logger } from '../base/logger.ts'
 import type { ServerMetrics } from '../base/metrics.ts'
+import { onFirstUse } from '../base/on-first-use.ts'
 import { Accounts } from './accounts.ts'
 import type { CustomerStore } from './customers.ts'
 import type { WriteGuard } from './database.ts'
@@ -66,6 +67,11 @@ export type OpenStoreOptions = {
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {}, request: () => {} }
 
+// Each engine with its client is a chunk of the bundle of its own, loaded by the first opening.
+export const loadPostgresEngine = onFirstUse('the PostgreSQL store engine', () => import('./postgres/pg-engine.ts'), ['postgresEngine'])
+const loadStoreFile = onFirstUse('the DuckDB store file', () => import('./open-store-file.ts'), ['openStoreFile'])
+const loadDuckdbEngine = onFirstUse('the DuckDB store engine', () => import('./duckdb-engine.ts'), ['duckdbEngine'])
+
 
 /**
  * Opens the engine and loads accounts and usage. The engines' modules (and with them DuckDB's
@@ -98,7 +104,7 @@ type OpenedEngine = Pick<OpenedStore, 'engine' | 'identity' | 'reopen'>
 
 async function openEngine(location: StoreLocation, options: OpenStoreOptions): Promise<OpenedEngine> {
   if (location.kind === 'postgres') {
-    const { postgresEngine } = await import('./postgres/pg-engine.ts')
+    const { postgresEngine } = await loadPostgresEngine()
     const engine = await postgresEngine(location.url, {
       poolSize: options.poolSize ?? 10,
       pollMs: options.pollMs ?? 5_000,
@@ -108,7 +114,7 @@ async function openEngine(location: StoreLocation, options: OpenStoreOptions): P
     })
     return { engine, identity: null, reopen: null }
   }
-  const [{ openStoreFile }, { duckdbEngine }] = await Promise.all([import('./open-store-file.ts'), import('./duckdb-engine.ts')])
+  const [{ openStoreFile }, { duckdbEngine }] = await Promise.all([loadStoreFile(), loadDuckdbEngine()])
   const { db, identity } = await openStoreFile(location.file, { memoryLimit: options.memoryLimit, init: options.init ?? false, guard: options.guard, now: options.now ?? Date.now() })
   try {
     return { engine: await duckdbEngine(db), identity, reopen: (ownFile) => db.reopen(ownFile) }

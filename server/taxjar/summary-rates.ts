@@ -7,6 +7,7 @@
 import { LEVELS } from '../../snapshot-contract/model.ts'
 import { WEIGHT_SCALE } from '../../snapshot-contract/rate-index.ts'
 import { factsOf, type SnapshotView } from '../lookup/snapshot-facts.ts'
+import { derivedView } from '../snapshot/derived-views.ts'
 import { stateName } from '../sale/state-code.ts'
 
 export type StateSummary = {
@@ -20,13 +21,14 @@ export type StateSummary = {
   zips: number
 }
 
-const memo = new WeakMap<SnapshotView, { date: string; rows: StateSummary[] }>()
+/** The rows of the last date asked, per snapshot. */
+const KEPT = derivedView('summary rates', (_view: SnapshotView): { last: { date: string; rows: StateSummary[] } | null } => ({ last: null }))
 
 export function summaryRates(view: SnapshotView, isoDate: string): StateSummary[] {
-  const kept = memo.get(view)
-  if (kept?.date === isoDate) return kept.rows
+  const kept = KEPT.of(view)
+  if (kept.last?.date === isoDate) return kept.last.rows
   const rows = view.rates.states.map((state) => stateSummary(view, state, isoDate))
-  memo.set(view, { date: isoDate, rows })
+  kept.last = { date: isoDate, rows }
   return rows
 }
 

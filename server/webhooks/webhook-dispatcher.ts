@@ -3,7 +3,8 @@
 // store decides under a lock); then the deliveries due are claimed (one node sends each attempt)
 // and sent, signed, at most `concurrency` at a time. A 2xx marks a delivery delivered, never sent
 // again; anything else (another status, a timeout, a refused connection) schedules the next
-// attempt with a doubling wait, and an endpoint failing for the set period is disabled.
+// attempt with a doubling wait, and an endpoint failing for the set period is disabled. An attempt
+// that fails for a reason of ours is not held against the endpoint (own-failures.ts).
 import pLimit from 'p-limit'
 import type { Agent } from 'undici'
 import { loadUndici } from '../base/undici.ts'
@@ -17,6 +18,7 @@ import type { ChangeImpact } from '../changes/changes-feed.ts'
 import type { StateChange } from '../changes/state-changes.ts'
 import { announcementPlan, changesFirstSeenAfter, WEBHOOK_EVENT_TYPE } from './announcement.ts'
 import type { AccountImpacts, NewChange } from './announcement.ts'
+import { isReceiverFailure, WebhookOwnFailures } from './own-failures.ts'
 import { retryDelayMs, type WebhookSettings } from './webhook-settings.ts'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts'
 import { checkWebhookUrl, guardedLookup } from './webhook-url.ts'
@@ -29,6 +31,8 @@ export type DispatcherDeps = {
   settings: WebhookSettings
   clock: Clock
   logger: Logger
+  /** attempts failed for a reason of ours (own-failures.ts); kept by the dispatcher alone when absent */
+  ownFailures?: WebhookOwnFailures
   /** an account's exposure to changes, put in each change of its deliveries; none when absent */
   impactOf?: (snapshot: Snapshot, accountId: string, changes: readonly StateChange[], today: string) => Promise<ReadonlyMap<StateChange, ChangeImpact>>
 }
@@ -52,6 +56,7 @@ const IDLE_LOOK_MS = 60_000
 
 export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher {
   const { table, settings, clock, logger } = deps
+  const ownFailures = deps.ownFailures ?? new WebhookOwnFailures(clock)
   let agent: Agent | null = null
   const limit = pLimit(settings.concurrency)
   let handled: string | null = null
@@ -107,10 +112,12 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
         await response.body.dump().catch(() => undefined)
         if (status < 200 || status > 299) error = `answered ${status}`
       } catch (thrown) {
+        if (!isReceiverFailure(thrown)) throw thrown
         const e = thrown as Error
         error = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${settings.timeoutMs} ms` : `${(e as NodeJS.ErrnoException).code ?? e.name}: ${e.message}`
       }
     }
+    if (check.ok) ownFailures.sent()
     const now = clock()
     if (error === null) {
       await table.delivered(delivery.id, delivery.webhookId, iso(now), status!)
@@ -131,13 +138,20 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
     if (disabled) logger.warn('webhook_disabled', { webhook: delivery.webhookId, reason: error })
   }
 
+  /** An attempt not sent, or not recorded, for a reason of ours: the delivery is tried again once its claim lapses. */
+  const failedHere = (delivery: ClaimedDelivery, error: Error) => {
+    const reason = `${error.name}: ${error.message}`
+    if (ownFailures.failed(reason)) logger.error('webhook_own_failure', { delivery: delivery.id, webhook: delivery.webhookId, reason, stack: error.stack })
+    wakeAt = Math.min(wakeAt, clock() + settings.timeoutMs + CLAIM_MARGIN_MS)
+  }
+
   const deliverDue = async () => {
     const batch = settings.concurrency * 4
     wakeAt = clock() + IDLE_LOOK_MS
     while (!stopped) {
       const now = clock()
       const claimed = await table.claimDue(iso(now), iso(now + settings.timeoutMs + CLAIM_MARGIN_MS), batch)
-      await Promise.all(claimed.map((delivery) => limit(() => attempt(delivery).catch((e: Error) => logger.error('webhook_attempt_unrecorded', { delivery: delivery.id, reason: e.message })))))
+      await Promise.all(claimed.map((delivery) => limit(() => attempt(delivery).catch((e: Error) => failedHere(delivery, e)))))
       if (claimed.length < batch) return
     }
   }

@@ -5,6 +5,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
+import type { InternalsLine } from './internals-bench.ts'
 import type { LoadRun } from './lookup-bench.ts'
 import { meetsTarget, ratioToTarget, type Measure } from './measure.ts'
 import { spatialFigures, type SpatialComparison } from './spatial-bench.ts'
@@ -59,6 +60,8 @@ export function benchRows(parts: {
   sizes: { name: string; mb: number }[]
   /** each grid index against flatbush: no target, a line whose answers differ is marked FAILED */
   spatial?: SpatialComparison[]
+  /** code tied to a dependency's internals against the plain way: no target */
+  internals?: InternalsLine[]
   server: Measure[]
   lookups: { measures: Measure[]; runs: LoadRun[]; uncachedRuns: LoadRun[] }
   /** runs: the bare server's turns beside order tax, then order tax (none when not measured) */
@@ -68,6 +71,7 @@ export function benchRows(parts: {
   const rows = parts.pipeline.map((m) => measureRow(m))
   for (const { name, mb } of parts.sizes) rows.push(infoRow(`  ${name}`, `${mb.toFixed(mb < 0.1 ? 3 : 2)} MB`))
   for (const line of parts.spatial ?? []) rows.push({ ...infoRow(`${line.query}: flatbush / grid`, spatialFigures(line)), met: line.mismatch ? 'FAILED' : '' })
+  for (const line of parts.internals ?? []) rows.push(infoRow(line.line, line.figures))
   rows.push(...parts.server.map((m) => measureRow(m)))
   // runs: the bare server (all its turns), then one per lookup measure in order.
   const { measures, runs } = parts.lookups

@@ -9,6 +9,7 @@ import { PROJECT_ROOT } from '../support/shared.ts'
 import { benchSection, thisMachine, withBenchSection } from './bench-doc.ts'
 import { artifactSizes, benchRows, type BenchRow } from './bench-table.ts'
 import { changesMeasures } from './changes-bench.ts'
+import { INTERNALS_CONDITIONS, internalsLines } from './internals-bench.ts'
 import { CONNECTIONS, lookupMeasures, ROUNDS, SECONDS } from './lookup-bench.ts'
 import type { Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
@@ -27,6 +28,7 @@ const ORDERS_PORT = 18_600
 const pipeline = await pipelineMeasures()
 const sizes = await artifactSizes(pipeline.artifacts)
 const spatial = await spatialComparisons(pipeline.artifacts)
+const internals = await internalsLines()
 const server = [...(await serverMeasures(pipeline.artifacts)), ...(await changesMeasures(pipeline.artifacts))]
 // The store's lines run on both engines: PostgreSQL on a throwaway server with its default
 // durability (fsync and synchronous commits on), a database per line.
@@ -58,12 +60,12 @@ try {
 }
 const measures: Measure[] = [...pipeline.measures, ...server, ...lookups.measures, ...taxjar.measures, ...portability]
 
-const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, spatial, server, lookups, taxjar, portability })
+const rows: BenchRow[] = benchRows({ pipeline: pipeline.measures, sizes, spatial, internals, server, lookups, taxjar, portability })
 const columns = ['measure', 'value', 'target', 'ratio', '', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req']
 process.stdout.write(`${formatTable(columns, rows.map((r) => [r.measure, r.value, r.target, r.ratio, r.met, r.requestsPerSecond, r.p50Ms, r.p99Ms, r.serverCpuMicros]))}\n`)
 const conditions =
   `lookups and taxForOrder: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per line (BENCH_SECONDS) in ${ROUNDS} turns, each workload taking turns with the bare server (ABBA) after a warm-up over all its paths (the bare server is sent the same POSTs as taxForOrder); ` +
-  `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room); ${SPATIAL_CONDITIONS}`
+  `ratio = value / target for "≤" targets, target / value for "≥" (below 1: met with room); ${SPATIAL_CONDITIONS}; ${INTERNALS_CONDITIONS}`
 process.stdout.write(`\n${conditions}\n`)
 const spatialNotes = spatial.flatMap((line) => (line.mismatch ? [`${line.query}: ${line.mismatch}`] : []))
 const notes = [...spatialNotes, ...lookups.notes, ...taxjar.notes, ...storeNotes]
@@ -71,7 +73,7 @@ for (const note of notes) process.stdout.write(`note: ${note}\n`)
 
 const measuredAt = new Date().toISOString()
 const out = path.resolve(process.env.TAXATLAS_BUILD ?? 'build', 'bench.json')
-const report = { measured_at: measuredAt, table: rows, measures, spatial, load_runs: [...lookups.runs, ...lookups.uncachedRuns, ...taxjar.runs], notes }
+const report = { measured_at: measuredAt, table: rows, measures, spatial, internals, load_runs: [...lookups.runs, ...lookups.uncachedRuns, ...taxjar.runs], notes }
 await writeAtomically(out, `${JSON.stringify(report, null, 2)}\n`)
 process.stdout.write(`\nwritten to ${out}\n`)
 

@@ -54,17 +54,6 @@ export function nmGrtCsv(rows: NmRow[], { bom = false, header = NM_HEADER }: NmC
 export const nmGrtZip = (csv: string | Buffer, stem = 'grt_rates_boundaries'): Buffer =>
   Buffer.from(zipSync({ [`${stem}.csv`]: typeof csv === 'string' ? strToU8(csv) : csv, [`${stem}.xml`]: strToU8('<?xml version="1.0"?><metadata><idinfo><citation>GRT rates and boundaries</citation></idinfo></metadata>') }))
 
-export type NmDataset = { uuid: string; title: string }
-
-export const nmPeriodTitle = (year: number, half: 1 | 2) =>
-  `Gross Receipts Tax Rates and Boundaries: ${half === 1 ? `January 1, ${year} to June 30, ${year}` : `July 1, ${year} to December 31, ${year}`}`
-
-/** TRD's GIS data-download page: each half-year's dataset linked by its title to RGIS, among other links. */
-export const nmDataDownloadPage = (datasets: NmDataset[]) =>
-  `<!DOCTYPE html><html><head><title>Data Download | Taxation and Revenue New Mexico</title></head><body><h1>GIS Data Download</h1><ul>${datasets
-    .map((d) => `<li><a href="https://rgis.unm.edu/rgis6/dataset.html?uuid=${d.uuid}">${d.title}</a></li>`)
-    .join('')}<li><a href="/governments/gross-receipts-location-code-and-tax-rate-map/">Location code and tax rate map</a></li></ul></body></html>`
-
 /** An RGIS dataset's services.json: one download per format, the csv one among them (`csv` null: none offered). */
 export const nmServicesJson = (uuid: string, csv: string | null) =>
   JSON.stringify({

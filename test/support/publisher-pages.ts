@@ -1,6 +1,7 @@
 // HTML pages shaped like the ones the publishers serve (../shared/docs/publisher-evidence.md):
 // the SST host's IIS directory listing (A.2), www2.census.gov's Apache "Index of" table (D), the
-// CDTFA rates page linking its workbook.
+// CDTFA rates page linking its workbook, and the pages Missouri, Colorado and New Mexico link their
+// files from by text (B).
 
 export type ListedFile = { name: string; size: number; modified: Date }
 
@@ -64,6 +65,29 @@ ${workbooks}
 </body></html>
 `
 }
+
+/** Missouri DOR's rate-tables landing page: a page per year, linked by its path. */
+export const moRateTablesPageHtml = (years: readonly number[]) =>
+  `<!DOCTYPE html><html><head><title>Sales/Use Tax Rate Tables</title></head><body><ul>${years.map((y) => `<li><a href="/taxation/business/tax-types/sales-use/rate-tables/${y}/">${y} Rate Tables</a></li>`).join('')}</ul></body></html>`
+
+/** A Missouri year page: each chart linked by its period's text (`10/2026 - 12/2026 - XLS`), its PDF copy beside it. */
+export const moYearPageHtml = (charts: readonly [text: string, file: string][]) =>
+  `<!DOCTYPE html><html><head><title>2026 Rate Tables</title></head><body>${charts.map(([text, file]) => `<p><a href="/forms/${file}">${text}</a> <a href="/forms/${file.replace(/\.xlsx$/, '.pdf')}">${text.replace('XLS', 'PDF')}</a></p>`).join('')}</body></html>`
+
+/** Colorado DOR's rates page: each DR 1002 workbook linked by the half-year in its text, a PDF beside each. */
+export const coRatesPageHtml = (links: readonly [text: string, file: string][]) =>
+  `<!DOCTYPE html><html><head><title>How to Look Up Sales &amp; Use Tax Rates | Department of Revenue - Taxation</title></head><body><h2>Sales/Use Tax Rates</h2><ul>${links.map(([text, file]) => `<li><a href="/sites/tax/files/documents/${file}">${text}</a> (<a href="/sites/tax/files/documents/${file.replace(/\.xlsx$/, '.pdf')}">${text} PDF</a>)</li>`).join('')}</ul><a href="/GIS-API">GIS API</a></body></html>`
+
+export type NmDataset = { uuid: string; title: string }
+
+export const nmPeriodTitle = (year: number, half: 1 | 2) =>
+  `Gross Receipts Tax Rates and Boundaries: ${half === 1 ? `January 1, ${year} to June 30, ${year}` : `July 1, ${year} to December 31, ${year}`}`
+
+/** New Mexico TRD's GIS data-download page: each half-year's dataset linked by its title to RGIS, among other links. */
+export const nmDataDownloadPage = (datasets: NmDataset[]) =>
+  `<!DOCTYPE html><html><head><title>Data Download | Taxation and Revenue New Mexico</title></head><body><h1>GIS Data Download</h1><ul>${datasets
+    .map((d) => `<li><a href="https://rgis.unm.edu/rgis6/dataset.html?uuid=${d.uuid}">${d.title}</a></li>`)
+    .join('')}<li><a href="/governments/gross-receipts-location-code-and-tax-rate-map/">Location code and tax rate map</a></li></ul></body></html>`
 
 function apacheDate(date: Date): string {
   const iso = date.toISOString()

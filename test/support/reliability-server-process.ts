@@ -34,10 +34,15 @@ const ENTRIES: Record<ServerEntry, string[]> = {
   source: ['--import', 'tsx', 'server/main.ts'],
 }
 
+/** A copy of the bundle elsewhere (its main.mjs), run as `entry: 'bundle'` runs build/server/main.mjs. */
+export type BundleEntry = { bundle: string }
+
 export async function startServerProcess(options: {
   artifactsDir: string
   storePath: string
-  entry?: ServerEntry
+  entry?: ServerEntry | BundleEntry
+  /** node's own options before the entry (e.g. `--import` a module) */
+  nodeArgs?: string[]
   env?: Record<string, string>
   /** wait for the store to open (the admin endpoint file of this pid); default true */
   waitForStore?: boolean
@@ -50,7 +55,8 @@ export async function startServerProcess(options: {
 }): Promise<ServerProcess> {
   const gcFlags = options.fullGcOnSignal ? ['--expose-gc', '--import', './test/soak/full-gc-on-signal.mjs'] : []
   const stdoutFd = options.stdoutFile === undefined ? null : openSync(options.stdoutFile, 'a')
-  const child = spawn(process.execPath, [...gcFlags, ...ENTRIES[options.entry ?? 'source']], {
+  const entry = options.entry ?? 'source'
+  const child = spawn(process.execPath, [...gcFlags, ...(options.nodeArgs ?? []), ...(typeof entry === 'string' ? ENTRIES[entry] : [entry.bundle])], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

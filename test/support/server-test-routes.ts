@@ -44,6 +44,22 @@ export const testSlowReadRoute = defineRoute({
   return { status: 200, body: { before, after: snapshot.id, cities: second.map((e) => e.city) } }
 })
 
+/** The requests in testHeldRoute's handler, each released by calling it. */
+export const heldRequests: (() => void)[] = []
+
+/** Answers once the test releases it: a request known to be in its handler, however busy the machine. */
+export const testHeldRoute = defineRoute({
+  method: 'GET',
+  path: '/test/held',
+  operationId: 'testHeld',
+  summary: 'test request held until released',
+  auth: 'public',
+  responses: { 200: { description: 'released', schema: z.object({ released: z.literal(true) }) } },
+}).handle(async () => {
+  await new Promise<void>((resolve) => heldRequests.push(resolve))
+  return { status: 200, body: { released: true as const } }
+})
+
 export const testEchoRoute = defineRoute({
   method: 'POST',
   path: '/test/echo',

@@ -1,13 +1,13 @@
 // A server announcing rate changes to webhook receivers on loopback, for the tests of webhooks,
-// of the client's webhook methods and of the console's webhooks page: a copy of the run's snapshot
-// (GA, CT, DE) whose manifest leaves GA out, so GA's changes were not seen in it, and `publish`,
-// which serves a newer snapshot with the same data and GA in its manifest, so GA's changes are
-// first seen there. The server's clock is moved by hand and deliveries are sent by `tick`.
-import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+// of the client's webhook methods and of the console's webhooks page: it serves the base snapshot
+// of announcing-artifacts.ts, and `publish` serves a newer one whose GA changes are first seen
+// there. The server's clock is moved by hand and deliveries are sent by `tick`.
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, beforeAll, expect, inject } from 'vitest'
-import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
+import { snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { endpointFilePath } from '../../server/admin/endpoint-file.ts'
+import { announcingArtifacts } from './announcing-artifacts.ts'
 import { createTestDatabase } from './postgres-server.ts'
 import { manualClock, startTestServer, type ManualClock, type TestServer } from './server-harness.ts'
 import { copyOfCachedArtifacts, pointTo } from './server-snapshot.ts'
@@ -17,8 +17,6 @@ import { startReceiver, type Receiver } from './webhook-receiver.ts'
 /** Loopback receivers allowed; no delivery sent but by `tick`. */
 export const LOOPBACK_ENV = { TAXATLAS_WEBHOOK_ALLOW_LOOPBACK: '1', TAXATLAS_WEBHOOK_POLL_MS: '600000' }
 export const SECRET = 'whsec_test_secret_0123456789'
-
-const idAt = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-')
 
 export type SceneOptions = {
   env?: Record<string, string>
@@ -46,13 +44,9 @@ export function webhookScenes(): (options?: SceneOptions) => Promise<WebhookScen
 
 async function webhookScene(cleanups: (() => Promise<unknown>)[], { env = LOOPBACK_ENV, nodes: nodeCount = 1 }: SceneOptions) {
   const mirrorUrl = inject('mirrorUrl')
-  const dir = await copyOfCachedArtifacts(mirrorUrl, { name: 'server' })
+  const artifacts = await announcingArtifacts(mirrorUrl)
+  const { dir, baseId, generated } = artifacts
   cleanups.push(() => rm(dir, { recursive: true, force: true }))
-  const baseId = (await readCurrentId(dir))!
-  const manifestFile = (id: string) => path.join(snapshotDir(dir, id), 'manifest.json')
-  const full = JSON.parse(await readFile(manifestFile(baseId), 'utf8'))
-  await writeFile(manifestFile(baseId), JSON.stringify({ ...full, states: full.states.filter((s: any) => s.code !== 'GA') }))
-  const generated = Date.parse(full.generated_at)
   const clock: ManualClock = manualClock(new Date(generated + 3_600_000).toISOString())
   const shared = nodeCount > 1 ? await createTestDatabase(inject('postgresUrl'), 'webhooks') : null
   const nodes: TestServer[] = []
@@ -76,16 +70,14 @@ async function webhookScene(cleanups: (() => Promise<unknown>)[], { env = LOOPBA
   const tick = () => Promise.all(nodes.map((node) => node.running.webhooks()!.tick()))
   // The snapshot served at start is the baseline: nothing is announced for it.
   await tick()
-  let published = 0
   const serve = async (id: string) => {
     await pointTo(dir, id)
     for (const node of nodes) expect((await node.running.reload('manual')).id).toBe(id)
   }
-  const publish = async (id = idAt(generated + ++published * 60_000)) => {
-    await cp(snapshotDir(dir, baseId), snapshotDir(dir, id), { recursive: true })
-    await writeFile(manifestFile(id), JSON.stringify({ ...full, snapshot: id, generated_at: new Date(Date.parse(id.replace(/T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/, 'T$1:$2:$3.$4Z'))).toISOString(), states: full.states.map((s: any) => ({ ...s, data_from_snapshot: id })) }))
-    await serve(id)
-    return id
+  const publish = async (id?: string) => {
+    const added = await artifacts.add(id)
+    await serve(added)
+    return added
   }
   const receiver = async () => {
     const started = await startReceiver()

@@ -1,6 +1,6 @@
 // Colorado: DOR's DR 1002 jurisdiction codes and rates workbook, linked from its rates page by half-year.
 import path from 'node:path'
-import { pageLinks } from '../mo-dor/links.ts'
+import { pageLinks } from '../../fetch/html-links.ts'
 import { coWorkbookLinks } from './links.ts'
 import { parseCoRateWorkbook } from './workbook.ts'
 import { compileCoRates } from './compile.ts'

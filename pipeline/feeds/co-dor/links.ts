@@ -2,7 +2,7 @@
 // workbook of each half-year is linked by the period it covers, "January to June YYYY" or "July to
 // December YYYY", somewhere in its link text. File names are not relied on (they change from edition
 // to edition); a PDF linked by the same text is not the workbook.
-import type { PageLink } from '../mo-dor/links.ts'
+import type { PageLink } from '../../fetch/html-links.ts'
 
 export type CoWorkbookLink = { href: string; from: string; through: string; text: string }
 

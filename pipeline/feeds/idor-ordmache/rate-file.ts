@@ -3,8 +3,9 @@
 // the prior one. Records that do not fit are rejected with a reason; too many rejections, or a bad
 // first record, fail the file. Other states' records (county numbers 200–250) and "FOREIGN
 // COUNTRIES" (500) exist for use tax only and are left out.
-import { MAX_REJECTED_SHARE, parseSstDate, type RejectedLine } from '../sst/rate-file.ts'
 import { parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
+import { parseCompactDate } from '../compact-date.ts'
+import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
 import type { Span } from '../rate-timeline.ts'
 
 export const ORDMACHE_RECORD_LENGTH = 211
@@ -50,7 +51,7 @@ export type OrdmacheFile = {
 class RecordError extends Error {}
 
 function date(text: string, what: string): string {
-  const iso = parseSstDate(text)
+  const iso = parseCompactDate(text)
   if (!iso) throw new RecordError(`${what}: not a date: ${JSON.stringify(text)}`)
   return iso
 }

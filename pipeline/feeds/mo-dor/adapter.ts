@@ -1,7 +1,8 @@
 // Missouri: DOR's sales and use tax rate chart, linked by its period from the per-year rate-tables pages.
 import path from 'node:path'
 import { parseMoRateChart } from './rate-chart.ts'
-import { chartLinks, pageLinks, yearPages } from './links.ts'
+import { pageLinks } from '../../fetch/html-links.ts'
+import { chartLinks, yearPages } from './links.ts'
 import { compileMoRates } from './compile.ts'
 import { orNoFileOnMirror, readPage, type ChoiceContext, type EditionChoice } from '../../fetch/edition-choice.ts'
 import { isOlderDate, never, type FeedAdapter } from '../feed-adapter.ts'

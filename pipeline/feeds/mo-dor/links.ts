@@ -2,17 +2,12 @@
 // links a page per year (`…/rate-tables/2026/`), and each year's page links its rate charts by the
 // period they cover, `MM/YYYY - MM/YYYY - XLS` (PDF copies are linked beside them). File names are
 // not relied on: the period is read from the link text.
+import type { PageLink } from '../../fetch/html-links.ts'
 
-export type PageLink = { href: string; text: string }
 export type MoChartLink = { href: string; from: string; through: string; text: string }
 
-const ANCHOR = /<a\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')[^>]*>([\s\S]*?)<\/a>/gi
 const PERIOD_XLS = /^(\d{2})\/(\d{4})\s*-\s*(\d{2})\/(\d{4})\s*-\s*XLSX?$/i
 const YEAR_PAGE = /\/rate-tables\/(\d{4})\/?$/
-
-export function pageLinks(html: string): PageLink[] {
-  return [...html.matchAll(ANCHOR)].map((m) => ({ href: (m[1] ?? m[2] ?? '').trim(), text: m[3]!.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim() }))
-}
 
 /** The years whose pages the landing page links, newest first. */
 export function yearPages(links: PageLink[], base: string): { year: number; url: string }[] {

@@ -1,6 +1,6 @@
 // New Mexico: TRD's gross receipts tax rates and boundaries CSV, the half-year's RGIS dataset.
 import path from 'node:path'
-import { pageLinks } from '../mo-dor/links.ts'
+import { pageLinks } from '../../fetch/html-links.ts'
 import { parseNmGrtFile } from './rate-file.ts'
 import { csvDownloadOf, grtDatasetLinks, rgisServicesUrl } from './links.ts'
 import { compileNmGrt } from './compile.ts'

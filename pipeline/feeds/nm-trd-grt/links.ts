@@ -5,7 +5,7 @@
 // ZIP holding the CSV (and its XML metadata). File names are not relied on: the period is read from
 // the link title, the file from services.json.
 import { htmlTitle } from '../../fetch/body-kind.ts'
-import type { PageLink } from '../mo-dor/links.ts'
+import type { PageLink } from '../../fetch/html-links.ts'
 
 export type NmGrtDataset = { uuid: string; from: string; through: string; text: string }
 

@@ -31,6 +31,9 @@ export async function chooseSstFile(state: string, kind: SstFileKind, indexUrl: 
   return { request: { feed: 'sst', fileName: newest.name, officialUrl }, edition: newest.edition, pinned: false, how }
 }
 
+/** The edition role of a state's SST rate or boundary file (`sst MN rate`): a new file is compared with the one of its role in service. */
+export const sstFileRole = (state: string, kind: SstFileKind): string => `sst ${state} ${kind}`
+
 export const sstAdapter: FeedAdapter<'sst'> = {
   kind: 'sst',
   async choose(descriptor, feed, context) {
@@ -72,7 +75,7 @@ export const sstAdapter: FeedAdapter<'sst'> = {
     },
     role(name) {
       const sst = parseSstFileName(name)
-      return sst ? `sst ${sst.state} ${sst.kind}` : null
+      return sst ? sstFileRole(sst.state, sst.kind) : null
     },
   },
 }

@@ -1,7 +1,9 @@
 // SST boundary file (headerless, ≥89 fields, layout in docs/sources-and-formats.md §4), read line
 // by line so a 380 MB file never sits in memory. Each line becomes a typed row or a rejection.
 import Papa from 'papaparse'
-import { MAX_REJECTED_SHARE, OPEN_END_YEAR, parseSstDate, trimCell, type RejectedLine } from './rate-file.ts'
+import { parseCompactDate } from '../compact-date.ts'
+import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
+import { OPEN_END_YEAR, trimCell } from './rate-file.ts'
 
 /** 29 fixed fields + 20 district triplets; newer files carry extra trailing fields (trap P4). */
 export const BOUNDARY_MIN_FIELDS = 89
@@ -98,7 +100,7 @@ function plus4(text: string, what: string): number {
 }
 
 function date(text: string, what: string): string {
-  const iso = parseSstDate(text)
+  const iso = parseCompactDate(text)
   if (!iso) throw new RowError(`${what}: not a date: ${JSON.stringify(text)}`)
   return iso
 }

@@ -1,5 +1,6 @@
 // SST file names `<ST><R|B><YYYY>Q<q><MON><D>.csv|zip`: parsed case-insensitively and discovered
 // from a listing, never constructed (trap P2).
+import { linkedFileName } from '../../fetch/html-links.ts'
 
 export type SstFileKind = 'rate' | 'boundary'
 
@@ -23,17 +24,6 @@ const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', '
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0')
 
-/** Last path segment of a name, path or URL, without query or fragment. */
-function lastSegment(nameOrHref: string): string {
-  const path = nameOrHref.split(/[?#]/)[0]
-  const segment = path.slice(path.lastIndexOf('/') + 1)
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
-}
-
 /**
  * The name carries the posting month and day but no posting year. Files go up weeks or months
  * before the quarter they label (`WVR2026Q1AUG14`: Aug 2025), and corrections after it began
@@ -48,7 +38,7 @@ function postingYear(year: number, quarter: number, month: number, day: number):
 
 /** Parses an SST file name (or a path/URL ending in one); null when it is not one. */
 export function parseSstFileName(nameOrHref: string): SstFileName | null {
-  const name = lastSegment(nameOrHref.trim())
+  const name = linkedFileName(nameOrHref)
   const match = NAME.exec(name)
   if (!match) return null
   const [, state, kindLetter, yearText, quarterText, monthText, dayText, ext] = match
@@ -90,20 +80,6 @@ export function pickLatest(names: string[], state: string, kind: SstFileKind): S
   }
   return newest
 }
-
-/** Links of an HTML index page (`href="…/NAME"`), in page order, one per file name. */
-export function parseListingLinks(html: string): { name: string; href: string }[] {
-  const links = new Map<string, string>()
-  for (const match of html.matchAll(/href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
-    const href = (match[1] ?? match[2] ?? match[3] ?? '').trim()
-    const name = lastSegment(href)
-    if (name && !links.has(name)) links.set(name, href)
-  }
-  return [...links].map(([name, href]) => ({ name, href }))
-}
-
-/** File names linked from an HTML index page, in page order, without duplicates. */
-export const parseListing = (html: string): string[] => parseListingLinks(html).map((link) => link.name)
 
 /** Sort key of an SST edition (`2026Q2FEB19`): effective quarter, then posting date. */
 export function sstEditionKey(edition: string): string | null {

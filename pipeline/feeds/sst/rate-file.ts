@@ -4,25 +4,15 @@
 import Papa from 'papaparse'
 import * as z from 'zod'
 import { parseRateFraction } from '../../../snapshot-contract/rate-units.ts'
+import { parseCompactDate } from '../compact-date.ts'
+import { MAX_REJECTED_SHARE, type RejectedLine } from '../rejected-rows.ts'
 
 export const RATE_FILE_FIELDS = 9
 /** End dates in or after this year are open-ended sentinels (`29991231`, `99991231`), trap P9. */
 export const OPEN_END_YEAR = 2900
-/** Share of rejected rows above which a whole file is refused. */
-export const MAX_REJECTED_SHARE = 0.01
-
-/** `YYYYMMDD` → ISO date, or null when it is not a real calendar date. */
-export function parseSstDate(text: string): string | null {
-  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(text)
-  if (!match) return null
-  const [, year, month, day] = match.map(Number)
-  const date = new Date(Date.UTC(year, month - 1, day))
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null
-  return `${match[1]}-${match[2]}-${match[3]}`
-}
 
 export const SstBeginDate = z.string().transform((text, ctx) => {
-  const iso = parseSstDate(text)
+  const iso = parseCompactDate(text)
   if (!iso || Number(iso.slice(0, 4)) >= OPEN_END_YEAR) {
     ctx.addIssue({ code: 'custom', message: `not a begin date: ${JSON.stringify(text)}` })
     return z.NEVER
@@ -32,7 +22,7 @@ export const SstBeginDate = z.string().transform((text, ctx) => {
 
 /** An end date; sentinel years map to null (open), other far dates such as 2078-12-31 stay real. */
 export const SstEndDate = z.string().transform((text, ctx) => {
-  const iso = parseSstDate(text)
+  const iso = parseCompactDate(text)
   if (!iso) {
     ctx.addIssue({ code: 'custom', message: `not an end date: ${JSON.stringify(text)}` })
     return z.NEVER
@@ -82,8 +72,6 @@ export type SstRateRow = z.infer<typeof SstRateRecord> & {
   /** 1-based record number in the file */
   line: number
 }
-
-export type RejectedLine = { line: number; reason: string }
 
 export type SstRateFile = { rows: SstRateRow[]; rejected: RejectedLine[]; rowsRead: number }
 
