@@ -3,7 +3,7 @@ import { LongFilesFirst } from './test/long-files-first.ts'
 
 /**
  * The tests of what the store keeps (orders, backfill, nexus, TaxJar transactions, account
- * isolation, metrics, webhooks), run a second time with the server on PostgreSQL
+ * isolation, metrics, webhooks, returns), run a second time with the server on PostgreSQL
  * (test/support/server-harness.ts reads TAXATLAS_TEST_STORE): the same tests against both engines.
  */
 const STORE_TESTS = [
@@ -17,6 +17,7 @@ const STORE_TESTS = [
   'test/server-metrics.test.ts',
   'test/webhooks.test.ts',
   'test/webhook-dispatch.test.ts',
+  'test/portability-returns.test.ts',
 ]
 
 /**

@@ -591,6 +591,36 @@ export type RateChange = {
     /** false when that snapshot is the oldest held with data of the state: an earlier one no longer held may have seen it first */
     exact: boolean
   }
+  /** the account's exposure: with impact=true, and in every rate_changes.announced delivery */
+  impact?: RateChangeImpact
+}
+
+export type RateChangeImpact = {
+  /** the 90 days of transactions counted, by transaction date (UTC), ending today */
+  window: {
+    from: string
+    to: string
+  }
+  /** the account's orders and refunds of those days placed in the jurisdiction (as a return places them: the destination ZIP with the city sent, or the seller's ZIP for an origin-sourced sale) */
+  transactions: number
+  /** their sales less refunds */
+  gross_sales: string
+  /** what the jurisdiction's level taxes of them (exemptions, exempt products and the state's freight rule applied) */
+  taxable_sales: string
+  /** taxable_sales × (new_rate − old_rate), rounded to the cent: the tax the new rate would have added (negative: taken off) on those sales */
+  tax_difference: string
+  /** what of it rests on a ZIP's default candidate: the ZIP spans several jurisdictions and the city sent named none of them */
+  default_choice: {
+    transactions: number
+    /** exact decimal string, e.g. "1234.50"; negative where refunds exceed sales */
+    gross_sales: string
+  }
+  /** transactions in ZIPs the change touches that were placed outside the jurisdiction (another candidate of the ZIP): not counted above, and in it if the place was wrong */
+  other_candidates: {
+    transactions: number
+    /** exact decimal string, e.g. "1234.50"; negative where refunds exceed sales */
+    gross_sales: string
+  }
 }
 
 export type RateChanges = {
@@ -635,6 +665,114 @@ export type RefreshSchedule = {
   cron: string
   /** when the next run starts, ISO 8601 UTC */
   next_run_at: string | null
+}
+
+/** the sales left untaxed, by why: the exemption_type wholesale, government or other (the transaction's, else its exempt customer's), marketplace (sold through a marketplace facilitator), shipping (the state does not tax a separately stated charge), products (line items whose product category the state exempts), local_item_cap (the part of an item above a cap on local taxes) */
+export type ReturnExemptSales = {
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  wholesale: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  government: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  other: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  marketplace: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  shipping: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  products: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  local_item_cap: string
+}
+
+export type ReturnNotice = {
+  /** rates_not_held, aggregator_rates, product_code_not_applied, shipping_rule_unverified, mixed_sourcing, or a lookup warning code about the places */
+  code: string
+  message: string
+  /** the transactions it concerns, when counted */
+  transactions: number | null
+}
+
+export type ReturnRow = {
+  jurisdiction: {
+    level: 'state' | 'county' | 'city' | 'district'
+    /** the source's code for the jurisdiction (as GET /v1/changes names it) */
+    code: string
+    name: string | null
+  }
+  /** the code the state's return names the jurisdiction by, where the source gives it; null where it does not */
+  filing_code: {
+    code: string
+    /** the code system, e.g. "SST jurisdiction code", "IDOR location code" */
+    system: string
+  } | null
+  /** 5-decimal fraction: the rate in force (a rate that changed within the period, or a reduced rate, is a row of its own) */
+  rate: string
+  /** orders and refunds counted in this row */
+  transactions: number
+  /** sales less refunds (amount: shipping included, sales tax excluded) */
+  gross_sales: string
+  exempt_sales: ReturnExemptSales
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  taxable_sales: string
+  /** taxable_sales at this rate, rounded to the cent */
+  tax_due: string
+  /** the sales tax recorded on the transactions, split between a transaction's rows in proportion to their tax due */
+  tax_collected: string
+  /** tax_collected less tax_due: above zero collected more than due, below zero less */
+  difference: string
+  /** what of this row rests on a ZIP's default candidate: the ZIP spans several jurisdictions and the city sent named none of them */
+  default_choice: {
+    transactions: number
+    /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+    gross_sales: string
+  }
+}
+
+export type ReturnSource = {
+  from: string
+  to: string
+  /** the snapshot in service, an older edition it holds, an earlier snapshot, or none held (those days' transactions are unassigned) */
+  data: 'served' | 'held_edition' | 'earlier_snapshot' | 'none'
+  snapshot: string | null
+  edition: string | null
+  feed: string | null
+  source_kind: ('official' | 'aggregator' | 'statute') | null
+}
+
+export type ReturnTotals = {
+  transactions: number
+  /** every transaction of the period, unassigned ones included: the sum of their amounts */
+  gross_sales: string
+  /** at the state level */
+  exempt_sales: ReturnExemptSales
+  /** at the state level */
+  taxable_sales: string
+  /** the sum of the rows' tax_due */
+  tax_due: string
+  /** every transaction's sales tax as recorded, unassigned ones included */
+  tax_collected: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  difference: string
+}
+
+export type SalesTaxReturn = {
+  state: string
+  name: string
+  period: {
+    from: string
+    to: string
+  }
+  /** the snapshot in service that answered */
+  snapshot: string
+  /** the state first, then counties, cities and districts, each by code and rate; local jurisdictions at a zero rate are left out */
+  rows: ReturnRow[]
+  /** transactions no jurisdiction could be given, by reason: counted in the totals, never dropped */
+  unassigned: UnassignedReturnRow[]
+  totals: ReturnTotals
+  /** which rate data answered which days of the period */
+  sources: ReturnSource[]
+  notices: ReturnNotice[]
 }
 
 export type SavedOrder = {
@@ -824,6 +962,19 @@ export type TransactionInput = {
   marketplace?: boolean
 }
 
+export type UnassignedReturnRow = {
+  reason: 'unknown_zip' | 'state_data_missing' | 'rates_not_held' | 'origin_without_from_zip' | 'no_state_rate'
+  /** why, for the first transaction met */
+  message: string
+  transactions: number
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  gross_sales: string
+  /** exact decimal string, e.g. "1234.50" (2 to 4 decimals); negative where refunds exceed sales */
+  tax_collected: string
+  /** up to 20 of the ZIPs concerned */
+  zips: string[]
+}
+
 export type ValidationIssue = {
   /** where: ["query", "zip"], ["body", "orders", 0, "amount"] */
   loc: (string | number)[]
@@ -940,7 +1091,7 @@ export type WebhookRateChanges = {
   snapshot: string
   /** the snapshot announced before it: the changes were first seen after that one */
   previous_snapshot: string
-  /** the changes new in this snapshot, in the account's states, in the order of /v1/changes */
+  /** the changes new in this snapshot, in the account's states, in the order of /v1/changes, each with the account's exposure to it (impact, as /v1/changes?impact=true gives it) */
   changes: RateChange[]
 }
 

@@ -22,6 +22,8 @@ import type {
   PortabilityRatesResponse,
   RateChangesParams,
   RateChangesResponse,
+  SalesTaxReturnParams,
+  SalesTaxReturnResponse,
   SavedOrder,
   TaxFullResponse,
   TaxParams,
@@ -39,6 +41,8 @@ import type {
 const webhookPath = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`
 
 const utcDay = (date: string | Date) => (typeof date === 'string' ? date : date.toISOString().slice(0, 10))
+
+const returnQuery = ({ state, from, to }: SalesTaxReturnParams) => ({ state, from: utcDay(from), to: utcDay(to) })
 
 export class TaxatlasClient {
   readonly #settings: TransportSettings
@@ -125,10 +129,24 @@ export class TaxatlasClient {
     return this.#send({ method: 'GET', path: '/v1/portability/nexus/health', query: { ...params } }, options)
   }
 
+  /**
+   * GET /v1/portability/returns: the account's stored transactions of a state and period (at most
+   * 366 days) as a sales-tax return, one row per jurisdiction and rate, totals in exact cents.
+   */
+  salesTaxReturn(params: SalesTaxReturnParams, options?: CallOptions): Promise<SalesTaxReturnResponse> {
+    return this.#send({ method: 'GET', path: '/v1/portability/returns', query: returnQuery(params) }, options)
+  }
+
+  /** GET /v1/portability/returns?format=csv: the same return as a CSV file's text. */
+  salesTaxReturnCsv(params: SalesTaxReturnParams, options?: CallOptions): Promise<string> {
+    return this.#send({ method: 'GET', path: '/v1/portability/returns', query: { ...returnQuery(params), format: 'csv' }, answer: 'text' }, options)
+  }
+
   /** GET /v1/changes: one page of rate changes, past and upcoming; pass `next_cursor` as `cursor` for the next. */
   changes(params: RateChangesParams = {}, options?: CallOptions): Promise<RateChangesResponse> {
-    const { states, ...rest } = params
-    return this.#send({ method: 'GET', path: '/v1/changes', query: { ...rest, ...(states ? { states: states.join(',') } : {}) } }, options)
+    const { states, impact, ...rest } = params
+    const query = { ...rest, ...(states ? { states: states.join(',') } : {}), ...(impact === undefined ? {} : { impact: String(impact) }) }
+    return this.#send({ method: 'GET', path: '/v1/changes', query }, options)
   }
 
   /**

@@ -23,6 +23,8 @@ export type ApiRequest = {
   path: string
   query?: Record<string, QueryValue>
   body?: RequestBody
+  /** `text`: the answer is a file (a CSV), returned as its text; default: a JSON object */
+  answer?: 'text'
   /**
    * false: a call that must not take effect twice (an endpoint registered twice is sent each change
    * twice). It is retried only after a 429, which the server answers before acting on the call.
@@ -51,7 +53,7 @@ export async function send<T>(settings: TransportSettings, request: ApiRequest, 
 }
 
 function requestHeaders(settings: TransportSettings, request: ApiRequest, options: CallOptions): Record<string, string> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { Accept: request.answer === 'text' ? 'text/csv, text/plain' : 'application/json' }
   if (settings.apiKey) {
     if (settings.authHeader === 'bearer') headers.Authorization = `Bearer ${settings.apiKey}`
     else headers['X-API-Key'] = settings.apiKey
@@ -99,7 +101,7 @@ async function attemptOnce<T>(
     const response = await settings.fetch(url, init)
     startTimer()
     const text = await response.text()
-    if (response.ok) return { ok: true, value: successBody<T>(response, text) }
+    if (response.ok) return { ok: true, value: request.answer === 'text' ? (text as T) : successBody<T>(response, text) }
     const retryAfter = retryAfterSeconds(response.headers.get('retry-after'), settings.now())
     const error = errorFromResponse({ status: response.status, statusText: response.statusText, headers: response.headers, text, retryAfter })
     if (response.status === 429 || response.status >= 500) return { ok: false, error, retryAfter }

@@ -25,6 +25,12 @@ export type NexusHealthResponse = Open<Api.NexusHealth>
 export type RateChangesResponse = Open<Api.RateChanges>
 /** One rate change of GET /v1/changes (and of a webhook delivery). */
 export type RateChange = Open<Api.RateChange>
+/** The account's exposure to a rate change: GET /v1/changes with `impact: true`, and every webhook delivery. */
+export type RateChangeImpact = Open<Api.RateChangeImpact>
+/** What GET /v1/portability/returns answers: a state and period's transactions by jurisdiction. */
+export type SalesTaxReturnResponse = Open<Api.SalesTaxReturn>
+/** One jurisdiction row of a sales-tax return. */
+export type SalesTaxReturnRow = Open<Api.ReturnRow>
 /** A webhook endpoint as GET /v1/webhooks lists it and PATCH /v1/webhooks/{id} answers (never with its secret). */
 export type Webhook = Open<Api.Webhook>
 /** What POST /v1/webhooks answers: the endpoint and its signing secret, shown only in this answer. */
@@ -130,10 +136,22 @@ export type RateChangesParams = {
   since?: string
   /** `zips`: list the ZIPs each change touches */
   include?: 'zips'
+  /** true: each change with the account's exposure to it (its transactions of the last 90 days) */
+  impact?: boolean
   /** 1 to 1000 (default 100) */
   limit?: number
   /** next_cursor of the previous page */
   cursor?: string
+}
+
+/** GET /v1/portability/returns: a state and a period of at most 366 days (dates as YYYY-MM-DD, or Dates read as UTC days). */
+export type SalesTaxReturnParams = {
+  /** 2-letter code */
+  state: string
+  /** first day of the period */
+  from: string | Date
+  /** last day of the period */
+  to: string | Date
 }
 
 export type WebhookDeliveriesParams = {

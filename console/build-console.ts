@@ -21,6 +21,7 @@ const PAGES = [
   { file: 'docs.html', page: 'docs', title: 'API reference', script: 'docs-page', head: ['<link rel="stylesheet" href="/assets/swagger-ui/swagger-ui.css">', '<script src="/assets/swagger-ui/swagger-ui-bundle.js"></script>'] },
   { file: 'account.html', page: 'account', title: 'Account', script: 'account-page' },
   { file: 'changes.html', page: 'changes', title: 'Rate changes', script: 'changes-page' },
+  { file: 'returns.html', page: 'returns', title: 'Sales-tax return', script: 'returns-page' },
   { file: 'webhooks.html', page: 'webhooks', title: 'Webhooks', script: 'webhooks-page' },
 ]
 const SWAGGER_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE', 'NOTICE']

@@ -1,7 +1,7 @@
 // The changes page (/changes): for the key typed on the page or kept by this tab (session-key.ts),
 // every rate change of the states asked (or the account's nexus states, the API's default)
 // effective on or after the date given (today by default), all pages of GET /v1/changes, by
-// effective date.
+// effective date, each with the account's exposure to it (impact=true).
 import type { RateChangesResponse } from '../client/index.ts'
 import { changesTable } from './changes-view.ts'
 import { consoleClient } from './console-client.ts'
@@ -34,12 +34,13 @@ async function show(): Promise<void> {
   list.replaceChildren()
   try {
     const pages: RateChangesResponse[] = []
-    for await (const page of client.changePages({ states: statesAsked(), from, limit: 1000 })) pages.push(page)
+    for await (const page of client.changePages({ states: statesAsked(), from, limit: 1000, impact: true })) pages.push(page)
     const first = pages[0]!
     const changes = pages.flatMap((page) => page.changes)
     const counted = `${changes.length.toLocaleString('en-US')} ${changes.length === 1 ? 'change' : 'changes'}`
     status.replaceChildren(
       h('span', { 'data-field': 'summary' }, `${counted} effective on or after ${from} in ${first.states.join(', ') || 'no state'} (${STATES_FROM[first.states_from]}), snapshot ${first.snapshot}.`),
+      ...(changes[0]?.impact ? [h('span', { 'data-field': 'impact-window' }, ` Your sales: your transactions of ${changes[0].impact.window.from} to ${changes[0].impact.window.to} placed in each jurisdiction.`)] : []),
     )
     list.replaceChildren(changes.length ? changesTable(changes) : h('p', { 'data-field': 'none' }, 'No change is known for these states from this date on.'))
     key.settle()

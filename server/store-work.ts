@@ -16,6 +16,7 @@ import type { OpenedStore } from './store/store.ts'
 import { finalUsageFlush } from './store/usage-final-flush.ts'
 import { readUsageSpill, removeUsageSpill } from './store/usage-spill.ts'
 import { startWebhookDispatcher, type WebhookDispatcher } from './webhooks/webhook-dispatcher.ts'
+import { changeImpacts } from './portability/returns/change-impact.ts'
 import type { WebhookOwnFailures } from './webhooks/own-failures.ts'
 
 export type StoreWork = {
@@ -77,7 +78,17 @@ export function workOnStore(
         accounts: () => store.accounts.refresh().catch((error: Error) => logger.warn('accounts_refresh_failed', { reason: error.message })),
         registrations: (accountId) => store.registrations.forget(accountId),
       })
-      webhooks = startWebhookDispatcher({ table: store.webhooks, registrations: store.registrations, current: () => snapshots.current, settings: settings.webhooks, clock, logger, ownFailures: webhookOwnFailures })
+      webhooks = startWebhookDispatcher({
+        table: store.webhooks,
+        registrations: store.registrations,
+        current: () => snapshots.current,
+        settings: settings.webhooks,
+        clock,
+        logger,
+        ownFailures: webhookOwnFailures,
+        // Each change a delivery announces carries the account's exposure to it.
+        impactOf: (current, accountId, changes, today) => changeImpacts({ current, transactions: store.transactions }, accountId, changes, today),
+      })
       try {
         const token = randomBytes(32).toString('base64url')
         listeners.serveAdmin(createAdminApp(deps, store, token).handler)

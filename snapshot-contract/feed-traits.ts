@@ -3,6 +3,7 @@
 // in FeedKind and one entry here (the compiler refuses a kind without one), its descriptor form
 // (sources/descriptor.ts), and its folder pipeline/feeds/<kind>/ with one line in the adapter table.
 import * as z from 'zod'
+import type { Level } from './model.ts'
 
 export const FeedKind = z.enum(['sst', 'cdtfa', 'idor-ordmache', 'tx-comptroller', 'fl-dor-surtax', 'az-dor-tpt', 'va-tax', 'mo-dor', 'al-dor', 'co-dor', 'nm-trd-grt', 'ak-arsstc', 'ny-dtf-pub718', 'sc-dor', 'la-remote-sellers', 'avalara-zip5', 'statutory', 'statute-table'])
 export type FeedKind = z.infer<typeof FeedKind>
@@ -34,7 +35,22 @@ export type FeedTraits = {
   quarterlyEditions: boolean
   /** how the feed is named to people: in notes, warnings and the console */
   label: string
+  /**
+   * the levels whose jurisdictions the source gives the code the state's return asks for: the name of
+   * that code system, and where it is kept (`code`: the authority's code is it; `own`: kept beside a
+   * code of another system, rates.bin `k.filing`, where an authority without one has none)
+   */
+  filingCodes: Partial<Record<Level, FilingCodeTrait>>
 }
+
+export type FilingCodeTrait = { system: string; kept: 'code' | 'own' }
+
+// The code systems of the filing codes: the SST members' jurisdiction FIPS codes (the SER's), the
+// Comptroller's local codes Texas returns are filed by, Arizona's TPT region codes.
+const SST_CODE: FilingCodeTrait = { system: 'SST jurisdiction code', kept: 'code' }
+const inCode = (system: string): FilingCodeTrait => ({ system, kept: 'code' })
+const TX_SYSTEM = 'Texas Comptroller local code'
+const AZ_SYSTEM = 'Arizona TPT region code'
 
 /** A revenue department's per-place rates, bound to ZIPs through the crosswalk by Census GEOIDs. */
 const OFFICIAL_PER_PLACE = {
@@ -51,90 +67,105 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: true,
     label: 'Streamlined Sales Tax rate file',
+    filingCodes: { state: SST_CODE, county: SST_CODE, city: SST_CODE, district: SST_CODE },
   },
   cdtfa: {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'CDTFA rate workbook',
+    filingCodes: {},
   },
   'idor-ordmache': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'IDOR ordmache rate file',
+    filingCodes: { district: inCode('IDOR location code') },
   },
   'tx-comptroller': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: true,
     label: 'Texas Comptroller EDI rate file',
+    filingCodes: { county: { system: TX_SYSTEM, kept: 'own' }, city: inCode(TX_SYSTEM), district: inCode(TX_SYSTEM) },
   },
   'fl-dor-surtax': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Florida DOR discretionary sales surtax rates',
+    filingCodes: {},
   },
   'az-dor-tpt': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'Arizona DOR TPT rate table',
+    filingCodes: { county: { system: AZ_SYSTEM, kept: 'own' }, city: inCode(AZ_SYSTEM) },
   },
   'va-tax': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'no_published_date',
     quarterlyEditions: false,
     label: 'Virginia Tax rate workbook',
+    filingCodes: {},
   },
   'mo-dor': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: true,
     label: 'Missouri DOR sales and use tax rate chart',
+    filingCodes: {},
   },
   'al-dor': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'Alabama DOR local rates file',
+    filingCodes: {},
   },
   'co-dor': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Colorado DOR jurisdiction codes and rates workbook (DR 1002)',
+    filingCodes: { city: inCode('Colorado DR 1002 jurisdiction code') },
   },
   'nm-trd-grt': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'New Mexico TRD gross receipts tax rates and boundaries',
+    filingCodes: { city: inCode('New Mexico GRT location code') },
   },
   'ak-arsstc': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'ARSSTC sales tax rate sheet (Alaska)',
+    filingCodes: {},
   },
   'ny-dtf-pub718': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'NY DTF Publication 718 (sales and use tax rates by jurisdiction)',
+    filingCodes: {},
   },
   'sc-dor': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'publisher_effective_date',
     quarterlyEditions: false,
     label: 'SCDOR Sales & Use Tax Index with ST-500 and ST-575',
+    filingCodes: {},
   },
   'la-remote-sellers': {
     ...OFFICIAL_PER_PLACE,
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Louisiana Remote Sellers Commission rate lookup (parish by parish)',
+    filingCodes: {},
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',
@@ -145,6 +176,7 @@ export const FEED_TRAITS = {
     zipUniverse: 'edition_rows',
     quarterlyEditions: false,
     label: 'Avalara ZIP5 table (an aggregator estimate, not an official source)',
+    filingCodes: {},
   },
   statutory: {
     sourceKind: 'statute',
@@ -155,6 +187,7 @@ export const FEED_TRAITS = {
     zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'state statute',
+    filingCodes: {},
   },
   'statute-table': {
     sourceKind: 'statute',
@@ -165,6 +198,7 @@ export const FEED_TRAITS = {
     zipUniverse: 'crosswalk',
     quarterlyEditions: false,
     label: 'state statutes and local levies (a dated table of the descriptor, each row citing its source)',
+    filingCodes: {},
   },
 } as const satisfies Record<FeedKind, FeedTraits>
 

@@ -21,6 +21,11 @@ export const JurisdictionRate = z.object({
   to: IsoDate.nullable(),
   /** file name (or statute label) the row came from */
   source: z.string(),
+  /**
+   * the code the state's return names the authority by, where the publisher gives one other than
+   * `code` (a Texas county's Comptroller code beside its FIPS code); absent: none, or `code` itself
+   */
+  filingCode: z.string().min(1).optional(),
 })
 export type JurisdictionRate = z.infer<typeof JurisdictionRate>
 

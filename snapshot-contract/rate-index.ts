@@ -6,6 +6,9 @@
 //   k.state u8 · k.level u8 · k.code strings · k.name strings · k.v0 u32 · k.vn u16
 //                          one row per authority (state, level, code); its versions are
 //                          v[k.v0 … k.v0 + k.vn), ordered by window start
+//   k.filing strings       the code the state's return names the authority by, where the
+//                          publisher gives one other than k.code ('' none); absent when no
+//                          authority has one (and from older snapshots)
 //   v.rate u32 · v.from i32 · v.to i32 · v.src u16
 //                          rate in 1e-5 units, window in day numbers (inclusive), source index
 //   src          strings  source file names
@@ -86,7 +89,7 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
   }
 
   // Authorities: (state, level, code) with their versions ordered by start date.
-  type Key = { state: number; level: number; code: string; name: string; versions: { rate: number; from: number; to: number; src: number }[] }
+  type Key = { state: number; level: number; code: string; name: string; filing: string; versions: { rate: number; from: number; to: number; src: number }[] }
   const keys = new Map<string, Key>()
   const keyId = (state: string, level: Level, code: string) => `${state}|${level}|${code}`
   for (const { code: state, result } of states) {
@@ -94,9 +97,10 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
       const id = keyId(state, j.level, j.code)
       let key = keys.get(id)
       if (!key) {
-        key = { state: stateIndex.get(state)!, level: LEVELS.indexOf(j.level), code: j.code, name: j.name, versions: [] }
+        key = { state: stateIndex.get(state)!, level: LEVELS.indexOf(j.level), code: j.code, name: j.name, filing: '', versions: [] }
         keys.set(id, key)
       }
+      if (j.filingCode) key.filing = j.filingCode
       key.versions.push({
         rate: j.rate,
         from: j.from ? dayNumber(j.from) : OPEN_FROM,
@@ -241,6 +245,8 @@ export function writeRateIndex(input: RateIndexInput): Buffer {
     vn.push(key.versions.length)
     first += key.versions.length
   }
+  // Written only when some authority has a filing code of its own: an index without them reads as an older one does.
+  if (orderedKeys.some(([, k]) => k.filing)) writer.strings('k.filing', orderedKeys.map(([, k]) => k.filing))
   writer
     .column('k.v0', 'u32', v0)
     .column('k.vn', 'u16', vn)
@@ -356,7 +362,7 @@ export type ZipEntry = {
 
 export class RateIndex {
   readonly states: string[]
-  readonly #k: { state: Uint8Array; level: Uint8Array; code: StringColumn; name: StringColumn; v0: Uint32Array; vn: Uint16Array }
+  readonly #k: { state: Uint8Array; level: Uint8Array; code: StringColumn; name: StringColumn; filing: StringColumn | null; v0: Uint32Array; vn: Uint16Array }
   readonly #v: { rate: Uint32Array; from: Int32Array; to: Int32Array; src: Uint16Array }
   /** each authority version read so far, by version index: answers share them, frozen */
   readonly #versions: (Authority | undefined)[]
@@ -376,7 +382,7 @@ export class RateIndex {
     const r = new ContainerReader(bytes, 'rates', label)
     const codes = r.strings('st.code')
     this.states = Array.from({ length: codes.length }, (_, i) => codes.get(i))
-    this.#k = { state: r.column('k.state', 'u8'), level: r.column('k.level', 'u8'), code: r.strings('k.code'), name: r.strings('k.name'), v0: r.column('k.v0', 'u32'), vn: r.column('k.vn', 'u16') }
+    this.#k = { state: r.column('k.state', 'u8'), level: r.column('k.level', 'u8'), code: r.strings('k.code'), name: r.strings('k.name'), filing: r.has('k.filing.o') ? r.strings('k.filing') : null, v0: r.column('k.v0', 'u32'), vn: r.column('k.vn', 'u16') }
     this.#v = { rate: r.column('v.rate', 'u32'), from: r.column('v.from', 'i32'), to: r.column('v.to', 'i32'), src: r.column('v.src', 'u16') }
     this.#versions = new Array(this.#v.rate.length)
     this.#src = r.strings('src')
@@ -404,7 +410,7 @@ export class RateIndex {
   #check(check: SectionChecks): void {
     const k = this.#k, v = this.#v, z = this.#z, c = this.#c, p = this.#p, q = this.#q, x = this.#x, a = this.#a
     const states = this.states.length
-    check.sameLength(k.state.length, { 'k.level': k.level, 'k.code': k.code, 'k.name': k.name, 'k.v0': k.v0, 'k.vn': k.vn })
+    check.sameLength(k.state.length, { 'k.level': k.level, 'k.code': k.code, 'k.name': k.name, 'k.v0': k.v0, 'k.vn': k.vn, ...(k.filing ? { 'k.filing': k.filing } : {}) })
     check.indices('k.state', k.state, states)
     check.indices('k.level', k.level, LEVELS.length)
     check.ranges('k.v0', k.v0, k.vn, v.rate.length)
@@ -654,6 +660,25 @@ export class RateIndex {
       if (q.state[a.ranges.binding[i]] === s) addresses.push(addressRowAt((id) => a.streets.get(id), a.ranges, i, -first))
     }
     return { bindings, ranges: builder.finish(), ...(addresses.length > 0 ? { addresses: addresses.finish() } : {}) }
+  }
+
+  /** The filing code of the state's authority (level, code) when the index holds one of its own; null otherwise. */
+  filingCode(state: string, level: Level, code: string): string | null {
+    const filing = this.#k.filing
+    if (!filing) return null
+    // Authorities are written in the order of their `state|level|code` text.
+    const sought = `${state}|${level}|${code}`
+    const idOf = (key: number) => `${this.states[this.#k.state[key]]}|${LEVELS[this.#k.level[key]]}|${this.#k.code.get(key)}`
+    let lo = 0
+    let hi = this.#k.state.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      const id = idOf(mid)
+      if (id === sought) return filing.get(mid) || null
+      if (id < sought) lo = mid + 1
+      else hi = mid - 1
+    }
+    return null
   }
 
   /** Every version of every authority of one state. */

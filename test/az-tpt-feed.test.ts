@@ -88,6 +88,13 @@ describe('compiling Arizona', () => {
     for (const rate of rates) expect(rate).toBe(STATE_RATE + pct(COUNTY_PART.PNL!) + pct('2.0'))
   })
 
+  it('keeps a county by its FIPS code with the region code a TPT return names it by, read back from rates.bin', () => {
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '013').map((j) => j.filingCode)).toContain('MAR')
+    expect(index.filingCode('AZ', 'county', '013')).toBe('MAR')
+    expect(index.filingCode('AZ', 'county', '019')).toBe('PMA')
+    expect(index.filingCode('AZ', 'city', 'MP')).toBeNull()
+  })
+
   it('answers each date from the row in force then', () => {
     const mesa = placeNamed('Mesa').geoid
     expect(new Set(ratesOf(mesa, '04013', '2026-03-31'))).toEqual(new Set([STATE_RATE + pct(COUNTY_PART.MAR!) + pct('1.75')]))

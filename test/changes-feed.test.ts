@@ -226,7 +226,7 @@ describe('GET /v1/changes', () => {
     const document = await (await fetch(`${served.lookup.server.url}/openapi.json`)).json()
     const operation = document.paths['/v1/changes'].get
     expect(operation.operationId).toBe('listRateChanges')
-    expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'from', 'include', 'limit', 'since', 'states', 'to'])
+    expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'from', 'impact', 'include', 'limit', 'since', 'states', 'to'])
   })
 })
 

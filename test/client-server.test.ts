@@ -248,6 +248,28 @@ describe('portability', () => {
     expect(error.detail[0].loc).toEqual(['body', 'line_items', 0, 'quantity'])
   })
 
+  it('salesTaxReturn() and salesTaxReturnCsv() answer what the route answers; a bad period is ValidationError naming the field', async () => {
+    const { client } = clientOf()
+    await client.createOrder(gaOrder('client-r-1', { transaction_date: '2026-10-02', amount: '40.00', sales_tax: '3.56' }))
+    const answer = await client.salesTaxReturn({ state: 'GA', from: '2026-10-01', to: new Date('2026-12-31T12:00:00Z') })
+    expect(answer).toEqual(await raw('/v1/portability/returns?state=GA&from=2026-10-01&to=2026-12-31'))
+    expect(answer.totals.transactions).toBeGreaterThan(0)
+    const csv = await client.salesTaxReturnCsv({ state: 'GA', from: '2026-10-01', to: '2026-12-31' })
+    const file = await fetch(`${server.url}/v1/portability/returns?state=GA&from=2026-10-01&to=2026-12-31&format=csv`, { headers: { 'X-API-Key': key } })
+    expect(csv).toBe(await file.text())
+    const error = await rejection(client.salesTaxReturn({ state: 'GA', from: '2026-12-31', to: '2026-10-01' }))
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error.detail[0].loc).toEqual(['query', 'to'])
+  })
+
+  it("changes({ impact: true }) gives each change the account's exposure", async () => {
+    const { client } = clientOf()
+    const page = await client.changes({ states: ['GA'], impact: true, limit: 5 })
+    expect(page).toEqual(await raw('/v1/changes?states=GA&impact=true&limit=5'))
+    expect(page.changes.every((change) => change.impact?.window.to === TODAY)).toBe(true)
+    expect((await client.changes({ states: ['GA'], limit: 5 })).changes.every((change) => change.impact === undefined)).toBe(true)
+  })
+
   const ratesRoute = API_ROUTES.some((route) => route.path === '/v1/portability/rates')
   it.runIf(ratesRoute)('portabilityRates() in each format', async () => {
     const { client } = clientOf()

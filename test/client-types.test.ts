@@ -12,6 +12,8 @@ import type { FreshnessBody } from '../server/routes/freshness.ts'
 import type { FullLookupBody, SimpleLookupBody } from '../server/lookup/tax-response.ts'
 import type { NexusHealthBody } from '../server/portability/nexus/nexus-health-body.ts'
 import type { ChangesBody } from '../server/changes/changes-feed.ts'
+import type { ReturnsBody } from '../server/portability/returns/returns-body.ts'
+import { returnsRoute } from '../server/routes/portability-returns.ts'
 import type { NativeOrderTaxBody } from '../server/portability/order-tax-native.ts'
 import type { OrderTaxInput as OrderTaxInputSchema } from '../server/order-tax/order-tax-input.ts'
 import { OrderView } from '../server/portability/order-view.ts'
@@ -39,6 +41,8 @@ import type {
   OrderTaxInput,
   OrderTaxResponse,
   RateChangesResponse,
+  SalesTaxReturnParams,
+  SalesTaxReturnResponse,
   SavedOrderBody,
   TaxFullResponse,
   TaxParams,
@@ -71,6 +75,8 @@ describe('response types follow the server schemas', () => {
     expectTypeOf<AccountResponse>().toExtend<Out<typeof AccountBody>>()
     expectTypeOf<Out<typeof ChangesBody>>().toExtend<RateChangesResponse>()
     expectTypeOf<RateChangesResponse>().toExtend<Out<typeof ChangesBody>>()
+    expectTypeOf<Out<typeof ReturnsBody>>().toExtend<SalesTaxReturnResponse>()
+    expectTypeOf<SalesTaxReturnResponse>().toExtend<Out<typeof ReturnsBody>>()
     expectTypeOf<Out<typeof BackfillReportBody>>().toExtend<BackfillReport>()
     expectTypeOf<BackfillReport>().toExtend<Out<typeof BackfillReportBody>>()
     expectTypeOf<Out<typeof NexusHealthBody>>().toExtend<NexusHealthResponse>()
@@ -166,6 +172,11 @@ describe('the query parameters of getOrder(), nexusHealth() and webhookDeliverie
     expect(keys(nexusHealthRoute.query)).toEqual(['band'] satisfies (keyof NexusHealthParams)[])
     expectTypeOf<keyof GetOrderParams>().toEqualTypeOf<'kind' | 'provider'>()
     expectTypeOf<keyof NexusHealthParams>().toEqualTypeOf<'band'>()
+  })
+
+  it("of salesTaxReturn() are the route's, format aside (salesTaxReturnCsv() sends it)", () => {
+    expect(Object.keys((returnsRoute.query as z.ZodObject).shape).sort()).toEqual(['format', ...(['from', 'state', 'to'] satisfies (keyof SalesTaxReturnParams)[])])
+    expectTypeOf<keyof SalesTaxReturnParams>().toEqualTypeOf<'from' | 'state' | 'to'>()
   })
 
   it("of webhookDeliveries() are the route's", () => {

@@ -1,5 +1,5 @@
 // One account can neither read nor change another's orders, refunds, backfilled history,
-// registrations or usage: account B knows (or guesses) every id account A used, and tries each
+// registrations, returns or usage: account B knows (or guesses) every id account A used, and tries each
 // route with it. Nothing of A may show, no attempt of B may change A, and B's totals and usage are
 // B's alone. The existence of A's ids must not leak either (no "already recorded", no duplicate).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -47,6 +47,7 @@ async function stateOf(key: string) {
     registrations: await get('/v1/portability/nexus'),
     regions: await get('/taxjar/v2/nexus/regions'),
     health: await get('/v1/portability/nexus/health'),
+    returns: [await get('/v1/portability/returns?state=GA&from=2026-07-01&to=2026-12-31'), await get('/v1/portability/returns?state=CT&from=2026-07-01&to=2026-12-31')],
     used: (await get('/v1/account')).quota.used,
   }
 }
@@ -73,6 +74,10 @@ describe('two accounts', () => {
     }
     expect((await server.call(b, 'GET', '/v1/portability/nexus')).body).toEqual({ regions: [] })
     expect((await server.call(b, 'GET', '/taxjar/v2/nexus/regions')).body).toEqual({ regions: [] })
+    // A's sales are in A's returns, none in B's.
+    const returnOf = async (key: string) => (await server.call(key, 'GET', '/v1/portability/returns?state=GA&from=2026-07-01&to=2026-12-31')).body.totals
+    expect((await returnOf(a)).transactions).toBeGreaterThan(0)
+    expect(await returnOf(b)).toMatchObject({ transactions: 0, gross_sales: '0.00', tax_collected: '0.00' })
   })
 
   it('B cannot update or delete A\'s records, and writing under A\'s ids makes B\'s own records without revealing A\'s', async () => {

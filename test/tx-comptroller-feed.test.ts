@@ -11,7 +11,7 @@ import { TX_EDI_PAGE, TX_RATES_FILE } from '../sources/descriptor.ts'
 import { defaultCombinedRate } from '../pipeline/run/validate-state.ts'
 import { stateIndex, zipsWholly } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
-import { AMARILLO_AD, CAPITAL_METRO, HARRIS_ESD, HAYS, HENDERSON, HOUSTON, METRO, NOWHERE, RANDALL, SAN_MARCOS, TX_AREAS, TX_E1_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
+import { AMARILLO_AD, CAPITAL_METRO, HARRIS, HARRIS_ESD, HAYS, HENDERSON, HOUSTON, METRO, NOWHERE, RANDALL, SAN_MARCOS, TX_AREAS, TX_E1_AREAS, txRateFile, txUnits, type TxRow } from './support/tx-rate-fixture.ts'
 
 const FILE = 'taxrates.txt'
 const STATE_RATE = 6250
@@ -168,6 +168,15 @@ describe('compiling Texas', () => {
     expect(e1.candidates.some((c) => c.stack.some((ref) => ref.code === AMARILLO_AD[1]))).toBe(false)
     expect(e1.jurisdictions.find((j) => j.level === 'county' && j.name === 'Randall')?.rate).toBe(units(RANDALL[2]))
     expect(e1.notes.join(' ')).toMatch(/1 area\(s\) are named by a special-purpose or assistance district code in the city fields/)
+  })
+
+  it('keeps a county by its FIPS code with the Comptroller code a return names it by, read back from rates.bin', () => {
+    expect(result.jurisdictions.find((j) => j.level === 'county' && j.code === '209')).toMatchObject({ name: 'Hays', filingCode: HAYS[1] })
+    expect(index.filingCode('TX', 'county', '209')).toBe(HAYS[1])
+    expect(index.filingCode('TX', 'county', '201')).toBe(HARRIS[1])
+    // A city is kept by its Comptroller code itself: nothing beside it.
+    expect(index.filingCode('TX', 'city', HOUSTON[1])).toBeNull()
+    expect(index.filingCode('TX', 'county', '999')).toBeNull()
   })
 
   it('refuses a file whose state rate is not the rules table’s', () => {

@@ -138,6 +138,11 @@ describe('deliveries', () => {
     const ctReceiver = await s.receiver()
     await s.register(ctReceiver, SECRET, ctKey)
 
+    // A sale in Atlanta a week ago: the changes touching Atlanta carry it as their exposure.
+    const today = new Date(s.clock.now()).toISOString().slice(0, 10)
+    const sold = new Date(s.clock.now() - 7 * 86_400_000).toISOString().slice(0, 10)
+    expect((await s.call('POST', '/v1/portability/orders', { transaction_id: 'atl-1', transaction_date: sold, to_zip: '30303', to_state: 'GA', amount: '100.00', sales_tax: '8.90' })).status).toBe(201)
+
     const published = await s.publish()
     await s.tick()
     expect(receiver.received).toHaveLength(1)
@@ -148,11 +153,13 @@ describe('deliveries', () => {
     const body = JSON.parse(delivery!.body)
     expect(delivery!.headers['taxatlas-delivery']).toBe(body.id)
     expect(body).toMatchObject({ type: 'rate_changes.announced', webhook_id: webhookId, snapshot: published, previous_snapshot: s.baseId })
-    // Exactly what the feed lists as first seen after the baseline: GA's changes.
-    const feed = await s.call('GET', `/v1/changes?since=${s.baseId}&limit=1000`)
+    // Exactly what the feed lists as first seen after the baseline: GA's changes, each with the account's exposure.
+    const feed = await s.call('GET', `/v1/changes?since=${s.baseId}&limit=1000&impact=true`)
     expect(feed.body.changes.length).toBeGreaterThan(0)
     expect(new Set(feed.body.changes.map((c: any) => c.state))).toEqual(new Set(['GA']))
     expect(body.changes).toEqual(feed.body.changes)
+    expect(body.changes.every((c: any) => c.impact.window.to === today)).toBe(true)
+    expect(body.changes.filter((c: any) => c.impact.transactions === 1 && c.impact.gross_sales === '100.00').length).toBeGreaterThan(0)
 
     const [record] = await s.deliveries(webhookId)
     expect(record).toMatchObject({ id: body.id, snapshot: published, status: 'delivered', attempts: 1, last_status: 200, next_attempt_at: null, change_count: body.changes.length })

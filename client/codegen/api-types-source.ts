@@ -10,6 +10,7 @@ import { FullLookupBody, SimpleLookupBody } from '../../server/lookup/tax-respon
 import { NexusHealthBody } from '../../server/portability/nexus/nexus-health-body.ts'
 import { NativeOrderTaxBody } from '../../server/portability/order-tax-native.ts'
 import { OrderView } from '../../server/portability/order-view.ts'
+import { ReturnsBody } from '../../server/portability/returns/returns-body.ts'
 import { TransactionInput } from '../../server/portability/transaction-input.ts'
 import { AccountBody } from '../../server/routes/account.ts'
 import { FreshnessBody } from '../../server/routes/freshness.ts'
@@ -40,6 +41,7 @@ const GENERATED: [name: string, schema: z.ZodType, io: 'input' | 'output'][] = [
   ['OrderTax', NativeOrderTaxBody, 'output'],
   ['OrderTaxInput', OrderTaxInput, 'input'],
   ['RateChanges', ChangesBody, 'output'],
+  ['SalesTaxReturn', ReturnsBody, 'output'],
   ['Webhook', WebhookView, 'output'],
   ['CreatedWebhook', CreatedWebhook, 'output'],
   ['WebhookInput', WebhookInput, 'input'],

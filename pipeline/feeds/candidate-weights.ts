@@ -135,8 +135,8 @@ export class JurisdictionTable {
 
   constructor(private readonly common: WindowAndSource) {}
 
-  /** Adds (or re-finds) a jurisdiction and returns its reference for a candidate stack. */
-  add(level: Level, code: string, name: string, rate: number): JurisdictionRef {
+  /** Adds (or re-finds) a jurisdiction and returns its reference for a candidate stack; `filingCode`: the code the state's return names it by, where it is not `code`. */
+  add(level: Level, code: string, name: string, rate: number, filingCode?: string): JurisdictionRef {
     const key = `${level}\u0000${code}`
     const existing = this.byKey.get(key)
     if (existing && existing.rate !== rate) {
@@ -144,7 +144,7 @@ export class JurisdictionTable {
         `${this.common.state} ${level} ${code}: two rates (${existing.rate} and ${rate}) for one jurisdiction in ${this.common.source}`,
       )
     }
-    if (!existing) this.byKey.set(key, { ...this.common, level, code, name, rate })
+    if (!existing) this.byKey.set(key, { ...this.common, level, code, name, rate, ...(filingCode ? { filingCode } : {}) })
     return { level, code }
   }
 

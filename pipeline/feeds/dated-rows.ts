@@ -10,8 +10,9 @@ type DatedFile = { rows: { from: string }[]; rowsRead: number }
 /** The jurisdictions of a state's file, each rate over every dated window its rows give. */
 export function datedJurisdictions(state: string, source: string) {
   const list: JurisdictionRate[] = []
-  const add = <R extends DatedRow>(level: JurisdictionRate['level'], code: string, name: string, rows: R[], rateOf: (row: R) => number) => {
-    for (const row of rows) list.push({ state, level, code, name, rate: rateOf(row), from: row.from, to: row.to, source })
+  /** `filingCode`: the code the state's return names the jurisdiction by, where it is not `code` */
+  const add = <R extends DatedRow>(level: JurisdictionRate['level'], code: string, name: string, rows: R[], rateOf: (row: R) => number, filingCode?: string) => {
+    for (const row of rows) list.push({ state, level, code, name, rate: rateOf(row), from: row.from, to: row.to, source, ...(filingCode ? { filingCode } : {}) })
   }
   return { list, add }
 }

@@ -14,6 +14,28 @@ export const STATES_BASES = ['query', 'nexus', 'all'] as const
 
 const rate = z.string().nullable()
 
+/** Days of stored transactions a change's impact is counted over, ending today. */
+export const IMPACT_DAYS = 90
+
+const ImpactMoney = z.string().describe('exact decimal string, e.g. "1234.50"; negative where refunds exceed sales')
+
+export const ChangeImpact = z
+  .object({
+    window: z.object({ from: z.string(), to: z.string() }).describe(`the ${IMPACT_DAYS} days of transactions counted, by transaction date (UTC), ending today`),
+    transactions: z.number().int().describe("the account's orders and refunds of those days placed in the jurisdiction (as a return places them: the destination ZIP with the city sent, or the seller's ZIP for an origin-sourced sale)"),
+    gross_sales: ImpactMoney.describe('their sales less refunds'),
+    taxable_sales: ImpactMoney.describe("what the jurisdiction's level taxes of them (exemptions, exempt products and the state's freight rule applied)"),
+    tax_difference: z.string().describe('taxable_sales × (new_rate − old_rate), rounded to the cent: the tax the new rate would have added (negative: taken off) on those sales'),
+    default_choice: z
+      .object({ transactions: z.number().int(), gross_sales: ImpactMoney })
+      .describe("what of it rests on a ZIP's default candidate: the ZIP spans several jurisdictions and the city sent named none of them"),
+    other_candidates: z
+      .object({ transactions: z.number().int(), gross_sales: ImpactMoney })
+      .describe('transactions in ZIPs the change touches that were placed outside the jurisdiction (another candidate of the ZIP): not counted above, and in it if the place was wrong'),
+  })
+  .meta({ id: 'RateChangeImpact' })
+export type ChangeImpact = z.infer<typeof ChangeImpact>
+
 export const RateChangeItem = z
   .object({
     state: z.string().describe('2-letter code'),
@@ -39,6 +61,7 @@ export const RateChangeItem = z
       published_at: z.string().nullable().describe('when that snapshot was generated, if known'),
       exact: z.boolean().describe('false when that snapshot is the oldest held with data of the state: an earlier one no longer held may have seen it first'),
     }),
+    impact: ChangeImpact.optional().describe("the account's exposure: with impact=true, and in every rate_changes.announced delivery"),
   })
   .meta({ id: 'RateChange' })
 
@@ -68,7 +91,10 @@ export type ChangesBody = z.infer<typeof ChangesBody>
 
 export type ChangesScope = { states: string[]; from: (typeof STATES_BASES)[number] }
 
-export async function changesPage(snapshot: Snapshot, request: ChangesRequest, scope: ChangesScope, today: string, notices: ChangesNotice[] = []): Promise<ChangesBody> {
+/** The account's exposure to each of `changes` (computed above this floor, from its stored transactions). */
+export type ImpactOf = (changes: readonly StateChange[]) => Promise<ReadonlyMap<StateChange, ChangeImpact>>
+
+export async function changesPage(snapshot: Snapshot, request: ChangesRequest, scope: ChangesScope, today: string, notices: ChangesNotice[] = [], impactOf?: ImpactOf): Promise<ChangesBody> {
   const listed: { change: StateChange; seen: FirstSeen }[] = []
   for (const state of scope.states) {
     const seenOf = await firstSeenOf(snapshot, state)
@@ -83,12 +109,13 @@ export async function changesPage(snapshot: Snapshot, request: ChangesRequest, s
   if (scope.states.length > 1) listed.sort((a, b) => compareChanges(a.change, b.change))
   const page = listed.slice(0, request.limit)
   const last = page.at(-1)
+  const impacts = request.impact && impactOf ? await impactOf(page.map(({ change }) => change)) : null
   return {
     snapshot: snapshot.id,
     states: scope.states,
     states_from: scope.from,
     today,
-    changes: page.map(({ change, seen }) => changeItem(change, seen, today, request.zips)),
+    changes: page.map(({ change, seen }) => changeItem(change, seen, today, request.zips, impacts?.get(change))),
     next_cursor: last && listed.length > page.length ? writeCursor(last.change) : null,
     notices,
   }
@@ -100,7 +127,7 @@ function seenSince(seen: FirstSeen, since: Since): boolean {
   return seen.published_at !== null && seen.published_at.slice(0, 10) >= since.date
 }
 
-export function changeItem(change: StateChange, seen: FirstSeen, today: string, withZips: boolean): z.infer<typeof RateChangeItem> {
+export function changeItem(change: StateChange, seen: FirstSeen, today: string, withZips: boolean, impact?: ChangeImpact): z.infer<typeof RateChangeItem> {
   return {
     state: change.state,
     jurisdiction: { level: change.level, code: change.code, name: change.name || null },
@@ -113,5 +140,6 @@ export function changeItem(change: StateChange, seen: FirstSeen, today: string, 
     ...(withZips ? { zips: [...change.zips] } : {}),
     source: change.source,
     first_seen: seen,
+    ...(impact ? { impact } : {}),
   }
 }

@@ -15,7 +15,9 @@ const SNAPSHOT_ID = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/
 /** `snapshot`: first seen in a snapshot published after this one; `date`: first seen on or after this day (UTC). */
 export type Since = { snapshot: string } | { date: string }
 
-export type ChangesQuery = { states?: string; from?: string; to?: string; since?: string; include?: string; limit?: string; cursor?: string }
+export const IMPACT_VALUES = ['true', 'false'] as const
+
+export type ChangesQuery = { states?: string; from?: string; to?: string; since?: string; include?: string; impact?: string; limit?: string; cursor?: string }
 
 export type ChangesRequest = {
   /** the states asked for; null: none named (the account's nexus states, or every state) */
@@ -24,6 +26,8 @@ export type ChangesRequest = {
   to: string | null
   since: Since | null
   zips: boolean
+  /** each change with the account's exposure to it */
+  impact: boolean
   limit: number
   after: ChangeCursor | null
 }
@@ -64,6 +68,12 @@ export function readChangesRequest(query: ChangesQuery): RequestReading {
     }
   }
 
+  let impact = false
+  if (query.impact !== undefined) {
+    if ((IMPACT_VALUES as readonly string[]).includes(query.impact)) impact = query.impact === 'true'
+    else fail('impact', `impact must be ${IMPACT_VALUES.join(' or ')}`)
+  }
+
   let limit = DEFAULT_LIMIT
   if (query.limit !== undefined) {
     const n = /^\d{1,7}$/.test(query.limit) ? Number(query.limit) : NaN
@@ -74,7 +84,7 @@ export function readChangesRequest(query: ChangesQuery): RequestReading {
   const after = query.cursor === undefined ? null : (readCursor(query.cursor) ?? fail('cursor', 'cursor is not one this service gave (pass next_cursor from the previous page as is)'))
 
   if (detail.length) return { ok: false, detail }
-  return { ok: true, request: { states, from, to, since, zips, limit, after } }
+  return { ok: true, request: { states, from, to, since, zips, impact, limit, after } }
 }
 
 /** `GA,mn` → [GA, MN]: 2-letter codes in any case, comma-separated, each of a state taxatlas tracks. */

@@ -26,6 +26,8 @@ export type ResponseSpec = {
   schema?: z.ZodType
   /** response headers worth documenting, name → description */
   headers?: Record<string, string>
+  /** other media types the same answer may be sent as (a query parameter chooses), each a text body: type → description */
+  textTypes?: Record<string, string>
 }
 export type Responses = Record<number, ResponseSpec>
 

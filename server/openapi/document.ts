@@ -133,6 +133,9 @@ function webhooksOf(components: SchemaComponents): Json {
   }
 }
 
+const textContent = (types: Record<string, string> = {}): Json =>
+  Object.fromEntries(Object.entries(types).map(([type, description]) => [type, { schema: { type: 'string', description } }]))
+
 function operationResponses(route: Route, components: SchemaComponents): Json {
   const responses: Json = {}
   for (const [status, spec] of Object.entries(route.responses)) {
@@ -142,7 +145,7 @@ function operationResponses(route: Route, components: SchemaComponents): Json {
     responses[status] = {
       description: spec.description,
       headers,
-      ...(spec.schema ? { content: { 'application/json': { schema: components.convert(spec.schema, 'output') } } } : {}),
+      ...(spec.schema ? { content: { 'application/json': { schema: components.convert(spec.schema, 'output') }, ...textContent(spec.textTypes) } } : {}),
     }
   }
   // A route with its own error format documents each error inline, with that format's schema.

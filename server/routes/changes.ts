@@ -1,10 +1,12 @@
 // GET /v1/changes: every rate change the served snapshot knows, past and upcoming, with the ZIPs it
-// touches, the source file that announced it and when taxatlas first saw it. Without `states`, an
-// account with a nexus registration list sees its own states.
+// touches, the source file that announced it and when taxatlas first saw it; with impact=true, the
+// account's exposure to each. Without `states`, an account with a nexus registration list sees its
+// own states.
 import * as z from 'zod'
 import { ValidationErrorBody } from '../base/errors.ts'
-import { ChangesBody, changesPage, type ChangesNotice, type ChangesScope } from '../changes/changes-feed.ts'
-import { DEFAULT_LIMIT, INCLUDE_VALUES, MAX_LIMIT, readChangesRequest } from '../changes/changes-request.ts'
+import { ChangesBody, changesPage, IMPACT_DAYS, type ChangesNotice, type ChangesScope } from '../changes/changes-feed.ts'
+import { DEFAULT_LIMIT, IMPACT_VALUES, INCLUDE_VALUES, MAX_LIMIT, readChangesRequest } from '../changes/changes-request.ts'
+import { changeImpacts } from '../portability/returns/change-impact.ts'
 import { validationError } from '../http/validation.ts'
 import { utcDate } from '../sale/date-window.ts'
 import type { StoreParts } from '../store/store.ts'
@@ -16,6 +18,7 @@ const ChangesQuery = z.object({
   to: z.string().optional().describe('only changes effective on or before this date, YYYY-MM-DD'),
   since: z.string().optional().describe('only changes first seen after this snapshot id (e.g. 2026-11-21T03-00-00-000Z), or first seen on or after this date (YYYY-MM-DD, UTC)'),
   include: z.string().optional().describe(`${INCLUDE_VALUES.join(', ')}: list the ZIPs each change touches`),
+  impact: z.string().optional().describe(`${IMPACT_VALUES.join(' or ')} (default false): true gives each change the account's exposure, from its stored transactions of the last ${IMPACT_DAYS} days`),
   limit: z.string().optional().describe(`changes per page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
   cursor: z.string().optional().describe('next_cursor of the previous page'),
 })
@@ -46,17 +49,20 @@ export const changesRoute = defineRoute({
     'Listed by effective date, then state, level and code; paged by cursor (next_cursor).',
     'first_seen names the earliest snapshot held whose data for the state had the change.',
     'notices lists the account\'s webhook endpoints that were disabled (POST /v1/webhooks).',
+    `With impact=true each change carries impact: the account's transactions of the last ${IMPACT_DAYS} days placed in the jurisdiction, their sales and taxable sales, and the tax difference the new rate would have made on them.`,
   ].join(' '),
   tags: ['lookup'],
   auth: 'key',
   query: ChangesQuery,
   responses: {
     200: { description: 'One page of changes.', schema: ChangesBody },
-    422: { description: 'A parameter that cannot be read: an unknown state code, a date that is not YYYY-MM-DD, from after to, a malformed since or cursor, a limit out of range, an unknown include value (each named in detail).', schema: ValidationErrorBody },
+    422: { description: 'A parameter that cannot be read: an unknown state code, a date that is not YYYY-MM-DD, from after to, a malformed since or cursor, a limit out of range, an unknown include value, an impact other than true or false (each named in detail).', schema: ValidationErrorBody },
   },
 }).handle(async ({ query, snapshot, store, caller, now }) => {
   const reading = readChangesRequest(query)
   if (!reading.ok) throw validationError(reading.detail)
   const scope = await scopeOf(reading.request.states, store, caller, snapshot.rates.states)
-  return { status: 200, body: await changesPage(snapshot, reading.request, scope, utcDate(now), await noticesOf(store, caller)) }
+  const today = utcDate(now)
+  const impactOf = (changes: Parameters<typeof changeImpacts>[2]) => changeImpacts({ current: snapshot, transactions: store.transactions }, caller.account.id, changes, today)
+  return { status: 200, body: await changesPage(snapshot, reading.request, scope, today, await noticesOf(store, caller), impactOf) }
 })

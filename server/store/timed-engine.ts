@@ -6,7 +6,7 @@ import type { StoreEngine } from './store-engine.ts'
 const TIMED = {
   accounts: ['changesSince', 'insertAccount', 'insertKey', 'revokeKey'],
   usage: ['all', 'add'],
-  transactions: ['get', 'save', 'remove', 'listIds', 'stateGroups'],
+  transactions: ['get', 'save', 'remove', 'listIds', 'stateGroups', 'returnRows'],
   registrations: ['read', 'replace'],
   customers: ['get', 'listIds', 'save', 'remove'],
   webhooks: ['insert', 'list', 'update', 'remove', 'active', 'lastAnnounced', 'announce', 'request', 'claimDue', 'nextDue', 'delivered', 'failed', 'deliveries', 'delivery'],

@@ -1,6 +1,7 @@
 // What both engines' transaction stores offer (DuckDB: transactions.ts, PostgreSQL:
 // postgres/pg-transactions.ts), and what they share: the row a stored transaction is read back
 // from, and how a batch of saves is decided against the rows already stored.
+import type { ReturnQuery, ReturnRows } from './return-groups.ts'
 import type { TransactionKey, TransactionKind, TransactionRecord, TransactionSource } from './transaction-record.ts'
 
 export type StoredTransaction = TransactionRecord & { source: TransactionSource; createdAt: string; updatedAt: string }
@@ -38,6 +39,8 @@ export type TransactionStore = {
   bulkWriter(accountId: string, source: TransactionSource, now: number): Promise<BulkWriter>
   /** The nexus aggregate: per state, kind, exemption and marketplace flag, the amount total and count within [from, to] (UTC dates, inclusive). */
   stateGroups(accountId: string, from: string, to: string): Promise<StateGroup[]>
+  /** What a sales-tax return reads of one state and period (return-groups.ts): the transactions grouped, and those read one by one. */
+  returnRows(accountId: string, query: ReturnQuery): Promise<ReturnRows>
   /** rows this store will commit at once in a bulk import */
   readonly bulkCommitRows: number
 }

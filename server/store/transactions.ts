@@ -11,10 +11,12 @@
 // bulk commit anti-joins against the account's keys (transactions-bulk.ts).
 import type { TransactionKey, TransactionRecord, TransactionSource } from './transaction-record.ts'
 import { HttpError } from '../base/errors.ts'
+import type { DuckDBValue } from '@duckdb/node-api'
 import type { Database, Statements } from './database.ts'
 import { AccountLocks } from './account-locks.ts'
 import { GroupCommit } from './group-commit.ts'
 import { BulkWriter, COMMIT_ROWS } from './transactions-bulk.ts'
+import { itemizedOf, returnGroupOf, returnStatements, type ReturnQuery, type ReturnRows } from './return-groups.ts'
 import {
   keyText,
   planSaves,
@@ -144,6 +146,19 @@ export class DuckDBTransactionStore implements TransactionStore {
       [accountId, from, to],
     )
     return rows.map(stateGroupOf)
+  }
+
+  /** Read on a connection of its own, so saves are not held up while a return is summed. */
+  async returnRows(accountId: string, query: ReturnQuery): Promise<ReturnRows> {
+    const { groups, itemized } = returnStatements(accountId, query, () => '?')
+    const reader = await this.db.connectAgain()
+    try {
+      const grouped = await reader.rows(groups.sql, groups.params as DuckDBValue[])
+      const single = await reader.rows(itemized.sql, itemized.params as DuckDBValue[])
+      return { groups: grouped.map(returnGroupOf), itemized: single.map(itemizedOf) }
+    } finally {
+      await reader.close()
+    }
   }
 }
 

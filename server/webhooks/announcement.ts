@@ -23,13 +23,21 @@ export const WebhookEvent = z
     webhook_id: z.string().describe('the endpoint it was made for'),
     snapshot: z.string().describe('the snapshot that announced the changes'),
     previous_snapshot: z.string().describe('the snapshot announced before it: the changes were first seen after that one'),
-    changes: z.array(RateChangeItem).describe("the changes new in this snapshot, in the account's states, in the order of /v1/changes"),
+    changes: z.array(RateChangeItem).describe("the changes new in this snapshot, in the account's states, in the order of /v1/changes, each with the account's exposure to it (impact, as /v1/changes?impact=true gives it)"),
   })
   .meta({ id: 'WebhookRateChanges' })
 export type WebhookEvent = z.infer<typeof WebhookEvent>
 
 /** A change to announce: its identity (never announced twice), its state, and its item as JSON text. */
-export type NewChange = { identity: string; state: string; json: string }
+export type NewChange = { identity: string; state: string; json: string; change: StateChange }
+
+/** Per account, the JSON text of its exposure to each change (by identity): spliced into the change's item. */
+export type AccountImpacts = ReadonlyMap<string, ReadonlyMap<string, string>>
+
+const withImpact = (change: NewChange, impacts: ReadonlyMap<string, string> | undefined): NewChange => {
+  const impact = impacts?.get(change.identity)
+  return impact ? { ...change, json: `${change.json.slice(0, -1)},"impact":${impact}}` } : change
+}
 
 /** The changes `snapshot` holds first seen after snapshot `after`, in the feed's order. */
 export async function changesFirstSeenAfter(snapshot: Snapshot, after: string, today: string): Promise<NewChange[]> {
@@ -42,7 +50,7 @@ export async function changesFirstSeenAfter(snapshot: Snapshot, after: string, t
     }
   }
   found.sort((a, b) => compareChanges(a.change, b.change))
-  return found.map(({ change, json }) => ({ identity: changeIdentity(change), state: change.state, json }))
+  return found.map(({ change, json }) => ({ identity: changeIdentity(change), state: change.state, json, change }))
 }
 
 export const newDeliveryId = () => `whd_${randomBytes(12).toString('base64url')}`
@@ -60,6 +68,7 @@ export function announcementPlan(input: {
   changes: readonly NewChange[]
   endpoints: readonly WebhookEndpoint[]
   statesOf: ReadonlyMap<string, ReadonlySet<string> | null>
+  impacts?: AccountImpacts
 }): AnnouncementPlan {
   const { snapshot, after, at, changes } = input
   return {
@@ -73,7 +82,7 @@ export function announcementPlan(input: {
       const deliveries: NewDelivery[] = []
       for (const endpoint of input.endpoints) {
         const states = input.statesOf.get(endpoint.accountId) ?? null
-        const listed = changes.filter((change) => fresh.has(change.identity) && (states === null || states.has(change.state)))
+        const listed = changes.filter((change) => fresh.has(change.identity) && (states === null || states.has(change.state))).map((change) => withImpact(change, input.impacts?.get(endpoint.accountId)))
         if (!listed.length) continue
         const id = newDeliveryId()
         const head: Omit<WebhookEvent, 'changes'> = { id, event_id: eventId, type: WEBHOOK_EVENT_TYPE, created_at: at, webhook_id: endpoint.id, snapshot, previous_snapshot: after }

@@ -21,7 +21,10 @@ import { utcDate } from '../sale/date-window.ts'
 import type { Snapshot } from '../snapshot/open-snapshot.ts'
 import type { NexusRegistrations } from '../store/nexus-registrations.ts'
 import type { ClaimedDelivery, WebhookTable } from '../store/webhooks.ts'
+import type { ChangeImpact } from '../changes/changes-feed.ts'
+import type { StateChange } from '../changes/state-changes.ts'
 import { announcementPlan, changesFirstSeenAfter } from './announcement.ts'
+import type { AccountImpacts, NewChange } from './announcement.ts'
 import { isReceiverFailure, WebhookOwnFailures } from './own-failures.ts'
 import { retryDelayMs, type WebhookSettings } from './webhook-settings.ts'
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.ts'
@@ -37,6 +40,8 @@ export type DispatcherDeps = {
   logger: Logger
   /** attempts failed for a reason of ours (own-failures.ts); kept by the dispatcher alone when absent */
   ownFailures?: WebhookOwnFailures
+  /** an account's exposure to changes, put in each change of its deliveries; none when absent */
+  impactOf?: (snapshot: Snapshot, accountId: string, changes: readonly StateChange[], today: string) => Promise<ReadonlyMap<StateChange, ChangeImpact>>
 }
 
 export type WebhookDispatcher = {
@@ -102,7 +107,8 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       const registered = await deps.registrations.list(accountId)
       statesOf.set(accountId, registered.length ? new Set(registered.map((r) => r.state)) : null)
     }
-    const outcome = await table.announce(announcementPlan({ snapshot: snapshot.id, after, at: iso(now), changes, endpoints, statesOf }))
+    const impacts = deps.impactOf && changes.length ? await impactsOf((...args) => deps.impactOf!(snapshot, ...args), changes, statesOf, utcDate(now)) : undefined
+    const outcome = await table.announce(announcementPlan({ snapshot: snapshot.id, after, at: iso(now), changes, endpoints, statesOf, impacts }))
     if (outcome.kind === 'announced') logger.info('webhook_announced', { snapshot: snapshot.id, previous: after, changes: outcome.changes, deliveries: outcome.deliveries })
     return outcome.kind !== 'raced'
   }
@@ -252,4 +258,22 @@ export function startWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher 
       await agent?.close()
     },
   }
+}
+
+/** Each account's exposure to the changes in its states, as JSON text by change identity. */
+type AccountImpactOf = (accountId: string, changes: readonly StateChange[], today: string) => Promise<ReadonlyMap<StateChange, ChangeImpact>>
+
+async function impactsOf(impactOf: AccountImpactOf, changes: readonly NewChange[], statesOf: ReadonlyMap<string, ReadonlySet<string> | null>, today: string): Promise<AccountImpacts> {
+  const impacts = new Map<string, Map<string, string>>()
+  for (const [accountId, states] of statesOf) {
+    const listed = changes.filter((change) => states === null || states.has(change.state))
+    const computed = await impactOf(accountId, listed.map((change) => change.change), today)
+    const texts = new Map<string, string>()
+    for (const change of listed) {
+      const impact = computed.get(change.change)
+      if (impact) texts.set(change.identity, JSON.stringify(impact))
+    }
+    impacts.set(accountId, texts)
+  }
+  return impacts
 }

@@ -14,6 +14,7 @@ import { CONNECTIONS, lookupMeasures, ROUNDS, SECONDS } from './lookup-bench.ts'
 import type { Measure } from './measure.ts'
 import { pipelineMeasures } from './pipeline-bench.ts'
 import { portabilityMeasures } from './portability-bench.ts'
+import { returnsMeasures } from './returns-bench.ts'
 import { serverMeasures } from './server-bench.ts'
 import { SPATIAL_CONDITIONS, spatialComparisons } from './spatial-bench.ts'
 import { orderMeasures } from './store-bench.ts'
@@ -46,6 +47,11 @@ try {
     const orders = await orderMeasures(pipeline.artifacts, target, ORDERS_PORT)
     portability.push(...orders.measures)
     storeNotes.push(...orders.notes)
+  }
+  for (const target of [null, await onPostgres('bench_returns')]) {
+    const returns = await returnsMeasures(pipeline.artifacts, target)
+    portability.push(...returns.measures)
+    storeNotes.push(...returns.notes)
   }
   server.push(...(await webhookMeasures(pipeline.artifacts, { label: 'DuckDB', store: { kind: 'duckdb', file: path.join(await tempDir('bench-webhooks'), 'store.duckdb') } })))
   server.push(...(await webhookMeasures(pipeline.artifacts, { label: 'PostgreSQL', store: { kind: 'postgres', url: await postgres.createDatabase('bench_webhooks') } })))

@@ -14,8 +14,8 @@ export type PortabilityServer = TestServer & {
   dispose: () => Promise<void>
 }
 
-export async function startPortabilityServer(mirrorUrl: string, env: Record<string, string> = {}): Promise<PortabilityServer> {
-  const artifactsDir = await portabilityArtifacts(mirrorUrl)
+export async function startPortabilityServer(mirrorUrl: string, env: Record<string, string> = {}, states?: string): Promise<PortabilityServer> {
+  const artifactsDir = await portabilityArtifacts(mirrorUrl, states)
   const clock = manualClock(`${TODAY}T15:00:00.000Z`)
   const server = await startTestServer({ artifactsDir, clock, env })
   const call = async (key: string, method: string, path: string, body?: unknown) => {

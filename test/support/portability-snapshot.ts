@@ -6,8 +6,8 @@ import { copyOfCachedArtifacts } from './server-snapshot.ts'
 
 export const PORTABILITY_STATES = 'GA,CT,DE,MA'
 
-/** A temp artifacts directory with CURRENT pointing at a copy of the cached snapshot. */
-export const portabilityArtifacts = (mirrorUrl: string): Promise<string> =>
-  copyOfCachedArtifacts(mirrorUrl, { name: 'portability', states: PORTABILITY_STATES })
+/** A temp artifacts directory with CURRENT pointing at a copy of the cached snapshot (of other `states` when given: a snapshot of their own). */
+export const portabilityArtifacts = (mirrorUrl: string, states = PORTABILITY_STATES): Promise<string> =>
+  copyOfCachedArtifacts(mirrorUrl, { name: states === PORTABILITY_STATES ? 'portability' : `portability-${states.replaceAll(',', '-')}`, states })
 
 export { servedZips } from './served-zips.ts'

@@ -43,7 +43,8 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
       const below = rows.filter((r) => r.rate < stateRate)
       for (const row of below) file.setAside.add(`line ${row.line}`, `county region ${region} at ${formatRate(row.rate)} is below the ${formatRate(stateRate)} state rate it includes`, row)
       const total = rows.filter((r) => r.rate >= stateRate)
-      if (total.length) add('county', countyCode(county.fips), county.name, total, (r) => r.rate - stateRate)
+      // Kept by its FIPS code like every county; a TPT return names it by its region code.
+      if (total.length) add('county', countyCode(county.fips), county.name, total, (r) => r.rate - stateRate, region)
     } else if (/^[A-Z]{2}$/.test(region)) {
       const place = placeNamedIn(byKey, name, null)
       add('city', region, place?.name ?? name, rows, (r) => r.rate)

@@ -117,7 +117,8 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
   if (unbound.length) notes.push(`${unbound.length} area(s) name a county the geography does not hold; their taxes are unplaced: ${unbound.slice(0, NOTES_LISTED).join('; ')}`)
 
   const stateRef = table.add('state', STATE_FIPS, 'Texas', stateRate)
-  for (const county of counties.values()) table.add('county', countyCode(county.fips), county.name, countyRate.get(county.fips) ?? 0)
+  // Kept by its FIPS code like every county; a Texas return names it by its Comptroller code.
+  for (const county of counties.values()) table.add('county', countyCode(county.fips), county.name, countyRate.get(county.fips) ?? 0, countyCodeOf.get(county.fips))
 
   // What a part carries: the county's tax where every area of it prints the rate, and the layers every area lists.
   const countyApplies = (part: Part | undefined, fips: string) =>

@@ -26,6 +26,7 @@ import {
   type TransactionStore,
 } from '../transaction-store.ts'
 import { PgBulkWriter } from './pg-bulk-writer.ts'
+import { itemizedOf, returnGroupOf, returnStatements, type ReturnQuery, type ReturnRows } from '../return-groups.ts'
 import { PG_COMMIT_ROWS } from './pg-commit-rows.ts'
 import type { PgDatabase, PgStatements } from './pg-database.ts'
 
@@ -99,6 +100,12 @@ export class PgTransactionStore implements TransactionStore {
       [accountId, from, to],
     )
     return rows.map(stateGroupOf)
+  }
+
+  async returnRows(accountId: string, query: ReturnQuery): Promise<ReturnRows> {
+    const { groups, itemized } = returnStatements(accountId, query, (i) => `$${i}`)
+    const [grouped, single] = await Promise.all([this.db.rows(groups.sql, groups.params), this.db.rows(itemized.sql, itemized.params)])
+    return { groups: grouped.map(returnGroupOf), itemized: single.map(itemizedOf) }
   }
 }
 
