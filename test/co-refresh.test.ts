@@ -44,14 +44,14 @@ async function run(extra: Record<string, string> = {}) {
 }
 
 describe('Colorado from the DR 1002 workbook, on trial against the aggregator', () => {
-  it('keeps the aggregator in service when the workbook gives percents where fractions are expected, the reason in the official feed\'s note', async () => {
-    const percentNumbers = rows.map((r) => ({ ...r, taxes: r.taxes.map((t) => ({ ...t, rate: t.rate * 100 })) }))
-    await mirror.publish({ 'co-dor/sales-use-tax-rates.html': PAGE, [`co-dor/${FILE}`]: await coRateWorkbook(percentNumbers) })
+  it('keeps the aggregator in service when the workbook\'s rates fit no unit of the state rate (each a hundred times its percent), the reason in the official feed\'s note', async () => {
+    const hundredfold = rows.map((r) => ({ ...r, taxes: r.taxes.map((t) => ({ ...t, rate: t.rate * 100 })) }))
+    await mirror.publish({ 'co-dor/sales-use-tax-rates.html': PAGE, [`co-dor/${FILE}`]: await coRateWorkbook(hundredfold) })
     const { record, denver } = await run({ TAXATLAS_ACCEPT_OFFICIAL: 'CO' })
     expect(record.feed).toBe('avalara-zip5')
     const attempt = record.feeds_tried.find((a) => a.feed === 'co-dor')!
     expect(attempt.outcome).toBe('failed')
-    expect(attempt.message).toMatch(/State rate 2\.9 is not a fraction: a percent where a fraction is expected/)
+    expect(attempt.message).toMatch(/the unit of its rates cannot be decided: of \d+ figures \(290, .*0 read as percents and 0 as fractions where one reads as the 0\.02900 state rate/)
     expect(denver).toBe(9150)
   }, REFRESH_TIMEOUT)
 
