@@ -10,6 +10,7 @@
 import { formatRate, parseRatePercent, rateUnitsFromSpreadsheetNumber } from '../../../snapshot-contract/rate-units.ts'
 import { cellText as text, firstSheetCells, type Cell } from '../named-columns-sheet.ts'
 import { SetAsideRows } from '../set-aside.ts'
+import { slashDateIso } from '../printed-dates.ts'
 
 export type FlSurtaxRow = { row: number; county: string; rate: number }
 /** `setAsideCounties`: column A of each row set aside, the county it names (if any) answered without its surtax. */
@@ -32,7 +33,7 @@ export async function parseFlSurtaxWorkbook(bytes: Buffer, fileName: string): Pr
     const line = cells.map(text).join(' ')
     const date = AS_OF.exec(line)
     if (date) {
-      asOf = `${date[3]}-${date[1]!.padStart(2, '0')}-${date[2]!.padStart(2, '0')}`
+      asOf = slashDateIso(date[1]!, date[2]!, date[3]!)
       return
     }
     const [name, surtax] = [text(cells[0]), cells[1]]
