@@ -32,12 +32,15 @@ export type PlaceByCountyTable = {
 
 type Table = { rows: string[][]; column: (name: string) => number }
 
-/** The rows of a pipe table whose header holds every `required` column; `label` names the file in errors. */
-function readPipeTable(bytes: Uint8Array, label: string, required: string[]): Table {
+/**
+ * The rows of a pipe table whose header holds every `required` column; `label` names the file in
+ * errors. `preview` > 0 reads only that many lines (the header included).
+ */
+function readPipeTable(bytes: Uint8Array, label: string, required: readonly string[], preview = 0): Table {
   // UTF-8 as published (the relationship files behind a BOM); Windows-1252 when not valid UTF-8 ("Cañon City").
   const title = htmlTitle(Buffer.from(bytes.subarray(0, 65_536)))
   if (title !== null) throw new Error(`${label} is an HTML page${title ? ` ("${title}")` : ''}, not the Census pipe-delimited file`)
-  const [header, ...rows] = Papa.parse<string[]>(decodeText(bytes, label), { delimiter: '|', skipEmptyLines: 'greedy' }).data
+  const [header, ...rows] = Papa.parse<string[]>(decodeText(bytes, label), { delimiter: '|', skipEmptyLines: 'greedy', preview }).data
   if (!header) throw new Error(`${label} is empty`)
   const names = header.map((name) => name.trim())
   const missing = required.filter((name) => !names.includes(name))
@@ -78,6 +81,25 @@ function readZctaParts(table: Table, label: string, target: 'COUNTY' | 'PLACE', 
 }
 
 const ZCTA_COLUMNS = ['GEOID_ZCTA5_20', 'AREALAND_ZCTA5_20', 'AREALAND_PART']
+const PLACE_BY_COUNTY_COLUMNS = ['STATE', 'STATEFP', 'COUNTYFP', 'COUNTYNAME', 'PLACEFP', 'PLACENAME', 'TYPE', 'CLASSFP'] as const
+
+/** The columns each table's reader needs. */
+const REQUIRED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  [ZCTA_COUNTY_FILE]: [...ZCTA_COLUMNS, 'GEOID_COUNTY_20', 'NAMELSAD_COUNTY_20'],
+  [ZCTA_PLACE_FILE]: [...ZCTA_COLUMNS, 'GEOID_PLACE_20', 'AREALAND_PLACE_20'],
+  [PLACE_BY_COUNTY_FILE]: PLACE_BY_COUNTY_COLUMNS,
+}
+
+export const isCensusTable = (fileName: string): boolean => fileName in REQUIRED_COLUMNS
+
+/**
+ * Throws what the reader of `fileName` would on its structure (an HTML page, no header, a required
+ * column missing, no rows), reading the header and first row only: a download is checked with it
+ * before it is kept in use.
+ */
+export function assertCensusTableShape(bytes: Uint8Array, fileName: string, label = fileName): void {
+  readPipeTable(bytes, label, REQUIRED_COLUMNS[fileName]!, 2)
+}
 
 // Shares of `whole`, largest first; a ZCTA of water alone (no land) splits equally rather than dividing by zero.
 function sharesOf(parts: Map<string, number>, whole: number): ZctaPart[] {
@@ -91,7 +113,7 @@ function sharesOf(parts: Map<string, number>, whole: number): ZctaPart[] {
  * to 1: every bit of a ZCTA lies in some county), and the county names.
  */
 export function parseZctaCounty(bytes: Uint8Array, label = ZCTA_COUNTY_FILE): { parts: Map<string, ZctaPart[]>; countyNames: Map<string, string> } {
-  const table = readPipeTable(bytes, label, [...ZCTA_COLUMNS, 'GEOID_COUNTY_20', 'NAMELSAD_COUNTY_20'])
+  const table = readPipeTable(bytes, label, REQUIRED_COLUMNS[ZCTA_COUNTY_FILE]!)
   const zctas = readZctaParts(table, label, 'COUNTY', 5)
   const parts = new Map([...zctas].map(([zcta, { parts }]) => [zcta, sharesOf(parts, [...parts.values()].reduce((sum, area) => sum + area, 0))]))
   const [countyAt, nameAt] = ['GEOID_COUNTY_20', 'NAMELSAD_COUNTY_20'].map(table.column) as [number, number]
@@ -110,7 +132,7 @@ export function parseZctaCounty(bytes: Uint8Array, label = ZCTA_COUNTY_FILE): { 
  * in no place. Also each place's land (AREALAND_PLACE_20).
  */
 export function parseZctaPlace(bytes: Uint8Array, label = ZCTA_PLACE_FILE): ZctaPlaceTable {
-  const table = readPipeTable(bytes, label, [...ZCTA_COLUMNS, 'GEOID_PLACE_20', 'AREALAND_PLACE_20'])
+  const table = readPipeTable(bytes, label, REQUIRED_COLUMNS[ZCTA_PLACE_FILE]!)
   const zctas = readZctaParts(table, label, 'PLACE', 7)
   const [placeAt, placeLandAt] = ['GEOID_PLACE_20', 'AREALAND_PLACE_20'].map(table.column) as [number, number]
   const placeLand = new Map<string, number>()
@@ -130,8 +152,8 @@ const CDP_TYPE = /^CENSUS DESIGNATED PLACE$/i
  * TYPE is neither falls back on CLASSFP (C* incorporated, U* census designated).
  */
 export function parsePlaceByCounty(bytes: Uint8Array, label = PLACE_BY_COUNTY_FILE): PlaceByCountyTable {
-  const columns = ['STATE', 'STATEFP', 'COUNTYFP', 'COUNTYNAME', 'PLACEFP', 'PLACENAME', 'TYPE', 'CLASSFP'] as const
-  const table = readPipeTable(bytes, label, [...columns])
+  const columns = PLACE_BY_COUNTY_COLUMNS
+  const table = readPipeTable(bytes, label, columns)
   const at = Object.fromEntries(columns.map((name) => [name, table.column(name)])) as Record<(typeof columns)[number], number>
   const places = new Map<string, CensusPlace>()
   const countyNames = new Map<string, string>()

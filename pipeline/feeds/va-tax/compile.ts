@@ -6,7 +6,7 @@ import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countyCode, JurisdictionTable } from '../candidate-weights.ts'
-import { placeBoundCandidates } from '../place-bound-candidates.ts'
+import { noCountyNotes, placeBoundCandidates } from '../place-bound-candidates.ts'
 import { leftOutOf } from '../set-aside.ts'
 import { VA_REGIONS, type VaRateWorkbook, type VaRegion } from './workbook.ts'
 
@@ -34,7 +34,7 @@ export function compileVaRates({ workbook, stateRate, geography, edition }: Comp
   const { candidates, noCounty } = placeBoundCandidates({ geography, state: STATE, stateRef, countyTail: (fips) => tails.get(fips) ?? [], placeTail: () => null })
   const notes = [`VA model: ${fileName}, ${workbook.localities.length} localities by FIPS: state ${formatRate(stateRate)}, the locality's local rate at the county level, regional state taxes (NVA, HR, CVA, HT) as districts. The file carries no date: its rates answer from the day they were fetched`]
   notes.push(...workbook.setAside.notes())
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no VA county in geography: state rate only`)
+  notes.push(...noCountyNotes(STATE, noCounty))
   return {
     jurisdictions: table.list(),
     candidates,
