@@ -53,7 +53,7 @@ describe('reading the surtax workbook', () => {
   it('sets aside a percent where a fraction is expected, a fraction printed as a percent, and a heading row moved below the counties, naming each with its row', async () => {
     const percent = await parse({ surtax: { BAY: 1.5 } })
     expect(percent.rows).toHaveLength(counties.length - 1)
-    expect(percent.setAsideCounties).toEqual(['BAY'])
+    expect(percent.setAside.namedLocalities()).toEqual(['BAY'])
     expect(percent.setAside.notes()).toEqual([`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rowOf('BAY')}: BAY: 1.5 is no fraction a surtax can be (at most 0.02000): a percent where a fraction is expected?)`])
     expect((await parse({ surtax: { BAY: '0.01%' } })).setAside.notes()[0]).toContain(`row ${rowOf('BAY')}: BAY: surtax 0.01% is below any surtax (0.1%): a fraction printed as a percent?`)
     const heading = await parse({ trailing: [['County', 'Surtax Rate']] })
@@ -85,7 +85,7 @@ describe('compiling Florida', () => {
   it('the evidence\'s Hamilton total in the surtax cell: that row set aside and named, Hamilton answering the state rate with the row counted as left out, every other county served', async () => {
     const result = await compile({ surtax: HAMILTON_TOTAL_IN_SURTAX_CELL })
     expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rowOf('HAMILTON')}: HAMILTON: surtax 8% is above the largest surtax (2%))`)
-    expect(result.notes).toContain('1 counties answer the state rate alone, their surtax row set aside (Hamilton)')
+    expect(result.notes).toContain("1 Florida counties answer the state's layer alone, every row naming them set aside (Hamilton (12047))")
     expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
     expect({ rowsRead: result.rowsRead, rowsParsed: result.rowsParsed }).toEqual({ rowsRead: counties.length, rowsParsed: counties.length - 1 })
     const index = new RateIndex(writeRateIndex({ states: [{ code: 'FL', result }], zipMeta: () => undefined }))
@@ -102,7 +102,7 @@ describe('compiling Florida', () => {
   it('sets aside a county name that binds to no county; refuses a workbook missing a county no row names', async () => {
     const extra = await compile({ counties: [...counties, 'ATLANTIS'] })
     expect(extra.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${counties.length + 2}: ATLANTIS binds to no Florida county of the geography)`)
-    await expect(compile({ counties: counties.filter((c) => c !== 'BAY') })).rejects.toThrow(/1 of 67 Florida counties not listed \(Bay\): the workbook is incomplete/)
+    await expect(compile({ counties: counties.filter((c) => c !== 'BAY') })).rejects.toThrow(/1 of 67 Florida counties of the geography not listed \(Bay \(12005\)\): the file is incomplete/)
   })
 })
 

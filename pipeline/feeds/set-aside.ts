@@ -22,13 +22,22 @@ export const wholeOrMore = (units: number): string | null => (units >= WHOLE ? `
 export type RowWindow = { from: string | null; to: string | null }
 
 export class SetAsideRows {
-  readonly #rows: { where: string; reason: string; window: RowWindow }[] = []
+  readonly #rows: { where: string; reason: string; window: RowWindow; locality: string | null }[] = []
 
   constructor(readonly fileName: string) {}
 
-  /** A row set aside: `where` it is (`line 18`, `row 40`), why, and its window when the row gives one. */
-  add(where: string, reason: string, window: RowWindow = { from: null, to: null }): void {
-    this.#rows.push({ where, reason, window })
+  /**
+   * A row set aside: `where` it is (`line 18`, `row 40`), why, its window when the row gives one, and
+   * the locality (county, independent city) it names when that can be read: a locality named only by
+   * rows set aside is in the file, its own taxes left out (set-aside-counties.ts).
+   */
+  add(where: string, reason: string, window: RowWindow = { from: null, to: null }, locality: string | null = null): void {
+    this.#rows.push({ where, reason, window, locality })
+  }
+
+  /** The localities the rows set aside name, as the file writes them, where a row names one. */
+  namedLocalities(): string[] {
+    return this.#rows.flatMap((r) => (r.locality === null ? [] : [r.locality]))
   }
 
   get count(): number {

@@ -8,6 +8,7 @@ import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable } fro
 import type { FlSurtaxWorkbook } from './workbook.ts'
 import { noCountyNotes, placeBoundCandidates } from '../place-bound-candidates.ts'
 import { leftOutOf } from '../set-aside.ts'
+import { countiesRated } from '../set-aside-counties.ts'
 
 const STATE = 'FL'
 const STATE_FIPS = '12'
@@ -29,10 +30,9 @@ export function compileFlSurtax({ workbook, stateRate, geography }: CompileFlInp
     rateOf.set(county.fips, row.rate)
   }
   setAside.assertWithinShare(rowsRead)
-  const named = new Set(workbook.setAsideCounties.map(countyMatchKey))
-  const unrated = [...counties].filter(([, c]) => !rateOf.has(c.fips))
-  const missing = unrated.filter(([key]) => !named.has(key)).map(([, c]) => c.name)
-  if (missing.length) throw new Error(`${fileName}: ${missing.length} of ${counties.size} Florida counties not listed (${missing.slice(0, 5).join(', ')}): the workbook is incomplete`)
+  const setAsideFips = setAside.namedLocalities().flatMap((name) => counties.get(countyMatchKey(name))?.fips ?? [])
+  // a county whose row was set aside has no surtax layer: the state rate alone
+  const rated = countiesRated({ fileName, geography, state: STATE, noun: 'Florida counties', rated: rateOf, setAside: setAsideFips })
 
   const table = new JurisdictionTable({ state: STATE, from: asOf, to: null, source: fileName })
   const stateRef = table.add('state', STATE_FIPS, 'Florida', stateRate)
@@ -43,12 +43,10 @@ export function compileFlSurtax({ workbook, stateRate, geography }: CompileFlInp
     stateRef,
     countyTail: () => [],
     placeTail: () => null,
-    // a county whose row was set aside has no surtax layer: the state rate alone
-    countyRef: (fips) => (rateOf.has(fips) ? { level: 'county', code: countyCode(fips) } : null),
+    countyRef: rated.countyRef,
   })
   const notes = [`FL model: ${fileName}, rates current as of ${asOf}: state ${stateRate / 1000}% plus each county's discretionary surtax (${rateOf.size} counties; no city sales tax). The surtax applies to the first $5,000 of a single item (order tax applies the cap)`]
-  if (unrated.length) notes.push(`${unrated.length} counties answer the state rate alone, their surtax row set aside (${unrated.map(([, c]) => c.name).join(', ')})`)
-  notes.push(...setAside.notes(), ...noCountyNotes(STATE, noCounty))
+  notes.push(...rated.notes, ...setAside.notes(), ...noCountyNotes(STATE, noCounty))
   return {
     jurisdictions: table.list(),
     candidates,

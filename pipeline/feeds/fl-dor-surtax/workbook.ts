@@ -13,8 +13,8 @@ import { SetAsideRows } from '../set-aside.ts'
 import { slashDateIso } from '../printed-dates.ts'
 
 export type FlSurtaxRow = { row: number; county: string; rate: number }
-/** `setAsideCounties`: column A of each row set aside, the county it names (if any) answered without its surtax. */
-export type FlSurtaxWorkbook = { fileName: string; asOf: string; rows: FlSurtaxRow[]; setAside: SetAsideRows; setAsideCounties: string[] }
+/** `setAside` names with each row set aside the county of its column A: that county answers without its surtax. */
+export type FlSurtaxWorkbook = { fileName: string; asOf: string; rows: FlSurtaxRow[]; setAside: SetAsideRows }
 
 /** The largest surtax seen: Hamilton's 2% (TaxAP, 2026-08-26), above the 1.5% OST gives as the range's top. */
 const MOST_SURTAX = 2000
@@ -27,7 +27,6 @@ export async function parseFlSurtaxWorkbook(bytes: Buffer, fileName: string): Pr
   let asOf: string | null = null
   const rows: FlSurtaxRow[] = []
   const setAside = new SetAsideRows(fileName)
-  const setAsideCounties: string[] = []
   data.forEach((cells, index) => {
     const row = index + 1
     const line = cells.map(text).join(' ')
@@ -42,8 +41,7 @@ export async function parseFlSurtaxWorkbook(bytes: Buffer, fileName: string): Pr
     if (typeof rate === 'string') {
       // A heading row above the counties (County / Surtax Rate) reads as no rate; below them it is set aside.
       if (rows.length === 0 && !/\d/.test(text(surtax))) return
-      setAside.add(`row ${row}`, `${name}: ${rate}`)
-      setAsideCounties.push(name)
+      setAside.add(`row ${row}`, `${name}: ${rate}`, undefined, name)
       return
     }
     rows.push({ row, county: name, rate })
@@ -51,7 +49,7 @@ export async function parseFlSurtaxWorkbook(bytes: Buffer, fileName: string): Pr
   setAside.assertWithinShare(rows.length + setAside.count)
   if (rows.length === 0) throw new Error(`${fileName}: no county rows (county name in column A, surtax in column B) on its first sheet`)
   if (!asOf) throw new Error(`${fileName}: no "Rates shown above are current as of M/D/YYYY" line, so the rates have no date`)
-  return { fileName, asOf, rows, setAside, setAsideCounties }
+  return { fileName, asOf, rows, setAside }
 }
 
 function surtaxUnits(cell: Cell): number | string {
