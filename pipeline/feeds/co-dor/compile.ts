@@ -7,7 +7,8 @@
 // says unincorporated) to the county's land outside places. One place (or county part) can carry
 // several codes — Aurora has five — whose districts differ street by street: codes at different
 // rates answer as several candidates of the ZIP sharing that part equally (ambiguous), never one
-// picked. A row that binds to no place is listed as unplaced.
+// picked. A row that binds to no place is listed as unplaced. A county whose every row was set aside
+// answers the state rate alone, its rows counted as left out; a county no row names fails the file.
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
