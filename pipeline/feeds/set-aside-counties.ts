@@ -20,10 +20,9 @@ export type CountiesRatedInput = {
 }
 
 export type CountiesRated = {
-  /** the counties answered by the state's layer alone, their rows all set aside */
-  stateAlone: string[]
   /** a county part's county ref for placeBoundCandidates: none in a county answered by the state alone */
   countyRef: (countyFips: string) => JurisdictionRef | null
+  /** the note naming the counties answered by the state's layer alone, their rows all set aside (none when none is) */
   notes: string[]
 }
 
@@ -39,7 +38,6 @@ export function countiesRated({ fileName, geography, state, noun, rated, setAsid
   if (missing.length) throw new Error(`${fileName}: ${missing.length} of ${counties.length} ${noun} of the geography not listed (${list(missing)}): the file is incomplete`)
   const stateAlone = unrated.filter((c) => named.has(c.fips))
   return {
-    stateAlone: stateAlone.map((c) => c.fips),
     countyRef: (fips) => (rated.has(fips) ? { level: 'county', code: countyCode(fips) } : null),
     notes: stateAlone.length ? [`${stateAlone.length} ${noun} answer the state's layer alone, every row naming them set aside (${list(stateAlone)})`] : [],
   }
