@@ -18,7 +18,7 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import type { FeedResult } from '../snapshot-contract/model.ts'
 import CO from '../sources/co.ts'
 import { CO_RATES_PAGE } from '../sources/descriptor.ts'
-import { AURORA, BOULDER_CITY, CO_COUNTY, CO_STATE, coRateWorkbook, coRows, DENVER_CITY, type CoRow, type CoWorkbookOptions } from './support/co-rate-fixture.ts'
+import { AURORA, BOULDER_CITY, CO_COUNTY, CO_STATE, coRateWorkbook, coRows, DENVER_CITY, ratesAsFractions, type CoRow, type CoWorkbookOptions } from './support/co-rate-fixture.ts'
 import { stateIndex, units, zipsWholly } from './support/feed-answers.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { coRatesPageHtml } from './support/publisher-pages.ts'
@@ -153,7 +153,32 @@ describe('compiling Colorado', () => {
     await expect(compile(fractionsAsPercent, { form: 'percent' })).rejects.toThrow(/the unit of its rates cannot be decided/)
     const twoRates = rows.map((r) => (r.code === '035004' ? { ...r, taxes: r.taxes.map((t) => (t.type === 'County' ? { ...t, rate: 2 } : t)) } : r))
     await expect(compile(twoRates)).rejects.toThrow(/035004 \(Aurora\): Douglas County at 0\.02000, row \d+ \(\d{6}\) says 0\.01000/)
-    await expect(compile(rows.filter((r) => r.county !== 'Alamosa'))).rejects.toThrow(/1 Colorado counties of the geography have no row \(08003 Alamosa\): the workbook is incomplete/)
+    await expect(compile(rows.filter((r) => r.county !== 'Alamosa'))).rejects.toThrow(new RegExp(`1 of ${bed.counties.length} Colorado counties of the geography not listed \\(Alamosa \\(08003\\)\\): the file is incomplete`))
+  })
+
+  it('E3\'s fractions where percent numbers stand, in the only row of a county: that row set aside and named, the county answering the state rate with the row counted as left out, every other county and city served', async () => {
+    const alamosa = rows.find((r) => r.county === 'Alamosa')!
+    expect(rows.filter((r) => r.county === 'Alamosa')).toEqual([alamosa])
+    const result = await compile(rows.map((r) => (r === alamosa ? ratesAsFractions(r) : r)))
+    expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rows.indexOf(alamosa) + 5}: ${alamosa.code} (${alamosa.name}) prints the state rate 0.00029, the rules table (and the rest of the sheet) 0.02900)`)
+    expect(result.notes).toContain(`1 Colorado counties answer the state's layer alone, every row naming them set aside (Alamosa (08003))`)
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+    expect({ rowsRead: result.rowsRead, rowsParsed: result.rowsParsed }).toEqual({ rowsRead: rows.length, rowsParsed: rows.length - 1 })
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '003')).toEqual([])
+    const index = indexOf(result)
+    const inAlamosa = zipsWholly(result, '08003', null)
+    expect(inAlamosa.length).toBeGreaterThan(0)
+    for (const zip of inAlamosa) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(STATE_RATE)
+    for (const zip of zipsWholly(result, '08031', '0820000')) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE, DENVER_CITY, METRO))
+    for (const zip of zipsWholly(result, '08013', '0807850')) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE, CO_COUNTY, BOULDER_CITY, METRO))
+    for (const zip of zipsWholly(result, '08013', null)) expect(defaultCombinedRate(index, zip, 'CO', '2026-11-01')).toBe(units(CO_STATE, CO_COUNTY))
+  })
+
+  it('fails the file past the share a file may set aside: a sixth row of fractions among percent numbers', async () => {
+    const counties = rows.filter((r) => r.name.startsWith('Unincorporated'))
+    const odd = (n: number) => rows.map((r) => (counties.indexOf(r) >= 0 && counties.indexOf(r) < n ? ratesAsFractions(r) : r))
+    expect((await compile(odd(5))).leftOut).toEqual([expect.objectContaining({ count: 5 })])
+    await expect(parse(odd(6))).rejects.toThrow(new RegExp(`^${FILE.replace(/\./g, '\\.')}: 6 of ${rows.length} rows set aside, more than 5% \\(5\\): its layout or units changed\\?`))
   })
 
   it('sets aside a self-collected home-rule city whose City rate the file leaves out, rather than answering it at zero: its answers say a row was left out', async () => {

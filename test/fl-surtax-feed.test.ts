@@ -17,7 +17,7 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import FL from '../sources/fl.ts'
 import { FL_SURTAX_PAGE } from '../sources/descriptor.ts'
-import { flSurtaxWorkbook, FL_SURTAX, pointMatchPage, POINTMATCH_DOWNLOAD_FIELDS } from './support/fl-surtax-fixture.ts'
+import { flSurtaxWorkbook, FL_SURTAX, HAMILTON_TOTAL_IN_SURTAX_CELL, percentNumbersInSurtaxCells, pointMatchPage, POINTMATCH_DOWNLOAD_FIELDS } from './support/fl-surtax-fixture.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
@@ -35,6 +35,8 @@ beforeAll(() => {
 
 const parse = async (options: Partial<Parameters<typeof flSurtaxWorkbook>[0]> = {}) => parseFlSurtaxWorkbook(await flSurtaxWorkbook({ counties, ...options }), FILE)
 const compile = async (options: Partial<Parameters<typeof flSurtaxWorkbook>[0]> = {}) => compileFlSurtax({ workbook: await parse(options), stateRate: STATE_RATE, geography })
+/** The sheet row of a county: the heading on row 1, the counties below in the fixture's order. */
+const rowOf = (county: string) => counties.indexOf(county) + 2
 
 describe('reading the surtax workbook', () => {
   it('reads every county and the date of the footer, the surtax as N% text or as a percent-formatted fraction alike', async () => {
@@ -48,13 +50,24 @@ describe('reading the surtax workbook', () => {
     expect(text.rows.find((r) => r.county === 'HAMILTON')!.rate).toBe(FL_SURTAX.HAMILTON! * 1000)
   })
 
-  it('refuses a percent where a fraction is expected, and a fraction printed as a percent', async () => {
-    await expect(parse({ surtax: { BAY: 1.5 } })).rejects.toThrow(/row \d+ \(BAY\): 1\.5 is no fraction a surtax can be \(at most 0\.02000\): a percent where a fraction is expected/)
-    await expect(parse({ surtax: { BAY: '0.01%' } })).rejects.toThrow(/\(BAY\): surtax 0\.01% is below any surtax \(0\.1%\): a fraction printed as a percent/)
+  it('sets aside a percent where a fraction is expected, a fraction printed as a percent, and a heading row moved below the counties, naming each with its row', async () => {
+    const percent = await parse({ surtax: { BAY: 1.5 } })
+    expect(percent.rows).toHaveLength(counties.length - 1)
+    expect(percent.setAside.namedLocalities()).toEqual(['BAY'])
+    expect(percent.setAside.notes()).toEqual([`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rowOf('BAY')}: BAY: 1.5 is no fraction a surtax can be (at most 0.02000): a percent where a fraction is expected?)`])
+    expect((await parse({ surtax: { BAY: '0.01%' } })).setAside.notes()[0]).toContain(`row ${rowOf('BAY')}: BAY: surtax 0.01% is below any surtax (0.1%): a fraction printed as a percent?`)
+    const heading = await parse({ trailing: [['County', 'Surtax Rate']] })
+    expect(heading.rows).toHaveLength(counties.length)
+    expect(heading.setAside.notes()[0]).toContain(`row ${counties.length + 2}: County: surtax "Surtax Rate" is neither N% nor a number`)
   })
 
-  it('refuses a heading row moved below the counties, and a workbook without its date', async () => {
-    await expect(parse({ trailing: [['County', 'Surtax Rate']] })).rejects.toThrow(/\(County\): surtax "Surtax Rate" is neither N% nor a number/)
+  it('fails the file past the share a file may set aside: surtax cells all percent numbers (a unit change), and a workbook without its date', async () => {
+    // Collier's 0 reads as no surtax in either unit; every other county's row is set aside
+    await expect(parse({ surtax: percentNumbersInSurtaxCells(counties) })).rejects.toThrow(new RegExp(`^${FILE}: ${counties.length - 1} of ${counties.length} rows set aside, more than 5% \\(5\\): its layout or units changed\\? \\(row 2: `))
+    // six odd rows are past the share of 67 (5% floors at 5); five are not
+    const odd = (n: number) => Object.fromEntries(counties.slice(0, n).map((county) => [county, '8%']))
+    expect((await parse({ surtax: odd(5) })).setAside.count).toBe(5)
+    await expect(parse({ surtax: odd(6) })).rejects.toThrow(/6 of 67 rows set aside, more than 5% \(5\)/)
     await expect(parse({ asOf: null })).rejects.toThrow(/no "Rates shown above are current as of M\/D\/YYYY" line/)
   })
 })
@@ -69,9 +82,27 @@ describe('compiling Florida', () => {
     expect(result.jurisdictions.filter((j) => j.level === 'city')).toEqual([])
   })
 
-  it('refuses a county name that binds to no county, and a workbook missing counties', async () => {
-    await expect(compile({ counties: [...counties, 'ATLANTIS'] })).rejects.toThrow(/ATLANTIS binds to no Florida county of the geography/)
-    await expect(compile({ counties: counties.filter((c) => c !== 'BAY') })).rejects.toThrow(/1 of 67 Florida counties not listed \(Bay\): the workbook is incomplete/)
+  it('the evidence\'s Hamilton total in the surtax cell: that row set aside and named, Hamilton answering the state rate with the row counted as left out, every other county served', async () => {
+    const result = await compile({ surtax: HAMILTON_TOTAL_IN_SURTAX_CELL })
+    expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rowOf('HAMILTON')}: HAMILTON: surtax 8% is above the largest surtax (2%))`)
+    expect(result.notes).toContain("1 Florida counties answer the state's layer alone, every row naming them set aside (Hamilton (12047))")
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+    expect({ rowsRead: result.rowsRead, rowsParsed: result.rowsParsed }).toEqual({ rowsRead: counties.length, rowsParsed: counties.length - 1 })
+    const index = new RateIndex(writeRateIndex({ states: [{ code: 'FL', result }], zipMeta: () => undefined }))
+    for (const anchor of FL.anchors.filter((a) => a.feed === 'fl-dor-surtax')) {
+      expect(defaultCombinedRate(index, anchor.zip, 'FL', anchor.asOf), anchor.source).toBe(Number(anchor.expected.replace('.', '')))
+    }
+    const counted = (name: string) => result.jurisdictions.filter((j) => j.level === 'county' && j.name === name)
+    expect(counted('Hamilton')).toEqual([])
+    expect(counted('Bay').map((j) => j.rate)).toEqual([FL_SURTAX.BAY ?? 1000])
+    const hamiltonZip = [...geography.zips.values()].find((z) => z.state === 'FL' && z.counties.length === 1 && geography.counties.get(z.counties[0]!.fips)?.name === 'Hamilton')!
+    expect(defaultCombinedRate(index, hamiltonZip.zip, 'FL', '2026-11-21')).toBe(STATE_RATE)
+  })
+
+  it('sets aside a county name that binds to no county; refuses a workbook missing a county no row names', async () => {
+    const extra = await compile({ counties: [...counties, 'ATLANTIS'] })
+    expect(extra.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${counties.length + 2}: ATLANTIS binds to no Florida county of the geography)`)
+    await expect(compile({ counties: counties.filter((c) => c !== 'BAY') })).rejects.toThrow(/1 of 67 Florida counties of the geography not listed \(Bay \(12005\)\): the file is incomplete/)
   })
 })
 

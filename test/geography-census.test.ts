@@ -9,14 +9,14 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { placeShares } from '../pipeline/feeds/candidate-weights.ts'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
-import { parsePlaceByCounty, parseZctaCounty, parseZctaPlace, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE } from '../pipeline/geography/census-relationship.ts'
+import { censusSetAsideNotes, parsePlaceByCounty, parseZctaCounty, parseZctaPlace, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE } from '../pipeline/geography/census-relationship.ts'
 import { fetchHudCrosswalk } from '../pipeline/geography/hud-api.ts'
 import { parseHudCrosswalk } from '../pipeline/geography/hud-crosswalk.ts'
 import { readUspsZips } from '../pipeline/geography/usps-zips.ts'
 import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { PlaceIndex, writePlaceIndex } from '../snapshot-contract/place-index.ts'
 import { loadSnapshot, readCurrentId } from '../snapshot-contract/snapshot-store.ts'
-import { writeCensusGeographyFiles } from './support/census-files.ts'
+import { PLACE_BY_COUNTY_HEADER, writeCensusGeographyFiles, writePlaceByCountyFile, writeZctaCountyFile, writeZctaPlaceFile, ZCTA_COUNTY_HEADER, ZCTA_PLACE_HEADER } from './support/census-files.ts'
 import { heldDrops } from './support/held-drops.ts'
 import { pipelineSettings, refreshProcess, runRefresh, tempDir } from './support/refresh-run.ts'
 import { sharedPath } from './support/shared.ts'
@@ -168,6 +168,78 @@ describe('Census files that are not what they should be', () => {
   })
 })
 
+describe('a Census row that does not read, deep in the file', () => {
+  let dir: string
+  const lines: Record<'county' | 'place' | 'list', string[]> = { county: [], place: [], list: [] }
+  beforeAll(async () => {
+    dir = await tempDir('census-rows')
+    const files = await Promise.all([writeZctaCountyFile(dir), writeZctaPlaceFile(dir, ['GA']), writePlaceByCountyFile(dir)])
+    const [county, place, list] = await Promise.all(files.map((file) => readFile(file, 'utf8')))
+    Object.assign(lines, { county: county!.split('\r\n'), place: place!.split('\r\n'), list: list!.split('\r\n') })
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  /** The header and the first `rows` rows of a file, the rows numbered in `edits` (1-based, the header row 0) edited cell by cell. */
+  const few = (file: string[], header: readonly string[], rows: number, edits: Record<number, (cell: Record<string, string>) => void> = {}) =>
+    Buffer.from(
+      file
+        .slice(0, rows + 1)
+        .map((line, i) => {
+          const edit = edits[i]
+          if (!edit) return line
+          const cells = Object.fromEntries(line.split('|').map((value, at) => [header[at]!, value]))
+          edit(cells)
+          return header.map((name) => cells[name] ?? '').join('|')
+        })
+        .join('\r\n'),
+    )
+  /** A land area written with thousands separators, as a spreadsheet export prints it. */
+  const withSeparators = (column: string) => (cells: Record<string, string>) => void (cells[column] = Number(cells[column]).toLocaleString('en-US'))
+  const cell = (file: string[], header: readonly string[], row: number, column: string) => file[row]!.split('|')[header.indexOf(column)]!
+
+  it('ZCTA→county: a land area with thousands separators sets its row aside, named with its line, its ZCTA left to the reading of ZIPs without one; every other ZCTA reads as before', () => {
+    const intact = parseZctaCounty(few(lines.county, ZCTA_COUNTY_HEADER, 400))
+    const broken = parseZctaCounty(few(lines.county, ZCTA_COUNTY_HEADER, 400, { 300: withSeparators('AREALAND_PART') }))
+    const zcta = cell(lines.county, ZCTA_COUNTY_HEADER, 300, 'GEOID_ZCTA5_20')
+    const part = Number(cell(lines.county, ZCTA_COUNTY_HEADER, 300, 'AREALAND_PART'))
+    expect(broken.setAside.count).toBe(1)
+    expect(censusSetAsideNotes(ZCTA_COUNTY_FILE, broken.setAside)).toEqual([`${ZCTA_COUNTY_FILE}: 1 row(s) set aside (line 301: bad AREALAND_PART ${JSON.stringify(part.toLocaleString('en-US'))}): their ZCTAs are placed as ZIPs without a ZCTA are, by the USPS list and its point`])
+    expect(intact.parts.has(zcta)).toBe(true)
+    expect(broken.parts).toEqual(new Map([...intact.parts].filter(([key]) => key !== zcta)))
+    expect(intact.setAside.count).toBe(0)
+  })
+
+  it('ZCTA→place: a place\'s land with thousands separators sets its row aside; its ZCTA binds by its point, the others by their land shares', () => {
+    const broken = parseZctaPlace(few(lines.place, ZCTA_PLACE_HEADER, 200, { 150: withSeparators('AREALAND_PLACE_20') }))
+    const zcta = cell(lines.place, ZCTA_PLACE_HEADER, 150, 'GEOID_ZCTA5_20')
+    expect(broken.setAside.named()).toMatch(/^line 151: bad AREALAND_PLACE_20 "\d{1,3}(,\d{3})+"$/)
+    expect([...broken.unread]).toEqual([zcta])
+    expect(broken.parts.has(zcta)).toBe(false)
+    expect(broken.parts.size).toBe(parseZctaPlace(few(lines.place, ZCTA_PLACE_HEADER, 200)).parts.size - 1)
+  })
+
+  it('place by county: a line cut short after its county sets its row aside; the other places read', () => {
+    const cut = (cells: Record<string, string>) => {
+      for (const name of PLACE_BY_COUNTY_HEADER.slice(PLACE_BY_COUNTY_HEADER.indexOf('PLACEFP'))) delete cells[name]
+    }
+    const intact = parsePlaceByCounty(few(lines.list, PLACE_BY_COUNTY_HEADER, 300))
+    const broken = parsePlaceByCounty(few(lines.list, PLACE_BY_COUNTY_HEADER, 300, { 250: cut }))
+    const [state, stateFips, countyFp] = lines.list[250]!.split('|')
+    expect(broken.setAside.named()).toBe(`line 251: bad STATE/STATEFP/COUNTYFP/PLACEFP ${JSON.stringify([state, stateFips, countyFp, ''])}`)
+    const geoid = stateFips! + cell(lines.list, PLACE_BY_COUNTY_HEADER, 250, 'PLACEFP')
+    const without = intact.places.get(geoid)!.counties.filter((c) => c.fips !== stateFips! + countyFp!).map((c) => c.fips)
+    expect(broken.places.get(geoid)?.counties.map((c) => c.fips) ?? []).toEqual(without)
+    for (const [other, place] of intact.places) if (other !== geoid) expect(broken.places.get(other)).toEqual(place)
+  })
+
+  it('fails a file past the share a file may set aside: 21 rows of 400 (more than 5%)', () => {
+    const edits = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [100 + i * 10, withSeparators('AREALAND_PART')]))
+    const twenty = Object.fromEntries(Object.entries(edits).slice(0, 20))
+    expect(parseZctaCounty(few(lines.county, ZCTA_COUNTY_HEADER, 400, twenty)).setAside.count).toBe(20)
+    expect(() => parseZctaCounty(few(lines.county, ZCTA_COUNTY_HEADER, 400, edits))).toThrow(/^tab20_zcta520_county20_natl\.txt: 21 of 400 rows set aside, more than 5% \(20\): its layout or units changed\? \(line 101: bad AREALAND_PART/)
+  })
+})
+
 describe('HUD crosswalk through the HUD User API', () => {
   let server: http.Server
   let base: string
@@ -219,6 +291,30 @@ describe('a refresh on the Census geography files', () => {
     ;[dir, artifacts, build] = await Promise.all([censusGeoDir(), tempDir('artifacts'), tempDir('build')])
   })
   afterAll(() => Promise.all([dir, artifacts, build].map((d) => rm(d, { recursive: true, force: true }))))
+
+  it('sets aside a row deep in the ZCTA→county file that does not read: the refresh log names it with its line, GA serves, its notes say so', async () => {
+    const file = path.join(dir, 'census', ZCTA_COUNTY_FILE)
+    const original = await readFile(file, 'utf8')
+    const lines = original.split('\r\n')
+    const at = ZCTA_COUNTY_HEADER.indexOf('AREALAND_PART')
+    // a land area with thousands separators, as a spreadsheet export prints it, four fifths of the way down
+    const row = lines.findIndex((line, i) => i > lines.length * 0.8 && Number(line.split('|')[at]) >= 1000)
+    const cells = lines[row]!.split('|')
+    cells[at] = Number(cells[at]).toLocaleString('en-US')
+    lines[row] = cells.join('|')
+    const [ownArtifacts, ownBuild] = await Promise.all([tempDir('artifacts'), tempDir('build')])
+    try {
+      await writeFile(file, lines.join('\r\n'))
+      const run = await refreshProcess({ TAXATLAS_MIRROR: inject('mirrorUrl'), TAXATLAS_GEO: dir, TAXATLAS_DROPS: await heldDrops('GA'), TAXATLAS_ARTIFACTS: ownArtifacts, TAXATLAS_BUILD: ownBuild, TAXATLAS_STATES: 'GA', TAXATLAS_NOW: '2026-11-21T03:00:00.000Z' })
+      expect(run.exitCode, run.stderr).toBe(0)
+      expect(run.stderr).toContain(`geography input rows set aside: census/${ZCTA_COUNTY_FILE}: 1 row(s) set aside (line ${row + 1}: bad AREALAND_PART ${JSON.stringify(cells[at])})`)
+      const ga = (await loadSnapshot(ownArtifacts, (await readCurrentId(ownArtifacts))!)).manifest.states.find((s) => s.code === 'GA')!
+      expect(ga.status).toBe('ok')
+      expect(ga.notes).toContain(`geography rows set aside: census/${ZCTA_COUNTY_FILE} had rows that do not read, set aside; the refresh log names them`)
+    } finally {
+      await Promise.all([writeFile(file, original), rm(ownArtifacts, { recursive: true, force: true }), rm(ownBuild, { recursive: true, force: true })])
+    }
+  }, 300_000)
 
   it('publishes GA ok from its SST file; a Census file with a changed header then fails the run and the snapshot in service stays', async () => {
     const first = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build, drops: await heldDrops('GA'), states: 'GA', extra: { TAXATLAS_GEO: dir } }))

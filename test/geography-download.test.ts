@@ -1,9 +1,11 @@
 // Geography inputs downloaded over real HTTP (the Census files rebuilt from ../shared in their
 // published layouts, served from a base URL laid out in folders as a mirror keeps them) build the
 // same geography as the directory holding them, are kept under build/raw, and a download that goes
-// wrong takes the copy the data in service was built on; only a first run with no copy fails.
-import { cpSync, existsSync } from 'node:fs'
+// wrong or arrives unreadable takes the copy the data in service was built on; only a first run with
+// no copy fails.
+import { cpSync, existsSync, readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
+import { unzipSync, zipSync } from 'fflate'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { buildGeography } from '../pipeline/geography/build-geography.ts'
@@ -18,6 +20,18 @@ import { sharedPath } from './support/shared.ts'
 import { tempDir } from './support/temp-dirs.ts'
 
 const ZCTA_COUNTY_PATH = `/${CENSUS_RELATIONSHIP_FOLDER}/tab20_zcta520_county20_natl.txt`
+const GA_PLACES_PATH = '/census-places-2015/cb_2015_13_place_500k.zip'
+
+/** The relationship file as published, one column renamed as a new vintage might: the reader needs AREALAND_PART. */
+const renamedColumn = (root: string) => {
+  const [header, ...rows] = readFileSync(path.join(root, ZCTA_COUNTY_PATH), 'utf8').split('\n')
+  return Buffer.from([header!.replace('|AREALAND_PART|', '|AREALAND_PART_20|'), ...rows].join('\n'))
+}
+/** The published Georgia place zip with its attribute table (.dbf) left out: a ZIP, and no shapefile. */
+const withoutDbf = () => {
+  const members = unzipSync(readFileSync(sharedPath('geo', GA_PLACES_PATH)))
+  return Buffer.from(zipSync(Object.fromEntries(Object.entries(members).filter(([name]) => !name.endsWith('.dbf')))))
+}
 
 /** A mirror directory: census-rel2020/, census-codes2020/ and census-places-2015/ (no HUD, no Geocorr). */
 async function censusMirrorDir(root: string): Promise<void> {
@@ -98,33 +112,37 @@ describe('geography download faults', () => {
     TAXATLAS_NOW: now,
   })
 
-  it('E10/P35 a Census file that answers 403, then a sign-in page with 200, is taken from the copy the data in service was built on: the run publishes, and says so', async () => {
+  it('E10/P35 a Census file that answers 403, a sign-in page with 200, a header missing a column or a place zip with no attribute table is taken from the copy the data in service was built on: the run publishes, and says so', async () => {
     const artifacts = await madeDir('artifacts')
     const build = await madeDir('build')
     const first = await runRefresh(pipelineSettings({ mirror: inject('mirrorUrl'), artifacts, build, drops: await heldDrops('GA,CT'), states: 'GA,CT', extra: { TAXATLAS_GEO: geo.url } }))
-    const label = 'census-rel2020/tab20_zcta520_county20_natl.txt'
-    expect(first.manifest!.geography.inputs[label]).toMatch(/^[0-9a-f]{64}$/)
+    const relationship = 'census-rel2020/tab20_zcta520_county20_natl.txt'
+    expect(first.manifest!.geography.inputs[relationship]).toMatch(/^[0-9a-f]{64}$/)
 
     const signIn = '<!DOCTYPE html><html><head><title>Census Login</title></head><body><form action="/login"></form></body></html>'
-    for (const [fault, why, now] of [
-      [{ kind: 'status', status: 403 }, /GET http:\/\/127\.0\.0\.1:\d+\/census-rel2020\/tab20_zcta520_county20_natl\.txt failed: .*403 \(Forbidden\).*; asked again as a browser: GET .*403/, '2026-11-22T03:00:00.000Z'],
-      [{ kind: 'bytes', bytes: Buffer.from(signIn) }, /the server answered an HTML page \("Census Login"\) in place of the file/, '2026-11-23T03:00:00.000Z'],
-    ] as const) {
-      geo.faults.set(ZCTA_COUNTY_PATH, fault)
-      const run = await refreshProcess(await refreshEnv(artifacts, build, now))
+    const faults = [
+      [ZCTA_COUNTY_PATH, { kind: 'status', status: 403 }, /GET http:\/\/127\.0\.0\.1:\d+\/census-rel2020\/tab20_zcta520_county20_natl\.txt failed: .*403 \(Forbidden\).*; asked again as a browser: GET .*403/],
+      [ZCTA_COUNTY_PATH, { kind: 'bytes', bytes: Buffer.from(signIn) }, /the server answered an HTML page \("Census Login"\) in place of the file/],
+      [ZCTA_COUNTY_PATH, { kind: 'bytes', bytes: renamedColumn(root) }, /downloaded but unreadable: tab20_zcta520_county20_natl\.txt lacks the column\(s\) AREALAND_PART \(header: /],
+      [GA_PLACES_PATH, { kind: 'bytes', bytes: withoutDbf() }, /downloaded but unreadable: shapefile zip has no \.dbf/],
+    ] as const
+    for (const [i, [at, fault, why]] of faults.entries()) {
+      const label = at.slice(1)
+      geo.faults.set(at, fault)
+      const run = await refreshProcess(await refreshEnv(artifacts, build, `2026-11-${22 + i}T03:00:00.000Z`))
       geo.faults.clear()
       expect(run.exitCode, run.stderr).toBe(0)
-      expect(run.stderr).toMatch(new RegExp(`geography input not downloaded, earlier copy used: ${label}: .*; the copy the data in service was built on is used`))
+      expect(run.stderr).toMatch(new RegExp(`geography input not downloaded or unreadable, earlier copy used: ${label}: .*; the copy the data in service was built on is used`))
       expect(run.stderr).toMatch(why)
       const published = await loadSnapshot(artifacts, (await readCurrentId(artifacts))!)
       // the same inputs as the data in service: the states' data carried forward, their records saying why
       expect(published.manifest.geography.inputs).toEqual(first.manifest!.geography.inputs)
       const ga = published.manifest.states.find((s) => s.code === 'GA')!
       expect(ga.status).toBe('ok')
-      expect(ga.notes).toContain(`geography inputs: 1 could not be downloaded (${label}); earlier copies used, the refresh log says why`)
+      expect(ga.notes).toContain(`geography inputs: 1 could not be downloaded or read (${label}); earlier copies used, the refresh log says why`)
       expect(published.files['rates.bin'].equals((await loadSnapshot(artifacts, first.manifest!.snapshot)).files['rates.bin'])).toBe(true)
     }
-  }, 300_000)
+  }, 600_000)
 
   it('a first run whose Census file cannot be downloaded, with no copy held, fails clearly and publishes nothing', async () => {
     const artifacts = await madeDir('artifacts')
@@ -133,6 +151,16 @@ describe('geography download faults', () => {
     geo.faults.clear()
     expect(run.exitCode).toBe(1)
     expect(run.stderr).toMatch(/geography input census-rel2020\/tab20_zcta520_county20_natl\.txt could not be downloaded \(GET .* 403 .*\) and no earlier copy of it is held \(a first run, or .* emptied\): nothing can be compiled until it downloads/)
+    expect(await readCurrentId(artifacts)).toBeNull()
+  }, 300_000)
+
+  it('a first run whose Census file downloads with a column missing, with no copy held, fails naming the input and the column, and publishes nothing', async () => {
+    const artifacts = await madeDir('artifacts')
+    geo.faults.set(ZCTA_COUNTY_PATH, { kind: 'bytes', bytes: renamedColumn(root) })
+    const run = await refreshProcess(await refreshEnv(artifacts, await madeDir('build'), '2026-11-22T03:00:00.000Z'))
+    geo.faults.clear()
+    expect(run.exitCode).toBe(1)
+    expect(run.stderr).toMatch(/geography input census-rel2020\/tab20_zcta520_county20_natl\.txt was downloaded but cannot be read \(tab20_zcta520_county20_natl\.txt lacks the column\(s\) AREALAND_PART \(header: .*\)\) and no earlier copy of it is held \(a first run, or .* emptied\)/)
     expect(await readCurrentId(artifacts)).toBeNull()
   }, 300_000)
 })

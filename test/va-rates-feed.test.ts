@@ -12,10 +12,10 @@ import type { Geography } from '../snapshot-contract/geography-model.ts'
 import { RateIndex, writeRateIndex } from '../snapshot-contract/rate-index.ts'
 import { VA_RATES_URL } from '../sources/descriptor.ts'
 import VA from '../sources/va.ts'
-import { stateIndex } from './support/feed-answers.ts'
+import { expectAnchorsHold, stateIndex, zipsWholly } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
 import { feedTestBed } from './support/load-context.ts'
-import { VA_HEADER, vaRateWorkbook, type VaLocalityRow } from './support/va-rate-fixture.ts'
+import { totalWrittenAsPercent, VA_HEADER, VA_REGION_OF, vaRateWorkbook, type VaLocalityRow } from './support/va-rate-fixture.ts'
 
 const FILE = 'sales-tax-rates.xlsx'
 const STATE_RATE = 4300
@@ -30,7 +30,11 @@ beforeAll(() => {
 })
 
 const parse = async (rows = localities, options: Parameters<typeof vaRateWorkbook>[1] = {}) => parseVaRateWorkbook(await vaRateWorkbook(rows, options), FILE)
+const EDITION = '2026-11-21'
+const compile = async (rows = localities) => compileVaRates({ workbook: await parse(rows), stateRate: STATE_RATE, geography, edition: EDITION })
 const edited = (fips: string, cells: VaLocalityRow['cells']) => localities.map((l) => (l.fips === fips ? { ...l, cells } : l))
+/** The sheet row of a locality: two title rows and the header on row 3, the localities below in the fixture's order. */
+const rowOf = (locality: VaLocalityRow) => localities.indexOf(locality) + 4
 
 describe('reading the rate workbook', () => {
   it('reads every locality below the header on row 3, and below a header moved further down alike', async () => {
@@ -56,9 +60,40 @@ describe('compiling Virginia', () => {
     expect(defaultCombinedRate(index, '24401', 'VA', '2026-11-21')).toBe(5300)
   })
 
-  it('refuses a FIPS code that binds to no locality, and a workbook missing localities', async () => {
-    await expect(parse([...localities, { fips: '999', name: 'Atlantis' }]).then((workbook) => compileVaRates({ workbook, stateRate: STATE_RATE, geography, edition: '2026-11-21' }))).rejects.toThrow(/FIPS 51999 \(Atlantis\) is no Virginia county or city/)
-    await expect(parse(localities.slice(1)).then((workbook) => compileVaRates({ workbook, stateRate: STATE_RATE, geography, edition: '2026-11-21' }))).rejects.toThrow(/1 Virginia localities of the geography not listed/)
+  it('the evidence\'s totals as percents (5.3 where 0.053 stands) in one locality\'s row: that row set aside and named, the locality answering the state rate with the row counted as left out, every other locality served', async () => {
+    // a locality of no regional tax, with a ZIP wholly in it, other than the anchors' (Williamsburg, James City, Richmond, Staunton)
+    const whole = compileVaRates({ workbook: await parse(), stateRate: STATE_RATE, geography, edition: EDITION })
+    const odd = localities.find((l) => !VA_REGION_OF[l.fips] && zipsWholly(whole, `51${l.fips}`, null).length > 0 && !['790', '015'].includes(l.fips))!
+    const result = await compile(localities.map((l) => (l === odd ? totalWrittenAsPercent(l) : l)))
+    expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rowOf(odd)}: ${odd.name}: Total General Sales Tax 5.3 is not a fraction: a percent where a fraction is expected?)`)
+    expect(result.notes).toContain(`1 Virginia localities answer the state's layer alone, every row naming them set aside (${odd.name} (51${odd.fips}))`)
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+    expect({ rowsRead: result.rowsRead, rowsParsed: result.rowsParsed }).toEqual({ rowsRead: localities.length, rowsParsed: localities.length - 1 })
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === odd.fips)).toEqual([])
+    expect(expectAnchorsHold(VA, 'va-tax', result)).toBeGreaterThan(0)
+    const index = stateIndex('VA', result)
+    expect(defaultCombinedRate(index, '23219', 'VA', EDITION)).toBe(6000)
+    expect(defaultCombinedRate(index, '24401', 'VA', EDITION)).toBe(5300)
+    const zips = zipsWholly(result, `51${odd.fips}`, null)
+    expect(zips.length).toBeGreaterThan(0)
+    for (const zip of zips) expect(defaultCombinedRate(index, zip, 'VA', EDITION)).toBe(STATE_RATE)
+  })
+
+  it('sets aside a row whose FIPS code binds to no locality, and one printing another state rate, each named; refuses a workbook missing a locality no row names', async () => {
+    const atlantis = await compile([...localities, { fips: '999', name: 'Atlantis' }])
+    expect(atlantis.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${localities.length + 4}: FIPS 51999 (Atlantis) is no Virginia county or city of the geography)`)
+    const [first] = localities
+    const stateRate = await compile(localities.map((l) => (l === first ? { ...l, cells: { 'State General Sales Tax': 0.053, 'Local Sales Tax': 0, 'Total General Sales Tax': 0.053 + (VA_REGION_OF[l.fips]?.NVA ?? 0) } } : l)))
+    expect(stateRate.notes.join(' ')).toContain(`row ${rowOf(first!)}: ${first!.name} prints the state rate 0.05300, the rules table says 0.04300`)
+    expect(stateRate.notes).toContain(`1 Virginia localities answer the state's layer alone, every row naming them set aside (${first!.name} (51${first!.fips}))`)
+    await expect(compile(localities.slice(1))).rejects.toThrow(new RegExp(`1 of ${localities.length} Virginia localities of the geography not listed \\(${first!.name} \\(51${first!.fips}\\)\\): the file is incomplete`))
+  })
+
+  it('fails the file past the share a file may set aside: every total a percent (a unit change), and a seventh odd row of 133', async () => {
+    await expect(parse(localities.map(totalWrittenAsPercent))).rejects.toThrow(new RegExp(`^${FILE}: ${localities.length} of ${localities.length} rows set aside, more than 5% \\(6\\): its layout or units changed\\?`))
+    const odd = (n: number) => localities.map((l, i) => (i < n ? totalWrittenAsPercent(l) : l))
+    expect((await compile(odd(6))).leftOut).toEqual([expect.objectContaining({ count: 6 })])
+    await expect(parse(odd(7))).rejects.toThrow(/7 of 133 rows set aside, more than 5% \(6\)/)
   })
 })
 

@@ -42,8 +42,11 @@ export async function readNamedColumnsSheet<C extends string>(bytes: Buffer, fil
   return { data, ...findHeaderRow(data, fileName, { columns, searchRows, what }) }
 }
 
-/** What a row below the header is: skipped (no data: a blank, a note, the header printed again), set aside with the reason, or read. */
-export type RowRead<T> = { skip: true } | { setAside: string } | { row: T }
+/**
+ * What a row below the header is: skipped (no data: a blank, a note, the header printed again), set
+ * aside with the reason (and the locality it names, where it can be read), or read.
+ */
+export type RowRead<T> = { skip: true } | { setAside: string; locality?: string } | { row: T }
 
 /**
  * Each row below the header read by `read` (its 1-based row number given): rows it skips are passed
@@ -57,7 +60,7 @@ export function rowsBelowHeader<T>(sheet: NamedColumnsSheet<string>, fileName: s
     const cells = sheet.data[i]!
     if (repeatsHeader(cells, sheet)) continue
     const value = read(cells, i + 1)
-    if ('setAside' in value) setAside.add(`row ${i + 1}`, value.setAside)
+    if ('setAside' in value) setAside.add(`row ${i + 1}`, value.setAside, undefined, value.locality)
     else if ('row' in value) rows.push(value.row)
   }
   setAside.assertWithinShare(rows.length + setAside.count)

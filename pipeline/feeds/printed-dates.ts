@@ -1,6 +1,7 @@
 // Dates as publishers print them, read to ISO dates: `YYYYMMDD` (the SST rate and boundary files,
-// IDOR's ordmache records), `M/D/YY` or `M/D/YYYY` (SCDOR's column heads and revision notes) and
-// `Month D, YYYY` (the "Effective" lines of NY's Publication 718 and SCDOR's ST-500).
+// IDOR's ordmache records), `M/D/YY` or `M/D/YYYY` (SCDOR's column heads and revision notes, Arizona's
+// rate table, Florida's and Alaska's "as of" lines, the CDTFA and ARSSTC file names) and `Month D, YYYY`
+// (the "Effective" lines of NY's Publication 718 and SCDOR's ST-500).
 
 /** `YYYYMMDD` → ISO date, or null when it is not a real calendar date. */
 export function parseCompactDate(text: string): string | null {

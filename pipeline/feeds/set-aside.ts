@@ -1,16 +1,13 @@
 // Rows a reader sets aside: a data row that does not fit (a code of another shape, a rate that is no
 // number, a rate of 100% or more) costs that row, never the file. Each is counted and the first few
 // are named, with where they are, in the state's freshness notes; their taxes are left out of every
-// answer, and the answers say so (LeftOutRows). A file fails only past a share of its data rows
-// (docs/data-sources.md, "Rows set aside"): a layout change makes most rows unreadable, far above it.
+// answer, and the answers say so (LeftOutRows). A file fails only past the share of its data rows
+// every reader keeps (pipeline/fetch/set-aside-share.ts).
 import type { LeftOutRows } from '../../snapshot-contract/model.ts'
 import { formatRate } from '../../snapshot-contract/rate-units.ts'
+import { RowsSetAside } from '../fetch/set-aside-share.ts'
 
-/** The share of a file's data rows that may be set aside before the file fails. */
-export const SET_ASIDE_SHARE = 0.05
-/** Below this many set aside, a file never fails on the share (a small sheet's few odd rows). */
-export const SET_ASIDE_FLOOR = 5
-/** How many set-aside rows a note names. */
+/** How many set-aside rows a left-out record names. */
 const NAMED = 5
 /** 100% in 1e-5 units: no sales tax rate reaches it, so a row printing one is set aside. */
 const WHOLE = 100_000
@@ -21,33 +18,27 @@ export const wholeOrMore = (units: number): string | null => (units >= WHOLE ? `
 /** The days a set-aside row's tax would be in force, where the row gives them (null: open or not known). */
 export type RowWindow = { from: string | null; to: string | null }
 
-export class SetAsideRows {
-  readonly #rows: { where: string; reason: string; window: RowWindow }[] = []
+export class SetAsideRows extends RowsSetAside {
+  readonly #rows: { where: string; reason: string; window: RowWindow; locality: string | null }[] = []
 
-  constructor(readonly fileName: string) {}
-
-  /** A row set aside: `where` it is (`line 18`, `row 40`), why, and its window when the row gives one. */
-  add(where: string, reason: string, window: RowWindow = { from: null, to: null }): void {
-    this.#rows.push({ where, reason, window })
+  /**
+   * A row set aside: `where` it is (`line 18`, `row 40`), why, its window when the row gives one, and
+   * the locality (county, independent city) it names when that can be read: a locality named only by
+   * rows set aside is in the file, its own taxes left out (set-aside-counties.ts).
+   */
+  override add(where: string, reason: string, window: RowWindow = { from: null, to: null }, locality: string | null = null): void {
+    super.add(where, reason)
+    this.#rows.push({ where, reason, window, locality })
   }
 
-  get count(): number {
-    return this.#rows.length
+  /** The localities the rows set aside name, as the file writes them, where a row names one. */
+  namedLocalities(): string[] {
+    return this.#rows.flatMap((r) => (r.locality === null ? [] : [r.locality]))
   }
 
   /** The note naming how many rows were set aside and the first few, with where they are; none when none was. */
   notes(): string[] {
-    if (this.#rows.length === 0) return []
-    const named = this.#rows.slice(0, NAMED).map((r) => `${r.where}: ${r.reason}`)
-    return [`${this.fileName}: ${this.#rows.length} row(s) set aside, their taxes left out of every answer (${named.join('; ')}${this.#rows.length > NAMED ? '; …' : ''})`]
-  }
-
-  /** Fails the file when more rows were set aside than the share of its `dataRows` (set-aside ones included) allows. */
-  assertWithinShare(dataRows: number): void {
-    const limit = Math.max(SET_ASIDE_FLOOR, Math.floor(dataRows * SET_ASIDE_SHARE))
-    if (this.#rows.length <= limit) return
-    const named = this.#rows.slice(0, NAMED).map((r) => `${r.where}: ${r.reason}`)
-    throw new Error(`${this.fileName}: ${this.#rows.length} of ${dataRows} rows set aside, more than ${SET_ASIDE_SHARE * 100}% (${limit}): its layout or units changed? (${named.join('; ')})`)
+    return this.count ? [`${this.fileName}: ${this.count} row(s) set aside, their taxes left out of every answer (${this.named()})`] : []
   }
 
   /** The rows as left out of the answers, those that ended before `inForceFrom` not counted; null when none counts. */

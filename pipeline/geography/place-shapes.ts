@@ -57,15 +57,55 @@ export function geometryRings(geometry: ShapeGeometry | null): Float64Array[] {
   return rings
 }
 
+/** The attributes each table's reader needs (Census cartographic boundary files). */
+const PLACE_PROPERTIES = ['GEOID', 'NAME', 'LSAD', 'ALAND']
+const STATE_PROPERTIES = ['STATEFP', 'STUSPS']
+
+/**
+ * The records of a shapefile zip (attributes only, geometry null, when `withGeometry` is false);
+ * throws when the zip holds no readable shapefile, the first record lacks a `required` attribute, or
+ * there is no record.
+ */
+async function* shapeRecords(zipBytes: Uint8Array, what: string, required: readonly string[], withGeometry: boolean): AsyncGenerator<ShapeRecord> {
+  const { shp, dbf, encoding } = unzipShapefile(zipBytes, withGeometry)
+  if (withGeometry && !shp) throw new Error(`${what} zip has no .shp`)
+  const source: RecordSource<ShapeRecord> = shp
+    ? await shapefile.open(shp, dbf, { encoding })
+    : await shapefile.openDbf(dbf, { encoding }).then((attributes) => ({
+        read: async () => {
+          const { done, value } = await attributes.read()
+          return { done, value: { properties: value, geometry: null } }
+        },
+      }))
+  for (let count = 0; ; count++) {
+    const { done, value } = await source.read()
+    if (done) {
+      if (count === 0) throw new Error(`${what} shapefile has no records`)
+      return
+    }
+    if (count === 0) {
+      const missing = required.filter((name) => !(name in value.properties))
+      if (missing.length) throw new Error(`${what} shapefile lacks the attribute(s) ${missing.join(', ')} (has: ${Object.keys(value.properties).join(', ').slice(0, 200)})`)
+    }
+    yield value
+  }
+}
+
+/**
+ * Throws what the reader of a `cb_YYYY_us_state_500k.zip` (`kind` 'state') or `cb_YYYY_SS_place_500k.zip`
+ * ('place') would on its structure (not a shapefile zip, a member or an attribute missing, no
+ * record), reading the first record only: a download is checked with it before it is kept in use.
+ */
+export async function assertShapefileShape(zipBytes: Uint8Array, kind: 'state' | 'place'): Promise<void> {
+  const records = kind === 'place' ? shapeRecords(zipBytes, 'place', PLACE_PROPERTIES, true) : shapeRecords(zipBytes, 'state', STATE_PROPERTIES, false)
+  await records.next()
+  await records.return(undefined)
+}
+
 /** Every place polygon in one `cb_YYYY_SS_place_500k.zip`; `state` is the USPS code of the file's state. */
 export async function readPlaceShapes(zipBytes: Uint8Array, state: string): Promise<PlaceShape[]> {
-  const { shp, dbf, encoding } = unzipShapefile(zipBytes, true)
-  if (!shp) throw new Error('place shapefile zip has no .shp')
-  const source = await shapefile.open(shp, dbf, { encoding })
   const places: PlaceShape[] = []
-  for (;;) {
-    const { done, value } = await source.read()
-    if (done) break
+  for await (const value of shapeRecords(zipBytes, 'place', PLACE_PROPERTIES, true)) {
     const rings = geometryRings(value.geometry)
     if (!rings.length) continue
     const lsad = String(value.properties.LSAD)
@@ -82,13 +122,7 @@ export async function readPlaceShapes(zipBytes: Uint8Array, state: string): Prom
 
 /** State FIPS → USPS code from the attribute table of `cb_YYYY_us_state_500k.zip`. */
 export async function readStateCodes(zipBytes: Uint8Array): Promise<Map<string, string>> {
-  const { dbf, encoding } = unzipShapefile(zipBytes, false)
-  const source = await shapefile.openDbf(dbf, { encoding })
   const codes = new Map<string, string>()
-  for (;;) {
-    const { done, value } = await source.read()
-    if (done) break
-    codes.set(String(value.STATEFP), String(value.STUSPS))
-  }
+  for await (const { properties } of shapeRecords(zipBytes, 'state', STATE_PROPERTIES, false)) codes.set(String(properties.STATEFP), String(properties.STUSPS))
   return codes
 }

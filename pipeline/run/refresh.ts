@@ -5,7 +5,7 @@ import { STATES } from '../../sources/index.ts'
 import { klassOfFeed, type Feed, type StateDescriptor } from '../../sources/descriptor.ts'
 import { dataFromIndex, type StateData } from './carry-over.ts'
 import { FORMAT_VERSION } from '../../snapshot-contract/format.ts'
-import { buildGeographyFrom, type GeographyInputs } from '../geography/build-geography.ts'
+import { buildGeographyFrom, GEOGRAPHY_SET_ASIDE_NOTE, geographySetAsideNote, type GeographyInputs } from '../geography/build-geography.ts'
 import { GEOGRAPHY_REUSED_NOTE, geographyReusedNote, hashGeographyInputs, resolveGeographyInputs } from '../geography/load-geography.ts'
 import { codeFingerprint, inputKey } from './input-key.ts'
 import type { Geography } from '../../snapshot-contract/geography-model.ts'
@@ -134,7 +134,12 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter, d
       const manifest = await publishSnapshot(settings.artifactsDir, { ...manifestBase, geography: previous.manifest.geography }, previous.files, carriedLayers)
       return { manifest, states: manifest.states }
     }
-    const { geography: geo, zipMeta, geographyFiles } = await geography()
+    const { geography: geo, zipMeta, geographyFiles, setAside } = await geography()
+    for (const line of setAside) reporter.info(`geography input rows set aside: ${line}`)
+    for (const o of refreshed) {
+      const notes = o.record.notes.filter((note) => !note.startsWith(GEOGRAPHY_SET_ASIDE_NOTE))
+      o.record = { ...o.record, notes: setAside.length ? [...notes, geographySetAsideNote(setAside)] : notes }
+    }
     keepOneStatePerZip(outcomes, geo)
     const layers = await buildHistoryLayers({
       descriptors,
@@ -172,8 +177,8 @@ async function refreshUnlocked(settings: PipelineSettings, reporter: Reporter, d
   }
 }
 
-/** The geography, and the snapshot files written from it alone. */
-type BuiltGeography = { geography: Geography; zipMeta: (zip: string) => ZipMeta | undefined; geographyFiles: { 'places.bin': Buffer; 'shapes.bin': Buffer } }
+/** The geography, the snapshot files written from it alone, and a line per input whose reader set rows aside. */
+type BuiltGeography = { geography: Geography; zipMeta: (zip: string) => ZipMeta | undefined; geographyFiles: { 'places.bin': Buffer; 'shapes.bin': Buffer }; setAside: string[] }
 
 // The geography last built in this process, by the hashes of its inputs, with its files. `make
 // refresh` builds at most one per process; a process that refreshes again on the same inputs (the
@@ -184,8 +189,10 @@ let lastGeography: { key: string; built: Promise<BuiltGeography> } | null = null
 function builtGeography(inputs: GeographyInputs, hashes: Record<string, string>): Promise<BuiltGeography> {
   const key = JSON.stringify(Object.entries(hashes).sort(([a], [b]) => a.localeCompare(b)))
   if (lastGeography?.key !== key) {
-    const built = buildGeographyFrom(inputs).then((geo) => ({
+    const setAside: string[] = []
+    const built = buildGeographyFrom(inputs, { rowsSetAside: (line) => setAside.push(line) }).then((geo) => ({
       geography: geo,
+      setAside,
       zipMeta: zipMetaFrom(geo),
       geographyFiles: { 'places.bin': writePlaceIndex(geo), 'shapes.bin': writeShapeIndex({ county: geo.countyShapes, place: geo.placeShapes }) },
     }))

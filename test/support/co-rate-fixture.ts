@@ -102,3 +102,10 @@ export async function coRateWorkbook(rows: CoRow[], options: CoWorkbookOptions =
   const sheetName = options.sheet ?? CO_SHEETS[0]!
   return writeXlsxFile([{ sheet: sheetName, data: byName }, ...CO_SHEETS.slice(1).map(other)] as never).toBuffer()
 }
+
+/**
+ * A row's rates written as spreadsheet fractions (State 0.029) where the DR 1002's percent numbers
+ * stand (publisher-evidence E3: rate cells are percent numbers, State 2.9, not fractions): one odd
+ * row among the rest, its State cell no state rate in the sheet's unit.
+ */
+export const ratesAsFractions = (row: CoRow): CoRow => ({ ...row, taxes: row.taxes.map((t) => ({ ...t, rate: Number((t.rate / 100).toFixed(7)) })) })

@@ -8,6 +8,20 @@ import writeXlsxFile from 'write-excel-file/node'
 export const FL_SURTAX: Record<string, number> = { 'PALM BEACH': 0.5, COLLIER: 0, HAMILTON: 2, 'MIAMI-DADE': 1 }
 export const FL_DEFAULT_SURTAX = 1
 
+/**
+ * The FL surtax-range conflict of the evidence (publisher-evidence.md, FL row and open question 7):
+ * TaxAP saw Hamilton at 8.0% total, a 2% surtax. Written where the surtax stands, the total is a
+ * cell no surtax can be: one odd row.
+ */
+export const HAMILTON_TOTAL_IN_SURTAX_CELL: Record<string, string> = { HAMILTON: '8%' }
+
+/**
+ * Every surtax a bare percent number (1 for 1%), where the documented forms are `N%` text or a
+ * percent-formatted fraction: a unit change, every row odd.
+ */
+export const percentNumbersInSurtaxCells = (counties: string[]): Record<string, number> =>
+  Object.fromEntries(counties.map((county) => [county, FL_SURTAX[county] ?? FL_DEFAULT_SURTAX]))
+
 export type FlWorkbookOptions = {
   counties: string[]
   form?: 'text' | 'fraction'

@@ -30,3 +30,14 @@ export async function vaRateWorkbook(localities: VaLocalityRow[], options: { tit
   })
   return writeXlsxFile([...title, header.map((value) => ({ value })), ...rows] as never).toBuffer()
 }
+
+/**
+ * A locality's Total General Sales Tax written as the percent the evidence gives totals in (publisher-
+ * evidence B, VA row: "Totals observed: 5.3 / 6.0 / 6.3 / 7.0%") where the file's decimal fractions
+ * stand: one odd row, no fraction a rate can be.
+ */
+export function totalWrittenAsPercent(row: VaLocalityRow): VaLocalityRow {
+  const region = VA_REGION_OF[row.fips] ?? {}
+  const regional = (region.NVA ?? 0) + (region.HR ?? 0) + (region.CVA ?? 0) + (region.HT ?? 0)
+  return { ...row, cells: { ...row.cells, 'Total General Sales Tax': Number(((0.053 + regional) * 100).toFixed(3)) } }
+}

@@ -5,12 +5,13 @@ import { compileAkRates } from './compile.ts'
 import { listingOrNoFile, type ChoiceContext, type EditionChoice } from '../../fetch/edition-choice.ts'
 import { isOlderDate, never, type FeedAdapter } from '../feed-adapter.ts'
 import { assertInEffect, oneFileAdapter } from '../feed-files.ts'
+import { slashDateIso } from '../printed-dates.ts'
 
 /** ARSSTC's rate sheet: `ARSSTC-Sales-Tax-Rate-Sheet-9-1-26.xlsx` (M-D-YY, or a 4-digit year), or the same wrapped in a ZIP. */
 const AK_RATE_SHEET = /^ARSSTC-Sales-Tax-Rate-Sheet-(\d{1,2})-(\d{1,2})-(\d{4}|\d{2})\.(xlsx|zip)$/i
 const akEditionDate = (name: string): string | null => {
   const match = AK_RATE_SHEET.exec(name)
-  return match ? `${match[3]!.length === 2 ? `20${match[3]}` : match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}` : null
+  return match ? slashDateIso(match[1]!, match[2]!, match[3]!) : null
 }
 
 /**

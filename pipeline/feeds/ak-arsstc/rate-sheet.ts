@@ -13,6 +13,7 @@
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { cellText as text, fractionCellUnits, readNamedColumnsSheet, rowsBelowHeader, type Cell, type RowRead } from '../named-columns-sheet.ts'
 import { wholeOrMore, type SetAsideRows } from '../set-aside.ts'
+import { slashDateIso } from '../printed-dates.ts'
 
 const COLUMNS = {
   borough: 'Borough / Census Tract Name',
@@ -40,7 +41,7 @@ export async function parseAkRateSheet(bytes: Buffer, fileName: string): Promise
     borough = text(cells[index.borough]) || borough
     return readRow(cells, index, row, borough)
   })
-  return { fileName, asOf: `${asOf[3]}-${asOf[1]!.padStart(2, '0')}-${asOf[2]!.padStart(2, '0')}`, rows, setAside, rowsRead: rows.length + setAside.count }
+  return { fileName, asOf: slashDateIso(asOf[1]!, asOf[2]!, asOf[3]!), rows, setAside, rowsRead: rows.length + setAside.count }
 }
 
 function readRow(cells: Cell[], index: Record<Column, number>, row: number, borough: string): RowRead<AkRow> {

@@ -12,7 +12,7 @@ import type { AzRow, AzTptFile } from './rate-file.ts'
 import { leftOutOf } from '../set-aside.ts'
 import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from '../dated-rows.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
+import { noCountyNotes, placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 
 const STATE = 'AZ'
 const STATE_FIPS = '04'
@@ -80,7 +80,7 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
   ]
   file.setAside.assertWithinShare(file.rows.length + file.setAside.count)
   notes.push(...file.setAside.notes())
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no AZ county in geography: state rate only`)
+  notes.push(...noCountyNotes(STATE, noCounty))
   if (unplaced.length) notes.push(`${unplaced.length} regions could not be bound to ZIPs and are listed as unplaced`)
   return {
     jurisdictions,

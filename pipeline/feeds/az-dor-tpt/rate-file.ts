@@ -10,6 +10,7 @@ import Papa from 'papaparse'
 import { parseRatePercent } from '../../../snapshot-contract/rate-units.ts'
 import { findHeaderRow } from '../header-row.ts'
 import { SetAsideRows, wholeOrMore } from '../set-aside.ts'
+import { slashDateIso } from '../printed-dates.ts'
 
 export const AZ_RETAIL = '017'
 const COLUMNS = { region: 'RegionCode', name: 'RegionName', business: 'BusinessCode', businessName: 'BusinessCodesName', rate: 'TaxRate', type: 'TaxRateType', from: 'RateStartDate', to: 'RateEndDate' } as const
@@ -22,7 +23,7 @@ export type AzTptFile = { fileName: string; rows: AzRow[]; rowsRead: number; set
 
 const isoOf = (text: string): string | null => {
   const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text.trim())
-  return match ? `${match[3]}-${match[1]!.padStart(2, '0')}-${match[2]!.padStart(2, '0')}` : null
+  return match ? slashDateIso(match[1]!, match[2]!, match[3]!) : null
 }
 
 export function parseAzTptFile(text: string, fileName: string): AzTptFile {

@@ -14,8 +14,9 @@ import { placeMatchWords, placesByMatchKey } from '../../../snapshot-contract/pl
 import type { FeedResult, JurisdictionRef, PlaceStack, RawFile, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate, rateUnitsFromSpreadsheetNumber } from '../../../snapshot-contract/rate-units.ts'
 import { JurisdictionTable, countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn } from '../place-bound-candidates.ts'
+import { noCountyNotes, placeBoundCandidates, placeNamedIn } from '../place-bound-candidates.ts'
 import { findHeaderRow } from '../header-row.ts'
+import { slashDateIso } from '../printed-dates.ts'
 
 export type CdtfaRowType = 'City' | 'County' | 'Unincorporated'
 
@@ -40,7 +41,7 @@ export function cdtfaEditionDate(fileName: string): string {
   const match = /^SalesTaxRates(\d{1,2})-(\d{1,2})-(\d{2})\.xlsx$/i.exec(fileName.split(/[\\/]/).pop() ?? '')
   if (!match) throw new Error(`${fileName}: not a CDTFA workbook name (expected SalesTaxRates<M>-<D>-<YY>.xlsx)`)
   const [, month, day, year] = match
-  const iso = `20${year}-${month!.padStart(2, '0')}-${day!.padStart(2, '0')}`
+  const iso = slashDateIso(month!, day!, year!)
   const valid = !Number.isNaN(Date.parse(iso)) && new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso)
   if (!valid) throw new Error(`${fileName}: file name holds an invalid date ${iso}`)
   return iso
@@ -207,7 +208,7 @@ export function compileCdtfa(input: CompileCdtfaInput): FeedResult {
     if (!usedCounties.has(fips)) unplace(district, `no ZIP of county ${fips} lies outside an incorporated city in geography`, [fips])
   }
 
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no CA county in geography: state rate only`)
+  notes.push(...noCountyNotes(STATE, noCounty))
   if (unlistedPlace) notes.push(`${unlistedPlace} ZIP-county parts are bound to a place CDTFA does not list: county unincorporated rate used`)
   notes.push('CDTFA publishes no row dates: every rate is dated from the edition date in the file name')
 

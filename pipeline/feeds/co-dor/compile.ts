@@ -7,12 +7,14 @@
 // says unincorporated) to the county's land outside places. One place (or county part) can carry
 // several codes — Aurora has five — whose districts differ street by street: codes at different
 // rates answer as several candidates of the ZIP sharing that part equally (ambiguous), never one
-// picked. A row that binds to no place is listed as unplaced.
+// picked. A row that binds to no place is listed as unplaced. A county whose every row was set aside
+// answers the state rate alone, its rows counted as left out; a county no row names fails the file.
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { editionOnlyResult } from '../state-totals.ts'
 import { leftOutOf } from '../set-aside.ts'
+import { countiesRated } from '../set-aside-counties.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable } from '../candidate-weights.ts'
 import type { CoJurisdiction, CoRateWorkbook } from './workbook.ts'
 import { placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey, type PlaceTail, type Variants } from '../place-bound-candidates.ts'
@@ -47,7 +49,7 @@ export function compileCoRates({ workbook, stateRate, geography, edition }: Comp
     const city = row.taxes.filter((t) => is(t, 'city'))
     // A home-rule city collecting its own tax with no City rate here: its rate is not in the file, and answering without it would be a silent zero.
     if (row.selfCollected && city.length === 0) {
-      workbook.setAside.add(`row ${row.row}`, `${row.code} (${row.name}): a self-collected home-rule city with no City rate in the file`)
+      workbook.setAside.add(`row ${row.row}`, `${row.code} (${row.name}): a self-collected home-rule city with no City rate in the file`, undefined, row.county)
       continue
     }
     const countyRate = row.taxes.filter((t) => is(t, 'county')).reduce((sum, t) => sum + t.rate, 0)
@@ -67,14 +69,17 @@ export function compileCoRates({ workbook, stateRate, geography, edition }: Comp
     const key = place ? `${place.geoid}|${county.fips}` : county.fips
     tails.set(key, [...(tails.get(key) ?? []), { code: row.code, refs, rate, signature: above.map((t) => `${t.type.toLowerCase()}:${t.rate}`).sort().join(',') }])
   }
-  const missing = [...geography.counties.values()].filter((c) => c.state === STATE && !countyRates.has(c.fips)).map((c) => `${c.fips} ${c.name}`)
-  if (missing.length) throw new Error(`${fileName}: ${missing.length} Colorado counties of the geography have no row (${missing.slice(0, 5).join(', ')}): the workbook is incomplete`)
+  workbook.setAside.assertWithinShare(rowsRead)
+  // a county whose every row was set aside has no county layer: the state rate alone
+  const setAsideFips = workbook.setAside.namedLocalities().flatMap((name) => counties.get(countyMatchKey(name))?.fips ?? [])
+  const rated = countiesRated({ fileName, geography, state: STATE, noun: 'Colorado counties', rated: countyRates, setAside: setAsideFips })
   for (const [fips, { rate }] of countyRates) table.add('county', countyCode(fips), geography.counties.get(fips)!.name, rate)
   const variants = (key: string): Tail[] => distinct(tails.get(key) ?? [])
   const { candidates, noCounty } = placeBoundCandidates({
     geography,
     state: STATE,
     stateRef,
+    countyRef: rated.countyRef,
     countyTail: (fips) => {
       const found = variants(fips)
       return found.length ? asVariants(found.map((tail) => tail.refs)) : []
@@ -92,8 +97,7 @@ export function compileCoRates({ workbook, stateRate, geography, edition }: Comp
   if (ambiguous.length) notes.push(`${ambiguous.length} places or county parts carry codes at different rates: each answers every one of them as a candidate (ambiguous)`)
   if (selfCollected) notes.push(`${selfCollected} codes are self-collected home-rule cities: their rates are answered as the file gives them, their tax bases are their own`)
   if (noCountyArea.length) notes.push(`${noCountyArea.length} counties have no row outside places: their land outside places answers state and county only (${noCountyArea.slice(0, 5).join(', ')})`)
-  workbook.setAside.assertWithinShare(rowsRead)
-  notes.push(...workbook.setAside.notes())
+  notes.push(...rated.notes, ...workbook.setAside.notes())
   notes.push(...placeBoundNotes(STATE, 'jurisdiction codes', unplaced.length, noCounty))
   return editionOnlyResult({ table, candidates, unplaced, edition, rowsRead, rowsParsed: rowsRead - workbook.setAside.count, notes, ...leftOutOf(workbook.setAside.leftOut()) })
 }

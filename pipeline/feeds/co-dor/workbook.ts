@@ -48,7 +48,9 @@ export async function parseCoRateWorkbook(bytes: Buffer, fileName: string, state
   const unit = unitFromStateCells(stateCells, stateRate, `${fileName} (${CO_SHEET})`)
   const { rows, setAside } = rowsBelowHeader<CoJurisdiction>(sheet, fileName, 'jurisdiction', (cells, row) => {
     if (text(cells[sheet.index.code]) === '') return { skip: true }
-    return readRow(cells, sheet.index, triples, typeOf, unit, stateRate, row)
+    const read = readRow(cells, sheet.index, triples, typeOf, unit, stateRate, row)
+    // the county a row set aside names is in the file: it answers without the row's taxes
+    return 'setAside' in read ? { ...read, locality: text(cells[sheet.index.county]) } : read
   })
   return { fileName, rows, unit, setAside }
 }

@@ -5,12 +5,16 @@
 // The surtax cell is documented as `N%` text; a spreadsheet may as well hold a percent-formatted
 // number (the fraction 0.01 shown as 1%). Both are read; a bare number above the largest surtax
 // seen (2%) is a percent where a fraction is expected, and a nonzero `N%` below 0.1% a fraction
-// printed as a percent: either fails the file.
+// printed as a percent: such a row is set aside (set-aside.ts), and the file fails only past the
+// share a file may set aside (a unit change makes every row so), or with no county row or no date.
 import { formatRate, parseRatePercent, rateUnitsFromSpreadsheetNumber } from '../../../snapshot-contract/rate-units.ts'
 import { cellText as text, firstSheetCells, type Cell } from '../named-columns-sheet.ts'
+import { SetAsideRows } from '../set-aside.ts'
+import { slashDateIso } from '../printed-dates.ts'
 
 export type FlSurtaxRow = { row: number; county: string; rate: number }
-export type FlSurtaxWorkbook = { fileName: string; asOf: string; rows: FlSurtaxRow[] }
+/** `setAside` names with each row set aside the county of its column A: that county answers without its surtax. */
+export type FlSurtaxWorkbook = { fileName: string; asOf: string; rows: FlSurtaxRow[]; setAside: SetAsideRows }
 
 /** The largest surtax seen: Hamilton's 2% (TaxAP, 2026-08-26), above the 1.5% OST gives as the range's top. */
 const MOST_SURTAX = 2000
@@ -22,30 +26,30 @@ export async function parseFlSurtaxWorkbook(bytes: Buffer, fileName: string): Pr
   const data = await firstSheetCells(bytes)
   let asOf: string | null = null
   const rows: FlSurtaxRow[] = []
-  const rejected: string[] = []
+  const setAside = new SetAsideRows(fileName)
   data.forEach((cells, index) => {
     const row = index + 1
     const line = cells.map(text).join(' ')
     const date = AS_OF.exec(line)
     if (date) {
-      asOf = `${date[3]}-${date[1]!.padStart(2, '0')}-${date[2]!.padStart(2, '0')}`
+      asOf = slashDateIso(date[1]!, date[2]!, date[3]!)
       return
     }
     const [name, surtax] = [text(cells[0]), cells[1]]
     if (name === '' || text(surtax) === '') return
     const rate = surtaxUnits(surtax!)
     if (typeof rate === 'string') {
-      // A heading row above the counties (County / Surtax Rate) reads as no rate; below them it is an error.
+      // A heading row above the counties (County / Surtax Rate) reads as no rate; below them it is set aside.
       if (rows.length === 0 && !/\d/.test(text(surtax))) return
-      rejected.push(`row ${row} (${name}): ${rate}`)
+      setAside.add(`row ${row}`, `${name}: ${rate}`, undefined, name)
       return
     }
     rows.push({ row, county: name, rate })
   })
-  if (rejected.length) throw new Error(`${fileName}: ${rejected.length} row(s) rejected: ${rejected.slice(0, 5).join('; ')}`)
+  setAside.assertWithinShare(rows.length + setAside.count)
   if (rows.length === 0) throw new Error(`${fileName}: no county rows (county name in column A, surtax in column B) on its first sheet`)
   if (!asOf) throw new Error(`${fileName}: no "Rates shown above are current as of M/D/YYYY" line, so the rates have no date`)
-  return { fileName, asOf, rows }
+  return { fileName, asOf, rows, setAside }
 }
 
 function surtaxUnits(cell: Cell): number | string {

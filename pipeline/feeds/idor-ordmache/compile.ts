@@ -22,7 +22,7 @@ import { leftOutOf, leftOutRows } from '../set-aside.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countyCode, countyMatchKey, placeCode, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
 import type { OrdmacheFile, OrdmacheRecord } from './rate-file.ts'
-import { placeBoundCandidates, placeNamedIn } from '../place-bound-candidates.ts'
+import { noCountyNotes, placeBoundCandidates, placeNamedIn } from '../place-bound-candidates.ts'
 import { combineSpans, firstDay, mergeSpans, type Span } from '../rate-timeline.ts'
 
 const STATE = 'IL'
@@ -176,7 +176,7 @@ export function compileOrdmache({ file, stateRate, geography }: CompileOrdmacheI
     }
   }
 
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no IL county in geography: state rate only`)
+  notes.push(...noCountyNotes(STATE, noCounty))
   if (unlistedPlace) notes.push(`${unlistedPlace} ZIP-county parts are bound to a place with no record in this county: the county's record used`)
   if (rateVaries.length) {
     const estimates = rateVaries.filter((r) => r.kind === 'estimated').length

@@ -19,7 +19,7 @@ import type { GeoPlace, Geography } from '../../../snapshot-contract/geography-m
 import type { FeedResult, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, JurisdictionTable, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
-import { placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
+import { noCountyNotes, placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 import type { TxArea, TxRateFile, TxTriple } from './rate-file.ts'
 import { leftOutOf } from '../set-aside.ts'
 
@@ -164,7 +164,7 @@ export function compileTxComptroller({ file, stateRate, geography }: CompileTxIn
     disclose(part.city!, `bound to Census place ${part.place.geoid}, but no ZIP of county ${part.fips} is bound to it`, part.fips)
   }
   notes.push(...placeStacksNotes(placeStacks))
-  if (noCounty) notes.push(`${noCounty} ZIP candidates have no TX county in geography: state rate only`)
+  notes.push(...noCountyNotes(STATE, noCounty))
   if (unlistedPlace) notes.push(`${unlistedPlace} ZIP-county parts are bound to a place the file does not rate: answered as outside any city`)
   if (unplaced.size) notes.push(`${unplaced.size} taxes could not be bound to ZIPs and are listed as unplaced`)
 

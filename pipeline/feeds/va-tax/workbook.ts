@@ -30,16 +30,24 @@ export async function parseVaRateWorkbook(bytes: Buffer, fileName: string): Prom
   const { rows: localities, setAside } = rowsBelowHeader<VaLocality>(sheet, fileName, 'locality', (cells, row) => {
     if (cells.every((cell) => text(cell) === '')) return { skip: true }
     const locality = readLocality(cells, sheet.index, row)
-    return typeof locality === 'string' ? { setAside: locality } : { row: locality }
+    if (typeof locality !== 'string') return { row: locality }
+    const fips = localityFips(cells, sheet.index)
+    return typeof fips === 'string' ? { setAside: locality, locality: fips } : { setAside: locality }
   })
   return { fileName, localities, setAside }
 }
 
-function readLocality(cells: Cell[], index: Record<Column, number>, row: number): VaLocality | string {
+/** The row's 3-digit locality FIPS code, or why it has none (its State Code not Virginia's, its code of another shape). */
+function localityFips(cells: Cell[], index: Record<Column, number>): string | { not: string } {
+  if (text(cells[index.state]).replace(/^0+/, '') !== '51') return { not: `State Code ${JSON.stringify(text(cells[index.state]))} is not Virginia's 51` }
   const fips = text(cells[index.locality]).padStart(3, '0')
+  return /^\d{3}$/.test(fips) ? fips : { not: `locality code ${JSON.stringify(text(cells[index.locality]))} is not a 3-digit FIPS code` }
+}
+
+function readLocality(cells: Cell[], index: Record<Column, number>, row: number): VaLocality | string {
+  const fips = localityFips(cells, index)
+  if (typeof fips !== 'string') return fips.not
   const name = text(cells[index.name])
-  if (text(cells[index.state]).replace(/^0+/, '') !== '51') return `State Code ${JSON.stringify(text(cells[index.state]))} is not Virginia's 51`
-  if (!/^\d{3}$/.test(fips)) return `locality code ${JSON.stringify(text(cells[index.locality]))} is not a 3-digit FIPS code`
   const rate = (column: Column): number | string => {
     const cell = cells[index[column]]
     if (text(cell) === '') return 0
