@@ -46,11 +46,13 @@ export type FeedTraits = {
 export type FilingCodeTrait = { system: string; kept: 'code' | 'own' }
 
 // The code systems of the filing codes: the SST members' jurisdiction FIPS codes (the SER's), the
-// Comptroller's local codes Texas returns are filed by, Arizona's TPT region codes.
+// Comptroller's local codes Texas returns are filed by, Arizona's TPT region codes, New York's
+// reporting codes (Publication 718's, which change with a rate: each edition's rates.bin keeps its own).
 const SST_CODE: FilingCodeTrait = { system: 'SST jurisdiction code', kept: 'code' }
 const inCode = (system: string): FilingCodeTrait => ({ system, kept: 'code' })
 const TX_SYSTEM = 'Texas Comptroller local code'
 const AZ_SYSTEM = 'Arizona TPT region code'
+const NY_CODE: FilingCodeTrait = { system: 'New York sales tax reporting code', kept: 'own' }
 
 /** A revenue department's per-place rates, bound to ZIPs through the crosswalk by Census GEOIDs. */
 const OFFICIAL_PER_PLACE = {
@@ -151,7 +153,7 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'NY DTF Publication 718 (sales and use tax rates by jurisdiction)',
-    filingCodes: {},
+    filingCodes: { county: NY_CODE, city: NY_CODE },
   },
   'sc-dor': {
     ...OFFICIAL_PER_PLACE,

@@ -19,6 +19,7 @@ import { feedTestBed } from './support/load-context.ts'
 import { PUB718_2_25, nyLocalRatesPage, pub718Pdf, type Pub718FixtureOptions } from './support/ny-pub718-fixture.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
 import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
+import { manualClock, startTestServer } from './support/server-harness.ts'
 import { tempDir } from './support/temp-dirs.ts'
 
 const FILE = 'pub718.pdf'
@@ -27,6 +28,19 @@ const bed = feedTestBed('NY', NOW)
 const parse = async (options: Pub718FixtureOptions = {}) => parsePub718(await pub718Pdf(options), FILE)
 const compile = async (options: Pub718FixtureOptions = {}) => compileNyPub718({ pub718: await parse(options), stateRate: 4000, geography: bed.geography })
 const anchorsHold = (result: Awaited<ReturnType<typeof compile>>) => expectAnchorsHold(NY, 'ny-dtf-pub718', result)
+const LATER = '2026-11-28T03:00:00.000Z'
+
+/** A mirror and artifacts directory of NY's own: each refresh publishes a snapshot from the pub718.pdf the mirror then holds. */
+async function refreshBed() {
+  const mirror = await tempDir('ny-mirror')
+  const artifacts = await tempDir('ny-artifacts')
+  await mkdir(path.join(mirror, 'ny-dtf-pub718'))
+  const refreshWith = async (pdf: Uint8Array, now: string) => {
+    await writeFile(path.join(mirror, 'ny-dtf-pub718', FILE), pdf)
+    return runRefresh(pipelineSettings({ mirror, artifacts, build: await tempDir('ny-build'), states: 'NY', drops: await tempDir('ny-no-drops'), now }))
+  }
+  return { artifacts, refreshWith }
+}
 
 describe('reading Publication 718', () => {
   it('reads the 77 rate rows of the 2/25 edition column by column, with its label, date, MCTD stars and cross-references', async () => {
@@ -92,6 +106,18 @@ describe('compiling New York', () => {
     expect(defaultCombinedRate(index, '10701', 'NY', '2025-03-01')).toBe(8875)
   })
 
+  it('keeps each county and city row\'s reporting code as its filing code, read back from rates.bin; the state and the MCTD tax get none', async () => {
+    const result = await compile()
+    const index = stateIndex('NY', result)
+    expect(index.filingCode('NY', 'county', '001')).toBe('0181')
+    expect(index.filingCode('NY', 'county', '065')).toBe('3010')
+    expect(index.filingCode('NY', 'city', '51000')).toBe('8081')
+    const yonkers = result.jurisdictions.find((j) => j.level === 'city' && j.name.startsWith('Yonkers'))!
+    expect(index.filingCode('NY', 'city', yonkers.code)).toBe('6511')
+    expect(index.filingCode('NY', 'state', '36')).toBeNull()
+    expect(index.filingCode('NY', 'district', 'MCTD')).toBeNull()
+  })
+
   it('fails a county name that is no New York county, and a county with no row', async () => {
     await expect(compile({ rows: PUB718_2_25.map((r) => (r.name === 'Albany' ? { ...r, name: 'Atlantis' } : r)) })).rejects.toThrow(/"Atlantis 8 0181": Atlantis is no New York county outside New York City of the geography/)
     // 77 rows still: Yates left out, a row for Scarsdale (a village of Westchester) read in its place.
@@ -110,18 +136,49 @@ describe('finding the publication', () => {
   })
 
   it('keeps the previous edition in service when the next one cannot be read (its glyphs mis-decoded)', async () => {
-    const mirror = await tempDir('ny-mirror')
-    const artifacts = await tempDir('ny-artifacts')
-    const settings = async (now: string) => pipelineSettings({ mirror, artifacts, build: await tempDir('ny-build'), states: 'NY', drops: await tempDir('ny-no-drops'), now })
-    await mkdir(path.join(mirror, 'ny-dtf-pub718'))
-    await writeFile(path.join(mirror, 'ny-dtf-pub718', FILE), await pub718Pdf())
-    const good = await runRefresh(await settings(NOW))
+    const { refreshWith } = await refreshBed()
+    const good = await refreshWith(await pub718Pdf(), NOW)
     expect(good.states.find((s) => s.code === 'NY')).toMatchObject({ feed: 'ny-dtf-pub718', status: 'ok', edition: '2025-03-01' })
-    await writeFile(path.join(mirror, 'ny-dtf-pub718', FILE), await pub718Pdf({ glyphs: 'misdecoded' }))
-    const bad = await runRefresh(await settings('2026-11-28T03:00:00.000Z'))
+    const bad = await refreshWith(await pub718Pdf({ glyphs: 'misdecoded' }), LATER)
     const ny = bad.states.find((s) => s.code === 'NY')!
     expect(ny).toMatchObject({ feed: 'ny-dtf-pub718', status: 'failed', edition: '2025-03-01', data_from_snapshot: good.manifest!.snapshot })
     expect(ny.notes[0]).toMatch(/previous ny-dtf-pub718 data kept while ny-dtf-pub718 cannot serve .*no fraction glyph/)
+  }, 300_000)
+})
+
+describe('on a return', () => {
+  it('names each county and city row by the reporting code of the edition in force on the sale\'s date', async () => {
+    const { artifacts, refreshWith } = await refreshBed()
+    expect((await refreshWith(await pub718Pdf(), NOW)).states.find((s) => s.code === 'NY')).toMatchObject({ status: 'ok', edition: '2025-03-01' })
+    // The next edition raises Albany's rate, and its reporting code changes with it (§1.4); Suffolk's
+    // code changes at the same rate (the numbering is inferred, §1.4: a return must not lean on it).
+    const raised = PUB718_2_25.map((r) => (r.code === '0181' ? { ...r, rate: '8½', code: '0182' } : r.code === '4711' ? { ...r, code: '4712' } : r))
+    expect((await refreshWith(await pub718Pdf({ rows: raised, effective: 'September 1, 2026' }), LATER)).states.find((s) => s.code === 'NY')).toMatchObject({ status: 'changed', edition: '2026-09-01' })
+
+    const server = await startTestServer({ artifactsDir: artifacts, clock: manualClock(LATER) })
+    try {
+      const key = (await server.createAccount('enterprise', 'NY return')).api_key
+      const order = (id: string, date: string, zip: string) => ({ transaction_id: id, transaction_date: date, to_country: 'US', to_zip: zip, to_state: 'NY', amount: '100.00', shipping: '0', sales_tax: '8.00' })
+      for (const sale of [order('albany-aug', '2026-08-14', '12207'), order('albany-sep', '2026-09-14', '12207'), order('nyc-sep', '2026-09-15', '10001'), order('suffolk-aug', '2026-08-20', '11901'), order('suffolk-sep', '2026-09-20', '11901')]) {
+        const posted = await fetch(`${server.url}/v1/portability/orders`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(sale) })
+        expect(posted.status, await posted.text()).toBe(201)
+      }
+      const response = await fetch(`${server.url}/v1/portability/returns?state=NY&from=2026-07-01&to=2026-09-30`, { headers: { 'X-API-Key': key } })
+      const body = await response.json()
+      expect(response.status, JSON.stringify(body)).toBe(200)
+      const rows = body.rows.map((row: { jurisdiction: { level: string; code: string }; rate: string; transactions: number; filing_code: unknown }) => ({ ...row.jurisdiction, rate: row.rate, transactions: row.transactions, filing_code: row.filing_code }))
+      const system = 'New York sales tax reporting code'
+      expect(rows.filter((row: { level: string }) => row.level === 'county')).toEqual([
+        { level: 'county', code: '001', name: 'Albany', rate: '0.04000', transactions: 1, filing_code: { code: '0181', system } },
+        { level: 'county', code: '001', name: 'Albany', rate: '0.04500', transactions: 1, filing_code: { code: '0182', system } },
+        { level: 'county', code: '103', name: 'Suffolk', rate: '0.04375', transactions: 1, filing_code: { code: '4711', system } },
+        { level: 'county', code: '103', name: 'Suffolk', rate: '0.04375', transactions: 1, filing_code: { code: '4712', system } },
+      ])
+      expect(rows.filter((row: { level: string }) => row.level === 'city')).toEqual([{ level: 'city', code: '51000', name: 'New York City', rate: '0.04500', transactions: 1, filing_code: { code: '8081', system } }])
+      expect(rows.filter((row: { level: string }) => row.level === 'state' || row.level === 'district').map((row: { filing_code: unknown }) => row.filing_code)).toEqual([null, null])
+    } finally {
+      await server.close()
+    }
   }, 300_000)
 })
 

@@ -4,7 +4,11 @@
 // (a ZIP part in the city has no county layer beside it); New York City is one row over five
 // counties. Counties are bound by name to FIPS codes; a city to the Census place of its name in
 // its county, so "Oneida (city)" under Madison is never Oneida County. Towns, villages and the
-// cities Pub 718 does not list (Sherrill, Fulton) take their county's row.
+// cities Pub 718 does not list (Sherrill, Fulton) take their county's row. A county or city row's
+// reporting code, which ST-100 names the row by, is kept as its filing code: the code of this
+// edition, as codes change with rates. "New York State only" (0021) names no level's share of
+// every sale but the sales only the state taxes, and the MCTD tax is inside each starred row's
+// code: neither gets one.
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
@@ -47,20 +51,20 @@ export function compileNyPub718({ pub718, stateRate, geography }: CompileNyInput
   for (const row of rows.filter((r) => r.kind === 'county' || r.kind === 'except')) {
     const county = countyOf(row.name, row)
     if (countyRows.has(county.fips)) throw new Error(`${fileName}: ${row.name} listed twice`)
-    countyRows.set(county.fips, { row, refs: withMctd(row, table.add('county', countyCode(county.fips), county.name, local(row))) })
+    countyRows.set(county.fips, { row, refs: withMctd(row, table.add('county', countyCode(county.fips), county.name, local(row), row.code)) })
   }
   const missing = [...counties.values()].filter((c) => !nyc.has(c.fips) && !countyRows.has(c.fips)).map((c) => c.name)
   if (missing.length) throw new Error(`${fileName}: ${missing.length} New York counties have no row (${missing.slice(0, 5).join(', ')}): the publication was read incompletely`)
 
   const nycRow = rows.find((row) => row.kind === 'nyc')!
-  const nycRefs = withMctd(nycRow, table.add('city', placeCode(NYC_PLACE), 'New York City', local(nycRow)))
+  const nycRefs = withMctd(nycRow, table.add('city', placeCode(NYC_PLACE), 'New York City', local(nycRow), nycRow.code))
   const byKey = statePlacesByKey(geography, STATE)
   const cityOf = new Map<string, { name: string; refs: JurisdictionRef[]; geoid: string; county: string }>()
   for (const row of rows.filter((r) => r.kind === 'city')) {
     const county = countyOf(row.county!, row)
     const place = placeNamedIn(byKey, row.name, county.fips)
     if (!place || place.kind !== 'incorporated') throw new Error(`${fileName}: "${row.line}": no incorporated place named ${row.name} in ${county.name} County in the geography`)
-    cityOf.set(`${place.geoid}|${county.fips}`, { name: place.name, refs: withMctd(row, table.add('city', placeCode(place.geoid), place.name, local(row))), geoid: place.geoid, county: county.fips })
+    cityOf.set(`${place.geoid}|${county.fips}`, { name: place.name, refs: withMctd(row, table.add('city', placeCode(place.geoid), place.name, local(row), row.code)), geoid: place.geoid, county: county.fips })
   }
   for (const fips of nyc) cityOf.set(`${NYC_PLACE}|${fips}`, { name: 'New York City', refs: nycRefs, geoid: NYC_PLACE, county: fips })
 

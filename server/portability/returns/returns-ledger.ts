@@ -1,10 +1,11 @@
-// The rows of a return, summed as transactions are placed: one row per jurisdiction and rate (a rate
-// that changed within the period, or a reduced rate, makes a row of its own), each with the sales,
-// their exempt parts, the taxable sales, the tax due at that rate and the tax collected as
-// recorded. The recorded tax is one figure per transaction; it is split between the rows it
-// touches in proportion to the tax due there (by their rates when nothing is due, all to the state
-// when every rate is zero), largest remainder, so the rows add up to what was recorded. Tax due is
-// summed exactly (1e-9 dollar) and rounded half away from zero to the cent once per row.
+// The rows of a return, summed as transactions are placed: one row per jurisdiction, rate and filing
+// code (a rate that changed within the period, a reduced rate, or a filing code a later edition
+// changed makes a row of its own), each with the sales, their exempt parts, the taxable sales, the
+// tax due at that rate and the tax collected as recorded. The recorded tax is one figure per
+// transaction; it is split between the rows it touches in proportion to the tax due there (by their
+// rates when nothing is due, all to the state when every rate is zero), largest remainder, so the
+// rows add up to what was recorded. Tax due is summed exactly (1e-9 dollar) and rounded half away
+// from zero to the cent once per row.
 import type { Level } from '../../../snapshot-contract/model.ts'
 import type { Authority } from '../../../snapshot-contract/rate-index.ts'
 import { EXEMPT_KINDS, noExemptParts, roundedDivision, type Bases, type ExemptParts } from './taxable-bases.ts'
@@ -110,11 +111,11 @@ export class ReturnsLedger {
     if (zip && row.zips.size < EXAMPLES) row.zips.add(zip)
   }
 
-  /** The rows in level, code and rate order; local jurisdictions at a zero rate (nothing to report) left out. */
+  /** The rows in level, code, rate and filing code order; local jurisdictions at a zero rate (nothing to report) left out. */
   rows(): LedgerRow[] {
     return [...this.#rows.values()]
       .filter((row) => row.level === 'state' || row.rate > 0)
-      .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || a.rate - b.rate)
+      .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || textOrder(a.code, b.code) || a.rate - b.rate || textOrder(a.filing?.code ?? '', b.filing?.code ?? ''))
   }
 
   unassigned(): UnassignedRow[] {
@@ -128,10 +129,10 @@ export class ReturnsLedger {
   }
 
   #row(authority: Authority, rate: number, sales: PlacedSales): LedgerRow {
-    const key = `${authority.level}|${authority.code}|${rate}`
+    const { name, filing } = sales.describe(authority)
+    const key = `${authority.level}|${authority.code}|${rate}|${filing?.code ?? ''}`
     let row = this.#rows.get(key)
     if (!row) {
-      const { name, filing } = sales.describe(authority)
       row = {
         level: authority.level,
         code: authority.code,
@@ -153,6 +154,7 @@ export class ReturnsLedger {
   }
 }
 
+const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 const magnitude = (x: bigint) => (x < 0n ? -x : x)
 
 /** The weights the recorded tax is split by: the tax due in each row, else the rates, else all to the state. */
