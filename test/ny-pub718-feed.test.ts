@@ -2,10 +2,10 @@
 // fixture.ts, the 2/25 edition's 77 rows) read through pdf.js in reading order, whatever order its
 // content stream holds; the traps of publisher-evidence-remaining.md §1 (mis-decoded glyphs, text out
 // of order, rows lost, the "Oneida" county and city) fail the file or are read right; compiled against
-// the real NY geography with the evidence's pins; then found from the local rates page through the
-// publisher replica, and a bad edition leaves the previous data in service.
-import path from 'node:path'
-import { mkdir, writeFile } from 'node:fs/promises'
+// the real NY geography with the evidence's pins, each county and city row's reporting code kept as
+// its filing code and named on a return by the edition in force on the sale's date; then found from
+// the local rates page through the publisher replica, and a bad edition leaves the previous data in
+// service.
 import { describe, expect, it } from 'vitest'
 import { compileNyPub718, MCTD_RATE, NYC_COUNTIES } from '../pipeline/feeds/ny-dtf-pub718/compile.ts'
 import { parsePub718, PUB718_LEAST_ROWS } from '../pipeline/feeds/ny-dtf-pub718/pub718.ts'
@@ -15,12 +15,10 @@ import NY from '../sources/ny.ts'
 import { NY_LOCAL_RATES_PAGE } from '../sources/descriptor.ts'
 import { expectAnchorsHold, stateIndex } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher } from './support/feed-load-process.ts'
+import { feedRefreshBed, returnRowsOf } from './support/feed-return.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { PUB718_2_25, nyLocalRatesPage, pub718Pdf, type Pub718FixtureOptions } from './support/ny-pub718-fixture.ts'
 import type { PublisherReplica } from './support/publisher-replica.ts'
-import { pipelineSettings, runRefresh } from './support/refresh-run.ts'
-import { manualClock, startTestServer } from './support/server-harness.ts'
-import { tempDir } from './support/temp-dirs.ts'
 
 const FILE = 'pub718.pdf'
 const NOW = '2026-11-21T03:00:00.000Z'
@@ -30,17 +28,7 @@ const compile = async (options: Pub718FixtureOptions = {}) => compileNyPub718({ 
 const anchorsHold = (result: Awaited<ReturnType<typeof compile>>) => expectAnchorsHold(NY, 'ny-dtf-pub718', result)
 const LATER = '2026-11-28T03:00:00.000Z'
 
-/** A mirror and artifacts directory of NY's own: each refresh publishes a snapshot from the pub718.pdf the mirror then holds. */
-async function refreshBed() {
-  const mirror = await tempDir('ny-mirror')
-  const artifacts = await tempDir('ny-artifacts')
-  await mkdir(path.join(mirror, 'ny-dtf-pub718'))
-  const refreshWith = async (pdf: Uint8Array, now: string) => {
-    await writeFile(path.join(mirror, 'ny-dtf-pub718', FILE), pdf)
-    return runRefresh(pipelineSettings({ mirror, artifacts, build: await tempDir('ny-build'), states: 'NY', drops: await tempDir('ny-no-drops'), now }))
-  }
-  return { artifacts, refreshWith }
-}
+const MIRRORED = `ny-dtf-pub718/${FILE}`
 
 describe('reading Publication 718', () => {
   it('reads the 77 rate rows of the 2/25 edition column by column, with its label, date, MCTD stars and cross-references', async () => {
@@ -136,10 +124,10 @@ describe('finding the publication', () => {
   })
 
   it('keeps the previous edition in service when the next one cannot be read (its glyphs mis-decoded)', async () => {
-    const { refreshWith } = await refreshBed()
-    const good = await refreshWith(await pub718Pdf(), NOW)
+    const { refreshWith } = await feedRefreshBed('NY')
+    const good = await refreshWith({ [MIRRORED]: await pub718Pdf() }, NOW)
     expect(good.states.find((s) => s.code === 'NY')).toMatchObject({ feed: 'ny-dtf-pub718', status: 'ok', edition: '2025-03-01' })
-    const bad = await refreshWith(await pub718Pdf({ glyphs: 'misdecoded' }), LATER)
+    const bad = await refreshWith({ [MIRRORED]: await pub718Pdf({ glyphs: 'misdecoded' }) }, LATER)
     const ny = bad.states.find((s) => s.code === 'NY')!
     expect(ny).toMatchObject({ feed: 'ny-dtf-pub718', status: 'failed', edition: '2025-03-01', data_from_snapshot: good.manifest!.snapshot })
     expect(ny.notes[0]).toMatch(/previous ny-dtf-pub718 data kept while ny-dtf-pub718 cannot serve .*no fraction glyph/)
@@ -148,37 +136,25 @@ describe('finding the publication', () => {
 
 describe('on a return', () => {
   it('names each county and city row by the reporting code of the edition in force on the sale\'s date', async () => {
-    const { artifacts, refreshWith } = await refreshBed()
-    expect((await refreshWith(await pub718Pdf(), NOW)).states.find((s) => s.code === 'NY')).toMatchObject({ status: 'ok', edition: '2025-03-01' })
+    const { artifacts, refreshWith } = await feedRefreshBed('NY')
+    expect((await refreshWith({ [MIRRORED]: await pub718Pdf() }, NOW)).states.find((s) => s.code === 'NY')).toMatchObject({ status: 'ok', edition: '2025-03-01' })
     // The next edition raises Albany's rate, and its reporting code changes with it (§1.4); Suffolk's
     // code changes at the same rate (the numbering is inferred, §1.4: a return must not lean on it).
     const raised = PUB718_2_25.map((r) => (r.code === '0181' ? { ...r, rate: '8½', code: '0182' } : r.code === '4711' ? { ...r, code: '4712' } : r))
-    expect((await refreshWith(await pub718Pdf({ rows: raised, effective: 'September 1, 2026' }), LATER)).states.find((s) => s.code === 'NY')).toMatchObject({ status: 'changed', edition: '2026-09-01' })
+    expect((await refreshWith({ [MIRRORED]: await pub718Pdf({ rows: raised, effective: 'September 1, 2026' }) }, LATER)).states.find((s) => s.code === 'NY')).toMatchObject({ status: 'changed', edition: '2026-09-01' })
 
-    const server = await startTestServer({ artifactsDir: artifacts, clock: manualClock(LATER) })
-    try {
-      const key = (await server.createAccount('enterprise', 'NY return')).api_key
-      const order = (id: string, date: string, zip: string) => ({ transaction_id: id, transaction_date: date, to_country: 'US', to_zip: zip, to_state: 'NY', amount: '100.00', shipping: '0', sales_tax: '8.00' })
-      for (const sale of [order('albany-aug', '2026-08-14', '12207'), order('albany-sep', '2026-09-14', '12207'), order('nyc-sep', '2026-09-15', '10001'), order('suffolk-aug', '2026-08-20', '11901'), order('suffolk-sep', '2026-09-20', '11901')]) {
-        const posted = await fetch(`${server.url}/v1/portability/orders`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(sale) })
-        expect(posted.status, await posted.text()).toBe(201)
-      }
-      const response = await fetch(`${server.url}/v1/portability/returns?state=NY&from=2026-07-01&to=2026-09-30`, { headers: { 'X-API-Key': key } })
-      const body = await response.json()
-      expect(response.status, JSON.stringify(body)).toBe(200)
-      const rows = body.rows.map((row: { jurisdiction: { level: string; code: string }; rate: string; transactions: number; filing_code: unknown }) => ({ ...row.jurisdiction, rate: row.rate, transactions: row.transactions, filing_code: row.filing_code }))
-      const system = 'New York sales tax reporting code'
-      expect(rows.filter((row: { level: string }) => row.level === 'county')).toEqual([
-        { level: 'county', code: '001', name: 'Albany', rate: '0.04000', transactions: 1, filing_code: { code: '0181', system } },
-        { level: 'county', code: '001', name: 'Albany', rate: '0.04500', transactions: 1, filing_code: { code: '0182', system } },
-        { level: 'county', code: '103', name: 'Suffolk', rate: '0.04375', transactions: 1, filing_code: { code: '4711', system } },
-        { level: 'county', code: '103', name: 'Suffolk', rate: '0.04375', transactions: 1, filing_code: { code: '4712', system } },
-      ])
-      expect(rows.filter((row: { level: string }) => row.level === 'city')).toEqual([{ level: 'city', code: '51000', name: 'New York City', rate: '0.04500', transactions: 1, filing_code: { code: '8081', system } }])
-      expect(rows.filter((row: { level: string }) => row.level === 'state' || row.level === 'district').map((row: { filing_code: unknown }) => row.filing_code)).toEqual([null, null])
-    } finally {
-      await server.close()
-    }
+    const sale = (id: string, date: string, zip: string) => ({ id, date, zip })
+    const sales = [sale('albany-aug', '2026-08-14', '12207'), sale('albany-sep', '2026-09-14', '12207'), sale('nyc-sep', '2026-09-15', '10001'), sale('suffolk-aug', '2026-08-20', '11901'), sale('suffolk-sep', '2026-09-20', '11901')]
+    const rows = await returnRowsOf(artifacts, LATER, 'NY', sales, '2026-07-01', '2026-09-30')
+    const system = 'New York sales tax reporting code'
+    expect(rows.filter((row) => row.level === 'county')).toEqual([
+      { level: 'county', code: '001', name: 'Albany', rate: '0.04000', transactions: 1, filing_code: { code: '0181', system } },
+      { level: 'county', code: '001', name: 'Albany', rate: '0.04500', transactions: 1, filing_code: { code: '0182', system } },
+      { level: 'county', code: '103', name: 'Suffolk', rate: '0.04375', transactions: 1, filing_code: { code: '4711', system } },
+      { level: 'county', code: '103', name: 'Suffolk', rate: '0.04375', transactions: 1, filing_code: { code: '4712', system } },
+    ])
+    expect(rows.filter((row) => row.level === 'city')).toEqual([{ level: 'city', code: '51000', name: 'New York City', rate: '0.04500', transactions: 1, filing_code: { code: '8081', system } }])
+    expect(rows.filter((row) => row.level === 'state' || row.level === 'district').map((row) => row.filing_code)).toEqual([null, null])
   }, 300_000)
 })
 
