@@ -47,12 +47,14 @@ export type FilingCodeTrait = { system: string; kept: 'code' | 'own' }
 
 // The code systems of the filing codes: the SST members' jurisdiction FIPS codes (the SER's), the
 // Comptroller's local codes Texas returns are filed by, Arizona's TPT region codes, New York's
-// reporting codes (Publication 718's, which change with a rate: each edition's rates.bin keeps its own).
+// reporting codes (Publication 718's, which change with a rate: each edition's rates.bin keeps its own),
+// Louisiana's domicile codes (a parish's `pp00`, a town's).
 const SST_CODE: FilingCodeTrait = { system: 'SST jurisdiction code', kept: 'code' }
 const inCode = (system: string): FilingCodeTrait => ({ system, kept: 'code' })
 const TX_SYSTEM = 'Texas Comptroller local code'
 const AZ_SYSTEM = 'Arizona TPT region code'
 const NY_CODE: FilingCodeTrait = { system: 'New York sales tax reporting code', kept: 'own' }
+const LA_CODE: FilingCodeTrait = { system: 'Louisiana domicile code', kept: 'own' }
 
 /** A revenue department's per-place rates, bound to ZIPs through the crosswalk by Census GEOIDs. */
 const OFFICIAL_PER_PLACE = {
@@ -167,7 +169,7 @@ export const FEED_TRAITS = {
     effectiveDateBasis: 'edition_only',
     quarterlyEditions: false,
     label: 'Louisiana Remote Sellers Commission rate lookup (parish by parish)',
-    filingCodes: {},
+    filingCodes: { county: LA_CODE, city: LA_CODE },
   },
   'avalara-zip5': {
     sourceKind: 'aggregator',

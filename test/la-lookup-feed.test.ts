@@ -2,7 +2,8 @@
 // a time (support/la-lookup-fixture.ts, the documented form): parish + domicile rates bound through
 // the parishes' alphabetical numbering and the Census places, a domicile code with different rates in
 // two parishes, a district with no Census area listed as a tax that may apply; a parish missing from
-// the drop-down or answered with an error page on 200 answers the state rate and says so; the host's
+// the drop-down or answered with an error page on 200 answers the state rate and says so; the
+// domicile codes kept as filing codes and a return naming each sale's domicile once; the host's
 // incomplete certificate chain fails with the remedy named (NODE_EXTRA_CA_CERTS), and is cured by it.
 import { rm } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +14,7 @@ import { LA_LOOKUP_PAGE } from '../sources/descriptor.ts'
 import LA from '../sources/la.ts'
 import { expectAnchorsHold, stateIndex } from './support/feed-answers.ts'
 import { loadedFeed, loadFeedAtPublisher, loadFeedProcess } from './support/feed-load-process.ts'
+import { feedRefreshBed, returnRowsOf } from './support/feed-return.ts'
 import { feedTestBed } from './support/load-context.ts'
 import { laLookupPage, laParishes, laRows, serveLaLookup, type LaParish } from './support/la-lookup-fixture.ts'
 import { startPublisherReplica } from './support/publisher-replica.ts'
@@ -83,11 +85,41 @@ describe('compiling Louisiana', () => {
     expect(() => compile(broken)).toThrow(/5 of 64 parishes could not be read .*more than 4, so the lookup is not answering/)
   })
 
+  it('keeps the domicile code as the filing code of a parish (its pp00) and of a town, read back from rates.bin; a parish with no parish-wide row has none', async () => {
+    const lookup = await crawl()
+    const acadia = lookup.parishes.find((p) => p.code === '0100')!
+    acadia.rows = acadia.rows!.filter((r) => r.domicile !== '0100')
+    const result = compile(lookup)
+    const index = stateIndex('LA', result)
+    expect(index.filingCode('LA', 'county', '071')).toBe('3600')
+    expect(index.filingCode('LA', 'county', '097')).toBe('4900')
+    expect(index.filingCode('LA', 'county', '001')).toBeNull()
+    const eunice = result.jurisdictions.filter((j) => j.level === 'city' && j.name === 'City of Eunice')
+    expect(eunice.map((j) => index.filingCode('LA', 'city', j.code))).toEqual(eunice.map(() => '0108'))
+    expect(eunice.length).toBeGreaterThan(0)
+    expect(index.filingCode('LA', 'state', '22')).toBeNull()
+  })
+
   it('fails when a parish name is not the county its number gives (the numbering assumed broke)', async () => {
     const lookup = await crawl()
     lookup.parishes[0]!.name = 'Allen Parish (0100)'
     expect(() => compile(lookup)).toThrow(/"Allen Parish \(0100\)" \(0100\) is not parish 22001 \(Acadia Parish\)/)
   })
+})
+
+describe('on a return', () => {
+  it('names a parish and a town by their domicile codes', async () => {
+    const { artifacts, refreshWith } = await feedRefreshBed('LA')
+    const files = Object.fromEntries([['la-remote-sellers/lookup.aspx', page(parishes[0]!.code)], ...parishes.map((p) => [`la-remote-sellers/lookup-${p.code}.html`, page(p.code)])])
+    expect((await refreshWith(files, NOW)).states.find((s) => s.code === 'LA')).toMatchObject({ feed: 'la-remote-sellers', edition: '2026-09-01' })
+    const rows = await returnRowsOf(artifacts, NOW, 'LA', [{ id: 'new-orleans', date: '2026-10-05', zip: '70112' }, { id: 'eunice', date: '2026-10-06', zip: '70535', city: 'Eunice' }], '2026-10-01', '2026-10-31')
+    // Eunice's sale lands on its domicile alone, at the whole local rate there: not on St. Landry's 4900 too.
+    const system = 'Louisiana domicile code'
+    expect(rows.filter((row) => row.level !== 'state').map(({ name, rate, transactions, filing_code }) => ({ name, rate, transactions, filing_code }))).toEqual([
+      { name: 'Orleans Parish', rate: '0.05000', transactions: 1, filing_code: { code: '3600', system } },
+      { name: 'City of Eunice', rate: '0.02450', transactions: 1, filing_code: { code: '0108', system } },
+    ])
+  }, 300_000)
 })
 
 describe('through the publisher replica, as production runs', () => {

@@ -25,8 +25,8 @@ export async function feedRefreshBed(state: string) {
   return { artifacts, refreshWith }
 }
 
-/** A sale of 100.00 to a ZIP on a date. */
-export type ReturnSale = { id: string; date: string; zip: string }
+/** A sale of 100.00 to a ZIP (and a city, where the ZIP spans places) on a date. */
+export type ReturnSale = { id: string; date: string; zip: string; city?: string }
 
 /** A return row as the feeds' tests compare it. */
 export type ReturnRowSeen = { level: string; code: string; name: string | null; rate: string; transactions: number; filing_code: { code: string; system: string } | null }
@@ -36,8 +36,8 @@ export async function returnRowsOf(artifacts: string, now: string, state: string
   const server = await startTestServer({ artifactsDir: artifacts, clock: manualClock(now) })
   try {
     const key = (await server.createAccount('enterprise', `${state} return`)).api_key
-    for (const { id, date, zip } of sales) {
-      const order = { transaction_id: id, transaction_date: date, to_country: 'US', to_zip: zip, to_state: state, amount: '100.00', shipping: '0', sales_tax: '8.00' }
+    for (const { id, date, zip, city } of sales) {
+      const order = { transaction_id: id, transaction_date: date, to_country: 'US', to_zip: zip, ...(city ? { to_city: city } : {}), to_state: state, amount: '100.00', shipping: '0', sales_tax: '8.00' }
       const posted = await fetch(`${server.url}/v1/portability/orders`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(order) })
       expect(posted.status, await posted.text()).toBe(201)
     }

@@ -6,12 +6,15 @@
 //
 // A parish is bound to its county FIPS by the alphabetical numbering its codes carry: parish pp is
 // county 22(2·pp−1) (an inference every example bears out), and its name must be that county's. A
-// town binds to the Census place of its name in the parish and answers its rate less the parish's; a
-// special district has no Census area, so it is listed as a tax that may apply in its parish. A
-// parish whose answer has no parish-wide row answers outside its towns the least rate of its
-// domiciles, a lower bound said so. A parish missing from the drop-down or whose answer could not be
-// read answers the state rate with its local taxes named as not included; more than a few such
-// parishes fail the feed (the previous data stays).
+// town binds to the Census place of its name in the parish and answers its domicile's rate, the whole
+// local rate there, with no parish layer beside it, so each sale lands on one domicile: the domicile
+// code is the filing code of the parish (its `pp00`, the parish outside its towns) and of each town
+// (a parish with no parish-wide row has none, its layer being an estimate). A special district has
+// no Census area, so it is listed as a tax that may apply in its parish. A parish whose answer has no
+// parish-wide row answers outside its towns the least rate of its domiciles, a lower bound said so.
+// A parish missing from the drop-down or whose answer could not be read answers the state rate with
+// its local taxes named as not included; more than a few such parishes fail the feed (the previous
+// data stays).
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RateVaries, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { placeMatchKey } from '../../../snapshot-contract/place-names.ts'
@@ -73,7 +76,7 @@ export function compileLaLookup({ crawl, fileName, stateRate, geography, effecti
     const base = byDomicile.get(baseCode)
     const least = Math.min(...[...byDomicile.values()].map((d) => d.rate))
     const parishRate = base?.rate ?? least
-    const countyRef = table.add('county', countyCode(fips), county.name, parishRate)
+    const countyRef = table.add('county', countyCode(fips), county.name, parishRate, base ? baseCode : undefined)
     countyRefOf.set(fips, countyRef)
     if (!base) rateVaries.push({ level: 'county', code: countyCode(fips), name: county.name, kind: 'estimated', lower_bound: true, exact_source: crawl.page, basis: `${answer.name} lists no parish-wide (${baseCode}) rate: outside its towns, the least local rate of its ${byDomicile.size} domiciles (${formatRate(least)})` })
     for (const [domicile, { name, rate }] of byDomicile) {
@@ -83,7 +86,7 @@ export function compileLaLookup({ crawl, fileName, stateRate, geography, effecti
       const place = placeNamedIn(byKey, name.replace(/^(city|town|village) of\s+/i, ''), fips)
       const code = `${domicile}-${countyCode(fips)}`
       if (place && place.kind === 'incorporated' && townKey(name) === townKey(place.name)) {
-        if (increment > 0) cityOf.set(`${place.geoid}|${fips}`, { name: place.name, ref: table.add('city', `${placeCode(place.geoid)}-${code}`, name, increment) })
+        cityOf.set(`${place.geoid}|${fips}`, { name: place.name, ref: table.add('city', `${placeCode(place.geoid)}-${code}`, name, rate, domicile) })
       } else if (increment > 0) {
         unplaced.push({ level: 'district', code, name: `${name} (${domicile})`, rate: increment, counties: [fips], reason: `a special district or town of ${parishName} with no Census area: an address lookup places it` })
       }
@@ -104,7 +107,8 @@ export function compileLaLookup({ crawl, fileName, stateRate, geography, effecti
     geography,
     state: STATE,
     stateRef,
-    countyRef: (fips) => countyRefOf.get(fips) ?? null,
+    // Inside a town its domicile's rate is the whole local rate: no parish layer beside it.
+    countyRef: (fips, geoid) => (geoid !== null ? null : countyRefOf.get(fips) ?? null),
     countyTail: (fips) => (countyRefOf.has(fips) ? [] : [notIncluded]),
     placeTail: boundCityTail(cityOf),
   })
