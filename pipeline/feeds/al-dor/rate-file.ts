@@ -31,6 +31,9 @@ const HEADER_SEARCH_ROWS = 10
  */
 const LEAST_PERCENT_SEEN = 100
 
+/** A locality code starting with 7 is a county locality; any other is a city. */
+export const isCountyLocalityCode = (code: string) => /^7\d{3}$/.test(code)
+
 export type AlRow = { line: number; code: string; name: string; countyCode: string; rate: number; pjRate: number | null; from: string; to: string | null }
 export type AlRateFile = { fileName: string; rows: AlRow[]; rowsRead: number; setAside: SetAsideRows }
 
@@ -57,11 +60,13 @@ export function parseAlRateFile(text: string, fileName: string): AlRateFile {
     const window = { from, to: cell('to') === '' ? null : to }
     const rate = parseRatePercent(cell('rate'))
     const pj = cell('pj').toUpperCase() === 'Y' ? parseRatePercent(cell('pjRate')) : null
+    // a county locality set aside names its county (compile.ts binds the name)
+    const county = isCountyLocalityCode(code) ? cell('name') : null
     if (!/^\d{4}$/.test(code)) setAside.add(where, `Locality Code ${JSON.stringify(code)} is not 4 digits`, window)
-    else if (!rate.ok) setAside.add(where, `${code} Rate ${rate.reason}`, window)
-    else if (wholeOrMore(rate.units)) setAside.add(where, `${code} Rate ${wholeOrMore(rate.units)}`, window)
-    else if (pj && !pj.ok) setAside.add(where, `${code} PJ_Rate ${pj.reason}`, window)
-    else if (!from || (cell('to') !== '' && !to)) setAside.add(where, `${code} dates ${cell('from')}–${cell('to')} are not YYYYMMDD`, window)
+    else if (!rate.ok) setAside.add(where, `${code} Rate ${rate.reason}`, window, county)
+    else if (wholeOrMore(rate.units)) setAside.add(where, `${code} Rate ${wholeOrMore(rate.units)}`, window, county)
+    else if (pj && !pj.ok) setAside.add(where, `${code} PJ_Rate ${pj.reason}`, window, county)
+    else if (!from || (cell('to') !== '' && !to)) setAside.add(where, `${code} dates ${cell('from')}–${cell('to')} are not YYYYMMDD`, window, county)
     else rows.push({ line: i + 1, code, name: cell('name'), countyCode: cell('countyCode'), rate: rate.units, pjRate: pj?.ok ? pj.units : null, from, to })
   }
   setAside.assertWithinShare(general)
