@@ -144,6 +144,20 @@ describe('compiling Alabama', () => {
       expect(result.jurisdictions.find((j) => j.level === 'county' && j.code === fips('Madison').slice(2))).toMatchObject({ rate: 500, name: 'Madison' })
     })
 
+    it('Madison\'s only county locality (COUNTY-WIDE TAX) set aside, its Active Date not YYYYMMDD: Madison answers the state rate alone outside Huntsville, Huntsville (its County Code that locality\'s) state and city', () => {
+      const odd = compile(alRateFile(counties, { e4: true, edit: (r) => (r['Locality Code'] === '7801' ? { ...r, 'Active Date': '1/1/2020' } : r) }))
+      expect(odd.notes).toContain("1 Alabama counties answer the state's layer alone, every row naming them set aside (Madison (01089))")
+      expect(odd.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+      const oddIndex = stateIndex('AL', odd)
+      const huntsville = zipsWholly(odd, fips('Madison'), placeNamed('Huntsville').geoid)
+      const outside = zipsWholly(odd, fips('Madison'), null)
+      expect(huntsville.length).toBeGreaterThan(0)
+      expect(outside.length).toBeGreaterThan(0)
+      for (const zip of huntsville) expect(defaultCombinedRate(oddIndex, zip, 'AL', '2026-11-21'), zip).toBe(STATE_RATE + 4500)
+      for (const zip of outside) expect(defaultCombinedRate(oddIndex, zip, 'AL', '2026-11-21'), zip).toBe(STATE_RATE)
+      expect(odd.unplaced.find((u) => u.code === '9103')).toBeUndefined()
+    })
+
     it('Mobile\'s CL tax answers inside Mobile only, above the plain county row', () => {
       const mobile = zipsWholly(result, fips('Mobile'), placeNamed('Mobile').geoid)
       const outside = zipsWholly(result, fips('Mobile'), null)

@@ -78,6 +78,13 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
     }
     zoned.set(county.fips, [...(zoned.get(county.fips) ?? []), { ref: { level: 'district', code }, zone, cityGeoid }])
   }
+  const rated = new Set(fipsOfCounty.values())
+  // a city whose County Code is a county locality set aside still lies in that county
+  for (const [code, name] of file.countyLocalities) {
+    const locality = fipsOfCounty.has(code) ? null : countyLocality(name)
+    const county = locality && counties.get(countyMatchKey(locality.county))
+    if (county) fipsOfCounty.set(code, county.fips)
+  }
   for (const [code, rows] of byCode) {
     if (isCounty(code)) continue
     const { name } = rows[0]!
@@ -94,7 +101,6 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
   }
   file.setAside.assertWithinShare(file.rows.length + file.setAside.count)
   // a county whose every locality was set aside has no county or zone layer: the state rate alone
-  const rated = new Set(fipsOfCounty.values())
   const setAsideFips = file.setAside.namedLocalities().flatMap((name) => {
     const locality = countyLocality(name)
     const fips = locality ? counties.get(countyMatchKey(locality.county))?.fips : undefined

@@ -35,7 +35,14 @@ const LEAST_PERCENT_SEEN = 100
 export const isCountyLocalityCode = (code: string) => /^7\d{3}$/.test(code)
 
 export type AlRow = { line: number; code: string; name: string; countyCode: string; rate: number; pjRate: number | null; from: string; to: string | null }
-export type AlRateFile = { fileName: string; rows: AlRow[]; rowsRead: number; setAside: SetAsideRows }
+export type AlRateFile = {
+  fileName: string
+  rows: AlRow[]
+  rowsRead: number
+  setAside: SetAsideRows
+  /** the Locality Name of every county locality code of a general sales row, its rows set aside or not: what a city's County Code names */
+  countyLocalities: Map<string, string>
+}
 
 const isoOf = (text: string): string | null => {
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(text.trim())
@@ -47,6 +54,7 @@ export function parseAlRateFile(text: string, fileName: string): AlRateFile {
   const header = findHeaderRow(data, fileName, { columns: COLUMNS, searchRows: HEADER_SEARCH_ROWS, what: "Alabama's local rate file" })
   const rows: AlRow[] = []
   const setAside = new SetAsideRows(fileName)
+  const countyLocalities = new Map<string, string>()
   let general = 0
   for (let i = header.at + 1; i < data.length; i++) {
     const record = data[i]!
@@ -62,6 +70,7 @@ export function parseAlRateFile(text: string, fileName: string): AlRateFile {
     const pj = cell('pj').toUpperCase() === 'Y' ? parseRatePercent(cell('pjRate')) : null
     // a county locality set aside names its county (compile.ts binds the name)
     const county = isCountyLocalityCode(code) ? cell('name') : null
+    if (county !== null && !countyLocalities.has(code)) countyLocalities.set(code, county)
     if (!/^\d{4}$/.test(code)) setAside.add(where, `Locality Code ${JSON.stringify(code)} is not 4 digits`, window)
     else if (!rate.ok) setAside.add(where, `${code} Rate ${rate.reason}`, window, county)
     else if (wholeOrMore(rate.units)) setAside.add(where, `${code} Rate ${wholeOrMore(rate.units)}`, window, county)
@@ -72,5 +81,5 @@ export function parseAlRateFile(text: string, fileName: string): AlRateFile {
   setAside.assertWithinShare(general)
   if (rows.length === 0) throw new Error(`${fileName}: no general sales (TaxType ST, Rate Type GENER) rows${setAside.count ? ` (${setAside.notes()[0]})` : ''}`)
   if (rows.every((r) => r.rate < LEAST_PERCENT_SEEN)) throw new Error(`${fileName}: no Rate reaches 0.1%: the column holds fractions where its documented percents are expected`)
-  return { fileName, rows, rowsRead: data.length - header.at - 1, setAside }
+  return { fileName, rows, rowsRead: data.length - header.at - 1, setAside, countyLocalities }
 }
