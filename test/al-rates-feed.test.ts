@@ -91,7 +91,7 @@ describe('compiling Alabama', () => {
     const line = text.split('\r\n').findIndex((l) => l.startsWith('7001,AUTAUGA COUNTY,')) + 1
     const result = compile(text)
     expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (line ${line}: 7001 dates 1/1/2020– are not YYYYMMDD)`)
-    expect(result.notes).toContain("1 Alabama counties answer the state's layer alone, every row naming them set aside (Autauga (01001))")
+    expect(result.notes).toContain("1 Alabama counties have no layer of their own, the rows rating them set aside (Autauga (01001)): outside any place rated apart, the state's layer alone answers there")
     expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
     expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '001')).toEqual([])
     const index = stateIndex('AL', result)
@@ -146,7 +146,7 @@ describe('compiling Alabama', () => {
 
     it('Madison\'s only county locality (COUNTY-WIDE TAX) set aside, its Active Date not YYYYMMDD: Madison answers the state rate alone outside Huntsville, Huntsville (its County Code that locality\'s) state and city', () => {
       const odd = compile(alRateFile(counties, { e4: true, edit: (r) => (r['Locality Code'] === '7801' ? { ...r, 'Active Date': '1/1/2020' } : r) }))
-      expect(odd.notes).toContain("1 Alabama counties answer the state's layer alone, every row naming them set aside (Madison (01089))")
+      expect(odd.notes).toContain("1 Alabama counties have no layer of their own, the rows rating them set aside (Madison (01089)): outside any place rated apart, the state's layer alone answers there")
       expect(odd.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
       const oddIndex = stateIndex('AL', odd)
       const huntsville = zipsWholly(odd, fips('Madison'), placeNamed('Huntsville').geoid)

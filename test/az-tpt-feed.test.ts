@@ -71,7 +71,7 @@ describe('reading the TPT rate table', () => {
       .replace(/^(GRN,GREENLEE,017,Retail,6\.1,)Percent,/m, '$1Per Unit,')
     const odd = compile(table)
     expect(odd.notes).toContain(`${FILE}: 2 row(s) set aside, their taxes left out of every answer (line ${lineOf(table, 'GRN,')}: retail rate of GRN is of type "Per Unit", not Percent: a per-unit rate where a percent is expected; line ${lineOf(table, 'YAV,')}: county region YAV at 0.00061 is below the 0.05600 state rate it includes)`)
-    expect(odd.notes).toContain("2 Arizona counties answer the state's layer alone, every row naming them set aside (Greenlee (04011), Yavapai (04025))")
+    expect(odd.notes).toContain("2 Arizona counties have no layer of their own, the rows rating them set aside (Greenlee (04011), Yavapai (04025)): outside any place rated apart, the state's layer alone answers there")
     expect(odd.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 2 })])
     expect(odd.jurisdictions.filter((j) => j.level === 'county' && ['011', '025'].includes(j.code))).toEqual([])
     const oddIndex = new RateIndex(writeRateIndex({ states: [{ code: 'AZ', result: odd }], zipMeta: () => undefined }))

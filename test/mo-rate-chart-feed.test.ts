@@ -130,7 +130,7 @@ describe('compiling Missouri', () => {
     const result = await compile(odd, { form: 'fraction' })
     const row = 12 + rows.findIndex((r) => r.code === '00000-001-000') + 1
     expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${row}: 00000-001-000: SalesTaxRate(0000) 5.72500 is 100% or more: no sales tax rate)`)
-    expect(result.notes).toContain("1 Missouri counties answer the state's layer alone, every row naming them set aside (Adair (29001))")
+    expect(result.notes).toContain("1 Missouri counties have no layer of their own, the rows rating them set aside (Adair (29001)): outside any place rated apart, the state's layer alone answers there")
     expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
     expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '001')).toEqual([])
     expect(result.rateVaries!.map((v) => v.code)).not.toContain('001')

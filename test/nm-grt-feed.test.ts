@@ -160,7 +160,7 @@ describe('compiling New Mexico', () => {
     const result = compile(rows.map((r) => (r === catron || r === donaAna ? { ...r, rate: noisy(r.rate) } : r)))
     const line = (row: NmRow) => rows.indexOf(row) + 2
     expect(result.notes.find((n) => n.includes('set aside, their taxes left out'))).toMatch(new RegExp(`^${FILE}: 2 row\\(s\\) set aside, their taxes left out of every answer \\(line ${line(catron)}: ${catron.code} grt_rate .+; line ${line(donaAna)}: ${donaAna.code} grt_rate .+\\)$`))
-    expect(result.notes).toContain("2 New Mexico counties answer the state's layer alone, every row naming them set aside (Catron (35003), Dona Ana (35013))")
+    expect(result.notes).toContain("2 New Mexico counties have no layer of their own, the rows rating them set aside (Catron (35003), Dona Ana (35013)): outside any place rated apart, the state's layer alone answers there")
     expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 2 })])
     expect(result.jurisdictions.filter((j) => j.level === 'county' && (j.code === '003' || j.code === '013'))).toEqual([])
     expect(result.rateVaries!.map((v) => v.code)).toEqual(['028'])
