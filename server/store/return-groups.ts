@@ -55,7 +55,8 @@ export type Placeholder = (index: number) => string
 export type Statement = { sql: string; params: unknown[] }
 
 // Stored line items are JSON.stringify'd LineItem objects: a code is a string value there, its absence
-// null; a transaction without line items (NULL) has none, never an unknown.
+// null; a transaction without line items (NULL) has none, never an unknown. PostgreSQL indexes the
+// rows it selects on this very expression (pg-migrations.ts: transactions_returns_itemized).
 const HAS_PRODUCT_CODE = `coalesce(t.line_items LIKE '%"product_tax_code":"%', false)`
 
 /** `sql` with each `:name` replaced by the engine's placeholder, in the order they appear (as `?` needs). */

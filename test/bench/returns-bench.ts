@@ -11,9 +11,10 @@ import { rateChangesOfState } from '../../snapshot-contract/rate-changes.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
 import { readCurrentId, snapshotDir } from '../../snapshot-contract/snapshot-store.ts'
 import { ndjsonOf, planRow, postNdjson, type RowPlan } from '../support/portability-rows.ts'
-import { runLoad, type LoadOutcome } from '../support/reliability-load.ts'
+import type { LoadOutcome } from '../support/reliability-load.ts'
 import { servedZips } from '../support/served-zips.ts'
 import { tempDir } from '../support/refresh-run.ts'
+import { runSteadyLoad } from '../support/steady-load.ts'
 import type { Measure } from './measure.ts'
 import { SECONDS } from './lookup-bench.ts'
 import { startBenchServer, type StoreTarget } from './store-bench.ts'
@@ -94,7 +95,7 @@ export async function returnsMeasures(artifacts: string, target: StoreTarget | n
 
     // ZIPs of every state, a steady rate: most lookups are of a ZIP not asked before.
     const lookupPaths = [...zips].flatMap(([code, list]) => list.map((zip) => `/v1/tax/${code.toLowerCase()}?zip=${zip}`))
-    const lookups = (seconds = SECONDS): Promise<LoadOutcome> => runLoad({ url: server.url, paths: lookupPaths, headers: { 'X-API-Key': key }, connections: LOOKUP_CONNECTIONS, overallRate: LOOKUP_RATE, seconds })
+    const lookups = (seconds = SECONDS): Promise<LoadOutcome> => runSteadyLoad({ url: server.url, paths: lookupPaths, headers: { 'X-API-Key': key }, connections: LOOKUP_CONNECTIONS, rate: LOOKUP_RATE, seconds })
     // A first lookup of each state reads what the state's answers share: not what is measured.
     for (const [code, list] of zips) await fetch(`${server.url}/v1/tax/${code.toLowerCase()}?zip=${list[0]}`, { headers: { 'X-API-Key': key } }).then((r) => r.arrayBuffer())
     await lookups(Math.min(2, SECONDS))
