@@ -88,6 +88,22 @@ describe('reading the TPT rate table', () => {
     for (const zip of zipsWholly(odd, '04019', null)) expect(answer(zip)).toBe(STATE_RATE + pct(COUNTY_PART.PMA!))
   })
 
+  it('sets aside a city row whose TaxRate is a fraction where a percent is expected: named, the city answering state and county alone, other cities served', () => {
+    const table = azRateTable().replace(/^(TU,TUCSON,017,Retail,)2\.6,/m, '$10.026,')
+    const line = table.split('\r\n').findIndex((l) => l.startsWith('TU,TUCSON,017,')) + 1
+    const odd = compile(table)
+    expect(odd.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (line ${line}: city region TU at 0.00026 is below any city rate (0.00100): a fraction where a percent is expected)`)
+    expect(odd.jurisdictions.filter((j) => j.level === 'city' && j.code === 'TU')).toEqual([])
+    const oddIndex = new RateIndex(writeRateIndex({ states: [{ code: 'AZ', result: odd }], zipMeta: () => undefined }))
+    const answer = (zip: string) => defaultCombinedRate(oddIndex, zip, 'AZ', '2026-05-01')
+    // the ZIPs that lie wholly in Tucson when its row reads
+    const tucson = zipsWholly(result, '04019', placeNamed('Tucson').geoid)
+    expect(tucson.length).toBeGreaterThan(0)
+    for (const zip of tucson) expect(answer(zip)).toBe(STATE_RATE + pct(COUNTY_PART.PMA!))
+    for (const zip of zipsWholly(odd, '04013', placeNamed('Phoenix').geoid)) expect(answer(zip)).toBe(STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.3'))
+    expect(odd.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+  })
+
   it('fails the table as incomplete when a county has no retail row at all', () => {
     const table = azRateTable().replace(/^YAV,YAVAPAI,017,.*\r\n/m, '')
     expect(() => compile(table)).toThrow(/: 1 of 15 Arizona counties of the geography not listed \(Yavapai \(04025\)\): the file is incomplete/)

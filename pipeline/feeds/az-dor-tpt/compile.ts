@@ -17,6 +17,8 @@ import { noCountyNotes, placeBoundCandidates, placeNamedIn, statePlacesByKey } f
 
 const STATE = 'AZ'
 const STATE_FIPS = '04'
+/** The table prints percents (2.3 for 2.3%): a nonzero city rate below 0.1% is a fraction printed where the percent stands. */
+const LEAST_CITY_RATE = 100
 
 export type CompileAzInput = { file: AzTptFile; stateRate: number; geography: Geography; edition: string }
 
@@ -45,10 +47,14 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
       // Kept by its FIPS code like every county; a TPT return names it by its region code.
       if (total.length) add('county', countyCode(county.fips), county.name, total, (r) => r.rate - stateRate, region)
     } else if (/^[A-Z]{2}$/.test(region)) {
+      const fractions = rows.filter((r) => r.rate > 0 && r.rate < LEAST_CITY_RATE)
+      for (const row of fractions) file.setAside.add(`line ${row.line}`, `city region ${region} at ${formatRate(row.rate)} is below any city rate (${formatRate(LEAST_CITY_RATE)}): a fraction where a percent is expected`, row)
+      const percents = rows.filter((r) => !fractions.includes(r))
+      if (percents.length === 0) continue
       const place = placeNamedIn(byKey, name, null)
-      add('city', region, place?.name ?? name, rows, (r) => r.rate)
+      add('city', region, place?.name ?? name, percents, (r) => r.rate)
       if (place) cityOf.set(place.geoid, { code: region, name: place.name })
-      else unplaced.push({ level: 'city', code: region, name, rate: latestRow(rows).rate, reason: `city region ${region} binds to no Census place named ${name} in Arizona` })
+      else unplaced.push({ level: 'city', code: region, name, rate: latestRow(percents).rate, reason: `city region ${region} binds to no Census place named ${name} in Arizona` })
     } else {
       add('district', region, name, rows, (r) => r.rate)
       unplaced.push({ level: 'district', code: region, name, rate: latestRow(rows).rate, reason: `region ${region} is neither one of the 15 county codes nor a city (2 letters): a tribal or special region, whose area the file does not give` })
