@@ -83,7 +83,26 @@ describe('compiling Alabama', () => {
     const atlantis = compile(alRateFile([...counties, 'Atlantis']))
     expect(atlantis.notes.join(' ')).toMatch(/1 row\(s\) set aside.*county locality 7068 ATLANTIS COUNTY binds to no Alabama county/)
     expect(atlantis.leftOut?.[0]).toMatchObject({ kind: 'rows set aside', count: 1 })
-    expect(() => compile(alRateFile(counties.filter((c) => c !== 'Autauga')))).toThrow(/no general sales row for 1 Alabama counties \(Autauga\): the file is incomplete/)
+    expect(() => compile(alRateFile(counties.filter((c) => c !== 'Autauga')))).toThrow(new RegExp(`: 1 of ${counties.length} Alabama counties of the geography not listed \\(Autauga \\(01001\\)\\): the file is incomplete`))
+  })
+
+  it('sets aside a county\'s only locality row whose Active Date is not the documented YYYYMMDD, naming it: that county answers the state rate alone, every other county and city served', () => {
+    const text = alRateFile(counties, { edit: (r) => (r['Locality Name'] === 'AUTAUGA COUNTY' ? { ...r, 'Active Date': '1/1/2020' } : r) })
+    const line = text.split('\r\n').findIndex((l) => l.startsWith('7001,AUTAUGA COUNTY,')) + 1
+    const result = compile(text)
+    expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (line ${line}: 7001 dates 1/1/2020– are not YYYYMMDD)`)
+    expect(result.notes).toContain("1 Alabama counties have no layer of their own, the rows rating them set aside (Autauga (01001)): outside any place rated apart, the state's layer alone answers there")
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '001')).toEqual([])
+    const index = stateIndex('AL', result)
+    const autauga = result.candidates.filter((c) => c.countyFips === '01001')
+    expect(autauga.length).toBeGreaterThan(0)
+    for (const c of autauga) expect(c.stack).toEqual([{ level: 'state', code: '01' }])
+    for (const zip of zipsWholly(result, '01001', null)) expect(defaultCombinedRate(index, zip, 'AL', '2026-11-21')).toBe(STATE_RATE)
+    const birmingham = zipsWholly(result, '01073', placeNamed('Birmingham').geoid)
+    expect(birmingham.length).toBeGreaterThan(0)
+    for (const zip of birmingham) expect(defaultCombinedRate(index, zip, 'AL', '2026-11-21')).toBe(STATE_RATE + 1000 + 4500)
+    for (const zip of zipsWholly(result, '01073', null)) expect(defaultCombinedRate(index, zip, 'AL', '2026-11-21')).toBe(STATE_RATE + 1000)
   })
 
   describe('E4: county localities by zone', () => {
@@ -123,6 +142,20 @@ describe('compiling Alabama', () => {
       for (const zip of huntsville) expect(rateOf(zip), zip).toBe(STATE_RATE + pct('0.5000') + 4500)
       for (const zip of outside) expect(rateOf(zip), zip).toBe(STATE_RATE + pct('0.5000'))
       expect(result.jurisdictions.find((j) => j.level === 'county' && j.code === fips('Madison').slice(2))).toMatchObject({ rate: 500, name: 'Madison' })
+    })
+
+    it('Madison\'s only county locality (COUNTY-WIDE TAX) set aside, its Active Date not YYYYMMDD: Madison answers the state rate alone outside Huntsville, Huntsville (its County Code that locality\'s) state and city', () => {
+      const odd = compile(alRateFile(counties, { e4: true, edit: (r) => (r['Locality Code'] === '7801' ? { ...r, 'Active Date': '1/1/2020' } : r) }))
+      expect(odd.notes).toContain("1 Alabama counties have no layer of their own, the rows rating them set aside (Madison (01089)): outside any place rated apart, the state's layer alone answers there")
+      expect(odd.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+      const oddIndex = stateIndex('AL', odd)
+      const huntsville = zipsWholly(odd, fips('Madison'), placeNamed('Huntsville').geoid)
+      const outside = zipsWholly(odd, fips('Madison'), null)
+      expect(huntsville.length).toBeGreaterThan(0)
+      expect(outside.length).toBeGreaterThan(0)
+      for (const zip of huntsville) expect(defaultCombinedRate(oddIndex, zip, 'AL', '2026-11-21'), zip).toBe(STATE_RATE + 4500)
+      for (const zip of outside) expect(defaultCombinedRate(oddIndex, zip, 'AL', '2026-11-21'), zip).toBe(STATE_RATE)
+      expect(odd.unplaced.find((u) => u.code === '9103')).toBeUndefined()
     })
 
     it('Mobile\'s CL tax answers inside Mobile only, above the plain county row', () => {

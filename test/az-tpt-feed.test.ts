@@ -64,9 +64,49 @@ describe('reading the TPT rate table', () => {
     expect(read(`Transaction Privilege Tax Rate Table\r\n${azRateTable({ bom: false })}`).rows.map(({ line, ...r }) => r)).toEqual(read(azRateTable()).rows.map(({ line, ...r }) => r))
   })
 
-  it('sets aside a county row below the state rate it includes; its county then has no row and the table fails as incomplete', () => {
-    const table = azRateTable().replace(/^(MAR,MARICOPA,017,Retail,)6\.3,/m, '$10.063,')
-    expect(() => compile(table)).toThrow(/no retail row for 1 Arizona counties \(Maricopa\)/)
+  it('sets aside a county row whose TaxRate is a fraction where a percent is expected (TAP-az: units from TaxRateType, not the size of the number) and one of a per-unit type: each named, its county answering the state rate alone, every other county and city served', () => {
+    const lineOf = (table: string, start: string) => table.split('\r\n').findIndex((line) => line.replace(/^\uFEFF/, '').startsWith(start)) + 1
+    const table = azRateTable()
+      .replace(/^(YAV,YAVAPAI,017,Retail,)6\.1,/m, '$10.061,')
+      .replace(/^(GRN,GREENLEE,017,Retail,6\.1,)Percent,/m, '$1Per Unit,')
+    const odd = compile(table)
+    expect(odd.notes).toContain(`${FILE}: 2 row(s) set aside, their taxes left out of every answer (line ${lineOf(table, 'GRN,')}: retail rate of GRN is of type "Per Unit", not Percent: a per-unit rate where a percent is expected; line ${lineOf(table, 'YAV,')}: county region YAV at 0.00061 is below the 0.05600 state rate it includes)`)
+    expect(odd.notes).toContain("2 Arizona counties have no layer of their own, the rows rating them set aside (Greenlee (04011), Yavapai (04025)): outside any place rated apart, the state's layer alone answers there")
+    expect(odd.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 2 })])
+    expect(odd.jurisdictions.filter((j) => j.level === 'county' && ['011', '025'].includes(j.code))).toEqual([])
+    const oddIndex = new RateIndex(writeRateIndex({ states: [{ code: 'AZ', result: odd }], zipMeta: () => undefined }))
+    const answer = (zip: string) => defaultCombinedRate(oddIndex, zip, 'AZ', '2026-05-01')
+    for (const county of ['04011', '04025']) {
+      const zips = zipsWholly(odd, county, null)
+      expect(zips.length).toBeGreaterThan(0)
+      for (const zip of zips) expect(answer(zip)).toBe(STATE_RATE)
+    }
+    const inOddCounties = odd.candidates.filter((c) => c.countyFips === '04011' || c.countyFips === '04025')
+    expect(inOddCounties.length).toBeGreaterThan(0)
+    for (const c of inOddCounties) expect(c.stack).toEqual([{ level: 'state', code: '04' }])
+    for (const zip of zipsWholly(odd, '04013', placeNamed('Phoenix').geoid)) expect(answer(zip)).toBe(STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.3'))
+    for (const zip of zipsWholly(odd, '04019', null)) expect(answer(zip)).toBe(STATE_RATE + pct(COUNTY_PART.PMA!))
+  })
+
+  it('sets aside a city row whose TaxRate is a fraction where a percent is expected: named, the city answering state and county alone, other cities served', () => {
+    const table = azRateTable().replace(/^(TU,TUCSON,017,Retail,)2\.6,/m, '$10.026,')
+    const line = table.split('\r\n').findIndex((l) => l.startsWith('TU,TUCSON,017,')) + 1
+    const odd = compile(table)
+    expect(odd.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (line ${line}: city region TU at 0.00026 is below any city rate (0.00100): a fraction where a percent is expected)`)
+    expect(odd.jurisdictions.filter((j) => j.level === 'city' && j.code === 'TU')).toEqual([])
+    const oddIndex = new RateIndex(writeRateIndex({ states: [{ code: 'AZ', result: odd }], zipMeta: () => undefined }))
+    const answer = (zip: string) => defaultCombinedRate(oddIndex, zip, 'AZ', '2026-05-01')
+    // the ZIPs that lie wholly in Tucson when its row reads
+    const tucson = zipsWholly(result, '04019', placeNamed('Tucson').geoid)
+    expect(tucson.length).toBeGreaterThan(0)
+    for (const zip of tucson) expect(answer(zip)).toBe(STATE_RATE + pct(COUNTY_PART.PMA!))
+    for (const zip of zipsWholly(odd, '04013', placeNamed('Phoenix').geoid)) expect(answer(zip)).toBe(STATE_RATE + pct(COUNTY_PART.MAR!) + pct('2.3'))
+    expect(odd.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+  })
+
+  it('fails the table as incomplete when a county has no retail row at all', () => {
+    const table = azRateTable().replace(/^YAV,YAVAPAI,017,.*\r\n/m, '')
+    expect(() => compile(table)).toThrow(/: 1 of 15 Arizona counties of the geography not listed \(Yavapai \(04025\)\): the file is incomplete/)
   })
 })
 

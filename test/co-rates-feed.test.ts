@@ -161,7 +161,7 @@ describe('compiling Colorado', () => {
     expect(rows.filter((r) => r.county === 'Alamosa')).toEqual([alamosa])
     const result = await compile(rows.map((r) => (r === alamosa ? ratesAsFractions(r) : r)))
     expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rows.indexOf(alamosa) + 5}: ${alamosa.code} (${alamosa.name}) prints the state rate 0.00029, the rules table (and the rest of the sheet) 0.02900)`)
-    expect(result.notes).toContain(`1 Colorado counties answer the state's layer alone, every row naming them set aside (Alamosa (08003))`)
+    expect(result.notes).toContain(`1 Colorado counties have no layer of their own, the rows rating them set aside (Alamosa (08003)): outside any place rated apart, the state's layer alone answers there`)
     expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
     expect({ rowsRead: result.rowsRead, rowsParsed: result.rowsParsed }).toEqual({ rowsRead: rows.length, rowsParsed: rows.length - 1 })
     expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '003')).toEqual([])

@@ -85,7 +85,7 @@ describe('compiling Florida', () => {
   it('the evidence\'s Hamilton total in the surtax cell: that row set aside and named, Hamilton answering the state rate with the row counted as left out, every other county served', async () => {
     const result = await compile({ surtax: HAMILTON_TOTAL_IN_SURTAX_CELL })
     expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rowOf('HAMILTON')}: HAMILTON: surtax 8% is above the largest surtax (2%))`)
-    expect(result.notes).toContain("1 Florida counties answer the state's layer alone, every row naming them set aside (Hamilton (12047))")
+    expect(result.notes).toContain("1 Florida counties have no layer of their own, the rows rating them set aside (Hamilton (12047)): outside any place rated apart, the state's layer alone answers there")
     expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
     expect({ rowsRead: result.rowsRead, rowsParsed: result.rowsParsed }).toEqual({ rowsRead: counties.length, rowsParsed: counties.length - 1 })
     const index = new RateIndex(writeRateIndex({ states: [{ code: 'FL', result }], zipMeta: () => undefined }))

@@ -121,7 +121,28 @@ describe('compiling Missouri', () => {
   })
 
   it('refuses a chart missing counties', async () => {
-    await expect(compile(rows.filter((r) => !r.code.startsWith('00000-001-')))).rejects.toThrow(/1 Missouri counties of the geography have no row \(29001 Adair\)/)
+    await expect(compile(rows.filter((r) => !r.code.startsWith('00000-001-')))).rejects.toThrow(new RegExp(`: 1 of ${bed.counties.length} Missouri counties of the geography not listed \\(Adair \\(29001\\)\\): the file is incomplete`))
+  })
+
+  it('E2\'s fractions with one county\'s -000 total written as a percent number (5.725 among 0.05725s): that row set aside and named, the county answering the state rate outside cities (never the least of its overlays), every other county and city served', async () => {
+    // the fraction form writes rate / 100: a row of 100 × its rate is written as its percent number
+    const odd = rows.map((r) => (r.code === '00000-001-000' ? { ...r, rate: r.rate * 100 } : r))
+    const result = await compile(odd, { form: 'fraction' })
+    const row = 12 + rows.findIndex((r) => r.code === '00000-001-000') + 1
+    expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${row}: 00000-001-000: SalesTaxRate(0000) 5.72500 is 100% or more: no sales tax rate)`)
+    expect(result.notes).toContain("1 Missouri counties have no layer of their own, the rows rating them set aside (Adair (29001)): outside any place rated apart, the state's layer alone answers there")
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === '001')).toEqual([])
+    expect(result.rateVaries!.map((v) => v.code)).not.toContain('001')
+    const index = indexOf(result)
+    const adair = result.candidates.filter((c) => c.countyFips === '29001')
+    expect(adair.length).toBeGreaterThan(0)
+    for (const c of adair.filter((c) => c.placeFips === null)) expect(c.stack).toEqual([{ level: 'state', code: '29' }])
+    for (const zip of zipsWholly(result, '29001', null)) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE))
+    const cape = zipsWholly(result, '29031', '2911242')
+    expect(cape.length).toBeGreaterThan(0)
+    for (const zip of cape) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE, MO_COUNTY_PART, 2.5))
+    for (const zip of zipsWholly(result, '29031', null)) expect(defaultCombinedRate(index, zip, 'MO', '2026-11-01')).toBe(units(MO_STATE, MO_COUNTY_PART))
   })
 })
 

@@ -143,12 +143,38 @@ describe('compiling New Mexico', () => {
   })
 
   it('refuses a file missing a county; sets aside a county that binds to no county; lists a second code naming one place at another rate as unplaced', () => {
-    expect(() => compile(rows.filter((r) => r.county !== 'Catron'))).toThrow(/1 New Mexico counties of the geography have no location \(35003 Catron\): the file is incomplete/)
+    expect(() => compile(rows.filter((r) => r.county !== 'Catron'))).toThrow(new RegExp(`: 1 of ${bed.counties.length} New Mexico counties of the geography not listed \\(Catron \\(35003\\)\\): the file is incomplete`))
     const gotham = compile([...rows, { name: 'Gotham', county: 'Gotham', code: '99-100', rate: '8.0000' }])
     expect(gotham.notes.join(' ')).toMatch(/1 row\(s\) set aside.*county "Gotham" of 99-100 \(Gotham\) binds to no New Mexico county of the geography/)
     expect(gotham.leftOut?.[0]).toMatchObject({ kind: 'rows set aside', count: 1 })
     const twice = compile([...rows, { name: 'Bernalillo', county: 'Sandoval', code: '29-120', rate: '8.0000' }])
     expect(twice.unplaced.find((u) => u.code === '29-120')).toMatchObject({ level: 'city', counties: ['35043'], reason: expect.stringMatching(/names Bernalillo in Sandoval as 29-119 \(Town of Bernalillo\) does, at 0\.08000 against 0\.07938/) })
+  })
+
+  it('E5\'s GIS digits past the 4th decimal that are no float noise, in the remainder rows of Catron (its only row) and Doña Ana: each set aside and named, outside places both answering the state portion alone (never the least of their totals), Las Cruces its own total, every other county served', () => {
+    // digits past 1/10000 of a percent that are neither all zeros nor all nines (E5's noise is 7.81250000000001)
+    const noisy = (rate: string) => `${rate}12`
+    const catron = rows.find((r) => r.name === 'Remainder of County - Catron')!
+    const donaAna = rows.find((r) => r.name === 'Remainder of County - Doña Ana')!
+    expect(rows.filter((r) => r.county === 'Catron')).toEqual([catron])
+    const result = compile(rows.map((r) => (r === catron || r === donaAna ? { ...r, rate: noisy(r.rate) } : r)))
+    const line = (row: NmRow) => rows.indexOf(row) + 2
+    expect(result.notes.find((n) => n.includes('set aside, their taxes left out'))).toMatch(new RegExp(`^${FILE}: 2 row\\(s\\) set aside, their taxes left out of every answer \\(line ${line(catron)}: ${catron.code} grt_rate .+; line ${line(donaAna)}: ${donaAna.code} grt_rate .+\\)$`))
+    expect(result.notes).toContain("2 New Mexico counties have no layer of their own, the rows rating them set aside (Catron (35003), Dona Ana (35013)): outside any place rated apart, the state's layer alone answers there")
+    expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 2 })])
+    expect(result.jurisdictions.filter((j) => j.level === 'county' && (j.code === '003' || j.code === '013'))).toEqual([])
+    expect(result.rateVaries!.map((v) => v.code)).toEqual(['028'])
+    const index = indexOf(result)
+    for (const county of ['35003', '35013']) {
+      const outside = result.candidates.filter((c) => c.countyFips === county && c.placeFips === null)
+      expect(outside.length, county).toBeGreaterThan(0)
+      for (const c of outside) expect(c.stack).toEqual([{ level: 'state', code: '35' }])
+    }
+    const lasCruces = result.candidates.filter((c) => c.countyFips === '35013' && c.placeFips !== null)
+    expect(lasCruces.length).toBeGreaterThan(0)
+    for (const c of lasCruces) expect(c.stack).toEqual([{ level: 'state', code: '35' }, { level: 'city', code: NM_LOCATIONS.lasCruces.code }])
+    expect(defaultCombinedRate(index, '87102', 'NM', TODAY)).toBe(units(NM_LOCATIONS.albuquerque.rate))
+    expect(result.jurisdictions.find((j) => j.level === 'county' && j.code === '045')!.rate).toBe(units(NM_REMAINDER) - STATE_RATE)
   })
 
   it('E5 lists a special district printing less than the state rate as unplaced in its county, and serves the file', () => {

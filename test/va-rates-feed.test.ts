@@ -66,7 +66,7 @@ describe('compiling Virginia', () => {
     const odd = localities.find((l) => !VA_REGION_OF[l.fips] && zipsWholly(whole, `51${l.fips}`, null).length > 0 && !['790', '015'].includes(l.fips))!
     const result = await compile(localities.map((l) => (l === odd ? totalWrittenAsPercent(l) : l)))
     expect(result.notes).toContain(`${FILE}: 1 row(s) set aside, their taxes left out of every answer (row ${rowOf(odd)}: ${odd.name}: Total General Sales Tax 5.3 is not a fraction: a percent where a fraction is expected?)`)
-    expect(result.notes).toContain(`1 Virginia localities answer the state's layer alone, every row naming them set aside (${odd.name} (51${odd.fips}))`)
+    expect(result.notes).toContain(`1 Virginia localities have no layer of their own, the rows rating them set aside (${odd.name} (51${odd.fips})): outside any place rated apart, the state's layer alone answers there`)
     expect(result.leftOut).toEqual([expect.objectContaining({ kind: 'rows set aside', count: 1 })])
     expect({ rowsRead: result.rowsRead, rowsParsed: result.rowsParsed }).toEqual({ rowsRead: localities.length, rowsParsed: localities.length - 1 })
     expect(result.jurisdictions.filter((j) => j.level === 'county' && j.code === odd.fips)).toEqual([])
@@ -85,7 +85,7 @@ describe('compiling Virginia', () => {
     const [first] = localities
     const stateRate = await compile(localities.map((l) => (l === first ? { ...l, cells: { 'State General Sales Tax': 0.053, 'Local Sales Tax': 0, 'Total General Sales Tax': 0.053 + (VA_REGION_OF[l.fips]?.NVA ?? 0) } } : l)))
     expect(stateRate.notes.join(' ')).toContain(`row ${rowOf(first!)}: ${first!.name} prints the state rate 0.05300, the rules table says 0.04300`)
-    expect(stateRate.notes).toContain(`1 Virginia localities answer the state's layer alone, every row naming them set aside (${first!.name} (51${first!.fips}))`)
+    expect(stateRate.notes).toContain(`1 Virginia localities have no layer of their own, the rows rating them set aside (${first!.name} (51${first!.fips})): outside any place rated apart, the state's layer alone answers there`)
     await expect(compile(localities.slice(1))).rejects.toThrow(new RegExp(`1 of ${localities.length} Virginia localities of the geography not listed \\(${first!.name} \\(51${first!.fips}\\)\\): the file is incomplete`))
   })
 

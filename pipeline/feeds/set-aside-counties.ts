@@ -22,7 +22,7 @@ export type CountiesRatedInput = {
 export type CountiesRated = {
   /** a county part's county ref for placeBoundCandidates: none in a county answered by the state alone */
   countyRef: (countyFips: string) => JurisdictionRef | null
-  /** the note naming the counties answered by the state's layer alone, their rows all set aside (none when none is) */
+  /** the note naming the counties with no layer of their own, the rows rating them set aside (none when none is) */
   notes: string[]
 }
 
@@ -39,6 +39,6 @@ export function countiesRated({ fileName, geography, state, noun, rated, setAsid
   const stateAlone = unrated.filter((c) => named.has(c.fips))
   return {
     countyRef: (fips) => (rated.has(fips) ? { level: 'county', code: countyCode(fips) } : null),
-    notes: stateAlone.length ? [`${stateAlone.length} ${noun} answer the state's layer alone, every row naming them set aside (${list(stateAlone)})`] : [],
+    notes: stateAlone.length ? [`${stateAlone.length} ${noun} have no layer of their own, the rows rating them set aside (${list(stateAlone)}): outside any place rated apart, the state's layer alone answers there`] : [],
   }
 }

@@ -62,7 +62,7 @@ export class HeldEditions {
           rates: new RateIndex(aligned(bytes), `${current.id}/${layer.file.name}`),
           places: current.places,
           shapes: current.shapes,
-          history: HistoryFiles.NONE,
+          history: HistoryFiles.none(),
           derived: new DerivedViews(),
         }))
         .catch((error: Error) => {

@@ -16,8 +16,10 @@ export type LeftOutFile = Extract<HistoryHealth, { status: 'degraded' }>['left_o
 export type HistoryEvent = { kind: 'left_out' | 'put_back'; file: LeftOutFile; trigger: string }
 
 export class HistoryFiles {
-  /** for a view that holds no older editions (an edition opened for history itself) */
-  static readonly NONE = new HistoryFiles('', '', [])
+  /** for a view that holds no older editions (an edition opened for history itself); one each, as it holds state */
+  static none(): HistoryFiles {
+    return new HistoryFiles('', '', [])
+  }
 
   readonly #leftOut = new Map<string, LeftOutFile>()
   #listener: (event: HistoryEvent) => void = () => {}

@@ -14,16 +14,16 @@
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
-import type { AlRateFile, AlRow } from './rate-file.ts'
+import { isCountyLocalityCode as isCounty, type AlRateFile, type AlRow } from './rate-file.ts'
 import { countyLocality, type CountyZone } from './county-localities.ts'
 import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from '../dated-rows.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey } from '../candidate-weights.ts'
 import { placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 import { leftOutOf } from '../set-aside.ts'
+import { countiesRated } from '../set-aside-counties.ts'
 
 const STATE = 'AL'
 const STATE_FIPS = '01'
-const isCounty = (code: string) => code.startsWith('7')
 
 export type CompileAlInput = { file: AlRateFile; stateRate: number; geography: Geography; edition: string }
 
@@ -78,6 +78,13 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
     }
     zoned.set(county.fips, [...(zoned.get(county.fips) ?? []), { ref: { level: 'district', code }, zone, cityGeoid }])
   }
+  const rated = new Set(fipsOfCounty.values())
+  // a city whose County Code is a county locality set aside still lies in that county
+  for (const [code, name] of file.countyLocalities) {
+    const locality = fipsOfCounty.has(code) ? null : countyLocality(name)
+    const county = locality && counties.get(countyMatchKey(locality.county))
+    if (county) fipsOfCounty.set(code, county.fips)
+  }
   for (const [code, rows] of byCode) {
     if (isCounty(code)) continue
     const { name } = rows[0]!
@@ -92,9 +99,14 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
     const pj = rows.filter((r) => r.pjRate !== null)
     if (pj.length) unplaced.push({ level: 'district', code: `${code}-PJ`, name: `${name} police jurisdiction`, rate: latestRow(pj).pjRate!, ...(countyFips.length ? { counties: countyFips } : {}), reason: `police jurisdiction of ${name}: applies just outside its city limits, an area the Census places do not give` })
   }
-  const rated = new Set(fipsOfCounty.values())
-  const missing = [...counties.values()].filter((c) => !rated.has(c.fips)).map((c) => c.name)
-  if (missing.length) throw new Error(`${fileName}: no general sales row for ${missing.length} Alabama counties (${missing.slice(0, 5).join(', ')}): the file is incomplete`)
+  file.setAside.assertWithinShare(file.rows.length + file.setAside.count)
+  // a county whose every locality was set aside has no county or zone layer: the state rate alone
+  const setAsideFips = file.setAside.namedLocalities().flatMap((name) => {
+    const locality = countyLocality(name)
+    const fips = locality ? counties.get(countyMatchKey(locality.county))?.fips : undefined
+    return fips ? [fips] : []
+  })
+  const { notes: stateAlone } = countiesRated({ fileName, geography, state: STATE, noun: 'Alabama counties', rated, setAside: setAsideFips })
   const earliest = earliestStart(file)
   jurisdictions.push({ state: STATE, level: 'state', code: STATE_FIPS, name: 'Alabama', rate: stateRate, from: earliest, to: null, source: fileName })
   const layersOf = (fips: string, geoid: string | null): JurisdictionRef[] =>
@@ -116,8 +128,7 @@ export function compileAlRates({ file, stateRate, geography, edition }: CompileA
   ]
   const noLayer = [...rated].filter((fips) => !countyLayer.has(fips)).map((fips) => geography.counties.get(fips)!.name)
   if (noLayer.length) notes.push(`${noLayer.length} counties have no plain or county-wide locality, only localities of some zones: ${noLayer.slice(0, 5).join(', ')}`)
-  file.setAside.assertWithinShare(file.rows.length + file.setAside.count)
-  notes.push(...file.setAside.notes())
+  notes.push(...stateAlone, ...file.setAside.notes())
   notes.push(...placeBoundNotes(STATE, 'localities and police jurisdictions', unplaced.length, noCounty))
   return {
     jurisdictions,

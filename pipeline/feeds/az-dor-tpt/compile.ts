@@ -8,16 +8,17 @@
 import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, PlaceStack, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
-import type { AzRow, AzTptFile } from './rate-file.ts'
+import { AZ_COUNTY_CODES, type AzRow, type AzTptFile } from './rate-file.ts'
 import { leftOutOf } from '../set-aside.ts'
+import { countiesRated } from '../set-aside-counties.ts'
 import { datedJurisdictions, datedRowsEdition, earliestStart, latestRow } from '../dated-rows.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey, placeStacksNotes, placeStacksOf, withinZipCandidates } from '../candidate-weights.ts'
 import { noCountyNotes, placeBoundCandidates, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 
 const STATE = 'AZ'
 const STATE_FIPS = '04'
-/** The 15 county region codes (publisher-evidence B, AZ row); every other 3-letter code is a special region. */
-const COUNTY_CODES = new Set(['APA', 'COH', 'COC', 'GLA', 'GRA', 'GRN', 'LAP', 'MAR', 'MOH', 'NAV', 'PMA', 'PNL', 'STC', 'YAV', 'YMA'])
+/** The table prints percents (2.3 for 2.3%): a nonzero city rate below 0.1% is a fraction printed where the percent stands. */
+const LEAST_CITY_RATE = 100
 
 export type CompileAzInput = { file: AzTptFile; stateRate: number; geography: Geography; edition: string }
 
@@ -33,7 +34,7 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
 
   for (const [region, rows] of byRegion) {
     const { name } = rows[0]!
-    if (COUNTY_CODES.has(region)) {
+    if (AZ_COUNTY_CODES.has(region)) {
       const county = counties.get(countyMatchKey(name))
       if (!county) {
         for (const row of rows) file.setAside.add(`line ${row.line}`, `county region ${region} ${name} binds to no Arizona county of the geography`, row)
@@ -41,15 +42,19 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
       }
       // a county row prints the state rate with the county's: one below it is no such total
       const below = rows.filter((r) => r.rate < stateRate)
-      for (const row of below) file.setAside.add(`line ${row.line}`, `county region ${region} at ${formatRate(row.rate)} is below the ${formatRate(stateRate)} state rate it includes`, row)
+      for (const row of below) file.setAside.add(`line ${row.line}`, `county region ${region} at ${formatRate(row.rate)} is below the ${formatRate(stateRate)} state rate it includes`, row, name)
       const total = rows.filter((r) => r.rate >= stateRate)
       // Kept by its FIPS code like every county; a TPT return names it by its region code.
       if (total.length) add('county', countyCode(county.fips), county.name, total, (r) => r.rate - stateRate, region)
     } else if (/^[A-Z]{2}$/.test(region)) {
+      const fractions = rows.filter((r) => r.rate > 0 && r.rate < LEAST_CITY_RATE)
+      for (const row of fractions) file.setAside.add(`line ${row.line}`, `city region ${region} at ${formatRate(row.rate)} is below any city rate (${formatRate(LEAST_CITY_RATE)}): a fraction where a percent is expected`, row)
+      const percents = rows.filter((r) => !fractions.includes(r))
+      if (percents.length === 0) continue
       const place = placeNamedIn(byKey, name, null)
-      add('city', region, place?.name ?? name, rows, (r) => r.rate)
+      add('city', region, place?.name ?? name, percents, (r) => r.rate)
       if (place) cityOf.set(place.geoid, { code: region, name: place.name })
-      else unplaced.push({ level: 'city', code: region, name, rate: latestRow(rows).rate, reason: `city region ${region} binds to no Census place named ${name} in Arizona` })
+      else unplaced.push({ level: 'city', code: region, name, rate: latestRow(percents).rate, reason: `city region ${region} binds to no Census place named ${name} in Arizona` })
     } else {
       add('district', region, name, rows, (r) => r.rate)
       unplaced.push({ level: 'district', code: region, name, rate: latestRow(rows).rate, reason: `region ${region} is neither one of the 15 county codes nor a city (2 letters): a tribal or special region, whose area the file does not give` })
@@ -57,28 +62,34 @@ export function compileAzTpt({ file, stateRate, geography, edition }: CompileAzI
   }
   const earliest = earliestStart(file)
   jurisdictions.push({ state: STATE, level: 'state', code: STATE_FIPS, name: 'Arizona', rate: stateRate, from: earliest, to: null, source: fileName })
-  const rated = new Set(jurisdictions.filter((j) => j.level === 'county').map((j) => j.code))
-  const missing = [...counties.values()].filter((c) => !rated.has(countyCode(c.fips))).map((c) => c.name)
-  if (missing.length) throw new Error(`${fileName}: no retail row for ${missing.length} Arizona counties (${missing.join(', ')})`)
+  file.setAside.assertWithinShare(file.rows.length + file.setAside.count)
+  // a county whose every retail row was set aside has no county layer: the state rate alone
+  const ratedFips = new Set(jurisdictions.filter((j) => j.level === 'county').map((j) => `${STATE_FIPS}${j.code}`))
+  const setAsideFips = file.setAside.namedLocalities().flatMap((name) => counties.get(countyMatchKey(name))?.fips ?? [])
+  const rated = countiesRated({ fileName, geography, state: STATE, noun: 'Arizona counties', rated: ratedFips, setAside: setAsideFips })
+  const countyRefs = (fips: string): JurisdictionRef[] => {
+    const ref = rated.countyRef(fips)
+    return ref ? [ref] : []
+  }
 
   const stateRef: JurisdictionRef = { level: 'state', code: STATE_FIPS }
   const cityTail = (geoid: string) => {
     const city = cityOf.get(geoid)
     return city ? { name: city.name, refs: [{ level: 'city' as const, code: city.code }] } : null
   }
-  const { candidates, usedPlaces, noCounty } = placeBoundCandidates({ geography, state: STATE, stateRef, countyTail: () => [], placeTail: (geoid) => cityTail(geoid) })
+  const { candidates, usedPlaces, noCounty } = placeBoundCandidates({ geography, state: STATE, stateRef, countyTail: () => [], placeTail: (geoid) => cityTail(geoid), countyRef: rated.countyRef })
   const placeStacks: PlaceStack[] = []
   for (const [geoid, city] of cityOf) {
     const place = geography.places.get(geoid)!
     const unused = place.counties.map((c) => c.fips).filter((fips) => !usedPlaces.has(`${geoid}|${fips}`))
     if (unused.length === 0) continue
-    placeStacks.push(...placeStacksOf(geography, { geoid, name: city.name, counties: unused }, (fips) => [stateRef, { level: 'county', code: countyCode(fips) }, ...cityTail(geoid)!.refs]))
+    placeStacks.push(...placeStacksOf(geography, { geoid, name: city.name, counties: unused }, (fips) => [stateRef, ...countyRefs(fips), ...cityTail(geoid)!.refs]))
   }
   const notes = [
     `AZ model: ${fileName}, retail (business code 017) rows: county rows less the ${formatRate(stateRate)} state rate they include, city rows as printed; cities bound to the Census place of their name`,
     ...placeStacksNotes(placeStacks),
+    ...rated.notes,
   ]
-  file.setAside.assertWithinShare(file.rows.length + file.setAside.count)
   notes.push(...file.setAside.notes())
   notes.push(...noCountyNotes(STATE, noCounty))
   if (unplaced.length) notes.push(`${unplaced.length} regions could not be bound to ZIPs and are listed as unplaced`)

@@ -13,6 +13,8 @@ import { SetAsideRows, wholeOrMore } from '../set-aside.ts'
 import { slashDateIso } from '../printed-dates.ts'
 
 export const AZ_RETAIL = '017'
+/** The 15 county region codes (publisher-evidence B, AZ row); every other 3-letter code is a special region. */
+export const AZ_COUNTY_CODES = new Set(['APA', 'COH', 'COC', 'GLA', 'GRA', 'GRN', 'LAP', 'MAR', 'MOH', 'NAV', 'PMA', 'PNL', 'STC', 'YAV', 'YMA'])
 const COLUMNS = { region: 'RegionCode', name: 'RegionName', business: 'BusinessCode', businessName: 'BusinessCodesName', rate: 'TaxRate', type: 'TaxRateType', from: 'RateStartDate', to: 'RateEndDate' } as const
 type Column = keyof typeof COLUMNS
 const HEADER_SEARCH_ROWS = 10
@@ -40,17 +42,19 @@ export function parseAzTptFile(text: string, fileName: string): AzTptFile {
     const where = `line ${i + 1}`
     const region = cell('region')
     const type = cell('type')
+    // a county row set aside names its county (a city's name can be a county's: MP Maricopa)
+    const county = AZ_COUNTY_CODES.has(region) ? cell('name') : null
     if (type.toLowerCase() !== 'percent') {
-      setAside.add(where, `retail rate of ${region} is of type ${JSON.stringify(type)}, not Percent: a per-unit rate where a percent is expected`)
+      setAside.add(where, `retail rate of ${region} is of type ${JSON.stringify(type)}, not Percent: a per-unit rate where a percent is expected`, undefined, county)
       continue
     }
     const rate = parseRatePercent(cell('rate'))
     const from = isoOf(cell('from'))
     const end = isoOf(cell('to'))
     const window = { from, to: end === OPEN_END ? null : end }
-    if (!rate.ok) setAside.add(where, `${region} TaxRate ${rate.reason}`, window)
-    else if (wholeOrMore(rate.units)) setAside.add(where, `${region} TaxRate ${wholeOrMore(rate.units)}`, window)
-    else if (!from || !end) setAside.add(where, `${region} dates ${cell('from')}–${cell('to')} are not M/D/YYYY`, window)
+    if (!rate.ok) setAside.add(where, `${region} TaxRate ${rate.reason}`, window, county)
+    else if (wholeOrMore(rate.units)) setAside.add(where, `${region} TaxRate ${wholeOrMore(rate.units)}`, window, county)
+    else if (!from || !end) setAside.add(where, `${region} dates ${cell('from')}–${cell('to')} are not M/D/YYYY`, window, county)
     else rows.push({ line: i + 1, region, name: cell('name'), rate: rate.units, from, to: window.to })
   }
   setAside.assertWithinShare(retail)

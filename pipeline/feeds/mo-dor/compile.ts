@@ -15,12 +15,15 @@ import { countyCode } from '../candidate-weights.ts'
 import type { MoJurisdiction, MoRateChart } from './rate-chart.ts'
 import { editionOnlyResult, totalsTable } from '../state-totals.ts'
 import { leftOutOf } from '../set-aside.ts'
+import { countiesRated } from '../set-aside-counties.ts'
 import { boundCityTail, placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 
 const STATE = 'MO'
 const STATE_FIPS = '29'
 const UNINCORPORATED = '00000'
 const NO_DISTRICT = '000'
+/** The county segment of a code `NNNNN-CCC-NNN`. */
+const countyOfCode = (code: string) => code.slice(6, 9)
 
 export type CompileMoInput = { chart: MoRateChart; stateRate: number; geography: Geography; edition: string }
 
@@ -33,6 +36,10 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
   const cityOf = new Map<string, { name: string; ref: JurisdictionRef }>()
   const unplaced: UnplacedJurisdiction[] = []
   const rateVaries: RateVaries[] = []
+  // the codes of rows set aside: a county whose -000 row is among them has no county layer
+  const setAsideCodes = chart.setAside.namedLocalities()
+  const baseSetAside = new Set(setAsideCodes.filter((code) => code.startsWith(`${UNINCORPORATED}-`) && code.endsWith(`-${NO_DISTRICT}`)).map(countyOfCode))
+  const ratedFips = new Set<string>()
   for (const [county, rows] of byCounty) {
     const fips = `${STATE_FIPS}${county}`
     const geoCounty = geography.counties.get(fips)
@@ -40,11 +47,16 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
       for (const row of rows) chart.setAside.add(`row ${row.row}`, `county segment ${county} of ${row.code} (${row.name}) binds to no Missouri county of the geography`)
       continue
     }
-    const unincorporated = rows.filter((r) => r.city === UNINCORPORATED)
-    const base = unincorporated.find((r) => r.district === NO_DISTRICT)
+    const base = rows.find((r) => r.city === UNINCORPORATED && r.district === NO_DISTRICT)
+    // its -000 row set aside: no county layer (never the least of its overlays), its cities carry the whole local rate
+    const baseLost = !base && baseSetAside.has(county)
+    const unincorporated = baseLost ? [] : rows.filter((r) => r.city === UNINCORPORATED)
     // no unincorporated row at all: an independent city (St. Louis), whose city rows carry the whole local rate
     const countyTotal = base?.rate ?? (unincorporated.length ? Math.min(...unincorporated.map((r) => r.rate)) : stateRate)
-    table.add('county', countyCode(fips), geoCounty.name, countyTotal - stateRate)
+    if (!baseLost) {
+      table.add('county', countyCode(fips), geoCounty.name, countyTotal - stateRate)
+      ratedFips.add(fips)
+    }
     if (!base && unincorporated.length) {
       rateVaries.push({ level: 'county', code: countyCode(fips), name: geoCounty.name, kind: 'estimated', lower_bound: true, exact_source: fileName, basis: `${geoCounty.name} has no ${UNINCORPORATED}-${county}-000 row: all its unincorporated land lies in overlays, so the county layer is the least of their totals (${formatRate(countyTotal)})` })
     }
@@ -65,19 +77,21 @@ export function compileMoRates({ chart, stateRate, geography, edition }: Compile
       unplaced.push({ level: 'district', code: row.code, name: row.name, rate: Math.max(0, row.rate - under), counties: [fips], reason: `special district segment ${row.district}: an overlay (CID, TDD, ambulance or fire district) whose parcels the chart does not give` })
     }
   }
-  const missing = [...geography.counties.values()].filter((c) => c.state === STATE && !byCounty.has(countyCode(c.fips))).map((c) => `${c.fips} ${c.name}`)
-  if (missing.length) throw new Error(`${fileName}: ${missing.length} Missouri counties of the geography have no row (${missing.slice(0, 5).join(', ')}): the chart is incomplete`)
+  chart.setAside.assertWithinShare(chart.rowsRead)
+  // a county whose every row (or whose -000 row) was set aside has no county layer: the state rate alone outside its cities
+  const setAsideFips = setAsideCodes.map((code) => `${STATE_FIPS}${countyOfCode(code)}`)
+  const rated = countiesRated({ fileName, geography, state: STATE, noun: 'Missouri counties', rated: ratedFips, setAside: setAsideFips })
   const { candidates, noCounty } = placeBoundCandidates({
     geography,
     state: STATE,
     stateRef,
+    countyRef: rated.countyRef,
     countyTail: () => [],
     placeTail: boundCityTail(cityOf),
   })
   const notes = [`MO model: ${fileName}, ${chart.rows.length} jurisdiction codes: totals less the ${formatRate(stateRate)} state rate, county outside cities, city in each county by Census place FIPS`]
   if (rateVaries.length) notes.push(`${rateVaries.length} counties without an unincorporated -000 row answer a lower bound outside cities: ${rateVaries.map((v) => v.name).join(', ')}`)
-  chart.setAside.assertWithinShare(chart.rowsRead)
-  notes.push(...chart.setAside.notes())
+  notes.push(...rated.notes, ...chart.setAside.notes())
   notes.push(...placeBoundNotes(STATE, 'jurisdiction codes', unplaced.length, noCounty))
   return editionOnlyResult({ table, candidates, unplaced, rateVaries, edition, rowsRead: chart.rowsRead, rowsParsed: chart.rowsRead - chart.setAside.count, notes, ...leftOutOf(chart.setAside.leftOut()) })
 }

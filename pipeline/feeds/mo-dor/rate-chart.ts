@@ -35,13 +35,14 @@ function readRow(cells: Cell[], index: Record<Column, number>, unit: RateUnit, s
   const code = text(cells[index.code])
   const match = CODE.exec(code)
   if (!match) return { setAside: `Jurisdiction Code ${JSON.stringify(code)} is not NNNNN-CCC-NNN` }
+  const county = match[2]!
   const cell = cells[index.sales]
-  if (typeof cell !== 'string' && typeof cell !== 'number') return { setAside: `${code}: SalesTaxRate(0000) ${JSON.stringify(text(cell))} is no rate` }
+  if (typeof cell !== 'string' && typeof cell !== 'number') return { setAside: `${code}: SalesTaxRate(0000) ${JSON.stringify(text(cell))} is no rate`, locality: code }
   const rate = cellUnits(cell, unit)
-  if (typeof rate === 'string') return { setAside: `${code}: SalesTaxRate(0000) ${rate}` }
+  if (typeof rate === 'string') return { setAside: `${code}: SalesTaxRate(0000) ${rate}`, locality: code }
   const whole = wholeOrMore(rate.units)
-  if (whole) return { setAside: `${code}: SalesTaxRate(0000) ${whole}` }
+  if (whole) return { setAside: `${code}: SalesTaxRate(0000) ${whole}`, locality: code }
   // every total includes the state rate: one below it is no total
-  if (rate.units < stateRate) return { setAside: `${code}: SalesTaxRate(0000) ${formatRate(rate.units)} is below the ${formatRate(stateRate)} state rate every total includes` }
-  return { row: { row, code, city: match[1]!, county: match[2]!, district: match[3]!, name: text(cells[index.name]), rate: rate.units } }
+  if (rate.units < stateRate) return { setAside: `${code}: SalesTaxRate(0000) ${formatRate(rate.units)} is below the ${formatRate(stateRate)} state rate every total includes`, locality: code }
+  return { row: { row, code, city: match[1]!, county, district: match[3]!, name: text(cells[index.name]), rate: rate.units } }
 }

@@ -13,9 +13,10 @@ import type { Geography } from '../../../snapshot-contract/geography-model.ts'
 import type { FeedResult, JurisdictionRef, RateVaries, UnplacedJurisdiction } from '../../../snapshot-contract/model.ts'
 import { formatRate } from '../../../snapshot-contract/rate-units.ts'
 import { countiesByMatchKey, countyCode, countyMatchKey } from '../candidate-weights.ts'
-import type { NmGrtFile, NmLocation } from './rate-file.ts'
+import { REMAINDER, type NmGrtFile, type NmLocation } from './rate-file.ts'
 import { editionOnlyResult, totalsTable } from '../state-totals.ts'
 import { leftOutOf } from '../set-aside.ts'
+import { countiesRated } from '../set-aside-counties.ts'
 import { boundCityTail, placeBoundCandidates, placeBoundNotes, placeNamedIn, statePlacesByKey } from '../place-bound-candidates.ts'
 
 const STATE = 'NM'
@@ -38,8 +39,16 @@ export function compileNmGrt({ file, stateRate, geography, edition }: CompileNmI
     }
     byCounty.set(county.fips, [...(byCounty.get(county.fips) ?? []), location])
   }
-  const missing = [...counties.values()].filter((c) => !byCounty.has(c.fips)).map((c) => `${c.fips} ${c.name}`)
-  if (missing.length) throw new Error(`${fileName}: ${missing.length} New Mexico counties of the geography have no location (${missing.slice(0, 5).join(', ')}): the file is incomplete`)
+  file.setAside.assertWithinShare(file.rowsRead)
+  // the counties rows set aside name; those whose "Remainder of County" row is among them have no county layer
+  const remainderLost = new Set<string>()
+  const setAsideFips = file.setAside.namedLocalities().flatMap((locality) => {
+    const remainder = REMAINDER.exec(locality)
+    const fips = counties.get(countyMatchKey(remainder ? remainder[1]! : locality))?.fips
+    if (fips && remainder) remainderLost.add(fips)
+    return fips ? [fips] : []
+  })
+  const ratedFips = new Set<string>()
   const byKey = statePlacesByKey(geography, STATE)
   const cityOf = new Map<string, { name: string; ref: JurisdictionRef; location: NmLocation }>()
   const unplaced: UnplacedJurisdiction[] = []
@@ -50,8 +59,13 @@ export function compileNmGrt({ file, stateRate, geography, edition }: CompileNmI
     if (remainders.length > 1) throw new Error(`${fileName}: ${countyName} has ${remainders.length} remainder rows (${remainders.map((r) => r.code).join(', ')}), not one`)
     const totals = locations.filter((l) => l.kind !== 'special')
     const remainder = remainders[0]?.rate ?? (totals.length ? Math.min(...totals.map((l) => l.rate)) : stateRate)
-    table.add('county', countyCode(fips), countyName, remainder - stateRate)
-    if (!remainders.length) {
+    // its remainder row set aside: no county layer outside its places (never the least of its totals, its municipalities' own)
+    const remainderSetAside = !remainders.length && remainderLost.has(fips)
+    if (!remainderSetAside) {
+      table.add('county', countyCode(fips), countyName, remainder - stateRate)
+      ratedFips.add(fips)
+    }
+    if (!remainders.length && !remainderSetAside) {
       rateVaries.push({ level: 'county', code: countyCode(fips), name: countyName, kind: 'estimated', lower_bound: true, exact_source: fileName, basis: `${countyName} has no "Remainder of County" row: outside the places bound, the least total of its locations (${formatRate(remainder)})` })
     }
     for (const location of locations) {
@@ -80,16 +94,16 @@ export function compileNmGrt({ file, stateRate, geography, edition }: CompileNmI
       if (!bound) cityOf.set(key, { name: place.name, ref, location })
     }
   }
+  const rated = countiesRated({ fileName, geography, state: STATE, noun: 'New Mexico counties', rated: ratedFips, setAside: setAsideFips })
   // in a municipality, its total holds the county's increments: no county layer beside its own
-  const countyRef = (fips: string, geoid: string | null): JurisdictionRef | null => (geoid === null ? { level: 'county', code: countyCode(fips) } : null)
+  const countyRef = (fips: string, geoid: string | null): JurisdictionRef | null => (geoid === null ? rated.countyRef(fips) : null)
   const { candidates, noCounty } = placeBoundCandidates({ geography, state: STATE, stateRef, countyTail: () => [], placeTail: boundCityTail(cityOf), countyRef })
   const rounded = file.locations.filter((l) => l.rounded).length
   const special = file.locations.filter((l) => l.kind === 'special').length
   const notes = [`NM model: ${fileName}, ${file.locations.length} location codes: each total is the ${formatRate(stateRate)} state portion plus one local layer (county and municipal increments together, as the file prints them), the "Remainder of County" rows outside municipalities, municipalities by Census place name in their county`]
   if (rounded) notes.push(`${rounded} location totals printed to 1/10000 of a percent (float noise past it dropped) were rounded half-up to the served 1e-5`)
   if (special) notes.push(`${special} special-district rows print a figure below the state portion: no location total, listed as unplaced`)
-  file.setAside.assertWithinShare(file.rowsRead)
-  notes.push(...file.setAside.notes())
+  notes.push(...rated.notes, ...file.setAside.notes())
   if (rateVaries.length) notes.push(`${rateVaries.length} counties without a "Remainder of County" row answer a lower bound outside their places: ${rateVaries.map((v) => v.name).join(', ')}`)
   notes.push(...placeBoundNotes(STATE, 'location codes', unplaced.length, noCounty))
   return editionOnlyResult({ table, candidates, unplaced, rateVaries, edition, rowsRead: file.rowsRead, rowsParsed: file.locations.length, notes, ...leftOutOf(file.setAside.leftOut()) })

@@ -20,7 +20,7 @@ import { SetAsideRows, wholeOrMore } from '../set-aside.ts'
 const COLUMNS = { name: 'name', county: 'county', codeR: 'locat_cdr', code1: 'locat_cd1', code2: 'locat_cd2', rate: 'grt_rate', rate2: 'grt_rate2' } as const
 const HEADER_SEARCH_ROWS = 10
 const CODE = /^\d{2}-\d{3}$/
-const REMAINDER = /^Remainder of County\s*-\s*(.+)$/i
+export const REMAINDER = /^Remainder of County\s*-\s*(.+)$/i
 
 export type NmLocation = {
   line: number
@@ -47,12 +47,14 @@ export function parseNmGrtFile(text: string, fileName: string, stateRate: number
     const line = header.at + i + 2
     const where = `line ${line}`
     const code = cell(record, 'codeR') || cell(record, 'code1')
-    if (!CODE.test(code)) return setAside.add(where, `location code ${JSON.stringify(code)} is not NN-NNN`)
-    const rate = cellUnits(cell(record, 'rate'), unit)
-    if (typeof rate === 'string') return setAside.add(where, `${code} grt_rate ${rate}`)
-    const whole = wholeOrMore(rate.units)
-    if (whole) return setAside.add(where, `${code} grt_rate ${whole}`)
     const name = cell(record, 'name')
+    // a row set aside names its county, by its remainder name where it is one (compile.ts)
+    const locality = REMAINDER.test(name) ? name : cell(record, 'county') || null
+    if (!CODE.test(code)) return setAside.add(where, `location code ${JSON.stringify(code)} is not NN-NNN`, undefined, locality)
+    const rate = cellUnits(cell(record, 'rate'), unit)
+    if (typeof rate === 'string') return setAside.add(where, `${code} grt_rate ${rate}`, undefined, locality)
+    const whole = wholeOrMore(rate.units)
+    if (whole) return setAside.add(where, `${code} grt_rate ${whole}`, undefined, locality)
     const kind = cell(record, 'code2') !== '' ? 'tribal' : rate.units < stateRate ? 'special' : REMAINDER.test(name) ? 'remainder' : 'municipality'
     const location: NmLocation = { line, code, name, county: cell(record, 'county'), rate: rate.units, rounded: rate.rounded, kind }
     const seen = byCode.get(code)
