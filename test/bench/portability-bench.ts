@@ -3,6 +3,7 @@
 // snapshot's real ZIPs, as an integration's export would arrive) — rows per second and the
 // server's peak RSS — then nexus health for that account of 1M transactions (median of 7 calls).
 import { readFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { tempDir } from '../support/refresh-run.ts'
 import { ndjsonOf, postNdjson, type RowPlan } from '../support/portability-rows.ts'
@@ -18,7 +19,8 @@ const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 /** The backfill and nexus health on one engine: the DuckDB file by default, or `target`'s store. */
 export async function portabilityMeasures(artifacts: string, target: StoreTarget | null = null): Promise<Measure[]> {
-  const store = target?.store ?? path.join(await tempDir('bench-portability-store'), 'store.duckdb')
+  const ownDir = target ? null : await tempDir('bench-portability-store')
+  const store = target?.store ?? path.join(ownDir!, 'store.duckdb')
   const label = target ? ` (${target.label})` : ''
   const server = await startBenchServer(artifacts, store, PORT)
   const pid = server.child.pid!
@@ -51,5 +53,6 @@ export async function portabilityMeasures(artifacts: string, target: StoreTarget
     ]
   } finally {
     await server.stop()
+    if (ownDir) await rm(ownDir, { recursive: true, force: true })
   }
 }

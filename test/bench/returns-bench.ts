@@ -5,7 +5,7 @@
 // GET /v1/changes?impact=true for the state (its last 90 days), each the median of CALLS calls;
 // then ZIP lookups at a steady rate alone, and again while returns, then impacts, are asked for
 // back to back: their p99 shows what a return costs the lookups sharing the server.
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { rateChangesOfState } from '../../snapshot-contract/rate-changes.ts'
 import { RateIndex } from '../../snapshot-contract/rate-index.ts'
@@ -71,7 +71,8 @@ async function loop(url: string, key: string, stop: Promise<unknown>): Promise<n
 }
 
 export async function returnsMeasures(artifacts: string, target: StoreTarget | null = null): Promise<{ measures: Measure[]; notes: string[] }> {
-  const store = target?.store ?? `${await tempDir('bench-returns-store')}/store.duckdb`
+  const ownDir = target ? null : await tempDir('bench-returns-store')
+  const store = target?.store ?? path.join(ownDir!, 'store.duckdb')
   const label = target?.label ?? 'DuckDB'
   const state = await busiestState(artifacts)
   const zips = await servedZips(artifacts)
@@ -123,5 +124,6 @@ export async function returnsMeasures(artifacts: string, target: StoreTarget | n
     }
   } finally {
     await server.stop()
+    if (ownDir) await rm(ownDir, { recursive: true, force: true })
   }
 }

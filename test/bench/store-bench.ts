@@ -5,6 +5,7 @@
 // back, which the server sends only after its group commit.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { execa } from 'execa'
 import { readEndpointAt } from '../../server/admin/endpoint-file.ts'
@@ -27,7 +28,8 @@ export type BenchServer = { url: string; child: ChildProcess; account: (name: st
 /** The bundled server on `store` (a DuckDB file or a postgres:// URL), its enterprise rate limit lifted. */
 export async function startBenchServer(artifacts: string, store: string, port: number): Promise<BenchServer> {
   await execa('make', ['-s', 'build/server/main.mjs'], { cwd: PROJECT_ROOT })
-  const endpointFile = path.join(await tempDir('bench-store-endpoint'), 'admin.json')
+  const endpointDir = await tempDir('bench-store-endpoint')
+  const endpointFile = path.join(endpointDir, 'admin.json')
   const child = spawn(process.execPath, ['build/server/main.mjs'], {
     cwd: PROJECT_ROOT,
     env: {
@@ -62,6 +64,7 @@ export async function startBenchServer(artifacts: string, store: string, port: n
     stop: async () => {
       child.kill('SIGTERM')
       await exited
+      await rm(endpointDir, { recursive: true, force: true })
     },
   }
 }
