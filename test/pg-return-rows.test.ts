@@ -2,11 +2,10 @@
 // the account's transactions in its state and period, not every transaction of the account or of
 // the table: migration 7's indexes, by the pages EXPLAIN ANALYZE counts.
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { PgDatabase } from '../server/store/postgres/pg-database.ts'
-import { MIGRATIONS, migrate } from '../server/store/postgres/pg-migrations.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MIGRATIONS } from '../server/store/postgres/pg-migrations.ts'
 import { returnStatements, type ReturnQuery } from '../server/store/return-groups.ts'
-import { createTestDatabase } from './support/postgres-server.ts'
+import { endMigratedClients, migratedClient } from './support/migrated-pg-client.ts'
 
 const ACCOUNT = 'acct-returns'
 const OTHER_ROWS = 200_000
@@ -15,20 +14,11 @@ const STATES = ['GA', 'FL', 'TX', 'NY', 'CA', 'WA']
 const STATE_ROWS = 10_000
 const PRODUCT_CODE_EVERY = 500
 
-const clients: pg.Client[] = []
-afterAll(async () => {
-  for (const client of clients) await client.end()
-})
+afterAll(endMigratedClients)
 
 /** A database migrated up to `migrations`, holding other accounts' transactions and the account's, a state after another, and its statistics. */
 async function storeOfTransactions(migrations: typeof MIGRATIONS): Promise<pg.Client> {
-  const url = await createTestDatabase(inject('postgresUrl'), 'return_rows')
-  const db = PgDatabase.connect(url, { size: 1, name: 'return rows test' })
-  await migrate(db, migrations)
-  await db.close()
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  clients.push(client)
+  const client = await migratedClient(migrations, 'return rows')
   const insert = (prefix: string, account: string, state: string, rows: number, lineItems: string) =>
     client.query(
       `INSERT INTO transactions (account_id, provider, transaction_id, kind, transaction_date, transaction_at, to_country, to_zip, to_state,

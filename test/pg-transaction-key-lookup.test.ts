@@ -2,29 +2,19 @@
 // holds, even with statistics taken before a large backfill: with the key in its first order
 // (migration 1) the planner took the listing index for it and walked every row of the account.
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { PgDatabase } from '../server/store/postgres/pg-database.ts'
-import { MIGRATIONS, migrate } from '../server/store/postgres/pg-migrations.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MIGRATIONS } from '../server/store/postgres/pg-migrations.ts'
 import { ROWS_OF_KEYS } from '../server/store/postgres/pg-transactions.ts'
-import { createTestDatabase } from './support/postgres-server.ts'
+import { endMigratedClients, migratedClient } from './support/migrated-pg-client.ts'
 
 const ACCOUNT_ROWS = 300_000
 const KEYS = 20
 
-const clients: pg.Client[] = []
-afterAll(async () => {
-  for (const client of clients) await client.end()
-})
+afterAll(endMigratedClients)
 
 /** A database migrated up to `migrations`, whose statistics were taken while it held 100 rows of 100 accounts, then given ACCOUNT_ROWS orders of one account. */
 async function backfilledAfterStatistics(migrations: typeof MIGRATIONS): Promise<pg.Client> {
-  const url = await createTestDatabase(inject('postgresUrl'), 'key_lookup')
-  const db = PgDatabase.connect(url, { size: 1, name: 'key lookup test' })
-  await migrate(db, migrations)
-  await db.close()
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  clients.push(client)
+  const client = await migratedClient(migrations, 'key lookup')
   const insert = (account: string, from: number, to: number) =>
     client.query(
       `INSERT INTO transactions (account_id, provider, transaction_id, kind, transaction_date, transaction_at, to_country, to_zip, to_state,
